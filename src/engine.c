@@ -1,4 +1,227 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
-/* Placeholder until the engine lands. */
+/*
+ * gd_main: the whole life of one gd_* invocation. Parse options, pick the
+ * role (server, client, or both with --loopback), run the session and the
+ * sweep, judge the paired results, and report once: text, JSON, exit code.
+ */
 #include <config.h>
-#include "test.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <json-c/json.h>
+
+#include "compare.h"
+#include "envelope.h"
+#include "error.h"
+#include "plot.h"
+#include "session.h"
+
+enum { GD_EXIT_OK = 0, GD_EXIT_FAIL = 1, GD_EXIT_USAGE = 2, GD_EXIT_GATE = 3 };
+
+static volatile sig_atomic_t gd_stop_requested;
+
+static void gd_on_sigint(int sig)
+{
+	(void)sig;
+	gd_stop_requested = 1;
+}
+
+static void gd_report_header(struct gd_session *s)
+{
+	const struct gd_port_info *p = &s->v.port;
+	struct gd_report *rep = s->rep;
+	char buf[160];
+
+	gd_report_header_str(rep, "test", "Test", s->test->name);
+	gd_report_header_str(rep, "role", "Role", s->o->loopback ? "loopback client" :
+				      s->is_server ? "server" : "client");
+	gd_report_header_str(rep, "device", "Device", p->dev_name);
+	gd_report_header_int(rep, "port", "Port", p->port);
+	gd_report_header_str(rep, "link_layer", "Link type",
+			     p->link_layer == IBV_LINK_LAYER_ETHERNET ? "Ethernet" : "InfiniBand");
+	gd_report_header_int(rep, "active_mtu_bytes", "Active MTU", p->active_mtu_bytes);
+	snprintf(buf, sizeof(buf), "%d (%s, %s)", p->gid_index, p->gid_type, p->gid_text);
+	gd_report_header_str(rep, "gid", "GID index", buf);
+	gd_report_header_str(rep, "qp_type", "Connection", gd_conn_name(s->o->conn));
+	gd_report_header_int(rep, "num_qps", "Number of QPs", (long long)s->o->num_qps);
+	gd_report_header_str(rep, "connect_via", "Connected by",
+			     s->o->rdma_cm ? "rdma_cm" : "QP numbers over the side channel");
+	gd_report_header_str(rep, "memory", "Device memory",
+			     s->o->mem_spec ? s->o->mem_spec : "none (host only)");
+	gd_report_header_str(rep, "phases", "Phases", s->o->phases ? s->o->phases : "HH");
+	gd_report_header_str(rep, "peer", "Peer", s->oob.peer_name);
+	if (s->test->verb == GD_VERB_WRITE && s->test->measure == GD_MEASURE_LAT)
+		gd_report_header_str(rep, "completion", "Completion",
+				     s->use_imm ? "write-with-immediate (receive CQ polled)" :
+						  "last byte polled");
+	gd_report_header_done(rep);
+}
+
+static struct json_object *gd_labels_json(const struct gd_opts *o)
+{
+	struct json_object *l = json_object_new_object();
+
+	for (unsigned int i = 0; i < o->num_labels; i++) {
+		char *eq = strchr(o->labels[i], '=');
+
+		*eq = '\0';
+		json_object_object_add(l, o->labels[i], json_object_new_string(eq + 1));
+		*eq = '=';
+	}
+	return l;
+}
+
+static void gd_add_envelope(struct gd_report *rep)
+{
+	struct gd_envelope_opts eo = { .flags = GD_ENVELOPE_QUICK | GD_ENVELOPE_NO_GPU };
+	struct json_object *env = NULL;
+
+	if (!gd_envelope_collect(&eo, &env))
+		gd_report_set_section(rep, "envelope", env);
+	else
+		gd_err_clear();
+}
+
+/* Comparison, gates, verdicts and the plot, from the finished document. */
+static int gd_judge(struct gd_session *s)
+{
+	const struct gd_opts *o = s->o;
+	struct gd_gate_cfg g = { .expect_ratio = o->expect_ratio,
+				 .gate_from_bytes = o->gate_from_bytes,
+				 .min_bw_MiBps = o->min_bw_MiBps,
+				 .max_lat_us = o->max_lat_us,
+				 .max_lat_is_p99 = o->max_lat_p99 };
+	struct json_object *doc = gd_report_root(s->rep), *cmp = NULL, *verd = NULL;
+	bool gate_failed = false;
+	char note[512] = "";
+
+	if (gd_compare_run(doc, &g, &cmp, &verd, &gate_failed)) {
+		gd_err_clear();
+		return 0;
+	}
+	gd_report_set_section(s->rep, "comparison", cmp);
+	gd_report_set_section(s->rep, "verdicts", verd);
+	if (o->output == GD_OUTPUT_ALL && o->json_path && strcmp(o->json_path, "-"))
+		gd_compare_print(stdout, doc, cmp, verd);
+	else if (o->output == GD_OUTPUT_ALL)
+		gd_compare_print(o->json_path ? stderr : stdout, doc, cmp, verd);
+	if (o->plot_path) {
+		int r = gd_plot_write(doc, o->plot_path, note, sizeof(note));
+
+		if (r)
+			fprintf(stderr, "%s: plot: %s\n", s->test->name,
+				r > 0 ? note : gd_err_msg());
+		gd_err_clear();
+	}
+	return gate_failed ? GD_EXIT_GATE : GD_EXIT_OK;
+}
+
+static int gd_run_role(const struct gd_test *test, struct gd_opts *o,
+		       int argc, char **argv, bool is_server, bool quiet)
+{
+	struct gd_report_cfg cfg = {
+		.tool = test->name, .version = PACKAGE_VERSION,
+		.measure = test->measure, .report_gbits = o->report_gbits,
+		.only = o->output, .json_path = is_server ? NULL : o->json_path,
+		.text = quiet ? NULL : stdout,
+	};
+	struct gd_session s = { .test = test, .o = o, .is_server = is_server };
+	int ret, status = GD_EXIT_OK;
+
+	s.oob.fd = -1;
+	s.rep = gd_report_new(&cfg, argc, argv);
+	if (!s.rep) {
+		fprintf(stderr, "%s: out of memory\n", test->name);
+		return GD_EXIT_FAIL;
+	}
+	if (!is_server)
+		gd_add_envelope(s.rep);
+	ret = gd_session_setup(&s);
+	if (!ret) {
+		gd_report_set_section(s.rep, "test", gd_opts_describe(test, o));
+		gd_report_set_section(s.rep, "labels", gd_labels_json(o));
+		struct json_object *ep = json_object_new_object();
+
+		json_object_object_add(ep, "local", gd_verbs_describe(&s.v));
+		json_object_object_add(ep, "remote", json_object_get(s.remote_endpoint));
+		gd_report_set_section(s.rep, "endpoints", ep);
+		gd_report_header(&s);
+		do {
+			ret = gd_sweep_run(&s);
+		} while (!ret && o->run_infinitely && !gd_stop_requested);
+	}
+	if (!ret && !is_server)
+		status = gd_judge(&s);
+	if (ret) {
+		fprintf(stderr, "%s%s: error: %s\n", test->name,
+			is_server ? " (server)" : "", gd_err_msg());
+		gd_report_set_error(s.rep, ret, gd_err_msg());
+		status = GD_EXIT_FAIL;
+	}
+	gd_session_teardown(&s);
+	if (gd_report_finish(s.rep, status) && status == GD_EXIT_OK) {
+		fprintf(stderr, "%s: error: %s\n", test->name, gd_err_msg());
+		status = GD_EXIT_FAIL;
+	}
+	gd_report_free(s.rep);
+	return status;
+}
+
+/* Server in a child process, client here, both on the same device. */
+static int gd_run_loopback(const struct gd_test *test, struct gd_opts *o,
+			   int argc, char **argv)
+{
+	int wstatus = 0, client_status, server_status;
+	pid_t child;
+
+	fflush(NULL);
+	child = fork();
+	if (child < 0) {
+		fprintf(stderr, "%s: cannot fork the loopback server: %s\n",
+			test->name, strerror(errno));
+		return GD_EXIT_FAIL;
+	}
+	if (child == 0)
+		_exit(gd_run_role(test, o, argc, argv, true, true));
+	free(o->server_host);
+	o->server_host = strdup("127.0.0.1");
+	client_status = gd_run_role(test, o, argc, argv, false, false);
+	if (waitpid(child, &wstatus, 0) < 0 || !WIFEXITED(wstatus))
+		server_status = GD_EXIT_FAIL;
+	else
+		server_status = WEXITSTATUS(wstatus);
+	if (client_status == GD_EXIT_OK && server_status != GD_EXIT_OK) {
+		fprintf(stderr, "%s: the loopback server side failed (exit %d)\n",
+			test->name, server_status);
+		return GD_EXIT_FAIL;
+	}
+	return client_status;
+}
+
+int gd_main(const struct gd_test *test, int argc, char **argv)
+{
+	struct gd_opts o;
+	int ret;
+
+	ret = gd_opts_parse(test, argc, argv, &o, stdout);
+	if (ret) {
+		if (ret < 0)
+			fprintf(stderr, "%s: error: %s\n", test->name, gd_err_msg());
+		gd_opts_free(&o);
+		return ret > 0 ? GD_EXIT_OK : GD_EXIT_USAGE;
+	}
+	signal(SIGPIPE, SIG_IGN);
+	signal(SIGINT, gd_on_sigint);
+	srand48((long)getpid() ^ (long)time(NULL));
+	ret = o.loopback ? gd_run_loopback(test, &o, argc, argv) :
+			   gd_run_role(test, &o, argc, argv, !o.server_host, false);
+	gd_opts_free(&o);
+	return ret;
+}

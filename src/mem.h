@@ -67,6 +67,8 @@ struct gd_mem_ops {
 		       size_t len);
 	int (*copy_out)(struct gd_mem_buf *buf, size_t off, void *dst,
 			size_t len);
+	/* Optional: add backend facts (GPU name, bus id...) to @obj. */
+	void (*describe)(const struct gd_mem_buf *buf, struct json_object *obj);
 };
 
 int gd_mem_alloc(struct gd_mem_buf *buf, const struct gd_mem_spec *spec,
@@ -96,5 +98,13 @@ uint8_t gd_pattern_byte(uint32_t seed, size_t index);
  */
 int gd_mem_decode_reg_error(int err, const struct gd_mem_buf *buf,
 			    const char *device_name, const char *call);
+
+/*
+ * Explain a failed huge-page mapping of @len_bytes from a meminfo file
+ * ("/proc/meminfo"; tests pass a fixture): records with gd_err the free
+ * count, the page size and how to reserve more; returns @err.
+ */
+int gd_mem_hugepage_explain(int err, const char *meminfo_path,
+			    size_t len_bytes);
 
 #endif

@@ -1,1 +1,39 @@
 # SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+# Memory backends (host, hugepage, cuda), the CUDA driver loaded at run time,
+# the GPU registration route decision, their unit test with the fake CUDA
+# driver (a test double), and the real-GPU smoke program (not in make check).
+libgdperf_la_SOURCES += src/mem.c src/mem.h src/mem_priv.h src/mem_host.c \
+	src/mem_hugepage.c src/mem_cuda.c src/mem_regerr.c src/route.c \
+	src/route.h src/cuda_api.c src/cuda_api.h src/cuda_compat.h
+
+# The fake CUDA driver is a TEST DOUBLE: a plain shared object loaded with
+# dlopen through GD_CUDA_LIBRARY. libtool is configured with shared
+# libraries disabled, so it is linked by the compiler directly.
+check_PROGRAMS += tests/fake_cuda/libfakecuda.so
+tests_fake_cuda_libfakecuda_so_SOURCES = tests/fake_cuda/fake_cuda.c
+tests_fake_cuda_libfakecuda_so_CFLAGS = $(AM_CFLAGS) -fPIC
+tests_fake_cuda_libfakecuda_so_LINK = $(CCLD) $(tests_fake_cuda_libfakecuda_so_CFLAGS) \
+	$(CFLAGS) $(LDFLAGS) -shared -o $@
+
+if HAVE_CMOCKA
+check_PROGRAMS += tests/mem_test
+TESTS += tests/mem_test
+tests_mem_test_SOURCES = tests/mem_test.c
+tests_mem_test_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_mem_test_LDADD = $(gd_common_ldadd) $(CMOCKA_LIBS)
+check_PROGRAMS += tests/mem_cuda_test
+TESTS += tests/mem_cuda_test
+tests_mem_cuda_test_SOURCES = tests/mem_cuda_test.c
+tests_mem_cuda_test_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_mem_cuda_test_LDADD = $(gd_common_ldadd) $(CMOCKA_LIBS)
+# Both load the fake driver (a test double), so build it first.
+tests/mem_test.log tests/mem_cuda_test.log: tests/fake_cuda/libfakecuda.so$(EXEEXT)
+endif
+
+# Real-GPU smoke test: built on demand (make tests/gpu/cuda-smoke), run by
+# tests/gpu/run.sh on a machine with a GPU; never part of make check.
+EXTRA_PROGRAMS = tests/gpu/cuda-smoke
+tests_gpu_cuda_smoke_SOURCES = tests/gpu/cuda-smoke.c
+tests_gpu_cuda_smoke_LDADD = $(gd_common_ldadd)
+EXTRA_DIST += tests/gpu/run.sh
+CLEANFILES += tests/gpu/cuda-smoke$(EXEEXT)

@@ -83,7 +83,8 @@ int gd_oob_send(struct gd_oob *oob, int type, const struct json_object *payload)
  * the peer is turned into a recorded error naming the peer and its message,
  * returning -ECONNABORTED (error) or -EINVAL (reject). Another type gives
  * -EPROTO. Timeout gives -ETIMEDOUT, peer closed -ECONNRESET.
- * On success *payload is owned by the caller (json_object_put).
+ * On success *payload is owned by the caller (json_object_put); pass NULL
+ * to discard it.
  */
 int gd_oob_recv(struct gd_oob *oob, int expect, struct json_object **payload);
 /* Convenience: send an ERROR frame with code/message, ignoring failures. */

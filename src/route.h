@@ -29,6 +29,7 @@ struct gd_route_facts {
 struct gd_route_decision {
 	enum gd_mem_route route;      /* chosen; GD_ROUTE_AUTO = none possible */
 	bool possible;
+	bool peermem_conflict;        /* nvidia_peermem and nv_peer_mem both loaded */
 	char why[256];                /* why this route */
 	char why_not_dmabuf[256];     /* empty when chosen */
 	char why_not_peermem[256];

@@ -63,6 +63,8 @@ struct gd_cpu_sample {
 	uint64_t busy_ticks, total_ticks;
 };
 int gd_cpu_sample(struct gd_cpu_sample *s);
+/* Parse /proc/stat's first line; -EPROTO if malformed. */
+int gd_cpu_parse_stat_line(const char *line, struct gd_cpu_sample *s);
 double gd_cpu_util_pct(const struct gd_cpu_sample *a,
 		       const struct gd_cpu_sample *b);
 

@@ -1,1 +1,43 @@
 # SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+# Soft-RoCE guest harness: device tests run by make check in a qemu/TCG guest
+# (tests/vm/gd-vm). The image cache lives in the build tree and survives
+# "make clean"; "make vm-clean" removes it.
+TESTS += tests/vm/device-tests.tap
+EXTRA_DIST += \
+	tests/vm/README \
+	tests/vm/gd-vm \
+	tests/vm/guest-init \
+	tests/vm/guest-lib.sh \
+	tests/vm/run-cases.sh \
+	tests/vm/device-tests.tap \
+	tests/vm/cases/00-perftest-sanity.sh \
+	tests/vm/cases/10-bw-rc.sh \
+	tests/vm/cases/20-lat-rc.sh \
+	tests/vm/cases/30-uc-ud-rdmacm.sh \
+	tests/vm/cases/40-loopback-sweep-json.sh \
+	tests/vm/cases/50-faults.sh \
+	contrib/quickstart \
+	contrib/bench-vs-perftest \
+	contrib/bench-guest.sh \
+	.ci/run
+
+GD_VM = $(abs_top_srcdir)/tests/vm/gd-vm
+GD_VM_ENV = GD_TOP_SRCDIR='$(abs_top_srcdir)' GD_TOP_BUILDDIR='$(abs_top_builddir)' QEMU='$(QEMU)'
+
+# Build (or reuse) the guest image without running anything.
+vm-image:
+	$(GD_VM_ENV) $(GD_VM) build
+
+# Only the device tests, with their log on the terminal.
+vm-check: all
+	$(MAKE) $(AM_MAKEFLAGS) check TESTS=tests/vm/device-tests.tap; \
+	st=$$?; cat tests/vm/device-tests.log; exit $$st
+
+vm-clean:
+	$(GD_VM_ENV) $(GD_VM) clean
+
+.PHONY: vm-image vm-check vm-clean
+
+# The cache outlives "make clean" (it is a download cache) but not distclean.
+distclean-local:
+	rm -rf tests/vm/cache

@@ -1,0 +1,148 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+/*
+ * gd_plan's model: the cluster description (servers, GPU/NIC associations,
+ * rails, racks), the worksheet arithmetic, the three schedules and the list
+ * of directed executions that the writers turn into JSON, CSV and launchers.
+ */
+#ifndef GD_CLUSTER_PLAN_H
+#define GD_CLUSTER_PLAN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#define GD_PLAN_NAME_MAX 64
+#define GD_PLAN_ARGS_MAX 512
+#define GD_PLAN_ROUNDS 3
+
+struct json_object;
+
+enum gd_plan_round {
+	GD_ROUND_COVERAGE = 1,    /* disjoint pairs, every association */
+	GD_ROUND_DIVERSITY = 2,   /* different partners, across racks */
+	GD_ROUND_CONCURRENCY = 3, /* every rail of a pair active at once */
+};
+
+enum gd_plan_launcher {
+	GD_LAUNCH_SSH,
+	GD_LAUNCH_PDSH,
+	GD_LAUNCH_CLUSH,
+	GD_LAUNCH_LOCAL,
+};
+
+/* One intended GPU/NIC association of a server (indexed by GPU). */
+struct gd_plan_assoc {
+	int rail;
+	char nic[GD_PLAN_NAME_MAX];
+};
+
+struct gd_plan_host {
+	char name[GD_PLAN_NAME_MAX];
+	char rack[GD_PLAN_NAME_MAX];   /* "" when no rack was given */
+	struct gd_plan_assoc *assoc;   /* gpus_per_server entries */
+};
+
+struct gd_plan_cfg {
+	long servers;
+	long gpus_per_server;
+	long rails;
+	long repeats;
+	double nic_Gbps;               /* nominal line rate, 10^9 bit/s */
+	double seconds;                /* per execution */
+	char name[GD_PLAN_NAME_MAX];
+	char host_prefix[GD_PLAN_NAME_MAX];
+	char nic_prefix[GD_PLAN_NAME_MAX];
+	char tool[GD_PLAN_NAME_MAX];
+	char gpu_mem[GD_PLAN_NAME_MAX];   /* "cuda", "none", or a --mem spec */
+	char tool_args[GD_PLAN_ARGS_MAX]; /* passed verbatim to every run */
+	char results_dir[GD_PLAN_ARGS_MAX];
+	char loopback_host[GD_PLAN_NAME_MAX]; /* "" unless every server is it */
+	long gid_index;                /* -1: let the tool choose */
+	long base_port;
+	enum gd_plan_launcher launcher;
+};
+
+/* One directed pair-test execution. Direction a_to_b: the client
+ * (initiator) runs on server a, the listening server side on b. */
+struct gd_plan_exec {
+	int round;
+	int step;                      /* 1-based within the round */
+	int a, b;                      /* host indices, a < b */
+	int gpu;
+	int rail;
+	bool b_to_a;
+	int repeat;                    /* 1-based */
+	int port;
+	char id[GD_PLAN_NAME_MAX * 2 + 32];
+};
+
+struct gd_plan_step {
+	int round;
+	int step;
+	int n_pairs;
+	int (*pairs)[2];
+	int bye;                       /* host index sitting out, or -1 */
+	bool b_to_a_only;              /* concurrency steps run one direction */
+	bool a_to_b_only;
+};
+
+struct gd_worksheet {
+	long gpus;
+	long associations;
+	long pairs_per_step;           /* floor(servers / 2) */
+	long pair_slots;               /* pairs in round 1, bye pair included */
+	long round1_steps;
+	long lanes_per_pair;           /* rails x GPUs per rail */
+	long executions;
+	double serial_hours;
+	double concurrent_minutes;
+	double port_GBps;              /* decimal: 10^9 bytes/s */
+	double server_GBps;
+	double endpoint_TBps;
+};
+
+struct gd_plan {
+	struct gd_plan_cfg cfg;
+	struct gd_plan_host *hosts;
+	bool have_racks;
+	struct gd_plan_step *steps;
+	size_t n_steps;
+	struct gd_plan_exec *execs;
+	size_t n_execs;
+	struct gd_worksheet ws;
+};
+
+/* plan.c */
+void gd_plan_cfg_defaults(struct gd_plan_cfg *cfg);
+/* Parse one "key" option value into @cfg; -EINVAL with the option named. */
+int gd_plan_cfg_set(struct gd_plan_cfg *cfg, const char *key,
+		    const char *value);
+int gd_plan_cfg_load(struct gd_plan_cfg *cfg, const char *path);
+int gd_plan_cfg_check(const struct gd_plan_cfg *cfg);
+int gd_plan_hosts_default(struct gd_plan *plan);
+int gd_plan_hosts_load(struct gd_plan *plan, const char *path);
+void gd_plan_worksheet(const struct gd_plan_cfg *cfg, struct gd_worksheet *ws);
+void gd_plan_free(struct gd_plan *plan);
+const char *gd_plan_round_name(int round);
+/* Values like 6.4 or 24 printed without trailing zeros. */
+void gd_plan_fmt_num(char *buf, size_t len, double v);
+
+/* schedule.c */
+/* Circle-method step @step (0-based) of a round robin over @n servers:
+ * fills @pairs (n/2 entries), returns the pair count; *bye = -1 or the
+ * server sitting out when @n is odd. */
+int gd_sched_circle(int n, int step, int (*pairs)[2], int *bye);
+int gd_sched_circle_steps(int n);
+int gd_plan_build(struct gd_plan *plan);
+
+/* plan_out.c */
+int gd_plan_print_worksheet(const struct gd_plan *plan, FILE *f);
+struct json_object *gd_plan_to_json(const struct gd_plan *plan);
+int gd_plan_write_json(const struct gd_plan *plan, const char *path);
+int gd_plan_write_csv(const struct gd_plan *plan, const char *path);
+
+/* plan_launch.c */
+int gd_plan_write_slurm(const struct gd_plan *plan, const char *path);
+int gd_plan_write_commands(const struct gd_plan *plan, const char *path);
+
+#endif

@@ -1,0 +1,108 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+/*
+ * The paired run's judgement, computed only from the JSON document's
+ * phases[]: per-size comparison of every phase against HH, the CI gates,
+ * and verdicts that map what passed and failed to a reason code and the
+ * next controlled check. Also the side-by-side text report.
+ */
+#ifndef GD_COMPARE_H
+#define GD_COMPARE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+struct json_object;
+
+/*
+ * Phase shape read from doc.phases[] (see report.h), plus these keys:
+ *   "placement": "HH"|"DD"|"HD"|"DH"   (falls back to "name")
+ *   "direction": "forward"|"reverse"|"bidir"  (missing: "forward")
+ *   "status": "ok"|"failed"|"skipped"
+ *   "error": {"code": -errno, "errno_name": "EFAULT", "message": "...",
+ *             "stage": "register"|"oob"|"connect"|"transfer"|"verify"}
+ *            "stage" is optional; without it a registration failure is
+ *            recognised from the message (ibv_reg_mr, ibv_reg_dmabuf_mr,
+ *            "regist") and a side-channel failure from the errno name.
+ *   "app_bytes": N   payload bytes the application moved inside the
+ *                    counted window (all sizes, both directions for
+ *                    bidir); without it the sum of size_bytes x
+ *                    iterations over results[] is used.
+ *   "counters": {"local": delta, "remote": delta}  (counters.h shape)
+ * doc.test.verb ("read" moves data towards the initiator) and
+ * doc.header.active_mtu_bytes (packet estimate) are used when present.
+ *
+ * A bidir phase's results carry the sum of both directions in
+ * bw_avg_MiBps; it is compared only with other bidir phases.
+ */
+
+/* Default floor for "GPU slower than host" when no --expect-ratio. */
+#define GD_COMPARE_SLOW_RATIO 0.8
+
+struct gd_gate_cfg {
+	double expect_ratio;      /* 0: off. bw: X/HH >= R; lat: HH/X >= R */
+	uint64_t gate_from_bytes; /* gates look at sizes >= this */
+	double min_bw_MiBps;      /* 0: off; every phase, every gated size */
+	double max_lat_us;        /* 0: off */
+	bool max_lat_is_p99;      /* false: typical (median) latency */
+};
+
+/*
+ * Build comparison[] and verdicts[] from @doc (not modified except that
+ * each phase with counters gains "port_check": the app-vs-port bytes
+ * cross-check, see gd_compare_port_check()).
+ *
+ * comparison[] row, one per direction and size:
+ *  {"direction": "forward", "size_bytes": N,
+ *   "measure": "bw"|"lat",
+ *   "phases": {"HH": {"status": "ok", "bw_avg_MiBps": x} |
+ *                    {"status": "ok", "lat_typical_us": x,
+ *                     "lat_p99_us": y} | {"status": "failed"}, ...},
+ *   "ratios": {"DD/HH": x/hh, ...}        (null when either is missing)
+ *   "diff_typical_us": {"DD-HH": d}, "diff_p99_us": {"DD-HH": d}  (lat),
+ *   "gate_failures": ["expect_ratio DD/HH 0.50 < 0.80", ...]}
+ * verdicts[]: {"code", "severity": "info"|"warning"|"error", "summary",
+ *              "evidence": ["..."], "next_check"}, errors first.
+ * @gate_failed: true when a configured gate failed (exit status 3).
+ * Returns 0 or -EINVAL (recorded) when @doc has no phases[].
+ */
+int gd_compare_run(struct json_object *doc, const struct gd_gate_cfg *gates,
+		   struct json_object **comparison,
+		   struct json_object **verdicts, bool *gate_failed);
+
+/*
+ * App-vs-port cross-check of one phase, as
+ *  {"app_bytes": N, "sender": "local"|"remote"|"both",
+ *   "port_bytes": N|null, "bytes_ratio": r|null,
+ *   "expected_packets": N|null, "port_packets": N|null,
+ *   "packets_ratio": r|null}
+ * Bytes come from the sending side's tx_bytes (both sides' for bidir);
+ * when only packet counters exist (rxe), expected packets are
+ * ceil(app_bytes / MTU), a lower bound (every message rounds up). A ratio
+ * well below 1 means traffic left through another port or rail.
+ */
+struct json_object *gd_compare_port_check(struct json_object *doc,
+					  struct json_object *phase);
+
+/* Side-by-side text report: figures and ratios per direction, counters,
+ * cross-check, memory/route summary and verdicts. */
+void gd_compare_print(FILE *out, struct json_object *doc,
+		      struct json_object *comparison,
+		      struct json_object *verdicts);
+
+/* Verdict codes (stable strings, documented in the man page). */
+#define GD_V_OK              "GD_OK"
+#define GD_V_OK_HOST_ONLY    "GD_OK_HOST_ONLY"
+#define GD_V_OOB_FAIL        "GD_OOB_FAIL"
+#define GD_V_BOTH_FAIL       "GD_BOTH_FAIL"
+#define GD_V_HOST_FAIL       "GD_HOST_FAIL"
+#define GD_V_GPU_REG_FAIL    "GD_GPU_REG_FAIL"
+#define GD_V_GPU_PATH_FAIL   "GD_GPU_PATH_FAIL"
+#define GD_V_ONE_DIR_FAIL    "GD_ONE_DIRECTION_FAIL"
+#define GD_V_GPU_SLOWER      "GD_GPU_SLOWER"
+#define GD_V_ERROR_COUNTERS  "GD_ERROR_COUNTERS"
+#define GD_V_CONGESTION      "GD_CONGESTION"
+#define GD_V_GATE_FAIL       "GD_GATE_FAIL"
+#define GD_V_NO_EVIDENCE     "GD_NO_EVIDENCE"
+
+#endif

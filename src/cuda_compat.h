@@ -1,0 +1,89 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+/*
+ * The slice of the CUDA driver API that gdperf uses: <cuda.h> when configure
+ * found it, otherwise minimal declarations of the same ABI so the project
+ * builds without the CUDA toolkit. Function names are the versioned symbols
+ * libcuda.so.1 exports (cuMemAlloc_v2...), which is what dlsym needs.
+ */
+#ifndef GD_CUDA_COMPAT_H
+#define GD_CUDA_COMPAT_H
+
+#include <stddef.h>
+
+/* CU_MEM_RANGE_FLAG_DMA_BUF_MAPPING_TYPE_PCIE: map the dma-buf through BAR1. */
+#define GD_CU_DMABUF_FLAG_PCIE 0x1ULL
+
+#ifdef HAVE_CUDA_H
+#include <cuda.h>
+#if CUDA_VERSION < 11070
+/* Older headers: these appeared with CUDA 11.7. */
+#define CU_DEVICE_ATTRIBUTE_DMA_BUF_SUPPORTED 124
+typedef int CUmemRangeHandleType;
+#define CU_MEM_RANGE_HANDLE_TYPE_DMA_BUF_FD 1
+CUresult cuMemGetHandleForAddressRange(void *handle, CUdeviceptr dptr,
+				       size_t size, CUmemRangeHandleType type,
+				       unsigned long long flags);
+#endif
+#else /* !HAVE_CUDA_H */
+
+/* Enumerations are passed as int in the driver ABI. */
+typedef int CUresult;
+typedef int CUdevice;
+typedef int CUdevice_attribute;
+typedef int CUpointer_attribute;
+typedef int CUmemRangeHandleType;
+typedef unsigned long long CUdeviceptr;
+typedef struct CUctx_st *CUcontext;
+typedef struct CUuuid_st {
+	char bytes[16];
+} CUuuid;
+
+#define CUDA_SUCCESS 0
+#define CUDA_ERROR_INVALID_VALUE 1
+#define CUDA_ERROR_OUT_OF_MEMORY 2
+#define CUDA_ERROR_NOT_INITIALIZED 3
+#define CUDA_ERROR_NO_DEVICE 100
+#define CUDA_ERROR_INVALID_DEVICE 101
+#define CUDA_ERROR_INVALID_CONTEXT 201
+#define CUDA_ERROR_NOT_FOUND 500
+#define CUDA_ERROR_NOT_SUPPORTED 801
+#define CUDA_ERROR_UNKNOWN 999
+
+#define CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR 75
+#define CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR 76
+#define CU_DEVICE_ATTRIBUTE_GPU_DIRECT_RDMA_SUPPORTED 116
+#define CU_DEVICE_ATTRIBUTE_DMA_BUF_SUPPORTED 124
+
+#define CU_POINTER_ATTRIBUTE_SYNC_MEMOPS 6
+#define CU_POINTER_ATTRIBUTE_IS_MANAGED 8
+
+#define CU_MEM_RANGE_HANDLE_TYPE_DMA_BUF_FD 1
+
+CUresult cuInit(unsigned int flags);
+CUresult cuDriverGetVersion(int *version);
+CUresult cuDeviceGetCount(int *count);
+CUresult cuDeviceGet(CUdevice *dev, int ordinal);
+CUresult cuDeviceGetName(char *name, int len, CUdevice dev);
+CUresult cuDeviceGetUuid_v2(CUuuid *uuid, CUdevice dev);
+CUresult cuDeviceGetPCIBusId(char *bus_id, int len, CUdevice dev);
+CUresult cuDeviceGetAttribute(int *value, CUdevice_attribute attr,
+			      CUdevice dev);
+CUresult cuDeviceTotalMem_v2(size_t *bytes, CUdevice dev);
+CUresult cuDevicePrimaryCtxRetain(CUcontext *ctx, CUdevice dev);
+CUresult cuDevicePrimaryCtxRelease_v2(CUdevice dev);
+CUresult cuCtxSetCurrent(CUcontext ctx);
+CUresult cuMemAlloc_v2(CUdeviceptr *dptr, size_t bytes);
+CUresult cuMemFree_v2(CUdeviceptr dptr);
+CUresult cuMemcpyHtoD_v2(CUdeviceptr dst, const void *src, size_t bytes);
+CUresult cuMemcpyDtoH_v2(void *dst, CUdeviceptr src, size_t bytes);
+CUresult cuPointerSetAttribute(const void *value, CUpointer_attribute attr,
+			       CUdeviceptr ptr);
+CUresult cuPointerGetAttribute(void *data, CUpointer_attribute attr,
+			       CUdeviceptr ptr);
+CUresult cuMemGetHandleForAddressRange(void *handle, CUdeviceptr dptr,
+				       size_t size, CUmemRangeHandleType type,
+				       unsigned long long flags);
+CUresult cuGetErrorName(CUresult error, const char **name);
+
+#endif /* HAVE_CUDA_H */
+#endif

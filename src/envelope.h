@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+/*
+ * The test envelope: what was tested (host, RDMA devices, GPUs, platform,
+ * GPU-to-NIC map, registration route) and the findings about it, as one
+ * JSON object. gd_doctor prints it; every gd_* run embeds it.
+ */
+#ifndef GD_ENVELOPE_H
+#define GD_ENVELOPE_H
+
+#include <stdint.h>
+
+struct json_object;
+
+#define GD_ENVELOPE_SCHEMA "gdperf.envelope/1"
+
+/* Skip the CUDA driver (cuInit can take seconds on a busy node). */
+#define GD_ENVELOPE_NO_GPU (1u << 0)
+/* Skip the hwloc topology, GPU-to-NIC map and ACS reads. */
+#define GD_ENVELOPE_NO_TOPOLOGY (1u << 1)
+/* What a gd_* run can afford before its first measurement. */
+#define GD_ENVELOPE_QUICK GD_ENVELOPE_NO_TOPOLOGY
+
+struct gd_envelope_opts {
+	const char *root;	     /* sysfs/proc root; NULL or "/" = live */
+	const char *topology_xml;    /* hwloc XML instead of the live system */
+	const char *rails_path;	     /* "DEVICE RAIL" lines; NULL = no rails */
+	uint64_t memlock_need_bytes; /* 0 = no RLIMIT_MEMLOCK check */
+	unsigned int flags;	     /* GD_ENVELOPE_* */
+};
+
+enum gd_severity { GD_SEV_INFO, GD_SEV_WARNING, GD_SEV_ERROR };
+
+/*
+ * Build the envelope into *@out (caller puts it). Inventory problems become
+ * findings inside the envelope, not errors; only allocation failures and an
+ * unreadable --topology-xml/--rails file return -errno (with gd_err).
+ */
+int gd_envelope_collect(const struct gd_envelope_opts *opts,
+			struct json_object **out);
+/* Highest severity among the envelope's findings (GD_SEV_INFO if none). */
+enum gd_severity gd_envelope_worst(struct json_object *envelope);
+const char *gd_severity_name(enum gd_severity sev);
+
+#endif

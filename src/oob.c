@@ -1,0 +1,551 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+/*
+ * Side-channel sockets: listen/accept and connect with retry, and whole-frame
+ * send/receive bounded by a deadline. Every failure names the peer and says
+ * what to check, because a stuck side channel is the first thing users hit.
+ */
+#include <config.h>
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <json-c/json.h>
+
+#include "error.h"
+#include "oob.h"
+
+/* Pause between connect attempts while the server is not up yet. */
+#define GD_OOB_RETRY_MS 100
+/* An ERROR frame is a courtesy on the way out; never stall exit on it. */
+#define GD_OOB_ERROR_SEND_MS 1000
+
+static int64_t gd_now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static int gd_ms_left(int64_t deadline_ms)
+{
+	int64_t left = deadline_ms - gd_now_ms();
+
+	return left > 0 ? (int)left : 0;
+}
+
+/* 0 when @fd is ready for @events, -ETIMEDOUT at the deadline, or -errno. */
+static int gd_oob_wait(int fd, short events, int64_t deadline_ms)
+{
+	struct pollfd pfd = {.fd = fd, .events = events};
+	int rc;
+
+	for (;;) {
+		rc = poll(&pfd, 1, gd_ms_left(deadline_ms));
+		if (rc > 0)
+			return 0;
+		if (rc == 0)
+			return -ETIMEDOUT;
+		if (errno != EINTR)
+			return -errno;
+	}
+}
+
+static void gd_format_peer(char *out, size_t out_len, const struct sockaddr *sa,
+			   socklen_t sa_len)
+{
+	/* Numeric form only, so an IPv6 literal is the longest host. */
+	char host[INET6_ADDRSTRLEN], serv[8];
+
+	if (getnameinfo(sa, sa_len, host, sizeof(host), serv, sizeof(serv),
+			NI_NUMERICHOST | NI_NUMERICSERV)) {
+		snprintf(out, out_len, "unknown peer");
+		return;
+	}
+	if (sa->sa_family == AF_INET6)
+		snprintf(out, out_len, "[%s]:%s", host, serv);
+	else
+		snprintf(out, out_len, "%s:%s", host, serv);
+}
+
+static void gd_set_nodelay(int fd)
+{
+	int one = 1;
+
+	/* Frames are small request/response pairs; Nagle would add latency
+	 * to every barrier. Failure only costs speed, so it is not fatal. */
+	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+}
+
+void gd_oob_init(struct gd_oob *oob, int timeout_ms)
+{
+	memset(oob, 0, sizeof(*oob));
+	oob->fd = -1;
+	oob->timeout_ms =
+	    timeout_ms > 0 ? timeout_ms : GD_OOB_DEFAULT_TIMEOUT_MS;
+	snprintf(oob->peer_name, sizeof(oob->peer_name), "(not connected)");
+}
+
+void gd_oob_attach(struct gd_oob *oob, int fd, const char *peer_name)
+{
+	oob->fd = fd;
+	snprintf(oob->peer_name, sizeof(oob->peer_name), "%s",
+		 peer_name ? peer_name : "unknown peer");
+}
+
+static int gd_resolve(const char *host, uint16_t port, int passive,
+		      struct addrinfo **res)
+{
+	struct addrinfo hints = {
+	    .ai_family = AF_UNSPEC,
+	    .ai_socktype = SOCK_STREAM,
+	    .ai_flags = AI_NUMERICSERV | (passive ? AI_PASSIVE : 0),
+	};
+	char serv[8];
+	int rc;
+
+	snprintf(serv, sizeof(serv), "%u", port);
+	rc = getaddrinfo(host, serv, &hints, res);
+	if (rc)
+		return gd_err(-EHOSTUNREACH,
+			      "side channel: cannot resolve %s:%u: %s; check "
+			      "the host name or use a numeric address",
+			      host ? host : "*", port, gai_strerror(rc));
+	return 0;
+}
+
+static int gd_bind_listen(const struct addrinfo *ai)
+{
+	int one = 1;
+	int fd;
+
+	fd = socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC,
+		    ai->ai_protocol);
+	if (fd < 0)
+		return -errno;
+	/* A server restarted right after a run must not wait out TIME_WAIT. */
+	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	if (bind(fd, ai->ai_addr, ai->ai_addrlen) || listen(fd, 1)) {
+		int err = -errno;
+
+		close(fd);
+		return err;
+	}
+	return fd;
+}
+
+int gd_oob_listen(const char *bind_host, uint16_t port, int *listen_fd)
+{
+	struct addrinfo *res, *ai;
+	int fd = -EADDRNOTAVAIL;
+	int rc;
+
+	*listen_fd = -1;
+	rc = gd_resolve(bind_host, port, 1, &res);
+	if (rc)
+		return rc;
+	for (ai = res; ai; ai = ai->ai_next) {
+		fd = gd_bind_listen(ai);
+		if (fd >= 0)
+			break;
+	}
+	freeaddrinfo(res);
+	if (fd < 0)
+		return gd_err(
+		    fd,
+		    "side channel: cannot listen on %s:%u: %s; check that no "
+		    "other gdperf server or program uses TCP port %u (choose "
+		    "another with --port) and that the address is local",
+		    bind_host ? bind_host : "*", port, strerror(-fd), port);
+	*listen_fd = fd;
+	return 0;
+}
+
+int gd_oob_accept_fd(struct gd_oob *oob, int listen_fd)
+{
+	int64_t deadline_ms = gd_now_ms() + oob->timeout_ms;
+	struct sockaddr_storage ss;
+	socklen_t ss_len;
+	int rc, fd;
+
+	for (;;) {
+		rc = gd_oob_wait(listen_fd, POLLIN, deadline_ms);
+		if (rc == -ETIMEDOUT)
+			return gd_err(
+			    rc,
+			    "side channel: no client connected within %d ms; "
+			    "check the client was started with this host's "
+			    "address and the same --port, that no firewall "
+			    "blocks the port, or raise --timeout",
+			    oob->timeout_ms);
+		if (rc)
+			return gd_err(
+			    rc, "side channel: waiting for a client failed: %s",
+			    strerror(-rc));
+		ss_len = sizeof(ss);
+		fd = accept4(listen_fd, (struct sockaddr *)&ss, &ss_len,
+			     SOCK_CLOEXEC);
+		if (fd >= 0)
+			break;
+		/* The client may have given up between poll and accept. */
+		if (errno != EINTR && errno != EAGAIN &&
+		    errno != ECONNABORTED && errno != EWOULDBLOCK)
+			return gd_err(
+			    -errno,
+			    "side channel: accept failed: %s; check the "
+			    "process file descriptor limit (ulimit -n)",
+			    strerror(errno));
+	}
+	gd_set_nodelay(fd);
+	oob->fd = fd;
+	gd_format_peer(oob->peer_name, sizeof(oob->peer_name),
+		       (struct sockaddr *)&ss, ss_len);
+	return 0;
+}
+
+int gd_oob_accept(struct gd_oob *oob, const char *bind_host, uint16_t port)
+{
+	int listen_fd, rc;
+
+	rc = gd_oob_listen(bind_host, port, &listen_fd);
+	if (rc)
+		return rc;
+	rc = gd_oob_accept_fd(oob, listen_fd);
+	close(listen_fd);
+	return rc;
+}
+
+/* One non-blocking connect attempt bounded by the deadline: fd or -errno. */
+static int gd_connect_once(const struct addrinfo *ai, int64_t deadline_ms)
+{
+	socklen_t len = sizeof(int);
+	int fd, rc, soerr = 0;
+
+	fd = socket(ai->ai_family,
+		    ai->ai_socktype | SOCK_CLOEXEC | SOCK_NONBLOCK,
+		    ai->ai_protocol);
+	if (fd < 0)
+		return -errno;
+	if (connect(fd, ai->ai_addr, ai->ai_addrlen) == 0)
+		return fd;
+	if (errno != EINPROGRESS) {
+		rc = -errno;
+		goto close_fd;
+	}
+	rc = gd_oob_wait(fd, POLLOUT, deadline_ms);
+	if (rc)
+		goto close_fd;
+	if (getsockopt(fd, SOL_SOCKET, SO_ERROR, &soerr, &len)) {
+		rc = -errno;
+		goto close_fd;
+	}
+	if (soerr) {
+		rc = -soerr;
+		goto close_fd;
+	}
+	return fd;
+
+close_fd:
+	close(fd);
+	return rc;
+}
+
+int gd_oob_connect(struct gd_oob *oob, const char *host, uint16_t port)
+{
+	int64_t deadline_ms = gd_now_ms() + oob->timeout_ms;
+	struct addrinfo *res, *ai;
+	int fd = -ETIMEDOUT;
+	int rc;
+
+	snprintf(oob->peer_name, sizeof(oob->peer_name), "%s:%u", host, port);
+	rc = gd_resolve(host, port, 0, &res);
+	if (rc)
+		return rc;
+	/* The server may be started after the client: retry until the
+	 * deadline rather than failing on the first refusal. */
+	for (;;) {
+		for (ai = res; ai; ai = ai->ai_next) {
+			fd = gd_connect_once(ai, deadline_ms);
+			if (fd >= 0)
+				goto connected;
+		}
+		if (!gd_ms_left(deadline_ms))
+			break;
+		poll(NULL, 0,
+		     GD_OOB_RETRY_MS < gd_ms_left(deadline_ms)
+			 ? GD_OOB_RETRY_MS
+			 : gd_ms_left(deadline_ms));
+		if (!gd_ms_left(deadline_ms))
+			break;
+	}
+	freeaddrinfo(res);
+	rc = fd == -ECONNREFUSED ? -ECONNREFUSED : -ETIMEDOUT;
+	return gd_err(rc,
+		      "side channel: cannot connect to %s within %d ms (last "
+		      "error: %s); check the server is started on that host, "
+		      "that it uses the same port (--port) and that no "
+		      "firewall blocks TCP port %u, or raise --timeout",
+		      oob->peer_name, oob->timeout_ms, strerror(-fd), port);
+
+connected:
+	freeaddrinfo(res);
+	gd_set_nodelay(fd);
+	oob->fd = fd;
+	return 0;
+}
+
+static int gd_oob_write_all(struct gd_oob *oob, const uint8_t *buf, size_t len,
+			    int64_t deadline_ms, int type)
+{
+	ssize_t n;
+	int rc;
+
+	while (len) {
+		rc = gd_oob_wait(oob->fd, POLLOUT, deadline_ms);
+		if (rc == -ETIMEDOUT)
+			return gd_err(
+			    rc,
+			    "side channel: peer %s did not take the %s frame "
+			    "within %d ms; check the peer is still running and "
+			    "not stuck, or raise --timeout",
+			    oob->peer_name, gd_frame_type_name(type),
+			    oob->timeout_ms);
+		if (rc)
+			return gd_err(rc,
+				      "side channel: waiting to send to peer "
+				      "%s failed: %s",
+				      oob->peer_name, strerror(-rc));
+		/* MSG_NOSIGNAL: a peer that died must give EPIPE, not kill us.
+		 */
+		n = send(oob->fd, buf, len, MSG_NOSIGNAL | MSG_DONTWAIT);
+		if (n < 0) {
+			if (errno == EINTR || errno == EAGAIN ||
+			    errno == EWOULDBLOCK)
+				continue;
+			if (errno == EPIPE || errno == ECONNRESET)
+				return gd_err(
+				    -ECONNRESET,
+				    "side channel: peer %s closed the "
+				    "connection while we sent a %s frame; "
+				    "check the peer's own output for its error",
+				    oob->peer_name, gd_frame_type_name(type));
+			return gd_err(
+			    -errno,
+			    "side channel: sending a %s frame to peer %s "
+			    "failed: %s; check the network path to the peer",
+			    gd_frame_type_name(type), oob->peer_name,
+			    strerror(errno));
+		}
+		buf += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+static int gd_oob_read_all(struct gd_oob *oob, uint8_t *buf, size_t len,
+			   int64_t deadline_ms, int expect)
+{
+	ssize_t n;
+	int rc;
+
+	while (len) {
+		rc = gd_oob_wait(oob->fd, POLLIN, deadline_ms);
+		if (rc == -ETIMEDOUT)
+			return gd_err(
+			    rc,
+			    "side channel: no %s frame from peer %s within %d "
+			    "ms; check the peer is still running and not "
+			    "stuck, or raise --timeout",
+			    gd_frame_type_name(expect), oob->peer_name,
+			    oob->timeout_ms);
+		if (rc)
+			return gd_err(rc,
+				      "side channel: waiting for data from "
+				      "peer %s failed: %s",
+				      oob->peer_name, strerror(-rc));
+		n = recv(oob->fd, buf, len, MSG_DONTWAIT);
+		if (n == 0 || (n < 0 && errno == ECONNRESET))
+			return gd_err(
+			    -ECONNRESET,
+			    "side channel: peer %s closed the connection while "
+			    "we waited for a %s frame; check the peer's own "
+			    "output for its error and that both ends run the "
+			    "same gdperf version",
+			    oob->peer_name, gd_frame_type_name(expect));
+		if (n < 0) {
+			if (errno == EINTR || errno == EAGAIN ||
+			    errno == EWOULDBLOCK)
+				continue;
+			return gd_err(
+			    -errno,
+			    "side channel: receiving from peer %s failed: %s; "
+			    "check the network path to the peer",
+			    oob->peer_name, strerror(errno));
+		}
+		buf += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+int gd_oob_send(struct gd_oob *oob, int type, const struct json_object *payload)
+{
+	int64_t deadline_ms = gd_now_ms() + oob->timeout_ms;
+	uint8_t *frame;
+	size_t len;
+	int rc;
+
+	rc = gd_frame_encode(type, payload, &frame, &len);
+	if (rc)
+		return rc;
+	rc = gd_oob_write_all(oob, frame, len, deadline_ms, type);
+	free(frame);
+	return rc;
+}
+
+/*
+ * The codec records a message without the peer; give it the peer and the
+ * usual cause. Only when the codec's message is the one recorded, so an
+ * earlier, unrelated first error is kept.
+ */
+static int gd_oob_decode_failed(struct gd_oob *oob, int rc, bool had_err)
+{
+	char why[GD_ERR_MSG_MAX];
+
+	if (had_err)
+		return rc;
+	snprintf(why, sizeof(why), "%s", gd_err_msg());
+	return gd_err_replace(
+	    rc,
+	    "side channel: bad frame from peer %s: %s; check both ends run the "
+	    "same gdperf version and that nothing else answers on that port",
+	    oob->peer_name, why);
+}
+
+static const char *gd_json_str(struct json_object *obj, const char *key)
+{
+	struct json_object *v;
+
+	if (!json_object_object_get_ex(obj, key, &v) ||
+	    !json_object_is_type(v, json_type_string))
+		return "?";
+	return json_object_get_string(v);
+}
+
+static int gd_oob_peer_failed(struct gd_oob *oob, int type,
+			      struct json_object *obj, int expect)
+{
+	struct json_object *code;
+	int rc;
+
+	if (type == GD_FRAME_REJECT) {
+		/* The rejecting peer wrote "local" as its own value and "peer"
+		 * as the one we sent, so from here ours is "peer". */
+		rc = gd_err(-EINVAL,
+			    "peer %s rejected the test: field '%s': ours=%s "
+			    "theirs=%s: %s",
+			    oob->peer_name, gd_json_str(obj, "field"),
+			    gd_json_str(obj, "peer"), gd_json_str(obj, "local"),
+			    gd_json_str(obj, "message"));
+	} else if (type == GD_FRAME_ERROR) {
+		rc = gd_err(-ECONNABORTED, "peer %s failed (code %d): %s",
+			    oob->peer_name,
+			    json_object_object_get_ex(obj, "code", &code)
+				? json_object_get_int(code)
+				: 0,
+			    gd_json_str(obj, "message"));
+	} else {
+		rc = gd_err(
+		    -EPROTO,
+		    "side channel: peer %s sent a %s frame where %s was "
+		    "expected; check both ends run the same gdperf version",
+		    oob->peer_name, gd_frame_type_name(type),
+		    gd_frame_type_name(expect));
+	}
+	json_object_put(obj);
+	return rc;
+}
+
+int gd_oob_recv(struct gd_oob *oob, int expect, struct json_object **payload)
+{
+	int64_t deadline_ms = gd_now_ms() + oob->timeout_ms;
+	bool had_err = gd_err_is_set();
+	uint8_t hdr_buf[GD_FRAME_HDR_LEN];
+	struct gd_frame_hdr hdr;
+	struct json_object *obj;
+	uint8_t *body;
+	int rc;
+
+	if (payload)
+		*payload = NULL;
+	rc =
+	    gd_oob_read_all(oob, hdr_buf, sizeof(hdr_buf), deadline_ms, expect);
+	if (rc)
+		return rc;
+	rc = gd_frame_decode_header(hdr_buf, sizeof(hdr_buf), &hdr);
+	if (rc)
+		return gd_oob_decode_failed(oob, rc, had_err);
+	body = malloc(hdr.len ? hdr.len : 1);
+	if (!body)
+		return gd_err(-ENOMEM,
+			      "side channel: cannot allocate %u bytes for a %s "
+			      "frame from peer %s",
+			      hdr.len, gd_frame_type_name(hdr.type),
+			      oob->peer_name);
+	rc = gd_oob_read_all(oob, body, hdr.len, deadline_ms, expect);
+	if (!rc) {
+		rc = gd_frame_decode_payload(body, hdr.len, &obj);
+		if (rc)
+			rc = gd_oob_decode_failed(oob, rc, had_err);
+	}
+	free(body);
+	if (rc)
+		return rc;
+	if (hdr.type != expect)
+		return gd_oob_peer_failed(oob, hdr.type, obj, expect);
+	if (payload)
+		*payload = obj;
+	else
+		json_object_put(obj);
+	return 0;
+}
+
+void gd_oob_send_error(struct gd_oob *oob, int code, const char *msg)
+{
+	bool had_err = gd_err_is_set();
+	int saved_timeout_ms = oob->timeout_ms;
+	struct json_object *obj;
+
+	if (oob->fd < 0)
+		return;
+	obj = json_object_new_object();
+	if (!obj)
+		return;
+	json_object_object_add(obj, "code", json_object_new_int(code));
+	json_object_object_add(obj, "message",
+			       json_object_new_string(msg ? msg : ""));
+	if (oob->timeout_ms > GD_OOB_ERROR_SEND_MS)
+		oob->timeout_ms = GD_OOB_ERROR_SEND_MS;
+	/* The error being reported matters, not whether the peer heard it. */
+	if (gd_oob_send(oob, GD_FRAME_ERROR, obj) && !had_err)
+		gd_err_clear();
+	oob->timeout_ms = saved_timeout_ms;
+	json_object_put(obj);
+}
+
+void gd_oob_close(struct gd_oob *oob)
+{
+	if (oob->fd >= 0)
+		close(oob->fd);
+	oob->fd = -1;
+}

@@ -1,0 +1,432 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+/*
+ * Bandwidth loops. The initiator keeps up to tx-depth work requests in
+ * flight per QP, posts them in lists of -l, signals one in every -Q and
+ * allocates nothing per message. The receiving side of send tests reposts
+ * receives as they complete and learns the sent count from the peer.
+ */
+#include <config.h>
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <poll.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <json-c/json.h>
+
+#include "error.h"
+#include "session.h"
+#include "stats.h"
+
+#define GD_POLL_BATCH 32
+#define GD_CHECK_EVERY 1024
+#define GD_BEAT_NS 1000000000ULL
+#define GD_UD_QKEY 0x11111111u
+
+struct gd_bw_loop {
+	struct gd_step *st;
+	struct ibv_send_wr *wr;
+	struct ibv_sge *sge;
+	uint64_t posted[GD_MAX_QPS];
+	uint64_t completed[GD_MAX_QPS];
+	uint64_t last_signal[GD_MAX_QPS];
+	uint64_t count[GD_MAX_QPS];
+	uint64_t done_total, want_total;
+	uint64_t seg_t_ns[GD_BW_SEGMENTS + 1];
+	uint64_t seg_msgs[GD_BW_SEGMENTS + 1];
+	unsigned int segs;
+};
+
+bool gd_step_needs_recv(const struct gd_session *s)
+{
+	return s->test->verb == GD_VERB_SEND || s->use_imm;
+}
+
+int gd_step_heartbeat(struct gd_session *s, uint64_t now_ns)
+{
+	struct json_object *b;
+	int ret;
+
+	if (now_ns - s->last_beat_ns < GD_BEAT_NS)
+		return 0;
+	s->last_beat_ns = now_ns;
+	b = json_object_new_object();
+	json_object_object_add(b, "beat", json_object_new_boolean(1));
+	ret = gd_oob_send(&s->oob, GD_FRAME_SYNC, b);
+	json_object_put(b);
+	return ret;
+}
+
+static enum ibv_wr_opcode gd_bw_opcode(const struct gd_session *s)
+{
+	switch (s->test->verb) {
+	case GD_VERB_READ: return IBV_WR_RDMA_READ;
+	case GD_VERB_SEND: return IBV_WR_SEND;
+	case GD_VERB_ATOMIC: return IBV_WR_ATOMIC_FETCH_AND_ADD;
+	default:
+		return s->use_imm ? IBV_WR_RDMA_WRITE_WITH_IMM : IBV_WR_RDMA_WRITE;
+	}
+}
+
+/* Fill the template work requests once per step; the loop only changes
+ * wr_id and the signal flag. */
+static int gd_bw_templates(struct gd_bw_loop *L)
+{
+	struct gd_step *st = L->st;
+	struct gd_session *s = st->s;
+	size_t n = (size_t)s->o->post_list * s->v.num_qps;
+	enum ibv_wr_opcode op = gd_bw_opcode(s);
+	bool inl = op != IBV_WR_RDMA_READ && op != IBV_WR_ATOMIC_FETCH_AND_ADD &&
+		   st->size_bytes <= s->v.port.max_inline_bytes &&
+		   st->size_bytes <= s->o->inline_bytes &&
+		   st->lb->mem.ops->cpu_accessible;
+
+	L->wr = calloc(n, sizeof(*L->wr));
+	L->sge = calloc(n, sizeof(*L->sge));
+	if (!L->wr || !L->sge)
+		return gd_err(-ENOMEM, "cannot allocate %zu work requests", n);
+	for (size_t i = 0; i < n; i++) {
+		unsigned int q = (unsigned int)(i / s->o->post_list);
+		struct ibv_send_wr *w = &L->wr[i];
+
+		L->sge[i].addr = (uintptr_t)st->lb->mem.addr + q * s->slot_bytes +
+				 (s->v.conn == GD_CONN_UD ? GD_UD_GRH_BYTES : 0);
+		L->sge[i].length = (uint32_t)st->size_bytes;
+		L->sge[i].lkey = st->lb->mem.mr->lkey;
+		w->sg_list = &L->sge[i];
+		w->num_sge = 1;
+		w->opcode = op;
+		w->send_flags = inl ? IBV_SEND_INLINE : 0;
+		w->imm_data = htonl(0x6764);
+		if (op == IBV_WR_ATOMIC_FETCH_AND_ADD) {
+			w->wr.atomic.remote_addr = st->rb->addr + q * s->slot_bytes;
+			w->wr.atomic.rkey = st->rb->rkey;
+			w->wr.atomic.compare_add = 1;
+		} else if (s->v.conn == GD_CONN_UD) {
+			w->wr.ud.ah = s->v.ah;
+			w->wr.ud.remote_qpn = s->v.remote_qpn[q];
+			w->wr.ud.remote_qkey = GD_UD_QKEY;
+		} else {
+			w->wr.rdma.remote_addr = st->rb->addr + q * s->slot_bytes;
+			w->wr.rdma.rkey = st->rb->rkey;
+		}
+	}
+	return 0;
+}
+
+static int gd_bw_post_some(struct gd_bw_loop *L, unsigned int q)
+{
+	struct gd_session *s = L->st->s;
+	uint64_t depth = s->o->tx_depth, list = s->o->post_list;
+	struct ibv_send_wr *base = &L->wr[q * list], *bad;
+
+	while (L->posted[q] < L->count[q] &&
+	       L->posted[q] - L->completed[q] < depth) {
+		uint64_t n = L->count[q] - L->posted[q];
+		uint64_t room = depth - (L->posted[q] - L->completed[q]);
+
+		n = n < list ? n : list;
+		if (n > room)
+			break;
+		for (uint64_t j = 0; j < n; j++) {
+			uint64_t idx = L->posted[q] + j + 1;
+			bool sig = idx % s->o->cq_mod == 0 || idx == L->count[q];
+
+			base[j].next = j + 1 < n ? &base[j + 1] : NULL;
+			base[j].send_flags = sig ? (base[j].send_flags | IBV_SEND_SIGNALED) :
+						   (base[j].send_flags & ~IBV_SEND_SIGNALED);
+			if (sig) {
+				base[j].wr_id = ((uint64_t)q << 32) | (idx - L->last_signal[q]);
+				L->last_signal[q] = idx;
+			}
+		}
+		if (ibv_post_send(s->v.qp[q], base, &bad))
+			return gd_err(-EIO, "ibv_post_send failed on %s QP %u: %s; check -t against the device's max_qp_wr",
+				      s->v.port.dev_name, q, strerror(errno));
+		L->posted[q] += n;
+	}
+	return 0;
+}
+
+static void gd_bw_checkpoint(struct gd_bw_loop *L, uint64_t now_ns)
+{
+	if (L->segs > GD_BW_SEGMENTS || !L->want_total)
+		return;
+	if (L->done_total * GD_BW_SEGMENTS >= L->want_total * L->segs) {
+		L->seg_t_ns[L->segs] = now_ns;
+		L->seg_msgs[L->segs] = L->done_total;
+		L->segs++;
+	}
+}
+
+static void gd_bw_stop_posting(struct gd_bw_loop *L)
+{
+	for (unsigned int q = 0; q < L->st->s->v.num_qps; q++)
+		/* One more, signalled, so every posted request completes. */
+		L->count[q] = L->posted[q] + (L->last_signal[q] < L->posted[q]);
+}
+
+static bool gd_bw_all_done(const struct gd_bw_loop *L)
+{
+	for (unsigned int q = 0; q < L->st->s->v.num_qps; q++)
+		if (L->completed[q] < L->count[q])
+			return false;
+	return true;
+}
+
+/* Run until every QP completed count[q] requests, or until @deadline_ns
+ * (duration mode) when it is non-zero. */
+static int gd_bw_burst(struct gd_bw_loop *L, uint64_t deadline_ns)
+{
+	struct gd_session *s = L->st->s;
+	struct ibv_wc wc[GD_POLL_BATCH];
+	uint64_t spins = 0, last_progress = gd_now_ns();
+	uint64_t timeout_ns = s->o->oob_timeout_ms * 1000000ULL;
+	bool stopping = false;
+	int n;
+
+	while (!gd_bw_all_done(L)) {
+		for (unsigned int q = 0; q < s->v.num_qps; q++)
+			if (gd_bw_post_some(L, q))
+				return gd_err_code();
+		n = gd_verbs_poll(&s->v, s->v.send_cq, wc, GD_POLL_BATCH, s->o->use_event);
+		if (n < 0)
+			return n;
+		for (int i = 0; i < n; i++) {
+			unsigned int q = (unsigned int)(wc[i].wr_id >> 32);
+			uint64_t k = wc[i].wr_id & 0xffffffffULL;
+
+			L->completed[q] += k;
+			L->done_total += k;
+		}
+		if (n) {
+			spins = 0;
+			last_progress = 0;
+			if (L->want_total)
+				gd_bw_checkpoint(L, gd_now_ns());
+			continue;
+		}
+		if (++spins % GD_CHECK_EVERY)
+			continue;
+		uint64_t now = gd_now_ns();
+
+		if (!last_progress)
+			last_progress = now;
+		if (deadline_ns && !stopping && now >= deadline_ns) {
+			gd_bw_stop_posting(L);
+			stopping = true;
+		}
+		if (now - last_progress > timeout_ns)
+			return gd_err(-ETIMEDOUT,
+				      "no completion on %s for %llu ms with %llu of the messages done; is the peer %s still running?",
+				      s->v.port.dev_name,
+				      (unsigned long long)s->o->oob_timeout_ms,
+				      (unsigned long long)L->done_total, s->oob.peer_name);
+		if (gd_step_heartbeat(s, now))
+			return gd_err_code();
+	}
+	return 0;
+}
+
+static void gd_bw_reset(struct gd_bw_loop *L, uint64_t per_qp)
+{
+	unsigned int nq = L->st->s->v.num_qps;
+
+	memset(L->posted, 0, sizeof(L->posted));
+	memset(L->completed, 0, sizeof(L->completed));
+	memset(L->last_signal, 0, sizeof(L->last_signal));
+	for (unsigned int q = 0; q < nq; q++)
+		L->count[q] = per_qp;
+	L->done_total = 0;
+	L->want_total = per_qp == UINT64_MAX / 4 ? 0 : per_qp * nq;
+	L->segs = 0;
+}
+
+static void gd_bw_best_segment(const struct gd_bw_loop *L, uint64_t *best_ns,
+			       uint64_t *best_msgs)
+{
+	double best_rate = 0;
+
+	*best_ns = 0;
+	*best_msgs = 0;
+	for (unsigned int i = 1; i < L->segs; i++) {
+		uint64_t dt = L->seg_t_ns[i] - L->seg_t_ns[i - 1];
+		uint64_t dm = L->seg_msgs[i] - L->seg_msgs[i - 1];
+
+		if (dt && dm && (double)dm / (double)dt > best_rate) {
+			best_rate = (double)dm / (double)dt;
+			*best_ns = dt;
+			*best_msgs = dm;
+		}
+	}
+}
+
+int gd_bw_initiate(struct gd_step *st, struct gd_step_result *r)
+{
+	struct gd_session *s = st->s;
+	struct gd_bw_loop L = { .st = st };
+	uint64_t t0, t1, best_ns, best_msgs, deadline = 0;
+	int ret;
+
+	ret = gd_bw_templates(&L);
+	if (!ret && st->warmup) {
+		gd_bw_reset(&L, st->warmup);
+		ret = gd_bw_burst(&L, 0);
+	}
+	if (ret)
+		goto out;
+	gd_bw_reset(&L, st->iters ? st->iters : UINT64_MAX / 4);
+	t0 = gd_now_ns();
+	L.seg_t_ns[0] = t0;
+	L.seg_msgs[0] = 0;
+	L.segs = 1;
+	if (!st->iters)
+		deadline = t0 + s->o->duration_s * 1000000000ULL;
+	ret = gd_bw_burst(&L, deadline);
+	t1 = gd_now_ns();
+	if (ret)
+		goto out;
+	gd_bw_best_segment(&L, &best_ns, &best_msgs);
+	r->is_bw = true;
+	r->msgs_done = L.done_total;
+	r->app_bytes = L.done_total * st->size_bytes;
+	ret = gd_bw_summarize(st->size_bytes, L.done_total, t1 - t0, best_ns,
+			      best_msgs, &r->bw);
+	/* The peer counts warm-up messages too. */
+	r->msgs_done += st->warmup * s->v.num_qps;
+out:
+	free(L.wr);
+	free(L.sge);
+	return ret;
+}
+
+static int gd_post_recv_one(struct gd_step *st, unsigned int q)
+{
+	struct gd_session *s = st->s;
+	/* Full slot length: a receive left over from an earlier step (an
+	 * unreliable transport dropped its message) still fits any size. */
+	struct ibv_sge sge = {
+		.addr = (uintptr_t)st->lb->mem.addr + q * s->slot_bytes,
+		.length = (uint32_t)s->slot_bytes,
+		.lkey = st->lb->mem.mr->lkey,
+	};
+	struct ibv_recv_wr wr = { .wr_id = q, .sg_list = &sge, .num_sge = 1 }, *bad;
+
+	/* write-with-immediate consumes a receive but no buffer */
+	if (s->test->verb == GD_VERB_WRITE)
+		wr.num_sge = 0;
+	if (ibv_post_recv(s->v.qp[q], &wr, &bad))
+		return gd_err(-EIO, "ibv_post_recv failed on %s QP %u: %s; check -r against the device's max_qp_wr",
+			      s->v.port.dev_name, q, strerror(errno));
+	s->recv_outstanding[q]++;
+	return 0;
+}
+
+/* Keep min(rx-depth, still needed) receives posted on QP @q. */
+int gd_recv_refill(struct gd_step *st, unsigned int q, uint64_t still_needed)
+{
+	struct gd_session *s = st->s;
+	uint64_t want = still_needed < s->o->rx_depth ? still_needed : s->o->rx_depth;
+
+	while (s->recv_outstanding[q] < want)
+		if (gd_post_recv_one(st, q))
+			return gd_err_code();
+	return 0;
+}
+
+int gd_bw_post_recvs(struct gd_step *st)
+{
+	struct gd_session *s = st->s;
+	uint64_t per_qp = st->iters ? st->iters + st->warmup : UINT64_MAX;
+
+	for (unsigned int q = 0; q < s->v.num_qps; q++)
+		if (gd_recv_refill(st, q, per_qp))
+			return gd_err_code();
+	return 0;
+}
+
+/* Non-blocking look at the side channel for the initiator's "done". */
+static int gd_bw_check_done(struct gd_session *s, bool *done_seen,
+			    uint64_t *peer_sent)
+{
+	struct pollfd pfd = { .fd = s->oob.fd, .events = POLLIN };
+	struct json_object *m = NULL, *x;
+	int ret;
+
+	if (poll(&pfd, 1, 0) <= 0)
+		return 0;
+	ret = gd_oob_recv(&s->oob, GD_FRAME_SYNC, &m);
+	if (ret)
+		return ret;
+	if (json_object_object_get_ex(m, "done", &x)) {
+		*done_seen = true;
+		if (json_object_object_get_ex(m, "error", &x) &&
+		    json_object_is_type(x, json_type_string)) {
+			ret = gd_err(-ECONNABORTED, "peer %s failed during the step: %s",
+				     s->oob.peer_name, json_object_get_string(x));
+		} else if (json_object_object_get_ex(m, "sent", &x)) {
+			*peer_sent = (uint64_t)json_object_get_int64(x);
+		}
+	}
+	json_object_put(m);
+	return ret;
+}
+
+int gd_bw_receive(struct gd_step *st, uint64_t *received, bool *done_seen,
+		  uint64_t *peer_sent)
+{
+	struct gd_session *s = st->s;
+	uint64_t nq = s->v.num_qps, got[GD_MAX_QPS] = { 0 };
+	uint64_t per_qp = st->iters ? st->iters + st->warmup : UINT64_MAX;
+	uint64_t spins = 0, idle_since = gd_now_ns();
+	uint64_t timeout_ns = s->o->oob_timeout_ms * 1000000ULL;
+	struct ibv_wc wc[GD_POLL_BATCH];
+	int n, ret;
+
+	*received = 0;
+	for (;;) {
+		if (st->iters && *received >= per_qp * nq)
+			return 0;
+		if (*done_seen && *received >= *peer_sent)
+			return 0;
+		n = gd_verbs_poll(&s->v, s->v.recv_cq, wc, GD_POLL_BATCH, false);
+		if (n < 0)
+			return n;
+		for (int i = 0; i < n; i++) {
+			unsigned int q = (unsigned int)wc[i].wr_id;
+
+			(*received)++;
+			got[q]++;
+			s->recv_outstanding[q]--;
+			ret = gd_recv_refill(st, q, per_qp == UINT64_MAX ?
+						    UINT64_MAX : per_qp - got[q]);
+			if (ret)
+				return ret;
+		}
+		if (n) {
+			spins = 0;
+			idle_since = 0;
+			continue;
+		}
+		if (++spins % GD_CHECK_EVERY)
+			continue;
+		uint64_t now = gd_now_ns();
+
+		if (!idle_since)
+			idle_since = now;
+		ret = gd_bw_check_done(s, done_seen, peer_sent);
+		if (ret)
+			return ret;
+		/* Unreliable transports may drop: once the sender is done,
+		 * a short quiet spell ends the count. */
+		if (*done_seen && now - idle_since > 200000000ULL)
+			return 0;
+		if (now - idle_since > timeout_ns)
+			return gd_err(-ETIMEDOUT,
+				      "no message arrived on %s for %llu ms (%llu received); is the peer %s still running?",
+				      s->v.port.dev_name,
+				      (unsigned long long)s->o->oob_timeout_ms,
+				      (unsigned long long)*received, s->oob.peer_name);
+	}
+}

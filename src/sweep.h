@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+/*
+ * Per-step outcomes the sweep collects before reporting them phase by
+ * phase, and the one-step protocol (step.c) that produces them.
+ */
+#ifndef GD_SWEEP_H
+#define GD_SWEEP_H
+
+#include "session.h"
+
+struct json_object;
+
+struct gd_step_outcome {
+	bool ran;
+	bool ok;
+	int err;
+	char error[512];
+	struct gd_step_result res;
+	struct json_object *counters_local;
+	struct json_object *counters_remote;
+	struct json_object *verify;
+};
+
+/* Run step @phase x @size; fills @out. Returns 0 when the run may go on
+ * (the step itself may have failed), -errno when the connection or the
+ * QPs are no longer usable. */
+int gd_step_run(struct gd_session *s, unsigned int step_no,
+		const struct gd_phase *ph, uint64_t size_bytes,
+		struct gd_step_outcome *out);
+
+struct json_object *gd_bw_to_json(const struct gd_bw_summary *bw);
+int gd_bw_from_json(struct json_object *j, struct gd_bw_summary *bw);
+struct json_object *gd_lat_to_json(const struct gd_lat_summary *lat);
+int gd_lat_from_json(struct json_object *j, struct gd_lat_summary *lat);
+
+#endif

@@ -1,0 +1,52 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+# gd_plan worksheets against golden files (32x8x8 and an odd 5-server
+# cluster), the nine figures of the 32x8x8 case checked one by one, and
+# nonsense input rejected with exit 2 and the option named.
+B=${GD_TOP_BUILDDIR:-.}
+G=${GD_TOP_SRCDIR:-.}/tests/cluster/golden
+T=$(mktemp -d) || exit 1
+trap 'rm -rf "$T"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+
+"$B/gd_plan" --servers 32 --gpus-per-server 8 --rails 8 --nic-gbps 400 \
+	--repeats 3 --seconds 30 > "$T/32.txt" || fail "gd_plan 32x8x8"
+diff -u "$G/plan-32x8x8.txt" "$T/32.txt" || fail "32x8x8 worksheet differs"
+# 16 pairs x 8 rails x 2 directions x 3 repeats = 768; 768 x 30 s = 6.4 h;
+# one step: 48 executions per pair x 30 s = 24 min; 400/8 = 50 GB/s;
+# x 8 rails = 400 GB/s; x 32 servers = 12.8 TB/s
+for want in '256  GPUs' '256  associations' '16  pairs' '768  executions' \
+	'6.4  serial hours' '24  ideal concurrent minutes' '50  GB/s per port' \
+	'400  GB/s per server' '12.8  TB/s endpoint sum'; do
+	grep -q "^ *$want " "$T/32.txt" || fail "missing '$want'"
+done
+
+"$B/gd_plan" --servers 5 --gpus-per-server 4 --rails 2 --nic-gbps 200 \
+	--repeats 2 --seconds 10 > "$T/5.txt" || fail "gd_plan 5x4x2"
+diff -u "$G/plan-5x4x2.txt" "$T/5.txt" || fail "5x4x2 worksheet differs"
+# 2 disjoint pairs + the bye's pair = 3 slots x 4 GPUs x 2 x 2 = 48
+grep -q '^ *48  executions' "$T/5.txt" || fail "odd executions"
+grep -q 'bye: 5 servers is odd; node01 rests' "$T/5.txt" || fail "bye line"
+
+# The same through a config file.
+printf 'servers = 32\ngpus-per-server = 8 # per node\nrails = 8\nnic-gbps = 400\n' > "$T/c.conf"
+"$B/gd_plan" --config "$T/c.conf" > "$T/c.txt" || fail "--config"
+diff -u "$G/plan-32x8x8.txt" "$T/c.txt" || fail "--config worksheet differs"
+
+bad() { # expected-option args...
+	opt=$1; shift
+	"$B/gd_plan" "$@" > /dev/null 2> "$T/err"
+	rc=$?
+	[ $rc -eq 2 ] || fail "'$*' exit $rc, expected 2"
+	grep -q -- "$opt" "$T/err" || fail "'$*' message lacks $opt: $(cat "$T/err")"
+}
+base="--servers 4 --gpus-per-server 8 --nic-gbps 400"
+bad --rails $base --rails 0
+bad --rails $base --rails 3
+bad --seconds $base --rails 8 --seconds -5
+bad --servers --servers abc --gpus-per-server 8 --rails 8 --nic-gbps 400
+bad --servers --servers 1 --gpus-per-server 8 --rails 8 --nic-gbps 400
+bad --nic-gbps --servers 4 --gpus-per-server 8 --rails 8
+bad --repeats $base --rails 8 --repeats 2x
+bad --launcher $base --rails 8 --launcher rsh
+echo "PASS: golden worksheets and input checks"

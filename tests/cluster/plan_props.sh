@@ -1,0 +1,62 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+# Schedule properties for even, odd and rack-labelled clusters, checked by
+# plan_props.py over gd_plan's JSON; launch files checked for their shape.
+B=${GD_TOP_BUILDDIR:-.}
+S=${GD_TOP_SRCDIR:-.}/tests/cluster
+command -v python3 >/dev/null 2>&1 || { echo "skip: python3 not found" >&2; exit 77; }
+T=$(mktemp -d) || exit 1
+trap 'rm -rf "$T"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+
+for spec in "2 1 1 1" "3 2 2 1" "5 4 2 2" "8 8 8 3" "9 2 1 3" "32 8 8 3"; do
+	set -- $spec
+	"$B/gd_plan" --servers $1 --gpus-per-server $2 --rails $3 --repeats $4 \
+		--nic-gbps 100 --quiet --json "$T/p$1.json" || fail "gd_plan $spec"
+	python3 "$S/plan_props.py" "$T/p$1.json" || exit 1
+done
+
+# Racks: round 2 must pick the step with the most cross-rack pairs.
+printf '%s\n' 'h1 rack=r1' 'h2 rack=r1' 'h3 rack=r2' 'h4 rack=r2 0:mlx5_4:0' > "$T/hosts"
+"$B/gd_plan" --hosts "$T/hosts" --gpus-per-server 1 --rails 1 --nic-gbps 100 \
+	--quiet --out-dir "$T/racks" || fail "gd_plan --hosts"
+python3 "$S/plan_props.py" "$T/racks/plan.json" || exit 1
+python3 - "$T/racks/plan.json" <<'PY' || fail "rack-aware round 2"
+import json, sys
+p = json.load(open(sys.argv[1]))
+rack = {h["name"]: h["rack"] for h in p["hosts"]}
+r2 = [q for s in p["steps"] if s["round"] == 2 for q in s["pairs"]]
+assert all(rack[a] != rack[b] for a, b in r2), r2
+assert p["hosts"][3]["associations"][0]["nic"] == "mlx5_4"
+PY
+
+# Launch files: 4 servers, 1 GPU: round 1 = 2 pairs x 2 directions x 1
+# repeat; one srun per pair and step, with explicit node lists.
+"$B/gd_plan" --servers 4 --gpus-per-server 1 --rails 1 --nic-gbps 100 \
+	--repeats 1 --quiet --out-dir "$T/l" || fail "gd_plan launch files"
+n=$(grep -c '^srun --nodes=2 --ntasks=2 --ntasks-per-node=1 --nodelist=node0[1-4],node0[1-4] ' "$T/l/plan.sbatch")
+# round 1: 2 pairs; round 2: 2 pairs; round 3: 2 steps x 2 pairs
+[ "$n" = 8 ] || fail "expected 8 job steps, got $n"
+grep -q "out_json_file=\$RESULTS/c1-node01-node04-g0-ab-r1.json" "$T/l/plan.sbatch" ||
+	fail "client result path in the batch script"
+sh -n "$T/l/plan.cmds" || fail "command file is not valid sh"
+bash -n "$T/l/plan.sbatch" || fail "batch script is not valid bash"
+lines=$(grep -c '^ssh -n ' "$T/l/plan.cmds")
+[ "$lines" = 8 ] || fail "expected 8 serial command lines (rounds 1-2), got $lines"
+lines=$(grep -c '^{ ssh -n .*; } &$' "$T/l/plan.cmds")
+[ "$lines" = 4 ] || fail "expected 4 concurrent lines (round 3), got $lines"
+grep -q '^ssh -n node04 "gd_write_bw -d mlx5_0 -p 18515 --mem=cuda:0 --phases=HH,DD --out_json_file=$RESULTS/c1-node01-node04-g0-ab-r1.server.json' "$T/l/plan.cmds" ||
+	fail "server side of the first execution"
+grep -q '\-\-label direction=a_to_b node04"; wait$' "$T/l/plan.cmds" ||
+	fail "client side names the server host last"
+
+# Loopback: every server on one host, --loopback runs, one line each.
+"$B/gd_plan" --servers 2 --gpus-per-server 1 --rails 1 --nic-gbps 100 \
+	--repeats 2 --quiet --loopback-host vm --nic-prefix rxe --gpu-mem none \
+	--tool-args '-n 5' --gid-index 1 --commands "$T/lb.cmds" || fail "loopback"
+grep -q '^gd_write_bw -d rxe0 -x 1 -p 18516 -n 5 --loopback --out_json_file=\$RESULTS/c1-node01-node02-g0-ba-r1.json' "$T/lb.cmds" ||
+	fail "loopback command line: $(sed -n 10p "$T/lb.cmds")"
+dups=$(grep -o ' -p [0-9]*' "$T/lb.cmds" | sort | uniq -d)
+[ -z "$dups" ] || fail "loopback executions share ports: $dups"
+[ "$(grep -c -- ' --loopback ' "$T/lb.cmds")" = 6 ] || fail "loopback plan should have 6 runs (4 in round 1, 2 in round 3)"
+echo "PASS: schedule properties and launch files"

@@ -1,0 +1,41 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+# gd_report over labelled synthetic corpora: a faulty one (slow GPU/NIC
+# association, bad rail, bad server, untested executions) must be classified
+# exactly and exit 3; a clean one must pass and exit 0.
+B=${GD_TOP_BUILDDIR:-.}
+S=${GD_TOP_SRCDIR:-.}/tests/cluster
+command -v python3 >/dev/null 2>&1 || { echo "skip: python3 not found" >&2; exit 77; }
+T=$(mktemp -d) || exit 1
+trap 'rm -rf "$T"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+
+"$B/gd_plan" --servers 12 --gpus-per-server 4 --rails 4 --nic-gbps 400 \
+	--repeats 3 --seconds 30 --quiet --json "$T/plan.json" || fail "gd_plan"
+python3 "$S/make_corpus.py" --plan "$T/plan.json" --out "$T/faulty" \
+	--slow-assoc node03:1 --bad-rail 2 --bad-server node06 \
+	--drop-round 3 --drop node07:3:2 --envelopes || fail "corpus"
+"$B/gd_report" --plan "$T/plan.json" --json "$T/faulty.json" \
+	--markdown "$T/faulty.md" --plots "$T/plots" "$T/faulty"
+rc=$?
+[ $rc -eq 3 ] || fail "faulty corpus: exit $rc, expected 3"
+python3 "$S/check_report.py" faulty "$T/faulty.json" || exit 1
+grep -q '^| association | node03:gpu1 |' "$T/faulty.md" || fail "markdown domain row"
+grep -q '^| node07 | pass | pass | fail | untested |' "$T/faulty.md" ||
+	fail "markdown coverage row for node07 round 2"
+[ -f "$T/plots/rails.gp" ] && [ -f "$T/plots/associations.dat" ] ||
+	fail "plot scripts not written"
+
+python3 "$S/make_corpus.py" --plan "$T/plan.json" --out "$T/clean" \
+	--envelopes --check application || fail "clean corpus"
+"$B/gd_report" --plan "$T/plan.json" --json "$T/clean.json" \
+	--markdown "$T/clean.md" "$T/clean"
+rc=$?
+[ $rc -eq 0 ] || fail "clean corpus: exit $rc, expected 0"
+python3 "$S/check_report.py" clean "$T/clean.json" || exit 1
+
+"$B/gd_report" --plan "$T/plan.json" "$T/clean" --max-cv abc >/dev/null 2>&1
+[ $? -eq 2 ] || fail "bad --max-cv should exit 2"
+"$B/gd_report" >/dev/null 2>&1
+[ $? -eq 2 ] || fail "no directory should exit 2"
+echo "PASS: faulty corpus classified, clean corpus passes"

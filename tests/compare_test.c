@@ -1,0 +1,605 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+/*
+ * Paired-run judgement from synthetic documents: ratio, difference and
+ * gate arithmetic (hand-computed), one document per troubleshooting-matrix
+ * row for verdict selection, the port cross-check and the text report.
+ */
+#include <config.h>
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+#include <json-c/json.h>
+
+#include "compare.h"
+
+/* Documents are written with ' for " to keep them readable here. */
+static struct json_object *doc_from(const char *text)
+{
+	char *s = strdup(text);
+	struct json_object *doc;
+
+	assert_non_null(s);
+	for (char *p = s; *p; p++)
+		if (*p == '\'')
+			*p = '"';
+	doc = json_tokener_parse(s);
+	free(s);
+	assert_non_null(doc);
+	return doc;
+}
+
+#define BW_RES(a, b, c)                                                          \
+	"'results': [{'size_bytes': 4096, 'iterations': 100, 'bw_avg_MiBps': " a \
+	"},"                                                                     \
+	"{'size_bytes': 65536, 'iterations': 100, 'bw_avg_MiBps': " b "},"       \
+	"{'size_bytes': 1048576, 'iterations': 100, 'bw_avg_MiBps': " c "}]"
+
+#define PH_OK(pl, dir, res)                                                    \
+	"{'name': '" pl "', 'placement': '" pl "', 'direction': '" dir         \
+	"', 'status': 'ok', " res "}"
+
+#define PH_FAIL(pl, dir, errno_name, msg)                                      \
+	"{'name': '" pl "', 'placement': '" pl "', 'direction': '" dir         \
+	"', 'status': 'failed',"                                               \
+	" 'error': {'code': -5, 'errno_name': '" errno_name                    \
+	"', 'message': '" msg "'}, 'results': []}"
+
+#define BW_DOC(phases)                                                           \
+	"{'test': {'verb': 'write', 'measure': 'bw'}, 'units': {'bw': 'MiB/s'}," \
+	" 'header': {'active_mtu_bytes': 4096}, 'phases': [" phases "]}"
+
+static const char *const hh_dd_bw =
+	BW_DOC(PH_OK("HH", "forward", BW_RES("1000", "2000", "4000")) "," PH_OK(
+		"DD", "forward", BW_RES("900", "1000", "3000")));
+
+struct run {
+	struct json_object *doc, *cmp, *verdicts;
+	bool gate_failed;
+};
+
+static void run_doc(struct run *r, const char *text,
+		    const struct gd_gate_cfg *g)
+{
+	r->doc = doc_from(text);
+	assert_int_equal(gd_compare_run(r->doc, g, &r->cmp, &r->verdicts,
+					&r->gate_failed),
+			 0);
+	assert_non_null(r->cmp);
+	assert_non_null(r->verdicts);
+}
+
+static void run_free(struct run *r)
+{
+	json_object_put(r->doc);
+	json_object_put(r->cmp);
+	json_object_put(r->verdicts);
+}
+
+static double num_at(struct json_object *o, const char *a, const char *b)
+{
+	struct json_object *v = json_object_object_get(o, a);
+
+	if (b)
+		v = json_object_object_get(v, b);
+	assert_non_null(v);
+	return json_object_get_double(v);
+}
+
+static struct json_object *verdict(struct run *r, const char *code)
+{
+	for (size_t i = 0; i < json_object_array_length(r->verdicts); i++) {
+		struct json_object *v =
+			json_object_array_get_idx(r->verdicts, i);
+
+		if (!strcmp(json_object_get_string(
+				    json_object_object_get(v, "code")),
+			    code))
+			return v;
+	}
+	return NULL;
+}
+
+static const char *vstr(struct json_object *v, const char *key)
+{
+	assert_non_null(v);
+	return json_object_get_string(json_object_object_get(v, key));
+}
+
+/* All evidence lines joined, for substring checks. */
+static const char *evidence(struct json_object *v, char *buf, size_t len)
+{
+	struct json_object *ev = json_object_object_get(v, "evidence");
+	size_t off = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < json_object_array_length(ev) && off < len; i++)
+		off += (size_t)snprintf(
+			buf + off, len - off, "%s|",
+			json_object_get_string(
+				json_object_array_get_idx(ev, i)));
+	return buf;
+}
+
+static void test_bw_ratios(void **state)
+{
+	struct run r;
+	struct json_object *row;
+
+	run_doc(&r, hh_dd_bw, NULL);
+	assert_false(r.gate_failed);
+	assert_int_equal(json_object_array_length(r.cmp), 3);
+	row = json_object_array_get_idx(r.cmp, 1);
+	assert_string_equal(vstr(row, "direction"), "forward");
+	assert_int_equal((int)num_at(row, "size_bytes", NULL), 65536);
+	assert_true(num_at(json_object_object_get(row, "phases"), "HH",
+			   "bw_avg_MiBps") == 2000.0);
+	assert_true(num_at(json_object_object_get(row, "phases"), "DD",
+			   "bw_avg_MiBps") == 1000.0);
+	/* 900/1000, 1000/2000, 3000/4000 */
+	assert_true(num_at(json_object_array_get_idx(r.cmp, 0), "ratios",
+			   "DD/HH") == 0.9);
+	assert_true(num_at(row, "ratios", "DD/HH") == 0.5);
+	assert_true(num_at(json_object_array_get_idx(r.cmp, 2), "ratios",
+			   "DD/HH") == 0.75);
+	run_free(&r);
+}
+
+static void test_expect_ratio_gate(void **state)
+{
+	const struct gd_gate_cfg g = { .expect_ratio = 0.8,
+				       .gate_from_bytes = 65536 };
+	struct json_object *v, *gf;
+	char ev[2048];
+	struct run r;
+
+	run_doc(&r, hh_dd_bw, &g);
+	assert_true(r.gate_failed);
+	/* 4096 (0.9) is below gate_from; 65536 (0.5) and 1048576 (0.75) fail */
+	assert_int_equal(
+		json_object_array_length(json_object_object_get(
+			json_object_array_get_idx(r.cmp, 0), "gate_failures")),
+		0);
+	gf = json_object_object_get(json_object_array_get_idx(r.cmp, 1),
+				    "gate_failures");
+	assert_int_equal(json_object_array_length(gf), 1);
+	assert_string_equal(
+		json_object_get_string(json_object_array_get_idx(gf, 0)),
+		"expect_ratio DD/HH 0.50 < 0.80");
+	v = verdict(&r, "GD_GATE_FAIL");
+	assert_string_equal(vstr(v, "severity"), "error");
+	assert_string_equal(
+		evidence(v, ev, sizeof(ev)),
+		"expect_ratio DD/HH forward fails at size_bytes: 65536 (0.50 < 0.80) 1048576 (0.75 < 0.80)|");
+	/* the same ratios also make the GPU-slower diagnosis */
+	v = verdict(&r, "GD_GPU_SLOWER");
+	assert_string_equal(vstr(v, "severity"), "warning");
+	assert_non_null(strstr(
+		evidence(v, ev, sizeof(ev)),
+		"at 2 size(s) (65536..1048576 bytes); worst ratio 0.50 at 65536 bytes"));
+	assert_non_null(strstr(vstr(v, "next_check"), "ACS"));
+	assert_non_null(strstr(vstr(v, "next_check"), "path class"));
+	assert_null(verdict(&r, "GD_OK"));
+	/* errors are listed before warnings */
+	assert_string_equal(
+		vstr(json_object_array_get_idx(r.verdicts, 0), "code"),
+		"GD_GATE_FAIL");
+	run_free(&r);
+}
+
+static void test_min_bw_gate(void **state)
+{
+	const struct gd_gate_cfg g = { .min_bw_MiBps = 1500 };
+	char ev[2048];
+	struct run r;
+
+	run_doc(&r, hh_dd_bw, &g);
+	assert_true(r.gate_failed);
+	assert_string_equal(
+		evidence(verdict(&r, "GD_GATE_FAIL"), ev, sizeof(ev)),
+		"min_bw HH forward fails at size_bytes: 4096 (1000.00 < 1500.00 MiB/s)|"
+		"min_bw DD forward fails at size_bytes: 4096 (900.00 < 1500.00 MiB/s) 65536 (1000.00 < 1500.00 MiB/s)|");
+	run_free(&r);
+}
+
+static const char *const lat_doc =
+	"{'test': {'verb': 'write', 'measure': 'lat'}, 'phases': ["
+	"{'placement': 'HH', 'status': 'ok', 'results': [{'size_bytes': 8, 'iterations': 1000,"
+	" 'lat_typical_us': 2.0, 'lat_p99_us': 3.0}]},"
+	"{'placement': 'DD', 'status': 'ok', 'results': [{'size_bytes': 8, 'iterations': 1000,"
+	" 'lat_typical_us': 3.0, 'lat_p99_us': 5.5}]}]}";
+
+static void test_latency_diff_and_gates(void **state)
+{
+	struct gd_gate_cfg g = { .max_lat_us = 2.5 };
+	struct json_object *row;
+	char ev[2048];
+	struct run r;
+
+	run_doc(&r, lat_doc, &g);
+	row = json_object_array_get_idx(r.cmp, 0);
+	assert_string_equal(vstr(row, "measure"), "lat");
+	assert_true(num_at(row, "ratios", "DD/HH") == 1.5);
+	assert_true(num_at(row, "diff_typical_us", "DD-HH") == 1.0);
+	assert_true(num_at(row, "diff_p99_us", "DD-HH") == 2.5);
+	assert_true(r.gate_failed);
+	assert_string_equal(
+		evidence(verdict(&r, "GD_GATE_FAIL"), ev, sizeof(ev)),
+		"max_lat DD forward fails at size_bytes: 8 (typical 3.00 > 2.50 us)|");
+	/* HH/DD = 0.67 < 0.8: GPU slower for latency too */
+	assert_non_null(
+		strstr(evidence(verdict(&r, "GD_GPU_SLOWER"), ev, sizeof(ev)),
+		       "worst latency ratio 1.50 at 8 bytes"));
+	run_free(&r);
+
+	g.max_lat_us = 4.0;
+	g.max_lat_is_p99 = true;
+	run_doc(&r, lat_doc, &g);
+	assert_string_equal(
+		evidence(verdict(&r, "GD_GATE_FAIL"), ev, sizeof(ev)),
+		"max_lat DD forward fails at size_bytes: 8 (p99 5.50 > 4.00 us)|");
+	run_free(&r);
+
+	g = (struct gd_gate_cfg){ .expect_ratio = 0.6 };
+	run_doc(&r, lat_doc, &g);
+	assert_false(r.gate_failed); /* 2.0/3.0 = 0.67 >= 0.6 */
+	assert_null(verdict(&r, "GD_GPU_SLOWER"));
+	assert_non_null(verdict(&r, "GD_OK"));
+	run_free(&r);
+}
+
+static void test_host_only(void **state)
+{
+	struct json_object *v;
+	struct run r;
+
+	run_doc(&r,
+		BW_DOC(PH_OK("HH", "forward", BW_RES("1000", "2000", "4000"))),
+		NULL);
+	assert_int_equal(json_object_array_length(r.verdicts), 1);
+	v = verdict(&r, "GD_OK_HOST_ONLY");
+	assert_string_equal(vstr(v, "severity"), "info");
+	assert_string_equal(
+		vstr(v, "summary"),
+		"host-memory path only: says nothing about GPU memory");
+	assert_non_null(strstr(vstr(v, "next_check"), "--mem=cuda"));
+	run_free(&r);
+}
+
+static void test_both_fail(void **state)
+{
+	char ev[2048];
+	struct run r;
+
+	run_doc(&r,
+		BW_DOC(PH_FAIL("HH", "forward", "EIO", "ibv_modify_qp to RTR failed on rxe0") "," PH_FAIL(
+			"DD", "forward", "EIO",
+			"ibv_modify_qp to RTR failed on rxe0")),
+		NULL);
+	assert_int_equal(json_object_array_length(r.verdicts), 1);
+	assert_string_equal(vstr(verdict(&r, "GD_BOTH_FAIL"), "severity"),
+			    "error");
+	assert_non_null(strstr(vstr(verdict(&r, "GD_BOTH_FAIL"), "next_check"),
+			       "port state"));
+	assert_non_null(strstr(vstr(verdict(&r, "GD_BOTH_FAIL"), "next_check"),
+			       "matching options"));
+	evidence(verdict(&r, "GD_BOTH_FAIL"), ev, sizeof(ev));
+	assert_non_null(strstr(ev, "DD forward failed: EIO: ibv_modify_qp"));
+	assert_non_null(strstr(ev, "HH forward failed: EIO"));
+	run_free(&r);
+}
+
+static void test_gpu_registration_fail(void **state)
+{
+	struct json_object *v;
+	char ev[2048];
+	struct run r;
+
+	run_doc(&r,
+		BW_DOC(PH_OK("HH", "forward", BW_RES("1000", "2000", "4000")) "," PH_FAIL(
+			"DD", "forward", "EFAULT",
+			"ibv_reg_mr on cuda:0 buffer failed")),
+		NULL);
+	assert_int_equal(json_object_array_length(r.verdicts), 1);
+	v = verdict(&r, "GD_GPU_REG_FAIL");
+	assert_string_equal(vstr(v, "severity"), "error");
+	assert_string_equal(
+		evidence(v, ev, sizeof(ev)),
+		"DD forward failed: EFAULT: ibv_reg_mr on cuda:0 buffer failed|");
+	assert_non_null(strstr(vstr(v, "next_check"), "registration route"));
+	assert_non_null(strstr(vstr(v, "next_check"), "CUDA_VISIBLE_DEVICES"));
+	assert_non_null(strstr(vstr(v, "next_check"), "ulimit -l"));
+	run_free(&r);
+}
+
+static void test_one_direction_fail(void **state)
+{
+	struct json_object *v;
+	char ev[2048];
+	struct run r;
+
+	run_doc(&r,
+		BW_DOC(PH_OK("HH", "forward", BW_RES("1000", "2000", "4000")) "," PH_OK(
+			"DD", "forward",
+			BW_RES("1000", "2000",
+			       "4000")) "," PH_OK("HH", "reverse",
+						  BW_RES("1000", "2000",
+							 "4000")) "," PH_FAIL("DD",
+									      "reverse",
+									      "EIO",
+									      "completion error IBV_WC_REM_ACCESS_ERR")),
+		NULL);
+	v = verdict(&r, "GD_ONE_DIRECTION_FAIL");
+	assert_string_equal(
+		evidence(v, ev, sizeof(ev)),
+		"DD forward passed|DD reverse failed: EIO: completion error IBV_WC_REM_ACCESS_ERR|");
+	assert_non_null(
+		strstr(vstr(v, "next_check"), "other endpoint's GPU path"));
+	assert_non_null(strstr(vstr(v, "next_check"), "--phases=HH,DD,HD,DH"));
+	assert_null(verdict(&r, "GD_GPU_PATH_FAIL"));
+	assert_null(verdict(&r, "GD_OK"));
+	run_free(&r);
+}
+
+static void test_mixed_placements_name_endpoint(void **state)
+{
+	struct json_object *v;
+	struct run r;
+
+	run_doc(&r,
+		BW_DOC(PH_OK("HH", "forward", BW_RES("1000", "2000", "4000")) "," PH_FAIL(
+			"DD", "forward", "EILSEQ",
+			"data verification mismatch at offset 0") "," PH_OK("HD",
+									    "forward",
+									    BW_RES("1000",
+										   "2000",
+										   "4000")) "," PH_FAIL("DH",
+													"forward",
+													"EILSEQ",
+													"data verification mismatch at offset 0")),
+		NULL);
+	v = verdict(&r, "GD_GPU_PATH_FAIL");
+	assert_non_null(strstr(
+		vstr(v, "next_check"),
+		"DH failed and HD passed (forward): the client's (local) GPU path is at fault"));
+	run_free(&r);
+}
+
+static void test_error_counters(void **state)
+{
+	struct json_object *v;
+	char ev[2048];
+	struct run r;
+
+	run_doc(&r,
+		BW_DOC("{'placement': 'HH', 'status': 'ok', " BW_RES(
+			"1", "2",
+			"3") ","
+			     " 'counters': {'local': {'counters': [{'name': 'symbol_error', 'delta': 2,"
+			     " 'unit': 'count', 'error': true, 'class': 'error'}],"
+			     " 'errors_moved': ['symbol_error'], 'tx_bytes': null}, 'remote': null}}"),
+		NULL);
+	v = verdict(&r, "GD_ERROR_COUNTERS");
+	assert_string_equal(vstr(v, "severity"), "error");
+	assert_string_equal(evidence(v, ev, sizeof(ev)),
+			    "HH forward local: symbol_error +2|");
+	assert_non_null(strstr(vstr(v, "next_check"), "link and fabric"));
+	/* an error verdict suppresses the OK scope line */
+	assert_null(verdict(&r, "GD_OK_HOST_ONLY"));
+	run_free(&r);
+}
+
+static void test_oob_fail(void **state)
+{
+	struct json_object *v;
+	char ev[2048];
+	struct run r;
+
+	run_doc(&r,
+		"{'phases': [], 'error': {'code': -111, 'errno_name': 'ECONNREFUSED',"
+		" 'message': 'connect to 192.0.2.7:18515 failed'}}",
+		NULL);
+	v = verdict(&r, "GD_OOB_FAIL");
+	assert_string_equal(evidence(v, ev, sizeof(ev)),
+			    "connect to 192.0.2.7:18515 failed|");
+	assert_non_null(
+		strstr(vstr(v, "summary"), "says nothing about the RDMA path"));
+	assert_non_null(strstr(vstr(v, "next_check"), "TCP reachability"));
+	assert_int_equal(json_object_array_length(r.verdicts), 1);
+	run_free(&r);
+
+	/* a phase whose error names the side-channel stage */
+	run_doc(&r,
+		BW_DOC("{'placement': 'HH', 'status': 'failed', 'error': {'stage': 'oob',"
+		       " 'errno_name': 'EPROTO', 'message': 'peer sent a bad frame'}}"),
+		NULL);
+	assert_non_null(verdict(&r, "GD_OOB_FAIL"));
+	assert_null(verdict(&r, "GD_HOST_FAIL"));
+	run_free(&r);
+}
+
+static void test_ok_scope(void **state)
+{
+	struct json_object *v;
+	struct run r;
+
+	run_doc(&r,
+		BW_DOC(PH_OK("HH", "forward",
+			     BW_RES("1000", "2000",
+				    "4000")) "," PH_OK("DD", "forward",
+						       BW_RES("950", "1900",
+							      "3800"))),
+		NULL);
+	assert_int_equal(json_object_array_length(r.verdicts), 1);
+	v = verdict(&r, "GD_OK");
+	assert_string_equal(
+		vstr(v, "summary"),
+		"all phases passed with device (D) memory within the expected ratio; forward direction only (--reverse tests the other)");
+	run_free(&r);
+}
+
+static void test_port_check(void **state)
+{
+	struct json_object *doc, *ph, *pc;
+
+	/* mlx5-like: app 64 MiB, port 68157440 bytes and 16640 packets, MTU
+	 * 4096 */
+	doc = doc_from(BW_DOC(
+		"{'placement': 'HH', 'status': 'ok', 'app_bytes': 67108864,"
+		" 'counters': {'local': {'tx_bytes': 68157440, 'tx_packets': 16640},"
+		" 'remote': {'tx_bytes': 1048576, 'tx_packets': 1024}}}"));
+	ph = json_object_array_get_idx(json_object_object_get(doc, "phases"),
+				       0);
+	pc = gd_compare_port_check(doc, ph);
+	assert_string_equal(vstr(pc, "sender"), "local");
+	assert_int_equal((int64_t)num_at(pc, "port_bytes", NULL), 68157440);
+	assert_true(num_at(pc, "bytes_ratio", NULL) == 1.015625);
+	assert_int_equal((int64_t)num_at(pc, "expected_packets", NULL), 16384);
+	assert_true(num_at(pc, "packets_ratio", NULL) == 1.015625);
+	json_object_put(pc);
+	/* reverse: the server sends */
+	json_object_object_add(ph, "direction",
+			       json_object_new_string("reverse"));
+	pc = gd_compare_port_check(doc, ph);
+	assert_string_equal(vstr(pc, "sender"), "remote");
+	assert_true(num_at(pc, "bytes_ratio", NULL) == 1048576.0 / 67108864.0);
+	json_object_put(pc);
+	json_object_put(doc);
+
+	/* rxe-like: no byte counters, no app_bytes; 2000 x 64 KiB at MTU 1024
+	 */
+	doc = doc_from(
+		"{'test': {'verb': 'read'}, 'header': {'active_mtu_bytes': 1024},"
+		" 'phases': [{'placement': 'HH', 'status': 'ok', 'results': [{'size_bytes': 65536,"
+		" 'iterations': 2000, 'bw_avg_MiBps': 80}], 'counters': {'local':"
+		" {'tx_bytes': null, 'tx_packets': 10}, 'remote': {'tx_bytes': null, 'tx_packets': 131500}}}]}");
+	ph = json_object_array_get_idx(json_object_object_get(doc, "phases"),
+				       0);
+	pc = gd_compare_port_check(doc, ph);
+	assert_string_equal(vstr(pc, "sender"),
+			    "remote"); /* read: data flows to the initiator */
+	assert_int_equal((int64_t)num_at(pc, "app_bytes", NULL), 131072000);
+	assert_null(json_object_object_get(pc, "port_bytes"));
+	assert_null(json_object_object_get(pc, "bytes_ratio"));
+	assert_int_equal((int64_t)num_at(pc, "expected_packets", NULL), 128000);
+	assert_true(num_at(pc, "packets_ratio", NULL) == 131500.0 / 128000.0);
+	json_object_put(pc);
+	json_object_put(doc);
+}
+
+static char *print_to_string(struct run *r)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	assert_non_null(f);
+	gd_compare_print(f, r->doc, r->cmp, r->verdicts);
+	fclose(f);
+	return text;
+}
+
+static void test_print(void **state)
+{
+	const struct gd_gate_cfg g = { .expect_ratio = 0.8,
+				       .gate_from_bytes = 65536 };
+	struct run r;
+	char *text;
+
+	run_doc(&r,
+		BW_DOC(PH_OK(
+			"HH", "forward",
+			BW_RES("1000", "2000",
+			       "4000")) ","
+					"{'placement': 'DD', 'status': 'ok', " BW_RES(
+						"900", "1000",
+						"3000") ","
+							" 'memory': {'local': {'kind': 'cuda', 'device': '0000:17:00.0', 'route': 'dmabuf'},"
+							" 'remote': {'kind': 'host', 'route': 'plain'}},"
+							" 'counters': {'local': {'counters': [{'name': 'symbol_error', 'delta': 2,"
+							" 'unit': 'count', 'class': 'error'}, {'name': 'link_downed', 'delta': 0,"
+							" 'unit': 'count', 'class': 'error'}], 'errors_moved': ['symbol_error']}}}"),
+		&g);
+	text = print_to_string(&r);
+	assert_non_null(strstr(text, " Direction: forward\n"));
+	assert_non_null(strstr(
+		text,
+		" #bytes     HH BW average[MiB/sec]   DD BW average[MiB/sec]   DD/HH   \n"));
+	assert_non_null(strstr(
+		text,
+		" 65536      2000.00                  1000.00                  0.50    \n"));
+	assert_non_null(strstr(
+		text,
+		" symbol_error                     count    -              -              2!"));
+	assert_non_null(strstr(text, "(1 more counters did not move)"));
+	assert_non_null(strstr(
+		text,
+		"  DD       ok      local cuda 0000:17:00.0 (dmabuf); remote host (plain)\n"));
+	assert_non_null(strstr(
+		text,
+		"[error] GD_GATE_FAIL: 1 gate check(s) failed (exit status 3)"));
+	free(text);
+	run_free(&r);
+
+	/* Gb/s: 1000 MiB/s = 8.388608 Gb/s */
+	run_doc(&r,
+		"{'units': {'bw': 'Gb/s'}, 'phases': [" PH_OK(
+			"HH", "forward", BW_RES("1000", "2000", "4000")) "]}",
+		NULL);
+	text = print_to_string(&r);
+	assert_non_null(strstr(text, "HH BW average[Gb/sec]"));
+	assert_non_null(strstr(text, " 4096       8.39 "));
+	assert_non_null(strstr(
+		text,
+		"[info] GD_OK_HOST_ONLY: host-memory path only: says nothing about GPU memory"));
+	free(text);
+	run_free(&r);
+
+	run_doc(&r, lat_doc, NULL);
+	text = print_to_string(&r);
+	assert_non_null(strstr(text, "HH t_typical[usec]"));
+	assert_non_null(strstr(text, "DD-HH p99[usec]"));
+	assert_non_null(strstr(
+		text,
+		" 8          2.00                3.00                1.00             3.00                5.50                2.50             1.50"));
+	free(text);
+	run_free(&r);
+}
+
+static void test_no_phases(void **state)
+{
+	struct json_object *doc = doc_from("{'tool': 'x'}"), *c, *v;
+	bool failed;
+
+	assert_int_equal(gd_compare_run(doc, NULL, &c, &v, &failed), -22);
+	assert_null(c);
+	json_object_put(doc);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_bw_ratios),
+		cmocka_unit_test(test_expect_ratio_gate),
+		cmocka_unit_test(test_min_bw_gate),
+		cmocka_unit_test(test_latency_diff_and_gates),
+		cmocka_unit_test(test_host_only),
+		cmocka_unit_test(test_both_fail),
+		cmocka_unit_test(test_gpu_registration_fail),
+		cmocka_unit_test(test_one_direction_fail),
+		cmocka_unit_test(test_mixed_placements_name_endpoint),
+		cmocka_unit_test(test_error_counters),
+		cmocka_unit_test(test_oob_fail),
+		cmocka_unit_test(test_ok_scope),
+		cmocka_unit_test(test_port_check),
+		cmocka_unit_test(test_print),
+		cmocka_unit_test(test_no_phases),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL) ? 1 : 0;
+}

@@ -1,0 +1,80 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+# gd_doctor offline: the fixture sysfs tree and the dual-socket hwloc XML.
+# The map, findings and inventory parsed back from --json (json-c) must
+# equal the hand-written golden files; then the same fixture with the fake
+# CUDA driver (a test double) checks GPU matching and the route record.
+set -u
+src=${GD_TOP_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}
+build=${GD_TOP_BUILDDIR:-.}
+fx=$src/tests/doctor/fixtures
+gold=$src/tests/doctor/golden
+dump=$build/tests/doctor/doctor_dump
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+
+check() {
+	what=$1
+	shift
+	if "$@"; then
+		echo "ok - $what"
+	else
+		echo "FAIL - $what"
+		fail=1
+	fi
+}
+
+# Deterministic "memlock too low": lower the soft limit below --memlock-need.
+if ! ulimit -S -l 64 2>/dev/null; then
+	echo "SKIP: cannot set the soft RLIMIT_MEMLOCK to 64 KiB here" >&2
+	exit 77
+fi
+
+GD_CUDA_LIBRARY=/nonexistent/libcuda.so.1 "$build/gd_doctor" \
+	--root="$fx/root" --topology-xml="$fx/dual-socket-8gpu.xml" \
+	--rails="$fx/rails.txt" --memlock-need=1G --json="$tmp/doc.json" \
+	>"$tmp/report.txt" 2>"$tmp/stderr.txt"
+rc=$?
+check "exit status 1 for error-level findings (got $rc)" test "$rc" -eq 1
+check "document records exit_status 1" \
+	test "$("$dump" get "$tmp/doc.json" exit_status)" = 1
+for part in map findings inventory; do
+	"$dump" "$part" "$tmp/doc.json" >"$tmp/$part.txt"
+	check "golden $part" diff -u "$gold/$part.txt" "$tmp/$part.txt"
+done
+check "report shows the downgraded link" grep -q "DOWNGRADED" "$tmp/report.txt"
+check "report shows the GPU-to-NIC matrix" \
+	grep -q "^  0000:b3:00.0   SYS     SYS     SYS     SYS     NODE    NODE    PIX     PHB" "$tmp/report.txt"
+check "ACS is not guessed in fixture mode" \
+	test "$("$dump" get "$tmp/doc.json" envelope.topology.map.0.acs_path.0.state)" = "unknown (fixture)"
+check "ACS bridges of GPU0's PIX path: downstream, upstream, downstream" \
+	test "$("$dump" get "$tmp/doc.json" envelope.topology.map.0.acs_path.0.bridge) $("$dump" get "$tmp/doc.json" envelope.topology.map.0.acs_path.1.bridge) $("$dump" get "$tmp/doc.json" envelope.topology.map.0.acs_path.2.bridge)" = "0000:16:00.0 0000:16:01.0 0000:15:00.0"
+check "nothing on stderr" test ! -s "$tmp/stderr.txt"
+
+fake=$build/tests/fake_cuda/libfakecuda.so
+if [ -f "$fake" ]; then
+	GD_CUDA_LIBRARY=$fake GD_FAKE_CUDA_GPU_COUNT=1 GD_FAKE_CUDA_DMABUF_ATTR=1 \
+		"$build/gd_doctor" --root="$fx/root" \
+		--topology-xml="$fx/dual-socket-8gpu.xml" --json="$tmp/fake.json" >/dev/null
+	get() { "$dump" get "$tmp/fake.json" "$1"; }
+	check "fake GPU 0 inventoried at 0000:17:00.0" test "$(get envelope.gpu.gpus.0.pci_bus_id)" = 0000:17:00.0
+	check "map row 0000:17:00.0 carries CUDA index 0" test "$(get envelope.topology.map.0.cuda_index)" = 0
+	check "map row 0000:1c:00.0 has no CUDA index" test "$(get envelope.topology.map.1.cuda_index)" = null
+	check "route record: DMA-BUF intended for GPU 0" test "$(get envelope.registration_route.0.intended)" = dmabuf
+	check "no cuda-driver-missing finding with a driver" \
+		sh -c "! '$dump' findings '$tmp/fake.json' | grep -q cuda-driver-missing"
+
+	GD_CUDA_LIBRARY=$fake GD_FAKE_CUDA_GPU_COUNT=1 GD_FAKE_CUDA_DMABUF_ATTR=0 \
+		"$build/gd_doctor" --root="$fx/root" \
+		--topology-xml="$fx/dual-socket-8gpu.xml" --json="$tmp/fake.json" >/dev/null
+	check "no route: DMA-BUF off and peer-memory modules conflict" \
+		test "$(get envelope.registration_route.0.possible)" = false
+	check "stop condition names the conflict" \
+		sh -c "'$dump' get '$tmp/fake.json' envelope.registration_route.0.stop_condition | grep -q nv_peer_mem"
+	check "no-registration-route is an error on the GPU" \
+		sh -c "'$dump' findings '$tmp/fake.json' | grep -qx 'error no-registration-route 0000:17:00.0'"
+else
+	echo "# fake CUDA driver not built; GPU matching checks not run"
+fi
+exit $fail

@@ -1,0 +1,390 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+/*
+ * TEST DOUBLE, NOT A GPU DRIVER: a fake libcuda exporting the driver API
+ * entry points gdperf resolves, backed by host memory (device pointers are
+ * host pointers, so Soft-RoCE can register them through the "peermem" route).
+ * It proves our control flow, never a GPU path. Knobs, read on every call:
+ *   GD_FAKE_CUDA_NO_DEVICE=1        cuInit fails with CUDA_ERROR_NO_DEVICE
+ *   GD_FAKE_CUDA_GPU_COUNT=N        N GPUs (default 1), bus 0000:17:00.0,
+ * :18:... GD_FAKE_CUDA_DMABUF_ATTR=0|1    CU_DEVICE_ATTRIBUTE_DMA_BUF_SUPPORTED
+ * (0) GD_FAKE_CUDA_ALLOC_FAIL=1       cuMemAlloc fails with OUT_OF_MEMORY
+ *   GD_FAKE_CUDA_EXPORT_FAIL=1      DMA-BUF export fails with NOT_SUPPORTED
+ *   GD_FAKE_CUDA_PCIE_FLAG_REFUSE=1 export refuses the PCIe mapping flag only
+ *   GD_FAKE_CUDA_MANAGED=1          every pointer reports IS_MANAGED=1
+ * DMA-BUF export returns a memfd of the requested size.
+ */
+#include <config.h>
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "cuda_compat.h"
+
+#define FAKE_MAX_GPUS 16
+#define FAKE_MAX_ALLOCS 256
+#define FAKE_ALLOC_ALIGN 256u /* like cuMemAlloc: aligned, not page-aligned */
+#define FAKE_HOST_PAGE 4096u
+
+struct fake_alloc {
+	uintptr_t base;
+	size_t len;
+	int device;
+	bool sync_memops;
+};
+
+struct fake_ctx {
+	int device;
+	int refs;
+};
+
+static pthread_mutex_t fake_lock = PTHREAD_MUTEX_INITIALIZER;
+static bool fake_initialised;
+static struct fake_alloc fake_allocs[FAKE_MAX_ALLOCS];
+static struct fake_ctx fake_ctxs[FAKE_MAX_GPUS];
+static _Thread_local struct fake_ctx *fake_current;
+
+static bool fake_knob(const char *name)
+{
+	const char *v = getenv(name);
+
+	return v && !strcmp(v, "1");
+}
+
+static int fake_gpu_count(void)
+{
+	const char *v = getenv("GD_FAKE_CUDA_GPU_COUNT");
+	int n = v ? atoi(v) : 1;
+
+	if (fake_knob("GD_FAKE_CUDA_NO_DEVICE"))
+		return 0;
+	return n < 0 ? 0 : n > FAKE_MAX_GPUS ? FAKE_MAX_GPUS : n;
+}
+
+static CUresult fake_check_device(CUdevice dev)
+{
+	if (!fake_initialised)
+		return CUDA_ERROR_NOT_INITIALIZED;
+	if (dev < 0 || dev >= fake_gpu_count())
+		return CUDA_ERROR_INVALID_DEVICE;
+	return CUDA_SUCCESS;
+}
+
+/* The allocation holding [p, p+len), or NULL. Caller holds fake_lock. */
+static struct fake_alloc *fake_find(CUdeviceptr p, size_t len)
+{
+	for (int i = 0; i < FAKE_MAX_ALLOCS; i++) {
+		struct fake_alloc *a = &fake_allocs[i];
+
+		if (a->base && p >= a->base && p - a->base <= a->len &&
+		    len <= a->len - (p - a->base))
+			return a;
+	}
+	return NULL;
+}
+
+CUresult cuInit(unsigned int flags)
+{
+	if (flags)
+		return CUDA_ERROR_INVALID_VALUE;
+	if (fake_knob("GD_FAKE_CUDA_NO_DEVICE"))
+		return CUDA_ERROR_NO_DEVICE;
+	fake_initialised = true;
+	return CUDA_SUCCESS;
+}
+
+CUresult cuDriverGetVersion(int *version)
+{
+	*version = 12040;
+	return CUDA_SUCCESS;
+}
+
+CUresult cuDeviceGetCount(int *count)
+{
+	if (!fake_initialised)
+		return CUDA_ERROR_NOT_INITIALIZED;
+	*count = fake_gpu_count();
+	return CUDA_SUCCESS;
+}
+
+CUresult cuDeviceGet(CUdevice *dev, int ordinal)
+{
+	CUresult rc = fake_check_device(ordinal);
+
+	if (!rc)
+		*dev = ordinal;
+	return rc;
+}
+
+CUresult cuDeviceGetName(char *name, int len, CUdevice dev)
+{
+	CUresult rc = fake_check_device(dev);
+
+	if (!rc)
+		snprintf(name, (size_t)len, "Fake GPU %d (gdperf test double)",
+			 dev);
+	return rc;
+}
+
+CUresult cuDeviceGetUuid_v2(CUuuid *uuid, CUdevice dev)
+{
+	CUresult rc = fake_check_device(dev);
+
+	if (rc)
+		return rc;
+	for (int i = 0; i < 16; i++)
+		uuid->bytes[i] = (char)(0xf0 + (i == 15 ? dev : 0));
+	return CUDA_SUCCESS;
+}
+
+CUresult cuDeviceGetPCIBusId(char *bus_id, int len, CUdevice dev)
+{
+	CUresult rc = fake_check_device(dev);
+
+	/* Upper-case hex like the real driver, so callers must normalise. */
+	if (!rc)
+		snprintf(bus_id, (size_t)len, "0000:%02X:00.0", 0x17 + dev);
+	return rc;
+}
+
+CUresult cuDeviceGetAttribute(int *value, CUdevice_attribute attr, CUdevice dev)
+{
+	CUresult rc = fake_check_device(dev);
+
+	if (rc)
+		return rc;
+	switch ((int)attr) {
+	case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR:
+		*value = 9;
+		break;
+	case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR:
+		*value = 0;
+		break;
+	case CU_DEVICE_ATTRIBUTE_GPU_DIRECT_RDMA_SUPPORTED:
+		*value = 1;
+		break;
+	case CU_DEVICE_ATTRIBUTE_DMA_BUF_SUPPORTED:
+		*value = fake_knob("GD_FAKE_CUDA_DMABUF_ATTR");
+		break;
+	default:
+		return CUDA_ERROR_INVALID_VALUE;
+	}
+	return CUDA_SUCCESS;
+}
+
+CUresult cuDeviceTotalMem_v2(size_t *bytes, CUdevice dev)
+{
+	CUresult rc = fake_check_device(dev);
+
+	if (!rc)
+		*bytes = (size_t)16 << 30;
+	return rc;
+}
+
+CUresult cuDevicePrimaryCtxRetain(CUcontext *ctx, CUdevice dev)
+{
+	CUresult rc = fake_check_device(dev);
+
+	if (rc)
+		return rc;
+	pthread_mutex_lock(&fake_lock);
+	fake_ctxs[dev].device = dev;
+	fake_ctxs[dev].refs++;
+	pthread_mutex_unlock(&fake_lock);
+	*ctx = (CUcontext)(void *)&fake_ctxs[dev];
+	return CUDA_SUCCESS;
+}
+
+CUresult cuDevicePrimaryCtxRelease_v2(CUdevice dev)
+{
+	CUresult rc = fake_check_device(dev);
+
+	if (rc)
+		return rc;
+	pthread_mutex_lock(&fake_lock);
+	if (fake_ctxs[dev].refs > 0)
+		fake_ctxs[dev].refs--;
+	else
+		rc = CUDA_ERROR_INVALID_CONTEXT;
+	pthread_mutex_unlock(&fake_lock);
+	return rc;
+}
+
+CUresult cuCtxSetCurrent(CUcontext ctx)
+{
+	fake_current = (struct fake_ctx *)(void *)ctx;
+	return CUDA_SUCCESS;
+}
+
+CUresult cuMemAlloc_v2(CUdeviceptr *dptr, size_t bytes)
+{
+	void *p = NULL;
+	CUresult rc = CUDA_ERROR_OUT_OF_MEMORY;
+
+	if (!fake_current || fake_current->refs <= 0)
+		return CUDA_ERROR_INVALID_CONTEXT;
+	if (!bytes)
+		return CUDA_ERROR_INVALID_VALUE;
+	if (fake_knob("GD_FAKE_CUDA_ALLOC_FAIL"))
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	if (posix_memalign(&p, FAKE_ALLOC_ALIGN, bytes))
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	pthread_mutex_lock(&fake_lock);
+	for (int i = 0; i < FAKE_MAX_ALLOCS; i++) {
+		if (fake_allocs[i].base)
+			continue;
+		fake_allocs[i] =
+			(struct fake_alloc){ (uintptr_t)p, bytes,
+					     fake_current->device, false };
+		*dptr = (CUdeviceptr)(uintptr_t)p;
+		rc = CUDA_SUCCESS;
+		break;
+	}
+	pthread_mutex_unlock(&fake_lock);
+	if (rc)
+		free(p);
+	return rc;
+}
+
+CUresult cuMemFree_v2(CUdeviceptr dptr)
+{
+	CUresult rc = CUDA_ERROR_INVALID_VALUE;
+
+	pthread_mutex_lock(&fake_lock);
+	for (int i = 0; i < FAKE_MAX_ALLOCS; i++) {
+		if (fake_allocs[i].base != dptr || !dptr)
+			continue;
+		free((void *)fake_allocs[i].base);
+		memset(&fake_allocs[i], 0, sizeof(fake_allocs[i]));
+		rc = CUDA_SUCCESS;
+		break;
+	}
+	pthread_mutex_unlock(&fake_lock);
+	return rc;
+}
+
+static CUresult fake_check_range(CUdeviceptr p, size_t len)
+{
+	CUresult rc;
+
+	if (!fake_current)
+		return CUDA_ERROR_INVALID_CONTEXT;
+	pthread_mutex_lock(&fake_lock);
+	rc = fake_find(p, len) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+	pthread_mutex_unlock(&fake_lock);
+	return rc;
+}
+
+CUresult cuMemcpyHtoD_v2(CUdeviceptr dst, const void *src, size_t bytes)
+{
+	CUresult rc = fake_check_range(dst, bytes);
+
+	if (!rc)
+		memcpy((void *)(uintptr_t)dst, src, bytes);
+	return rc;
+}
+
+CUresult cuMemcpyDtoH_v2(void *dst, CUdeviceptr src, size_t bytes)
+{
+	CUresult rc = fake_check_range(src, bytes);
+
+	if (!rc)
+		memcpy(dst, (const void *)(uintptr_t)src, bytes);
+	return rc;
+}
+
+CUresult cuPointerSetAttribute(const void *value, CUpointer_attribute attr,
+			       CUdeviceptr ptr)
+{
+	struct fake_alloc *a;
+	CUresult rc = CUDA_ERROR_INVALID_VALUE;
+
+	if ((int)attr != CU_POINTER_ATTRIBUTE_SYNC_MEMOPS)
+		return CUDA_ERROR_INVALID_VALUE;
+	pthread_mutex_lock(&fake_lock);
+	a = fake_find(ptr, 0);
+	if (a) {
+		a->sync_memops = *(const unsigned int *)value != 0;
+		rc = CUDA_SUCCESS;
+	}
+	pthread_mutex_unlock(&fake_lock);
+	return rc;
+}
+
+CUresult cuPointerGetAttribute(void *data, CUpointer_attribute attr,
+			       CUdeviceptr ptr)
+{
+	struct fake_alloc *a;
+	CUresult rc = CUDA_ERROR_INVALID_VALUE;
+
+	pthread_mutex_lock(&fake_lock);
+	a = fake_find(ptr, 0);
+	if (a && (int)attr == CU_POINTER_ATTRIBUTE_IS_MANAGED) {
+		*(unsigned int *)data = fake_knob("GD_FAKE_CUDA_MANAGED");
+		rc = CUDA_SUCCESS;
+	} else if (a && (int)attr == CU_POINTER_ATTRIBUTE_SYNC_MEMOPS) {
+		*(unsigned int *)data = a->sync_memops;
+		rc = CUDA_SUCCESS;
+	}
+	pthread_mutex_unlock(&fake_lock);
+	return rc;
+}
+
+CUresult cuMemGetHandleForAddressRange(void *handle, CUdeviceptr dptr,
+				       size_t size, CUmemRangeHandleType type,
+				       unsigned long long flags)
+{
+	int fd;
+	CUresult rc = fake_check_range(dptr, size);
+
+	if (rc)
+		return rc;
+	if ((int)type != CU_MEM_RANGE_HANDLE_TYPE_DMA_BUF_FD ||
+	    dptr % FAKE_HOST_PAGE || size % FAKE_HOST_PAGE || flags > 1)
+		return CUDA_ERROR_INVALID_VALUE;
+	if (fake_knob("GD_FAKE_CUDA_EXPORT_FAIL"))
+		return CUDA_ERROR_NOT_SUPPORTED;
+	if (flags && fake_knob("GD_FAKE_CUDA_PCIE_FLAG_REFUSE"))
+		return CUDA_ERROR_INVALID_VALUE;
+	fd = memfd_create("gdperf-fake-cuda-dmabuf (test double)", MFD_CLOEXEC);
+	if (fd < 0)
+		return CUDA_ERROR_UNKNOWN;
+	if (ftruncate(fd, (off_t)size)) {
+		close(fd);
+		return CUDA_ERROR_UNKNOWN;
+	}
+	*(int *)handle = fd;
+	return CUDA_SUCCESS;
+}
+
+CUresult cuGetErrorName(CUresult error, const char **name)
+{
+	static const struct {
+		int code;
+		const char *name;
+	} names[] = {
+		{ CUDA_SUCCESS, "CUDA_SUCCESS" },
+		{ CUDA_ERROR_INVALID_VALUE, "CUDA_ERROR_INVALID_VALUE" },
+		{ CUDA_ERROR_OUT_OF_MEMORY, "CUDA_ERROR_OUT_OF_MEMORY" },
+		{ CUDA_ERROR_NOT_INITIALIZED, "CUDA_ERROR_NOT_INITIALIZED" },
+		{ CUDA_ERROR_NO_DEVICE, "CUDA_ERROR_NO_DEVICE" },
+		{ CUDA_ERROR_INVALID_DEVICE, "CUDA_ERROR_INVALID_DEVICE" },
+		{ CUDA_ERROR_INVALID_CONTEXT, "CUDA_ERROR_INVALID_CONTEXT" },
+		{ CUDA_ERROR_NOT_SUPPORTED, "CUDA_ERROR_NOT_SUPPORTED" },
+		{ CUDA_ERROR_UNKNOWN, "CUDA_ERROR_UNKNOWN" },
+	};
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		if (names[i].code == (int)error) {
+			*name = names[i].name;
+			return CUDA_SUCCESS;
+		}
+	}
+	return CUDA_ERROR_INVALID_VALUE;
+}

@@ -1,0 +1,525 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+/*
+ * Unit tests for the side channel: the frame codec against hand-built wire
+ * bytes (valid and malformed), and send/recv over socketpairs and loopback
+ * TCP including peer errors, rejects, closes, timeouts and refused connects.
+ */
+#include <config.h>
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <netinet/in.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+#include <json-c/json.h>
+
+#include "error.h"
+#include "oob.h"
+
+/* Header bytes for @type and @len with the right magic and version. */
+static void put_hdr(uint8_t *p, uint16_t version, uint16_t type, uint32_t len)
+{
+	const uint8_t magic[4] = {'G', 'D', 'P', 'F'};
+
+	memcpy(p, magic, 4);
+	p[4] = version >> 8;
+	p[5] = version & 0xff;
+	p[6] = type >> 8;
+	p[7] = type & 0xff;
+	p[8] = len >> 24;
+	p[9] = (len >> 16) & 0xff;
+	p[10] = (len >> 8) & 0xff;
+	p[11] = len & 0xff;
+}
+
+static int reset(void **state)
+{
+	(void)state;
+	gd_err_clear();
+	return 0;
+}
+
+static void test_type_names(void **state)
+{
+	(void)state;
+	assert_string_equal(gd_frame_type_name(GD_FRAME_HELLO), "HELLO");
+	assert_string_equal(gd_frame_type_name(GD_FRAME_REJECT), "REJECT");
+	assert_string_equal(gd_frame_type_name(GD_FRAME_BYE), "BYE");
+	assert_string_equal(gd_frame_type_name(0), "UNKNOWN");
+	assert_string_equal(gd_frame_type_name(99), "UNKNOWN");
+}
+
+/* Every type: exact wire bytes for {"k":7}, then decode back. */
+static void test_round_trip_all_types(void **state)
+{
+	static const char body[] = "{\"k\":7}";
+	struct json_object *in = json_object_new_object(), *out, *v;
+	struct gd_frame_hdr hdr;
+	uint8_t want[GD_FRAME_HDR_LEN + sizeof(body) - 1];
+	uint8_t *buf;
+	size_t len;
+	int type;
+
+	(void)state;
+	json_object_object_add(in, "k", json_object_new_int(7));
+	for (type = GD_FRAME_HELLO; type <= GD_FRAME_TYPE_MAX; type++) {
+		assert_int_equal(gd_frame_encode(type, in, &buf, &len), 0);
+		assert_int_equal(len, GD_FRAME_HDR_LEN + 7);
+		put_hdr(want, 1, type, 7);
+		memcpy(want + GD_FRAME_HDR_LEN, body, 7);
+		assert_memory_equal(buf, want, len);
+
+		assert_int_equal(gd_frame_decode_header(buf, len, &hdr), 0);
+		assert_int_equal(hdr.version, 1);
+		assert_int_equal(hdr.type, type);
+		assert_int_equal(hdr.len, 7);
+		assert_int_equal(gd_frame_decode_payload(buf + GD_FRAME_HDR_LEN,
+							 hdr.len, &out),
+				 0);
+		assert_true(json_object_object_get_ex(out, "k", &v));
+		assert_int_equal(json_object_get_int(v), 7);
+		json_object_put(out);
+		free(buf);
+	}
+	json_object_put(in);
+	assert_false(gd_err_is_set());
+}
+
+static void test_encode_null_is_empty_object(void **state)
+{
+	uint8_t want[GD_FRAME_HDR_LEN + 2];
+	uint8_t *buf;
+	size_t len;
+
+	(void)state;
+	assert_int_equal(gd_frame_encode(GD_FRAME_BYE, NULL, &buf, &len), 0);
+	put_hdr(want, 1, GD_FRAME_BYE, 2);
+	want[12] = '{';
+	want[13] = '}';
+	assert_int_equal(len, 14);
+	assert_memory_equal(buf, want, 14);
+	free(buf);
+}
+
+static void test_encode_rejects_bad_input(void **state)
+{
+	struct json_object *arr = json_object_new_array();
+	uint8_t *buf;
+	size_t len;
+
+	(void)state;
+	assert_int_equal(gd_frame_encode(0, NULL, &buf, &len), -EINVAL);
+	assert_null(buf);
+	gd_err_clear();
+	assert_int_equal(gd_frame_encode(GD_FRAME_TEST, arr, &buf, &len),
+			 -EINVAL);
+	assert_non_null(strstr(gd_err_msg(), "not an object"));
+	json_object_put(arr);
+}
+
+static void test_header_malformed(void **state)
+{
+	struct gd_frame_hdr hdr;
+	uint8_t b[GD_FRAME_HDR_LEN];
+
+	(void)state;
+	put_hdr(b, 1, GD_FRAME_HELLO, 2);
+	b[0] = 'X';
+	assert_int_equal(gd_frame_decode_header(b, sizeof(b), &hdr), -EPROTO);
+	assert_non_null(strstr(gd_err_msg(), "magic"));
+	gd_err_clear();
+
+	put_hdr(b, 2, GD_FRAME_HELLO, 2);
+	assert_int_equal(gd_frame_decode_header(b, sizeof(b), &hdr),
+			 -EPROTONOSUPPORT);
+	assert_non_null(strstr(gd_err_msg(), "same gdperf version"));
+	gd_err_clear();
+
+	put_hdr(b, 1, 0, 2);
+	assert_int_equal(gd_frame_decode_header(b, sizeof(b), &hdr), -EPROTO);
+	gd_err_clear();
+	put_hdr(b, 1, 99, 2);
+	assert_int_equal(gd_frame_decode_header(b, sizeof(b), &hdr), -EPROTO);
+	assert_non_null(strstr(gd_err_msg(), "unknown frame type 99"));
+	gd_err_clear();
+
+	/* One byte over the limit is refused, the limit itself accepted. */
+	put_hdr(b, 1, GD_FRAME_RESULT, GD_FRAME_MAX_PAYLOAD + 1);
+	assert_int_equal(gd_frame_decode_header(b, sizeof(b), &hdr), -EMSGSIZE);
+	gd_err_clear();
+	put_hdr(b, 1, GD_FRAME_RESULT, GD_FRAME_MAX_PAYLOAD);
+	assert_int_equal(gd_frame_decode_header(b, sizeof(b), &hdr), 0);
+	assert_int_equal(hdr.len, 1048576);
+
+	put_hdr(b, 1, GD_FRAME_HELLO, 2);
+	assert_int_equal(gd_frame_decode_header(b, 11, &hdr), -EPROTO);
+	assert_non_null(strstr(gd_err_msg(), "11 of 12"));
+}
+
+static int decode_str(const char *s, size_t len)
+{
+	struct json_object *obj = (struct json_object *)0x1;
+	int rc;
+
+	gd_err_clear();
+	rc = gd_frame_decode_payload((const uint8_t *)s, len, &obj);
+	if (rc)
+		assert_null(obj);
+	else
+		json_object_put(obj);
+	return rc;
+}
+
+static void test_payload_malformed(void **state)
+{
+	(void)state;
+	assert_int_equal(decode_str("{\"a\":1}", 7), 0);
+	assert_int_equal(decode_str("{\"a\":1", 6), -EPROTO);
+	assert_non_null(strstr(gd_err_msg(), "truncated"));
+	assert_int_equal(decode_str("{\"a\":1}", 5), -EPROTO);
+	assert_int_equal(decode_str("", 0), -EPROTO);
+	assert_int_equal(decode_str("[1,2]", 5), -EPROTO);
+	assert_non_null(strstr(gd_err_msg(), "not an object"));
+	assert_int_equal(decode_str("\"s\"", 3), -EPROTO);
+	assert_int_equal(decode_str("{}x", 3), -EPROTO);
+	assert_non_null(strstr(gd_err_msg(), "1 trailing"));
+	assert_int_equal(decode_str("{}{}", 4), -EPROTO);
+	assert_non_null(strstr(gd_err_msg(), "2 trailing"));
+	/* Whitespace around the value is part of the JSON text, not trailing.
+	 */
+	assert_int_equal(decode_str(" {} \n", 5), 0);
+	assert_int_equal(decode_str("{\"a\":\"x\0y\"}", 11), -EPROTO);
+	assert_non_null(strstr(gd_err_msg(), "NUL byte at offset 7"));
+	/* json-c strict mode: quoted names, no leading zeros, lower-case
+	 * literals, no trailing comma. */
+	assert_int_equal(decode_str("{a:1}", 5), -EPROTO);
+	assert_int_equal(decode_str("{\"a\":01}", 8), -EPROTO);
+	assert_int_equal(decode_str("{\"a\":TRUE}", 10), -EPROTO);
+	assert_int_equal(decode_str("{\"a\":1,}", 8), -EPROTO);
+	assert_int_equal(decode_str("{}", GD_FRAME_MAX_PAYLOAD + 1), -EMSGSIZE);
+}
+
+struct pair {
+	struct gd_oob a, b;
+};
+
+static int pair_setup(void **state)
+{
+	struct pair *p = calloc(1, sizeof(*p));
+	int sv[2];
+
+	gd_err_clear();
+	if (!p || socketpair(AF_UNIX, SOCK_STREAM, 0, sv))
+		return -1;
+	gd_oob_init(&p->a, 2000);
+	gd_oob_init(&p->b, 2000);
+	gd_oob_attach(&p->a, sv[0], "peer-b:1");
+	gd_oob_attach(&p->b, sv[1], "peer-a:2");
+	*state = p;
+	return 0;
+}
+
+static int pair_teardown(void **state)
+{
+	struct pair *p = *state;
+
+	gd_oob_close(&p->a);
+	gd_oob_close(&p->b);
+	free(p);
+	return 0;
+}
+
+static void test_pair_exchange(void **state)
+{
+	struct pair *p = *state;
+	struct json_object *in = json_object_new_object(), *out, *v;
+
+	json_object_object_add(in, "tool",
+			       json_object_new_string("gd_write_bw"));
+	json_object_object_add(in, "size_B", json_object_new_int64(65536));
+	assert_int_equal(gd_oob_send(&p->a, GD_FRAME_TEST, in), 0);
+	assert_int_equal(gd_oob_send(&p->a, GD_FRAME_SYNC, NULL), 0);
+	json_object_put(in);
+
+	assert_int_equal(gd_oob_recv(&p->b, GD_FRAME_TEST, &out), 0);
+	assert_true(json_object_object_get_ex(out, "tool", &v));
+	assert_string_equal(json_object_get_string(v), "gd_write_bw");
+	assert_true(json_object_object_get_ex(out, "size_B", &v));
+	assert_int_equal(json_object_get_int64(v), 65536);
+	json_object_put(out);
+	assert_int_equal(gd_oob_recv(&p->b, GD_FRAME_SYNC, &out), 0);
+	assert_int_equal(json_object_object_length(out), 0);
+	json_object_put(out);
+	assert_false(gd_err_is_set());
+}
+
+static void test_pair_error_frame(void **state)
+{
+	struct pair *p = *state;
+	struct json_object *out;
+
+	gd_oob_send_error(&p->a, -12, "cannot register 64 MiB on GPU 0");
+	assert_int_equal(gd_oob_recv(&p->b, GD_FRAME_ACCEPT, &out),
+			 -ECONNABORTED);
+	assert_null(out);
+	assert_int_equal(gd_err_code(), -ECONNABORTED);
+	assert_string_equal(
+	    gd_err_msg(),
+	    "peer peer-a:2 failed (code -12): cannot register 64 MiB on GPU 0");
+}
+
+static void test_pair_reject_frame(void **state)
+{
+	struct pair *p = *state;
+	struct json_object *rej = json_object_new_object(), *out;
+
+	json_object_object_add(rej, "field", json_object_new_string("size"));
+	json_object_object_add(rej, "local", json_object_new_string("4096"));
+	json_object_object_add(rej, "peer", json_object_new_string("65536"));
+	json_object_object_add(rej, "message",
+			       json_object_new_string("use the same --size"));
+	assert_int_equal(gd_oob_send(&p->b, GD_FRAME_REJECT, rej), 0);
+	json_object_put(rej);
+	assert_int_equal(gd_oob_recv(&p->a, GD_FRAME_ACCEPT, &out), -EINVAL);
+	assert_string_equal(gd_err_msg(),
+			    "peer peer-b:1 rejected the test: field 'size': "
+			    "ours=65536 theirs=4096: use the same --size");
+}
+
+static void test_pair_wrong_type(void **state)
+{
+	struct pair *p = *state;
+	struct json_object *out;
+
+	assert_int_equal(gd_oob_send(&p->a, GD_FRAME_RESULT, NULL), 0);
+	assert_int_equal(gd_oob_recv(&p->b, GD_FRAME_QP_INFO, &out), -EPROTO);
+	assert_non_null(strstr(
+	    gd_err_msg(),
+	    "peer peer-a:2 sent a RESULT frame where QP_INFO was expected"));
+	assert_non_null(strstr(gd_err_msg(), "same gdperf version"));
+}
+
+static void test_pair_peer_closed(void **state)
+{
+	struct pair *p = *state;
+	struct json_object *out;
+
+	gd_oob_close(&p->a);
+	assert_int_equal(gd_oob_recv(&p->b, GD_FRAME_HELLO, &out), -ECONNRESET);
+	assert_non_null(strstr(gd_err_msg(), "peer peer-a:2 closed"));
+	gd_err_clear();
+	assert_int_equal(gd_oob_send(&p->b, GD_FRAME_HELLO, NULL), -ECONNRESET);
+}
+
+/* Half a frame then close: a truncated frame is a close, not a hang. */
+static void test_pair_truncated_then_closed(void **state)
+{
+	struct pair *p = *state;
+	struct json_object *out;
+	uint8_t b[GD_FRAME_HDR_LEN + 3];
+
+	put_hdr(b, 1, GD_FRAME_HELLO, 10);
+	memcpy(b + GD_FRAME_HDR_LEN, "{\"a", 3);
+	assert_int_equal(write(p->a.fd, b, sizeof(b)), (ssize_t)sizeof(b));
+	gd_oob_close(&p->a);
+	assert_int_equal(gd_oob_recv(&p->b, GD_FRAME_HELLO, &out), -ECONNRESET);
+}
+
+static void test_pair_garbage_names_peer(void **state)
+{
+	struct pair *p = *state;
+	struct json_object *out;
+	uint8_t b[GD_FRAME_HDR_LEN];
+
+	put_hdr(b, 7, GD_FRAME_HELLO, 2);
+	assert_int_equal(write(p->a.fd, b, sizeof(b)), (ssize_t)sizeof(b));
+	assert_int_equal(gd_oob_recv(&p->b, GD_FRAME_HELLO, &out),
+			 -EPROTONOSUPPORT);
+	assert_non_null(strstr(gd_err_msg(), "bad frame from peer peer-a:2"));
+	assert_non_null(strstr(gd_err_msg(), "version 7"));
+}
+
+static int64_t mono_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static void test_pair_silent_peer_times_out(void **state)
+{
+	struct pair *p = *state;
+	struct json_object *out;
+	int64_t t0, elapsed_ms;
+
+	p->b.timeout_ms = 200;
+	t0 = mono_ms();
+	assert_int_equal(gd_oob_recv(&p->b, GD_FRAME_SYNC, &out), -ETIMEDOUT);
+	elapsed_ms = mono_ms() - t0;
+	assert_true(elapsed_ms >= 190);
+	assert_true(elapsed_ms < 1500);
+	assert_non_null(strstr(
+	    gd_err_msg(), "no SYNC frame from peer peer-a:2 within 200 ms"));
+	assert_non_null(strstr(gd_err_msg(), "--timeout"));
+}
+
+static uint16_t reserve_unlistened_port(int *fd)
+{
+	struct sockaddr_in sin = {.sin_family = AF_INET};
+	socklen_t len = sizeof(sin);
+
+	sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	*fd = socket(AF_INET, SOCK_STREAM, 0);
+	assert_true(*fd >= 0);
+	/* Bound but not listening: the port stays ours and connects get RST. */
+	assert_int_equal(bind(*fd, (struct sockaddr *)&sin, sizeof(sin)), 0);
+	assert_int_equal(getsockname(*fd, (struct sockaddr *)&sin, &len), 0);
+	return ntohs(sin.sin_port);
+}
+
+static void test_connect_refused(void **state)
+{
+	struct gd_oob oob;
+	char want[64];
+	int64_t t0, elapsed_ms;
+	uint16_t port;
+	int fd, rc;
+
+	(void)state;
+	port = reserve_unlistened_port(&fd);
+	gd_oob_init(&oob, 300);
+	t0 = mono_ms();
+	rc = gd_oob_connect(&oob, "127.0.0.1", port);
+	elapsed_ms = mono_ms() - t0;
+	close(fd);
+	assert_true(rc == -ECONNREFUSED || rc == -ETIMEDOUT);
+	assert_int_equal(oob.fd, -1);
+	/* It retried for the whole timeout instead of giving up at once. */
+	assert_true(elapsed_ms >= 290);
+	assert_true(elapsed_ms < 2000);
+	snprintf(want, sizeof(want), "127.0.0.1:%u", port);
+	assert_non_null(strstr(gd_err_msg(), want));
+	assert_non_null(strstr(gd_err_msg(), "server is started"));
+	assert_non_null(strstr(gd_err_msg(), "firewall"));
+	assert_non_null(strstr(gd_err_msg(), "port"));
+}
+
+static void test_accept_times_out(void **state)
+{
+	struct gd_oob oob;
+	int lfd;
+
+	(void)state;
+	assert_int_equal(gd_oob_listen("127.0.0.1", 0, &lfd), 0);
+	gd_oob_init(&oob, 100);
+	assert_int_equal(gd_oob_accept_fd(&oob, lfd), -ETIMEDOUT);
+	assert_non_null(
+	    strstr(gd_err_msg(), "no client connected within 100 ms"));
+	close(lfd);
+}
+
+static uint16_t local_port(int fd)
+{
+	struct sockaddr_in sin;
+	socklen_t len = sizeof(sin);
+
+	assert_int_equal(getsockname(fd, (struct sockaddr *)&sin, &len), 0);
+	return ntohs(sin.sin_port);
+}
+
+/* Child process: connect, say HELLO, expect ACCEPT with "ok":true. */
+static int tcp_client(uint16_t port)
+{
+	struct json_object *out, *v;
+	struct gd_oob c;
+	int ok;
+
+	gd_oob_init(&c, 2000);
+	if (gd_oob_connect(&c, "127.0.0.1", port) ||
+	    gd_oob_send(&c, GD_FRAME_HELLO, NULL) ||
+	    gd_oob_recv(&c, GD_FRAME_ACCEPT, &out))
+		return 1;
+	ok = json_object_object_get_ex(out, "ok", &v) &&
+	     json_object_get_boolean(v);
+	json_object_put(out);
+	gd_oob_close(&c);
+	return ok ? 0 : 2;
+}
+
+static void test_tcp_loopback(void **state)
+{
+	struct json_object *out, *acc;
+	struct gd_oob s;
+	int lfd, status;
+	uint16_t port;
+	pid_t pid;
+
+	(void)state;
+	assert_int_equal(gd_oob_listen("127.0.0.1", 0, &lfd), 0);
+	port = local_port(lfd);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		close(lfd);
+		_exit(tcp_client(port));
+	}
+	gd_oob_init(&s, 2000);
+	assert_int_equal(gd_oob_accept_fd(&s, lfd), 0);
+	close(lfd);
+	assert_non_null(strstr(s.peer_name, "127.0.0.1:"));
+	assert_int_equal(gd_oob_recv(&s, GD_FRAME_HELLO, &out), 0);
+	json_object_put(out);
+	acc = json_object_new_object();
+	json_object_object_add(acc, "ok", json_object_new_boolean(1));
+	assert_int_equal(gd_oob_send(&s, GD_FRAME_ACCEPT, acc), 0);
+	json_object_put(acc);
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 0);
+	gd_oob_close(&s);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test_setup(test_type_names, reset),
+	    cmocka_unit_test_setup(test_round_trip_all_types, reset),
+	    cmocka_unit_test_setup(test_encode_null_is_empty_object, reset),
+	    cmocka_unit_test_setup(test_encode_rejects_bad_input, reset),
+	    cmocka_unit_test_setup(test_header_malformed, reset),
+	    cmocka_unit_test_setup(test_payload_malformed, reset),
+	    cmocka_unit_test_setup_teardown(test_pair_exchange, pair_setup,
+					    pair_teardown),
+	    cmocka_unit_test_setup_teardown(test_pair_error_frame, pair_setup,
+					    pair_teardown),
+	    cmocka_unit_test_setup_teardown(test_pair_reject_frame, pair_setup,
+					    pair_teardown),
+	    cmocka_unit_test_setup_teardown(test_pair_wrong_type, pair_setup,
+					    pair_teardown),
+	    cmocka_unit_test_setup_teardown(test_pair_peer_closed, pair_setup,
+					    pair_teardown),
+	    cmocka_unit_test_setup_teardown(test_pair_truncated_then_closed,
+					    pair_setup, pair_teardown),
+	    cmocka_unit_test_setup_teardown(test_pair_garbage_names_peer,
+					    pair_setup, pair_teardown),
+	    cmocka_unit_test_setup_teardown(test_pair_silent_peer_times_out,
+					    pair_setup, pair_teardown),
+	    cmocka_unit_test_setup(test_connect_refused, reset),
+	    cmocka_unit_test_setup(test_accept_times_out, reset),
+	    cmocka_unit_test_setup(test_tcp_loopback, reset),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL) ? 1 : 0;
+}

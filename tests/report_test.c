@@ -1,0 +1,492 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+/*
+ * Unit tests for src/report.c: the JSON document read back with json-c, the
+ * atomic write, perftest's text columns and the --output=X single numbers.
+ */
+#include <config.h>
+
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+#include <json-c/json.h>
+
+#include "error.h"
+#include "report.h"
+
+#define BW_COLUMNS_MiB \
+	" #bytes     #iterations    BW peak[MiB/sec]    BW average[MiB/sec]   MsgRate[Mpps]\n"
+#define BW_COLUMNS_Gb \
+	" #bytes     #iterations    BW peak[Gb/sec]    BW average[Gb/sec]   MsgRate[Mpps]\n"
+#define LAT_COLUMNS \
+	" #bytes #iterations    t_min[usec]    t_max[usec]  t_typical[usec]    t_avg[usec]    t_stdev[usec]   99% percentile[usec]   99.9% percentile[usec] \n"
+#define RULE \
+	"---------------------------------------------------------------------------------------\n"
+
+/* Each value starts in the column of its name. */
+#define BW_ROW1 \
+	" 65536      1000           125.00              62.50                 0.001000\n"
+#define BW_ROW2 \
+	" 4096       1048576        8192.00             8192.00               2.097152\n"
+#define LAT_ROW \
+	" 2      1000           1.00           10.00        5.00               5.50           2.87            10.00                  10.00\n"
+
+struct capture {
+	char *buf;
+	size_t len;
+	FILE *f;
+};
+
+static char tmpdir[64];
+
+static int setup_dir(void **state)
+{
+	strcpy(tmpdir, "/tmp/gd_report_test.XXXXXX");
+	return mkdtemp(tmpdir) ? 0 : -1;
+}
+
+static int teardown_dir(void **state)
+{
+	char path[PATH_MAX];
+	DIR *d = opendir(tmpdir);
+	struct dirent *e;
+
+	while (d && (e = readdir(d))) {
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", tmpdir, e->d_name);
+		unlink(path);
+	}
+	if (d)
+		closedir(d);
+	return rmdir(tmpdir);
+}
+
+static void cap_open(struct capture *c)
+{
+	c->buf = NULL;
+	c->f = open_memstream(&c->buf, &c->len);
+	assert_non_null(c->f);
+}
+
+static void cap_close(struct capture *c)
+{
+	fclose(c->f);
+}
+
+/* "phases.1.error.message": object keys and array indexes. */
+static struct json_object *jpath(struct json_object *o, const char *path)
+{
+	char buf[256], *tok, *save = NULL;
+
+	snprintf(buf, sizeof(buf), "%s", path);
+	for (tok = strtok_r(buf, ".", &save); tok;
+	     tok = strtok_r(NULL, ".", &save)) {
+		if (json_object_is_type(o, json_type_array)) {
+			o = json_object_array_get_idx(o, (size_t)atoi(tok));
+		} else if (!json_object_object_get_ex(o, tok, &o)) {
+			print_error("missing JSON key %s (in %s)\n", tok, path);
+			fail();
+		}
+		if (!o)
+			return NULL;
+	}
+	return o;
+}
+
+static void assert_jstr(struct json_object *root, const char *path,
+			const char *want)
+{
+	struct json_object *o = jpath(root, path);
+
+	assert_true(json_object_is_type(o, json_type_string));
+	assert_string_equal(json_object_get_string(o), want);
+}
+
+static void assert_jint(struct json_object *root, const char *path,
+			int64_t want)
+{
+	struct json_object *o = jpath(root, path);
+
+	assert_true(json_object_is_type(o, json_type_int));
+	assert_int_equal(json_object_get_int64(o), want);
+}
+
+static void assert_jdbl(struct json_object *root, const char *path,
+			double want)
+{
+	struct json_object *o = jpath(root, path);
+	double got;
+
+	assert_true(json_object_is_type(o, json_type_double) ||
+		    json_object_is_type(o, json_type_int));
+	got = json_object_get_double(o);
+	if (fabs(got - want) > 1e-9 * (fabs(want) + 1.0)) {
+		print_error("%s = %.15g, expected %.15g\n", path, got, want);
+		fail();
+	}
+}
+
+static struct gd_report *new_bw_report(struct capture *c, const char *json,
+				       bool gbits, enum gd_output_only only)
+{
+	static char *argv[] = { "gd_write_bw", "-s", "65536", NULL };
+	struct gd_report_cfg cfg = {
+		.tool = "gd_write_bw",
+		.version = "0.1.0",
+		.measure = GD_MEASURE_BW,
+		.report_gbits = gbits,
+		.only = only,
+		.json_path = json,
+		.text = c ? c->f : NULL,
+	};
+	struct gd_report *rep = gd_report_new(&cfg, 3, argv);
+
+	assert_non_null(rep);
+	return rep;
+}
+
+/* Two phases: HH ok with one row, HD failed after one row. */
+static void fill_two_phases(struct gd_report *rep)
+{
+	struct json_object *mem = json_object_new_object();
+	struct gd_bw_summary bw;
+	int ph;
+
+	json_object_object_add(mem, "kind", json_object_new_string("cuda"));
+	gd_report_header_str(rep, "device", "Device", "rxe0");
+	gd_report_header_int(rep, "port", "Port", 1);
+	gd_report_header_done(rep);
+
+	ph = gd_report_phase_begin(rep, "HH", "HH", "forward", NULL);
+	assert_int_equal(ph, 0);
+	/* 62.5 MiB/s average; best batch 100 msgs in 50 ms = 125 MiB/s */
+	assert_int_equal(gd_bw_summarize(65536, 1000, 1000000000ull,
+					 50000000ull, 100, &bw),
+			 0);
+	gd_report_bw_row(rep, ph, &bw);
+
+	ph = gd_report_phase_begin(rep, "HD", "HD", "forward", mem);
+	assert_int_equal(ph, 1);
+	/* 4 KiB x 2^20 in 0.5 s = 8192 MiB/s, 2.097152 Mpps */
+	assert_int_equal(gd_bw_summarize(4096, 1048576, 500000000ull, 0, 0, &bw),
+			 0);
+	gd_report_bw_row(rep, ph, &bw);
+	gd_report_phase_fail(rep, ph, -EFAULT,
+			     "GPU buffer registration failed on rxe0");
+}
+
+static void check_document(struct json_object *doc)
+{
+	assert_jstr(doc, "schema", "gdperf.run/1");
+	assert_jstr(doc, "tool", "gd_write_bw");
+	assert_jstr(doc, "version", "0.1.0");
+	assert_int_equal(json_object_array_length(jpath(doc, "command_line")), 3);
+	assert_jstr(doc, "command_line.0", "gd_write_bw");
+	assert_jstr(doc, "command_line.1", "-s");
+	assert_jstr(doc, "command_line.2", "65536");
+	assert_int_equal(strlen(json_object_get_string(jpath(doc, "started_at"))),
+			 20);
+	assert_int_equal(json_object_get_string(jpath(doc, "started_at"))[10], 'T');
+	assert_int_equal(json_object_get_string(jpath(doc, "started_at"))[19], 'Z');
+	assert_true(json_object_is_type(jpath(doc, "hostname"), json_type_string));
+	assert_jstr(doc, "header.device", "rxe0");
+	assert_jint(doc, "header.port", 1);
+	assert_jstr(doc, "units.size", "bytes");
+	assert_jstr(doc, "units.bw", "MiB/s");
+	assert_jstr(doc, "units.msg_rate", "Mpps");
+	assert_jstr(doc, "units.lat", "usec");
+
+	assert_int_equal(json_object_array_length(jpath(doc, "phases")), 2);
+	assert_jstr(doc, "phases.0.name", "HH");
+	assert_jstr(doc, "phases.0.placement", "HH");
+	assert_jstr(doc, "phases.0.direction", "forward");
+	assert_jstr(doc, "phases.0.status", "ok");
+	assert_null(jpath(doc, "phases.0.error"));
+	assert_jint(doc, "phases.0.results.0.size_bytes", 65536);
+	assert_jint(doc, "phases.0.results.0.iterations", 1000);
+	assert_jdbl(doc, "phases.0.results.0.bw_peak_MiBps", 125.0);
+	assert_jdbl(doc, "phases.0.results.0.bw_peak_Gbps", 1.048576);
+	assert_jdbl(doc, "phases.0.results.0.bw_avg_MiBps", 62.5);
+	assert_jdbl(doc, "phases.0.results.0.bw_avg_Gbps", 0.524288);
+	assert_jdbl(doc, "phases.0.results.0.msg_rate_Mpps", 0.001);
+
+	assert_jstr(doc, "phases.1.name", "HD");
+	assert_jstr(doc, "phases.1.status", "failed");
+	assert_jstr(doc, "phases.1.memory.kind", "cuda");
+	assert_jint(doc, "phases.1.error.code", -EFAULT);
+	assert_jstr(doc, "phases.1.error.errno_name", "EFAULT");
+	assert_jstr(doc, "phases.1.error.message",
+		    "GPU buffer registration failed on rxe0");
+	assert_jint(doc, "phases.1.results.0.size_bytes", 4096);
+	assert_jint(doc, "phases.1.results.0.iterations", 1048576);
+	assert_jdbl(doc, "phases.1.results.0.bw_avg_MiBps", 8192.0);
+	assert_jdbl(doc, "phases.1.results.0.bw_avg_Gbps", 68.719476736);
+	assert_jdbl(doc, "phases.1.results.0.msg_rate_Mpps", 2.097152);
+
+	assert_jint(doc, "error.code", -EFAULT);
+	assert_jstr(doc, "error.errno_name", "EFAULT");
+	assert_jstr(doc, "error.message", "phase HD failed");
+	assert_jint(doc, "exit_status", 1);
+}
+
+static void test_json_file(void **state)
+{
+	struct json_object *doc;
+	struct gd_report *rep;
+	struct dirent *e;
+	char path[128];
+	int entries = 0;
+	DIR *d;
+
+	snprintf(path, sizeof(path), "%s/run.json", tmpdir);
+	rep = new_bw_report(NULL, path, false, GD_OUTPUT_ALL);
+	fill_two_phases(rep);
+	gd_report_set_error(rep, -EFAULT, "phase HD failed");
+	assert_int_equal(gd_report_finish(rep, 1), 0);
+	gd_report_free(rep);
+
+	doc = json_object_from_file(path);
+	assert_non_null(doc);
+	check_document(doc);
+	json_object_put(doc);
+
+	/* rename() consumed the temporary: run.json is the only entry */
+	d = opendir(tmpdir);
+	assert_non_null(d);
+	while ((e = readdir(d))) {
+		if (e->d_name[0] == '.')
+			continue;
+		assert_string_equal(e->d_name, "run.json");
+		entries++;
+	}
+	closedir(d);
+	assert_int_equal(entries, 1);
+}
+
+static void test_text_table(void **state)
+{
+	const char *hdr_cols, *r;
+	struct gd_report *rep;
+	struct capture c;
+
+	cap_open(&c);
+	rep = new_bw_report(&c, NULL, false, GD_OUTPUT_ALL);
+	fill_two_phases(rep);
+	assert_int_equal(gd_report_finish(rep, 1), 0);
+	gd_report_free(rep);
+	cap_close(&c);
+
+	assert_string_equal(c.buf,
+			    RULE " Device         : rxe0\n"
+				 " Port           : 1\n" RULE
+				 " Phase HH (forward)\n" BW_COLUMNS_MiB BW_ROW1 RULE
+				 " Phase HD (forward)\n" BW_COLUMNS_MiB BW_ROW2
+				 " Phase HD failed (EFAULT): GPU buffer registration failed on rxe0\n" RULE);
+	r = strstr(c.buf, BW_ROW1);
+	assert_non_null(strstr(r, "65536      1000"));
+	/* values start exactly under their column names */
+	hdr_cols = strstr(c.buf, BW_COLUMNS_MiB);
+	assert_int_equal(strstr(hdr_cols, "BW peak") - hdr_cols,
+			 strstr(r, "125.00") - r);
+	assert_int_equal(strstr(hdr_cols, "BW average") - hdr_cols,
+			 strstr(r, "62.50") - r);
+	assert_int_equal(strstr(hdr_cols, "MsgRate") - hdr_cols,
+			 strstr(r, "0.001000") - r);
+	free(c.buf);
+}
+
+static void test_gbits(void **state)
+{
+	struct gd_report *rep;
+	struct gd_bw_summary bw;
+	struct capture c;
+	int ph;
+
+	cap_open(&c);
+	rep = new_bw_report(&c, NULL, true, GD_OUTPUT_ALL);
+	ph = gd_report_phase_begin(rep, "", "HH", "forward", NULL);
+	assert_int_equal(gd_bw_summarize(65536, 1000, 1000000000ull,
+					 50000000ull, 100, &bw),
+			 0);
+	gd_report_bw_row(rep, ph, &bw);
+	/* no JSON path: finish only closes the table */
+	assert_int_equal(gd_report_finish(rep, 0), 0);
+	cap_close(&c);
+
+	/* empty phase name: no " Phase" line, table starts with columns */
+	assert_string_equal(
+		c.buf,
+		BW_COLUMNS_Gb
+		" 65536      1000           1.05               0.52                 0.001000\n" RULE);
+	assert_jstr(gd_report_root(rep), "units.bw", "Gb/s");
+	assert_jdbl(gd_report_root(rep), "phases.0.results.0.bw_avg_MiBps", 62.5);
+	assert_jdbl(gd_report_root(rep), "phases.0.results.0.bw_avg_Gbps",
+		    0.524288);
+	assert_null(jpath(gd_report_root(rep), "error"));
+	assert_jint(gd_report_root(rep), "exit_status", 0);
+	gd_report_free(rep);
+	free(c.buf);
+}
+
+static void test_output_only(void **state)
+{
+	static const struct {
+		enum gd_output_only only;
+		const char *want;
+	} cases[] = {
+		{ GD_OUTPUT_BANDWIDTH, "62.50\n8192.00\n" },
+		{ GD_OUTPUT_MESSAGE_RATE, "0.001000\n2.097152\n" },
+	};
+	struct gd_report *rep;
+	struct capture c;
+	size_t i;
+
+	for (i = 0; i < 2; i++) {
+		cap_open(&c);
+		rep = new_bw_report(&c, NULL, false, cases[i].only);
+		fill_two_phases(rep);
+		assert_int_equal(gd_report_finish(rep, 0), 0);
+		gd_report_free(rep);
+		cap_close(&c);
+		assert_string_equal(c.buf, cases[i].want);
+		free(c.buf);
+	}
+}
+
+static struct gd_report *lat_report(struct capture *c,
+				    enum gd_output_only only)
+{
+	/* 1..10 us round trips: summary worked by hand in stats_test.c */
+	uint64_t s[10] = { 1000, 2000, 3000, 4000, 5000,
+			   6000, 7000, 8000, 9000, 10000 };
+	static char *argv[] = { "gd_write_lat", NULL };
+	struct gd_report_cfg cfg = {
+		.tool = "gd_write_lat",
+		.version = "0.1.0",
+		.measure = GD_MEASURE_LAT,
+		.only = only,
+		.text = c->f,
+	};
+	struct gd_lat_summary lat;
+	struct gd_report *rep = gd_report_new(&cfg, 1, argv);
+	int ph;
+
+	assert_non_null(rep);
+	assert_int_equal(gd_lat_summarize(s, 10, 1, &lat), 0);
+	ph = gd_report_phase_begin(rep, "DD", "DD", "forward", NULL);
+	gd_report_lat_row(rep, ph, &lat, 2, 1000);
+	return rep;
+}
+
+static void test_latency(void **state)
+{
+	const char *row = LAT_ROW;
+	struct json_object *root;
+	struct gd_report *rep;
+	struct capture c;
+
+	cap_open(&c);
+	rep = lat_report(&c, GD_OUTPUT_ALL);
+	assert_int_equal(gd_report_finish(rep, 0), 0);
+	cap_close(&c);
+	assert_string_equal(c.buf, " Phase DD (forward)\n" LAT_COLUMNS LAT_ROW RULE);
+	assert_int_equal(strstr(LAT_COLUMNS, "t_typical") - LAT_COLUMNS,
+			 strstr(row, "5.00") - row);
+	assert_int_equal(strstr(LAT_COLUMNS, "99.9%") - LAT_COLUMNS,
+			 strrchr(row, ' ') + 1 - row);
+	root = gd_report_root(rep);
+	assert_jint(root, "phases.0.results.0.size_bytes", 2);
+	assert_jint(root, "phases.0.results.0.iterations", 1000);
+	assert_jdbl(root, "phases.0.results.0.lat_min_us", 1.0);
+	assert_jdbl(root, "phases.0.results.0.lat_max_us", 10.0);
+	assert_jdbl(root, "phases.0.results.0.lat_typical_us", 5.0);
+	assert_jdbl(root, "phases.0.results.0.lat_avg_us", 5.5);
+	assert_jdbl(root, "phases.0.results.0.lat_stdev_us",
+		    2.8722813232690143);
+	assert_jdbl(root, "phases.0.results.0.lat_p99_us", 10.0);
+	assert_jdbl(root, "phases.0.results.0.lat_p999_us", 10.0);
+	gd_report_free(rep);
+	free(c.buf);
+
+	cap_open(&c);
+	rep = lat_report(&c, GD_OUTPUT_LATENCY);
+	assert_int_equal(gd_report_finish(rep, 0), 0);
+	cap_close(&c);
+	assert_string_equal(c.buf, "5.00\n");
+	gd_report_free(rep);
+	free(c.buf);
+}
+
+static void test_missing_dir(void **state)
+{
+	struct gd_report *rep;
+	char path[128];
+
+	snprintf(path, sizeof(path), "%s/no-such-dir/run.json", tmpdir);
+	gd_err_clear();
+	rep = new_bw_report(NULL, path, false, GD_OUTPUT_ALL);
+	assert_int_equal(gd_report_finish(rep, 0), -ENOENT);
+	assert_int_equal(gd_err_code(), -ENOENT);
+	assert_non_null(strstr(gd_err_msg(), path));
+	assert_non_null(strstr(gd_err_msg(), "directory exists"));
+	gd_report_free(rep);
+	gd_err_clear();
+}
+
+static void test_error_from_gd_err(void **state)
+{
+	struct gd_report *rep;
+
+	gd_err_clear();
+	rep = new_bw_report(NULL, NULL, false, GD_OUTPUT_ALL);
+	gd_err(-ETIMEDOUT, "peer 10.0.0.2 did not answer");
+	assert_int_equal(gd_report_finish(rep, 1), 0);
+	assert_jint(gd_report_root(rep), "error.code", -ETIMEDOUT);
+	assert_jstr(gd_report_root(rep), "error.errno_name", "ETIMEDOUT");
+	assert_jstr(gd_report_root(rep), "error.message",
+		    "peer 10.0.0.2 did not answer");
+	gd_report_free(rep);
+	gd_err_clear();
+}
+
+static void test_errno_names(void **state)
+{
+	assert_string_equal(gd_errno_name(ENOMEM), "ENOMEM");
+	assert_string_equal(gd_errno_name(-ENOMEM), "ENOMEM");
+	assert_string_equal(gd_errno_name(-EOPNOTSUPP), "EOPNOTSUPP");
+	assert_string_equal(gd_errno_name(-ETIMEDOUT), "ETIMEDOUT");
+	assert_string_equal(gd_errno_name(-ECONNREFUSED), "ECONNREFUSED");
+	assert_string_equal(gd_errno_name(-EPROTONOSUPPORT), "EPROTONOSUPPORT");
+	assert_string_equal(gd_errno_name(-ENOSPC), "ENOSPC");
+	assert_string_equal(gd_errno_name(-EAGAIN), "EAGAIN");
+	assert_string_equal(gd_errno_name(-E2BIG), "E2BIG");
+	assert_string_equal(gd_errno_name(-12345), "UNKNOWN");
+	assert_string_equal(gd_errno_name(0), "UNKNOWN");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_json_file),
+		cmocka_unit_test(test_text_table),
+		cmocka_unit_test(test_gbits),
+		cmocka_unit_test(test_output_only),
+		cmocka_unit_test(test_latency),
+		cmocka_unit_test(test_missing_dir),
+		cmocka_unit_test(test_error_from_gd_err),
+		cmocka_unit_test(test_errno_names),
+	};
+
+	return cmocka_run_group_tests(tests, setup_dir, teardown_dir) ? 1 : 0;
+}

@@ -1,0 +1,66 @@
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+# --loopback for all eight binaries (both ends in one invocation on rxe0) and
+# bounded -a sweeps, loopback and client/server: every size present, in
+# order, in the JSON document and in the text table.
+. /gd/guest-lib.sh
+
+for t in write_bw:bw:65536 read_bw:bw:65536 send_bw:bw:65536 atomic_bw:bw:8 \
+	write_lat:lat:2 read_lat:lat:2 send_lat:lat:2 atomic_lat:lat:8; do
+	name=${t%%:*}
+	rest=${t#*:}
+	measure=${rest%%:*}
+	size=${rest#*:}
+	out=$WORK/lb_$name
+	run_bounded 120 "$out.txt" gd_$name --loopback -d rxe0 -x 1 -n 100 --out_json_file="$out.json"
+	rc=$?
+	st=1
+	[ $rc = 0 ] && json_ok "$out.json" "$(gd_json_${measure}_filter "$size" 100) and .role == \"loopback\"" && st=0
+	tap_check $st "gd_$name --loopback -n 100: exit $rc, JSON has $size B x 100 $measure rows" "$out.txt"
+	[ $st = 0 ] || json_diag "$out.json"
+done
+
+# pow2_list FROM_EXP TO_EXP: jq array literal of 2^FROM .. 2^TO.
+pow2_list() {
+	echo "[range($1; $(($2 + 1))) | pow(2; .)]"
+}
+
+# Full perftest -a range (2 B .. 8 MiB, 23 sizes) kept short by -n 20.
+out=$WORK/sweep_full
+run_bounded 240 "$out.txt" gd_write_bw --loopback -a -n 20 -d rxe0 -x 1 --out_json_file="$out.json"
+rc=$?
+st=1
+[ $rc = 0 ] && json_ok "$out.json" "[.phases[0].results[].size_bytes] == $(pow2_list 1 23)
+	and all(.phases[0].results[]; .bw_avg_MiBps > 0 and .iterations == 20)" && st=0
+tap_check $st "gd_write_bw --loopback -a -n 20: exit $rc, JSON rows for 2 B .. 8 MiB in order" "$out.txt"
+[ $st = 0 ] || json_diag "$out.json"
+rows=$(grep -cE '^ *[0-9]+ +20 +[0-9.]+ +[0-9.]+ +[0-9.]+ *$' "$out.txt")
+st=1
+grep -q 'BW average\[MiB/sec\]' "$out.txt" && [ "$rows" = 23 ] && st=0
+tap_check $st "gd_write_bw -a text table: perftest column header and 23 rows (found $rows)" "$out.txt"
+
+out=$WORK/sweep_lat
+run_bounded 240 "$out.txt" gd_read_lat --loopback -a --max-size=4K -n 20 -d rxe0 -x 1 --out_json_file="$out.json"
+rc=$?
+st=1
+[ $rc = 0 ] && json_ok "$out.json" "[.phases[0].results[].size_bytes] == $(pow2_list 1 12)
+	and all(.phases[0].results[]; .lat_min_us > 0 and .lat_min_us <= .lat_max_us)" && st=0
+tap_check $st "gd_read_lat --loopback -a --max-size=4K -n 20: exit $rc, rows 2 B .. 4 KiB" "$out.txt"
+[ $st = 0 ] || json_diag "$out.json"
+grep -q 't_typical\[usec\]' "$out.txt"
+tap_check $? "gd_read_lat text table has perftest's t_typical[usec] column" "$out.txt"
+
+# Client/server sweep: the size range travels to the server with the test.
+PROG=gd_send_bw
+PORT=$(next_port)
+pair_run sweep_pair 240 -d rxe0 -x 1 -p $PORT -a --max-size=16K -n 20 \
+	--out_json_file="$WORK/sweep_pair.server.json" -- \
+	-d rxe0 -x 1 -p $PORT -a --max-size=16K -n 20 \
+	--out_json_file="$WORK/sweep_pair.client.json"
+st=1
+[ $CLIENT_RC = 0 ] && [ $SERVER_RC = 0 ] &&
+	json_ok "$WORK/sweep_pair.client.json" "[.phases[0].results[].size_bytes] == $(pow2_list 1 14)
+		and .test.sizes_bytes == $(pow2_list 1 14)" && st=0
+tap_check $st "gd_send_bw -a --max-size=16K client/server: exits $SERVER_RC/$CLIENT_RC, rows 2 B .. 16 KiB" \
+	"$WORK/sweep_pair.client" "$WORK/sweep_pair.server"
+[ $st = 0 ] || json_diag "$WORK/sweep_pair.client.json"
+exit 0

@@ -1,0 +1,37 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+# Guest-side runner: executes /payload/cases/*.sh in order, each in its own
+# work directory under a time limit, and ends the TAP stream with the plan.
+# GD_VM_CASES (space-separated globs) narrows the set, e.g. "00-*".
+. /gd/guest-lib.sh
+
+case_limit=${GD_VM_CASE_TIMEOUT_S:-150}
+for c in /payload/cases/*.sh; do
+	name=${c##*/}
+	name=${name%.sh}
+	if [ -n "${GD_VM_CASES:-}" ]; then
+		sel=0
+		for g in $GD_VM_CASES; do
+			case $name in $g) sel=1 ;; esac
+		done
+		[ $sel = 1 ] || continue
+	fi
+	gd_stage "case $name"
+	diag "case $name"
+	WORK=/tmp/work/$name
+	mkdir -p "$WORK"
+	chmod 0777 "$WORK"
+	t0=$(cut -d. -f1 /proc/uptime)
+	WORK=$WORK timeout -k 5 "$case_limit" sh "$c"
+	st=$?
+	t1=$(cut -d. -f1 /proc/uptime)
+	diag "case $name finished in $((t1 - t0)) s (status $st)"
+	if [ $st = 124 ] || [ $st = 137 ]; then
+		tap_not_ok "$name: case timed out after $case_limit s"
+	elif [ $st != 0 ]; then
+		tap_not_ok "$name: case script failed with status $st"
+	fi
+done
+# Keep every case's outputs for the host (tests/vm/cache/last-run).
+cp -r /tmp/work "$GD_VM_OUT/" 2>/dev/null
+echo "1..$(cat "$GD_TAP_COUNT_FILE" 2>/dev/null || echo 0)"
