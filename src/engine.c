@@ -78,15 +78,35 @@ static struct json_object *gd_labels_json(const struct gd_opts *o)
 	return l;
 }
 
-static void gd_add_envelope(struct gd_report *rep)
+static void gd_add_envelope(struct gd_report *rep, const char *mem_spec)
 {
-	struct gd_envelope_opts eo = { .flags = GD_ENVELOPE_QUICK | GD_ENVELOPE_NO_GPU };
+	/* The envelope costs tens of ms; the CUDA part only when a GPU is
+	 * in the test, since cuInit can take seconds on a busy node. */
+	struct gd_envelope_opts eo = {
+		.flags = mem_spec && !strncmp(mem_spec, "cuda", 4) ? 0 :
+								    GD_ENVELOPE_NO_GPU,
+	};
 	struct json_object *env = NULL;
 
 	if (!gd_envelope_collect(&eo, &env))
 		gd_report_set_section(rep, "envelope", env);
 	else
 		gd_err_clear();
+}
+
+/* A failed phase fails the run (exit 1) although every phase reports. */
+static bool gd_any_phase_failed(struct json_object *doc)
+{
+	struct json_object *phases, *st;
+
+	if (!json_object_object_get_ex(doc, "phases", &phases))
+		return false;
+	for (size_t i = 0; i < json_object_array_length(phases); i++)
+		if (json_object_object_get_ex(json_object_array_get_idx(phases, i),
+					      "status", &st) &&
+		    strcmp(json_object_get_string(st), "ok"))
+			return true;
+	return false;
 }
 
 /* Comparison, gates, verdicts and the plot, from the finished document. */
@@ -120,6 +140,8 @@ static int gd_judge(struct gd_session *s)
 				r > 0 ? note : gd_err_msg());
 		gd_err_clear();
 	}
+	if (gd_any_phase_failed(doc))
+		return GD_EXIT_FAIL;
 	return gate_failed ? GD_EXIT_GATE : GD_EXIT_OK;
 }
 
@@ -142,7 +164,7 @@ static int gd_run_role(const struct gd_test *test, struct gd_opts *o,
 		return GD_EXIT_FAIL;
 	}
 	if (!is_server)
-		gd_add_envelope(s.rep);
+		gd_add_envelope(s.rep, o->mem_spec);
 	ret = gd_session_setup(&s);
 	if (!ret) {
 		gd_report_set_section(s.rep, "test", gd_opts_describe(test, o));

@@ -129,6 +129,7 @@ static int gd_alloc_place(struct gd_session *s, enum gd_place p,
 	if (ret) {
 		snprintf(lb->why_absent, sizeof(lb->why_absent), "%s",
 			 gd_err_msg());
+		snprintf(lb->stage, sizeof(lb->stage), "register");
 		gd_mem_free(&lb->mem);
 		if (p == GD_PLACE_HOST)
 			return ret;
@@ -177,6 +178,9 @@ static struct json_object *gd_bufs_json(const struct gd_session *s)
 		} else {
 			json_object_object_add(e, "error",
 					       json_object_new_string(lb->why_absent));
+			if (lb->stage[0])
+				json_object_object_add(e, "stage",
+						       json_object_new_string(lb->stage));
 		}
 		json_object_object_add(b, gd_place_key[p], e);
 	}
@@ -204,6 +208,9 @@ static int gd_bufs_from_json(struct gd_session *s, struct json_object *b)
 		} else if (json_object_object_get_ex(e, "error", &err)) {
 			snprintf(rb->why_absent, sizeof(rb->why_absent),
 				 "peer: %s", json_object_get_string(err));
+			if (json_object_object_get_ex(e, "stage", &err))
+				snprintf(rb->stage, sizeof(rb->stage), "%s",
+					 json_object_get_string(err));
 		} else {
 			return gd_err(-EPROTO, "peer %s sent a malformed buffer entry '%s'",
 				      s->oob.peer_name, gd_place_key[p]);
@@ -304,6 +311,13 @@ static int gd_setup_verbs(struct gd_session *s, char *cm_ip, size_t len)
 	return ret;
 }
 
+int gd_session_handshake(struct gd_session *s)
+{
+	int ret = gd_hello(s);
+
+	return ret ? ret : gd_exchange_test(s);
+}
+
 int gd_session_setup(struct gd_session *s)
 {
 	char cm_ip[64] = "";
@@ -312,9 +326,7 @@ int gd_session_setup(struct gd_session *s)
 	ret = gd_connect_oob(s);
 	if (ret)
 		return ret;
-	ret = gd_hello(s);
-	if (!ret)
-		ret = gd_exchange_test(s);
+	ret = gd_session_handshake(s);
 	if (!ret)
 		ret = gd_sweep_plan(s);
 	if (!ret) {

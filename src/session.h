@@ -37,6 +37,7 @@ struct gd_remote_buf {
 	uint64_t addr;
 	uint32_t rkey;
 	char why_absent[256];
+	char stage[16];               /* where the peer's buffer failed */
 	struct json_object *memory;   /* the peer's description */
 };
 
@@ -44,6 +45,7 @@ struct gd_local_buf {
 	struct gd_mem_buf mem;
 	bool ok;
 	char why_absent[512];
+	char stage[16];               /* "register" when alloc/reg failed */
 };
 
 /* What one step measured on the initiating side. */
@@ -78,7 +80,10 @@ struct gd_session {
 	uint64_t recv_outstanding[GD_MAX_QPS];
 };
 
-/* session.c: setup and teardown of everything before the steps. */
+/* session.c: setup and teardown of everything before the steps.
+ * gd_session_handshake: hello and test description (accept or reject)
+ * over an already connected s->oob; no RDMA device involved. */
+int gd_session_handshake(struct gd_session *s);
 int gd_session_setup(struct gd_session *s);
 void gd_session_teardown(struct gd_session *s);
 

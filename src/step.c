@@ -56,6 +56,18 @@ static const char *gd_step_unavailable(struct gd_session *s,
 	return NULL;
 }
 
+/* Where an unavailable placement failed, for the verdicts. */
+static const char *gd_step_unavailable_stage(struct gd_session *s,
+					     const struct gd_phase *ph)
+{
+	enum gd_place mine = s->is_server ? ph->server_place : ph->client_place;
+	enum gd_place theirs = s->is_server ? ph->client_place : ph->server_place;
+
+	if (!s->local[mine].ok)
+		return s->local[mine].stage[0] ? "register" : "config";
+	return s->remote[theirs].stage[0] ? "register" : "config";
+}
+
 static bool gd_verify_applies(const struct gd_session *s)
 {
 	return s->o->verify && s->test->verb != GD_VERB_ATOMIC &&
@@ -450,8 +462,11 @@ int gd_step_run(struct gd_session *s, unsigned int step_no,
 
 	memset(out, 0, sizeof(*out));
 	ret = gd_step_agree(s, step_no, ph, size_bytes, out);
+	if (ret > 0)
+		out->stage = gd_step_unavailable(s, ph) ?
+				     gd_step_unavailable_stage(s, ph) : "peer";
 	if (ret)
-		return ret > 0 ? 0 : ret;
+		return ret > 0 ? 0 : (out->stage = "oob", ret);
 	out->ran = true;
 	ret = gd_step_prepare(&c);
 	if (!ret)
@@ -460,6 +475,7 @@ int gd_step_run(struct gd_session *s, unsigned int step_no,
 		ret = gd_step_measure(&c, &out->res, &received);
 	if (ret) {
 		gd_counters_free(c.before);
+		out->stage = "transfer";
 		out->err = ret;
 		snprintf(out->error, sizeof(out->error), "%s", gd_err_msg());
 		return ret;
@@ -468,6 +484,7 @@ int gd_step_run(struct gd_session *s, unsigned int step_no,
 	out->verify = gd_step_verify(&c);
 	ret = gd_step_exchange(&c, out, received);
 	if (ret) {
+		out->stage = "oob";
 		out->err = ret;
 		snprintf(out->error, sizeof(out->error), "%s", gd_err_msg());
 		return ret;
@@ -476,6 +493,7 @@ int gd_step_run(struct gd_session *s, unsigned int step_no,
 	if (out->verify && json_object_object_get_ex(out->verify, "ok", &v) &&
 	    !json_object_get_boolean(v)) {
 		out->ok = false;
+		out->stage = "verify";
 		out->err = -EILSEQ;
 		json_object_object_get_ex(out->verify, "error", &v);
 		snprintf(out->error, sizeof(out->error), "data verification failed: %s",

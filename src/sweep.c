@@ -284,9 +284,18 @@ static void gd_report_phase(struct gd_session *s, unsigned int p,
 		gd_report_phase_set(s->rep, idx, "completion_method", json_object_new_string(
 					    s->use_imm ? "write-with-immediate, receive completion polled" :
 							 "write, last byte of the buffer polled"));
-	if (first_fail)
+	if (first_fail) {
+		struct json_object *phases, *err;
+
 		gd_report_phase_fail(s->rep, idx, first_fail->err ? first_fail->err : -ECANCELED,
 				     first_fail->error);
+		if (first_fail->stage &&
+		    json_object_object_get_ex(gd_report_root(s->rep), "phases", &phases) &&
+		    json_object_object_get_ex(json_object_array_get_idx(phases, (size_t)idx),
+					      "error", &err))
+			json_object_object_add(err, "stage",
+					       json_object_new_string(first_fail->stage));
+	}
 }
 
 int gd_sweep_run(struct gd_session *s)

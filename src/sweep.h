@@ -15,6 +15,7 @@ struct gd_step_outcome {
 	bool ok;
 	int err;
 	char error[512];
+	const char *stage;            /* register, oob, transfer, verify */
 	struct gd_step_result res;
 	struct json_object *counters_local;
 	struct json_object *counters_remote;
