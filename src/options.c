@@ -284,6 +284,8 @@ static void gd_opts_defaults(const struct gd_test *test, struct gd_opts *o)
 	o->gate_from_bytes = 65536;
 }
 
+static bool gd_given_name(const struct gd_opts *o, const char *long_name);
+
 static void gd_set_given(struct gd_opts *o, size_t idx)
 {
 	o->given_mask[idx / 64] |= 1ULL << (idx % 64);
@@ -292,6 +294,11 @@ static void gd_set_given(struct gd_opts *o, size_t idx)
 static bool gd_is_given(const struct gd_opts *o, size_t idx)
 {
 	return o->given_mask[idx / 64] & (1ULL << (idx % 64));
+}
+
+bool gd_opts_given(const struct gd_opts *o, const char *long_name)
+{
+	return gd_given_name(o, long_name);
 }
 
 static bool gd_given_name(const struct gd_opts *o, const char *long_name)

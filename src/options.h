@@ -110,6 +110,8 @@ struct json_object *gd_opts_describe(const struct gd_test *test,
  * @what. */
 int gd_parse_u64(const char *text, const char *what, bool allow_suffix,
 		 uint64_t min, uint64_t max, uint64_t *out);
+/* Did the user give --@long_name explicitly? */
+bool gd_opts_given(const struct gd_opts *o, const char *long_name);
 /* Every long option name, for the man-page consistency test. */
 void gd_opts_list_long(FILE *out);
 

@@ -55,6 +55,7 @@ struct gd_step_result {
 	struct gd_lat_summary lat;
 	uint64_t msgs_done;
 	uint64_t app_bytes;
+	double cpu_util_pct;          /* --cpu_util, -1 when not sampled */
 };
 
 struct gd_session {

@@ -295,8 +295,13 @@ static int gd_step_measure(struct gd_step_ctx *c, struct gd_step_result *r,
 	if (s->test->measure == GD_MEASURE_LAT && gd_lat_is_pingpong(s))
 		return gd_lat_run(st, r);
 	if (st->initiator) {
+		struct gd_cpu_sample c0, c1;
+		bool cpu = s->o->cpu_util && !gd_cpu_sample(&c0);
+
 		ret = s->test->measure == GD_MEASURE_LAT ? gd_lat_run(st, r) :
 							   gd_bw_initiate(st, r);
+		r->cpu_util_pct = cpu && !gd_cpu_sample(&c1) ?
+					  gd_cpu_util_pct(&c0, &c1) : -1;
 		if (gd_send_done(s, r->msgs_done, ret) && !ret)
 			ret = gd_err_code();
 		if (ret)
@@ -429,7 +434,11 @@ static int gd_step_exchange(struct gd_step_ctx *c, struct gd_step_outcome *out,
 		json_object_put(out->verify);
 		out->verify = json_object_get(x);
 	}
-	if (!c->st.initiator && json_object_object_get_ex(m, "result", &x)) {
+	if (c->ph->dir == GD_DIR_BIDIR && json_object_object_get_ex(m, "result", &x) &&
+	    s->test->measure == GD_MEASURE_BW) {
+		ret = gd_bw_from_json(x, &out->peer_bw);
+		out->has_peer_bw = !ret;
+	} else if (!c->st.initiator && json_object_object_get_ex(m, "result", &x)) {
 		out->res.is_bw = s->test->measure == GD_MEASURE_BW;
 		ret = out->res.is_bw ? gd_bw_from_json(x, &out->res.bw) :
 				       gd_lat_from_json(x, &out->res.lat);

@@ -96,6 +96,32 @@ static int gd_plan_phases(struct gd_session *s)
 	return ret;
 }
 
+static bool gd_plan_has_device(const struct gd_session *s)
+{
+	for (unsigned int i = 0; i < s->num_phases; i++)
+		if (s->phases[i].client_place == GD_PLACE_DEV ||
+		    s->phases[i].server_place == GD_PLACE_DEV)
+			return true;
+	return false;
+}
+
+/* Inline data is read by the CPU at post time, so it cannot come from GPU
+ * memory; and a paired run must send the same way in every phase. */
+static int gd_plan_inline(struct gd_session *s)
+{
+	struct gd_opts *o = s->o;
+
+	if (!gd_plan_has_device(s))
+		return 0;
+	if (o->inline_bytes && gd_opts_given(o, "inline_size") && o->mem_spec &&
+	    !strncmp(o->mem_spec, "cuda", 4))
+		return gd_err(-EINVAL,
+			      "-I %" PRIu64 ": inline data is copied by the CPU and cannot come from GPU memory (--mem %s); drop -I",
+			      o->inline_bytes, o->mem_spec);
+	o->inline_bytes = 0;
+	return 0;
+}
+
 int gd_sweep_plan(struct gd_session *s)
 {
 	const struct gd_opts *o = s->o;
@@ -119,8 +145,9 @@ int gd_sweep_plan(struct gd_session *s)
 		    (s->phases[i].client_place == GD_PLACE_DEV ||
 		     s->phases[i].server_place == GD_PLACE_DEV))
 			s->use_imm = true;
-	if (s->test->measure != GD_MEASURE_LAT)
-		return 0;
+	ret = gd_plan_inline(s);
+	if (ret || s->test->measure != GD_MEASURE_LAT)
+		return ret;
 	if (o->duration_s && gd_lat_is_pingpong(s))
 		return gd_err(-EINVAL,
 			      "-D with %s (a ping-pong test) is not supported; use -n", s->test->name);
@@ -247,6 +274,62 @@ static struct json_object *gd_steps_json(struct gd_step_outcome *outs,
 	return arr;
 }
 
+/* --cpu_util: the initiator's CPU use in each result row. */
+static void gd_report_cpu_util(struct gd_session *s, int idx,
+			       const struct gd_step_outcome *outs)
+{
+	struct json_object *phases, *res;
+	size_t r = 0;
+
+	if (!s->o->cpu_util ||
+	    !json_object_object_get_ex(gd_report_root(s->rep), "phases", &phases) ||
+	    !json_object_object_get_ex(json_object_array_get_idx(phases, (size_t)idx),
+				       "results", &res))
+		return;
+	for (unsigned int z = 0; z < s->num_sizes; z++) {
+		if (!outs[z].ok)
+			continue;
+		if (outs[z].res.cpu_util_pct >= 0)
+			json_object_object_add(json_object_array_get_idx(res, r),
+					       "cpu_util_pct",
+					       json_object_new_double(outs[z].res.cpu_util_pct));
+		r++;
+	}
+}
+
+/* Bidirectional: the row is the labelled sum of both directions; each
+ * direction stays in the JSON row and in its own text line. */
+static void gd_report_bidir_row(struct gd_session *s, int idx,
+				const struct gd_step_outcome *o)
+{
+	const struct gd_bw_summary *a = &o->res.bw, *b = &o->peer_bw;
+	struct gd_bw_summary sum = *a;
+	struct json_object *phases, *res, *row, *dirs;
+
+	if (o->has_peer_bw) {
+		sum.iters += b->iters;
+		sum.peak_MiBps += b->peak_MiBps;
+		sum.avg_MiBps += b->avg_MiBps;
+		sum.msg_rate_Mpps += b->msg_rate_Mpps;
+	}
+	gd_report_bw_row(s->rep, idx, &sum);
+	if (!json_object_object_get_ex(gd_report_root(s->rep), "phases", &phases) ||
+	    !json_object_object_get_ex(json_object_array_get_idx(phases, (size_t)idx),
+				       "results", &res))
+		return;
+	row = json_object_array_get_idx(res, json_object_array_length(res) - 1);
+	dirs = json_object_new_object();
+	json_object_object_add(dirs, "client_to_server", gd_bw_to_json(a));
+	json_object_object_add(dirs, "server_to_client",
+			       o->has_peer_bw ? gd_bw_to_json(b) : NULL);
+	json_object_object_add(row, "sum_of_directions", json_object_new_boolean(1));
+	json_object_object_add(row, "directions", dirs);
+	if (s->o->output == GD_OUTPUT_ALL && !(s->o->json_path && !strcmp(s->o->json_path, "-")))
+		printf(" bidirectional %" PRIu64 " B: client->server %.2f + server->client %.2f = sum %.2f MiB/s\n",
+		       a->size_bytes, a->avg_MiBps, o->has_peer_bw ? b->avg_MiBps : 0.0,
+		       sum.avg_MiBps);
+}
+
 static void gd_report_phase(struct gd_session *s, unsigned int p,
 			    struct gd_step_outcome *outs)
 {
@@ -267,12 +350,19 @@ static void gd_report_phase(struct gd_session *s, unsigned int p,
 				first_fail = o;
 			continue;
 		}
-		if (o->res.is_bw)
+		if (s->o->cpu_util && o->res.cpu_util_pct >= 0 && !s->o->output &&
+		    !(s->o->json_path && !strcmp(s->o->json_path, "-")))
+			printf(" CPU utilisation during %" PRIu64 " B: %.1f%%\n",
+			       s->sizes[z], o->res.cpu_util_pct);
+		if (o->res.is_bw && ph->dir == GD_DIR_BIDIR)
+			gd_report_bidir_row(s, idx, o);
+		else if (o->res.is_bw)
 			gd_report_bw_row(s->rep, idx, &o->res.bw);
 		else
 			gd_report_lat_row(s->rep, idx, &o->res.lat, s->sizes[z],
 					  o->res.lat.samples);
 	}
+	gd_report_cpu_util(s, idx, outs);
 	steps = gd_steps_json(outs, s->num_sizes, s->sizes, &app_bytes, &cl, &cr);
 	counters = json_object_new_object();
 	json_object_object_add(counters, "local", cl);

@@ -17,6 +17,8 @@ struct gd_step_outcome {
 	char error[512];
 	const char *stage;            /* register, oob, transfer, verify */
 	struct gd_step_result res;
+	struct gd_bw_summary peer_bw;      /* bidir: the server's direction */
+	bool has_peer_bw;
 	struct json_object *counters_local;
 	struct json_object *counters_remote;
 	struct json_object *verify;
