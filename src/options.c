@@ -80,7 +80,7 @@ static const struct gd_opt_def gd_opt_table[] = {
 	{ "help", 'h', GD_T_FLAG, OFF(help), 0, 0, NULL, "show this help and exit", 0 },
 	{ "version", 'V', GD_T_FLAG, OFF(version), 0, 0, NULL, "show the version and exit", 0 },
 	{ "report_gbits", 0, GD_T_FLAG, OFF(report_gbits), 0, 0, NULL, "report bandwidth in Gb/s (10^9 bits) instead of MiB/s", 0 },
-	{ "out_json", 0, GD_T_FLAG, OFF(out_json), 0, 0, NULL, "write the JSON document (to perftest_out.json unless --out_json_file)", 0 },
+	{ "out_json", 0, GD_T_FLAG, OFF(out_json), 0, 0, NULL, "write the JSON document (to gdperf_out.json unless --out_json_file)", 0 },
 	{ "out_json_file", 0, GD_T_STR, OFF(json_path), 0, 0, "FILE", "write the JSON document to FILE (atomically)", 0 },
 	{ "json", 0, GD_T_JSONOPT, OFF(json_path), 0, 0, "FILE", "same as --out_json_file; without FILE, print the document on stdout", GD_F_OPTARG },
 	{ "output", 0, GD_T_OUTPUT, OFF(output), 0, 0, "WHAT", "print only bandwidth, message_rate or latency", 0 },
@@ -319,6 +319,8 @@ static int gd_opts_merge_mem(struct gd_opts *o)
 			      "--use_cuda_dmabuf needs a GPU: add --use_cuda=N or --use_cuda_bus_id=BDF (any order)");
 	if (o->use_cuda < 0 && !o->use_cuda_bus_id)
 		return 0;
+	if (o->mem_spec && !gd_given_name(o, "mem"))
+		return 0; /* merged already (validate runs again on the server) */
 	if (o->mem_spec)
 		return gd_err(-EINVAL,
 			      "--mem and --use_cuda/--use_cuda_bus_id both name the device memory; give one");
@@ -343,9 +345,9 @@ static int gd_opts_validate(const struct gd_test *test, struct gd_opts *o)
 		return gd_err(-EINVAL,
 			      "%s does not support connection type %s (%s supports: %s%s%s); check -c",
 			      test->name, gd_conn_name(o->conn), verb,
-			      test->conn_mask & GD_CONN_BIT(GD_CONN_RC) ? "RC " : "",
-			      test->conn_mask & GD_CONN_BIT(GD_CONN_UC) ? "UC " : "",
-			      test->conn_mask & GD_CONN_BIT(GD_CONN_UD) ? "UD" : "");
+			      test->conn_mask & GD_CONN_BIT(GD_CONN_RC) ? "RC" : "",
+			      test->conn_mask & GD_CONN_BIT(GD_CONN_UC) ? " UC" : "",
+			      test->conn_mask & GD_CONN_BIT(GD_CONN_UD) ? " UD" : "");
 	if (o->loopback && o->server_host)
 		return gd_err(-EINVAL,
 			      "--loopback runs both ends itself; drop the host argument '%s'",
@@ -382,8 +384,6 @@ static int gd_opts_validate(const struct gd_test *test, struct gd_opts *o)
 		return gd_err(-EINVAL, "--write_with_imm applies to write tests only");
 	if (o->out_json && !o->json_path)
 		o->json_path = strdup("gdperf_out.json");
-	if (!gd_given_name(o, "warmup"))
-		o->warmup_iters = o->iters / 10 < 100 ? o->iters / 10 : 100;
 	if (o->cq_mod > o->tx_depth)
 		o->cq_mod = o->tx_depth;
 	if (o->post_list > o->tx_depth)
@@ -445,9 +445,13 @@ int gd_opts_parse(const struct gd_test *test, int argc, char **argv,
 
 	gd_opts_defaults(test, o);
 	gd_build_longopts(lo, shortopts);
-	optind = 1;
+	optind = 0; /* glibc's full reset, also of a half-parsed cluster */
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, shortopts, lo, NULL)) != -1) {
+		if ((c == '?' || c == ':') && optopt > 0 && optopt < 256)
+			return gd_err(-EINVAL,
+				      "unknown option or missing argument: -%c; see %s --help",
+				      optopt, test->name);
 		if (c == '?' || c == ':')
 			return gd_err(-EINVAL,
 				      "unknown option or missing argument near '%s'; see %s --help",
@@ -473,6 +477,8 @@ int gd_opts_parse(const struct gd_test *test, int argc, char **argv,
 			      argv[optind], argv[optind + 1]);
 	if (optind == argc - 1)
 		o->server_host = strdup(argv[optind]);
+	if (!gd_given_name(o, "warmup"))
+		o->warmup_iters = o->iters / 10 < 100 ? o->iters / 10 : 100;
 	return gd_opts_validate(test, o);
 }
 
@@ -604,6 +610,8 @@ static int gd_wire_store(const struct gd_opt_def *d, struct gd_opts *o,
 	case GD_T_I64:
 		if (t != json_type_int)
 			return -EPROTO;
+		if (json_object_get_int64(v) < 0 && d->type != GD_T_I64)
+			return -EPROTO;
 		/* 0 is how an unset optional number (-D) travels */
 		if (json_object_get_int64(v) == 0 && d->min > 0 &&
 		    *(uint64_t *)((char *)o + d->offset) == 0)
@@ -655,11 +663,9 @@ int gd_opts_from_wire(const struct gd_test *test, struct gd_opts *o,
 		}
 		ret = gd_wire_store(d, o, v);
 		if (ret)
-			return gd_err(ret == -EPROTO ? -EPROTO : ret,
-				      "peer's value %s for --%s is invalid here%s%s",
-				      theirs, d->long_name,
-				      gd_err_is_set() ? ": " : "",
-				      "");
+			return gd_err(ret,
+				      "peer's value %s for --%s is invalid here",
+				      theirs, d->long_name);
 	}
 	if (json_object_object_length(wire) != count) {
 		snprintf(field, field_len, "(fields)");
@@ -673,10 +679,26 @@ int gd_opts_from_wire(const struct gd_test *test, struct gd_opts *o,
 	return gd_opts_validate(test, o);
 }
 
+/* JSON document keys carry their unit; the wire keeps option names. */
+static const char *const gd_describe_keys[][2] = {
+	{ "size", "size_bytes" },         { "iters", "iterations" },
+	{ "duration", "duration_s" },     { "min-size", "min_size_bytes" },
+	{ "max-size", "max_size_bytes" }, { "warmup", "warmup_iterations" },
+	{ "qp", "qps" },                  { "mtu", "mtu_bytes" },
+	{ "latency_gap", "latency_gap_us" },
+};
+
 struct json_object *gd_opts_describe(const struct gd_test *test,
 				     const struct gd_opts *o)
 {
-	struct json_object *d = gd_opts_to_wire(test, o);
+	struct json_object *d = gd_opts_to_wire(test, o), *v;
+
+	for (size_t i = 0; i < sizeof(gd_describe_keys) / sizeof(gd_describe_keys[0]); i++) {
+		if (!json_object_object_get_ex(d, gd_describe_keys[i][0], &v))
+			continue;
+		json_object_object_add(d, gd_describe_keys[i][1], json_object_get(v));
+		json_object_object_del(d, gd_describe_keys[i][0]);
+	}
 
 	json_object_object_add(d, "verb",
 			       json_object_new_string(gd_verb_name(test->verb)));

@@ -10,8 +10,11 @@
  *   "hostname": "...", "role": "client"|"server"|"loopback",
  *   "labels": {"k": "v", ...},          from --label K=V (gd_plan uses them)
  *   "test": {"verb": "write", "measure": "bw"|"lat", "connection": "RC",
- *            "qps": 1, "iterations": 5000, "duration_s": 0, "tx_depth": ...,
- *            "sizes_bytes": [2, 4, ...], ...},
+ *            "qps": 1, "size_bytes": 65536, "all": false,
+ *            "min_size_bytes": 2, "max_size_bytes": 8388608,
+ *            "iterations": 5000, "duration_s": 0, "warmup_iterations": 100,
+ *            "tx_depth": 128, "rx_depth": 512, "cq_mod": 100,
+ *            "post_list": 1, "inline_bytes": 0, "phases": "HH,DD", ...},
  *   "header": {"device": "rxe0", "port": 1, "link_layer": "Ethernet",
  *              "active_mtu_bytes": 1024, "gid_index": 1, ...},
  *   "endpoints": {"local": {...}, "remote": {...}},

@@ -1,1 +1,27 @@
 # SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+# Engine unit tests that need no RDMA device: option parsing and the wire
+# form of the options, the client/server handshake over a socketpair, and
+# the shape of the JSON run document.
+
+if HAVE_CMOCKA
+check_PROGRAMS += tests/options_test tests/options_wire_test \
+	tests/protocol_test tests/json_doc_test
+TESTS += tests/options_test tests/options_wire_test \
+	tests/protocol_test tests/json_doc_test
+
+tests_options_test_SOURCES = tests/options_test.c tests/opts_util.h
+tests_options_test_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_options_test_LDADD = $(gd_common_ldadd) $(CMOCKA_LIBS)
+
+tests_options_wire_test_SOURCES = tests/options_wire_test.c tests/opts_util.h
+tests_options_wire_test_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_options_wire_test_LDADD = $(gd_common_ldadd) $(CMOCKA_LIBS)
+
+tests_protocol_test_SOURCES = tests/protocol_test.c
+tests_protocol_test_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS) -pthread
+tests_protocol_test_LDADD = $(gd_common_ldadd) $(CMOCKA_LIBS) -lpthread
+
+tests_json_doc_test_SOURCES = tests/json_doc_test.c
+tests_json_doc_test_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_json_doc_test_LDADD = $(gd_common_ldadd) $(CMOCKA_LIBS)
+endif

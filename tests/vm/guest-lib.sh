@@ -21,6 +21,7 @@ diag_file() {
 }
 
 gd_tap_next() {
+	local n
 	n=$(cat "$GD_TAP_COUNT_FILE" 2>/dev/null || echo 0)
 	n=$((n + 1))
 	echo $n >"$GD_TAP_COUNT_FILE"
@@ -36,7 +37,7 @@ tap_not_ok() {
 }
 
 tap_skip() {
-	name=$1
+	local name=$1
 	shift
 	echo "ok $(gd_tap_next) - $name # SKIP $*"
 }
@@ -44,8 +45,7 @@ tap_skip() {
 # tap_check COND_STATUS NAME [FILE...]: ok when status is 0, else not ok and
 # the captured files as diagnostics.
 tap_check() {
-	st=$1
-	name=$2
+	local st=$1 name=$2 f
 	shift 2
 	if [ "$st" -eq 0 ]; then
 		tap_ok "$name"
@@ -58,16 +58,14 @@ tap_check() {
 # run_bounded SECS OUT CMD...: run CMD with a time limit, stdout+stderr to
 # OUT; returns CMD's status (124 or 137 when it had to be stopped).
 run_bounded() {
-	secs=$1
-	out=$2
+	local secs=$1 out=$2
 	shift 2
 	timeout -k 5 "$secs" "$@" >"$out" 2>&1
 }
 
 # start_bounded SECS OUT CMD...: the same in the background; sets BG_PID.
 start_bounded() {
-	secs=$1
-	out=$2
+	local secs=$1 out=$2
 	shift 2
 	timeout -k 5 "$secs" "$@" >"$out" 2>&1 &
 	BG_PID=$!
@@ -80,8 +78,7 @@ wait_bg() {
 
 # wait_listen PORT [TENTHS]: until something listens on TCP PORT.
 wait_listen() {
-	port=$1
-	left=${2:-200}
+	local port=$1 left=${2:-200}
 	while [ "$left" -gt 0 ]; do
 		netstat -ltn 2>/dev/null | grep -q "[:.]$port[[:space:]]" && return 0
 		usleep 100000
@@ -90,15 +87,20 @@ wait_listen() {
 	return 1
 }
 
-# Fresh port per pair: a server that just exited may leave TIME_WAIT behind.
-GD_NEXT_PORT=${GD_NEXT_PORT:-18600}
+# Fresh port per pair (a server that just exited may leave TIME_WAIT behind);
+# a file, because callers use $(next_port), a subshell.
+GD_PORT_FILE=/tmp/gd-next-port
 next_port() {
-	GD_NEXT_PORT=$((GD_NEXT_PORT + 1))
-	echo $GD_NEXT_PORT
+	local p
+	p=$(cat "$GD_PORT_FILE" 2>/dev/null || echo 18600)
+	p=$((p + 1))
+	echo $p >"$GD_PORT_FILE"
+	echo $p
 }
 
 # counters_snapshot FILE: "name value" for every rxe0 hw counter.
 counters_snapshot() {
+	local c
 	for c in "$GD_HW_COUNTERS"/*; do
 		echo "${c##*/} $(cat "$c")"
 	done >"$1"
@@ -107,10 +109,8 @@ counters_snapshot() {
 # counters_moved BEFORE AFTER NAME...: prints "name before->after" for each
 # listed counter that changed; status 0 when none moved.
 counters_moved() {
-	before=$1
-	after=$2
+	local before=$1 after=$2 moved=0 name b a
 	shift 2
-	moved=0
 	for name in "$@"; do
 		b=$(awk -v n="$name" '$1 == n { print $2 }' "$before")
 		a=$(awk -v n="$name" '$1 == n { print $2 }' "$after")
@@ -127,10 +127,8 @@ counters_moved() {
 # $GD_VM_ADDR"; outputs in $WORK/NAME.server and $WORK/NAME.client; sets
 # SERVER_RC and CLIENT_RC.
 pair_run() {
-	pname=$1
-	psecs=$2
+	local pname=$1 psecs=$2 sargs="" spid
 	shift 2
-	sargs=""
 	while [ $# -gt 0 ] && [ "$1" != "--" ]; do
 		sargs="$sargs $1"
 		shift
@@ -200,11 +198,8 @@ json_diag() {
 # hold SIZE x ITERS rows of the MEASURE ("bw" or "lat") kind, the server's
 # JSON must be a clean document, and no error counter may move.
 gd_pair_test() {
-	tname=$1
+	local tname=$1 measure=$3 tsize=$4 titers=$5 st filter moved
 	PROG=$2
-	measure=$3
-	tsize=$4
-	titers=$5
 	shift 5
 	PORT=$(next_port)
 	counters_snapshot "$WORK/$tname.hw0"
@@ -221,9 +216,11 @@ gd_pair_test() {
 	grep -E '^ *[0-9]+ +[0-9]+ ' "$WORK/$tname.client" | head -3 | sed "s/^/# $tname: /"
 	filter=$(gd_json_${measure}_filter "$tsize" "$titers")
 	st=1
-	json_ok "$WORK/$tname.client.json" "$filter and .role == \"client\"" && st=0
+	json_ok "$WORK/$tname.client.json" "$filter" && st=0
 	tap_check $st "$tname: client JSON has $tsize B x $titers $measure rows with consistent numbers"
 	[ "$st" = 0 ] || json_diag "$WORK/$tname.client.json"
+	json_ok "$WORK/$tname.client.json" '.role == "client"'
+	tap_check $? "$tname: client JSON says role \"client\" (top-level .role, src/report.h)"
 	st=1
 	json_ok "$WORK/$tname.server.json" '.schema == "gdperf.run/1" and .role == "server" and .exit_status == 0 and .error == null' && st=0
 	tap_check $st "$tname: server JSON is a clean gdperf.run/1 document"

@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 # Soft-RoCE guest harness: device tests run by make check in a qemu/TCG guest
-# (tests/vm/gd-vm). The image cache lives in the build tree and survives
-# "make clean"; "make vm-clean" removes it.
+# (tests/vm/gd-vm). The cases directory is distributed whole, so a new
+# tests/vm/cases/*.sh needs no edit here. The image cache in the build tree
+# survives "make clean"; "make vm-clean" removes it.
 TESTS += tests/vm/device-tests.tap
 EXTRA_DIST += \
 	tests/vm/README \
@@ -10,12 +11,7 @@ EXTRA_DIST += \
 	tests/vm/guest-lib.sh \
 	tests/vm/run-cases.sh \
 	tests/vm/device-tests.tap \
-	tests/vm/cases/00-perftest-sanity.sh \
-	tests/vm/cases/10-bw-rc.sh \
-	tests/vm/cases/20-lat-rc.sh \
-	tests/vm/cases/30-uc-ud-rdmacm.sh \
-	tests/vm/cases/40-loopback-sweep-json.sh \
-	tests/vm/cases/50-faults.sh \
+	tests/vm/cases \
 	contrib/quickstart \
 	contrib/bench-vs-perftest \
 	contrib/bench-guest.sh \

@@ -1,0 +1,137 @@
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+# The paired run on rxe0: host (HH) against the fake CUDA driver's memory
+# (DD; a TEST DOUBLE backed by host memory, so this proves the pairing,
+# counters, comparison and gates, not a GPU path), both directions.
+# In --loopback both ends use the same rxe0, so the "local" and "remote"
+# counter deltas read the same device: each holds the packets of both
+# directions (data and ACKs), and which side sends is checked through the
+# phase direction and the port cross-check rather than through the counters.
+. /gd/guest-lib.sh
+
+FAKE=$GD_VM_PAYLOAD/libfakecuda.so
+if [ ! -f "$FAKE" ]; then
+	tap_skip "paired host/cuda runs" "$FAKE not in the payload (make check builds tests/fake_cuda/libfakecuda.so)"
+	exit 0
+fi
+export GD_CUDA_LIBRARY=$FAKE
+
+# check NAME FILTER DESCRIPTION: one TAP line for a jq check of NAME.json.
+check() {
+	st=1
+	json_ok "$WORK/$1.json" "$2" && st=0
+	tap_check $st "$3" "$WORK/$1.txt"
+	[ $st = 0 ] || json_diag "$WORK/$1.json"
+}
+
+paired() {
+	pname=$1
+	shift
+	run_bounded 120 "$WORK/$pname.txt" gd_write_bw --loopback -d rxe0 -x 1 \
+		--mem=cuda:0:peermem --reverse "$@" --out_json_file="$WORK/$pname.json"
+	RC=$?
+}
+
+PHASES='[.phases[].name] == ["HH", "DD", "HH:rev", "DD:rev"]
+	and [.phases[].direction] == ["forward", "forward", "reverse", "reverse"]'
+
+# One size, 200 x 64 KiB per phase: 13107200 application bytes, which at
+# the active MTU of 1024 bytes is 12800 data packets at least. Each window
+# lasts over 100 ms, well past the 10 ms that ib_core caches hw_counters.
+n=pair
+counters_snapshot "$WORK/$n.hw0"
+paired $n -n 200 -s 65536
+counters_snapshot "$WORK/$n.hw1"
+check $n "$RC == 0 and .exit_status == 0 and .error == null and $PHASES
+	and all(.phases[]; .status == \"ok\" and .error == null
+		and (.results | length) == 1 and .results[0].size_bytes == 65536
+		and .results[0].iterations == 200 and .results[0].bw_avg_MiBps > 0
+		and .app_bytes == 13107200)" \
+	"gd_write_bw --mem=cuda:0:peermem --reverse -n 200: exit $RC, HH DD HH:rev DD:rev all ok, 200 x 65536 B = 13107200 app bytes each"
+check $n 'all(.phases[]; .memory as $m | if .placement == "DD"
+		then all($m.local, $m.remote; .kind == "cuda" and .route == "peermem")
+		else all($m.local, $m.remote; .kind == "host" and .route == "plain") end)' \
+	"every phase records its memory per side: DD cuda/peermem, HH host/plain, in both directions"
+check $n '.header.active_mtu_bytes == 1024
+	and all(.phases[]; .counters.local != null and .counters.remote != null
+		and all(.counters.local, .counters.remote;
+			(.counters[] | select(.name == "sent_pkts") | .delta) as $tx
+			| (.counters[] | select(.name == "rcvd_pkts") | .delta) as $rx
+			| .tx_packets == $tx and .rx_packets == $rx
+			and $tx >= 12800 and $tx <= 3 * 12800
+			and $rx >= 12800 and $rx <= 3 * 12800))' \
+	"sent_pkts/rcvd_pkts deltas on both ends: >= 12800 (13107200 B at MTU 1024) and <= 3x (ACKs, retries) in every phase"
+check $n '[.phases[].port_check.sender] == ["local", "local", "remote", "remote"]
+	and all(.phases[].port_check; .app_bytes == 13107200 and .expected_packets == 12800
+		and .packets_ratio >= 1 and .packets_ratio <= 3)' \
+	"reversed phases swap the initiator: port check counts the local side sending forward, the remote side in reverse; packets/expected in [1, 3]"
+check $n '(.comparison | length) == 2
+	and [.comparison[].direction] == ["forward", "reverse"]
+	and all(.comparison[]; .size_bytes == 65536 and .measure == "bw"
+		and .phases.HH.status == "ok" and .phases.DD.status == "ok"
+		and .gate_failures == []
+		and ((.ratios."DD/HH" - .phases.DD.bw_avg_MiBps / .phases.HH.bw_avg_MiBps) | fabs) < 1e-9)
+	and ([[.comparison[].phases.HH.bw_avg_MiBps, .comparison[].phases.DD.bw_avg_MiBps],
+		[.phases[0,2,1,3].results[0].bw_avg_MiBps]] | transpose
+		| all(.[]; ((.[0] - .[1]) | fabs) <= .[1] * 1e-9))' \
+	"comparison[]: one row per direction at 65536 B, HH and DD figures equal to the phase results, DD/HH = DD / HH, no gate failure"
+check $n '(.verdicts | length) >= 1
+	and all(.verdicts[]; .severity != "error" and (.code | startswith("GD_"))
+		and (.summary | length) > 0 and (.evidence | length) > 0
+		and (.next_check | length) > 0)
+	and any(.verdicts[]; .code == "GD_OK" or .code == "GD_GPU_SLOWER")' \
+	"verdicts[]: GD_OK (or GD_GPU_SLOWER when TCG noise makes DD slow), none at error level, each with evidence and a next check"
+grep -q '^ *Direction: reverse' "$WORK/$n.txt" && grep -q 'DD-rev remote' "$WORK/$n.txt"
+tap_check $? "text report: a reverse-direction table and DD-rev counter columns" "$WORK/$n.txt"
+moved=$(counters_moved "$WORK/$n.hw0" "$WORK/$n.hw1" \
+	retry_exceeded_err retry_rnr_exceeded_err send_err)
+st=$?
+[ $st = 0 ] && ! json_ok "$WORK/$n.json" 'all(.phases[].counters[]; .errors_moved == [])' && st=1
+tap_check $st "paired run: no *_exceeded_err or send_err moved, errors_moved empty on both ends ${moved:+($moved)}"
+
+# A short -a sweep, 2 B .. 64 KiB (16 sizes), 20 iterations per size.
+n=sweep
+paired $n -a --max-size=64K -n 20
+check $n "$RC == 0 and $PHASES
+	and all(.phases[]; .status == \"ok\"
+		and [.results[].size_bytes] == [range(1; 17) | pow(2; .)]
+		and all(.results[]; .iterations == 20 and .bw_avg_MiBps > 0)
+		and .app_bytes == 2621400)" \
+	"paired -a --max-size=64K -n 20 --reverse: exit $RC, 4 phases x 16 sizes ok, 20 x (2^17 - 2) = 2621400 app bytes each"
+check $n '(.comparison | length) == 32
+	and ([.comparison[] | select(.direction == "forward") | .size_bytes]
+		== [range(1; 17) | pow(2; .)])
+	and ([.comparison[] | select(.direction == "reverse") | .size_bytes]
+		== [range(1; 17) | pow(2; .)])
+	and all(.comparison[]; .ratios."DD/HH" > 0 and .gate_failures == [])' \
+	"sweep comparison[]: 16 forward + 16 reverse rows with a DD/HH ratio each"
+# Per-size windows are often shorter than ib_core's hw_counters cache
+# (lifespan, 10 ms), so the sweep's packet totals are shown, not judged.
+diag "sweep port check (packets/expected): $(jq -c '[.phases[] | {(.name): .port_check.packets_ratio}] | add' "$WORK/$n.json" 2>&1)"
+
+# Gates set above what rxe under TCG can reach: exit 3 with the failing
+# sizes listed in comparison[] and in a GD_GATE_FAIL verdict; the phases
+# themselves still pass.
+n=gate_minbw
+paired $n -n 100 -s 65536 --min-bw=1000000
+check $n "$RC == 3 and .exit_status == 3 and $PHASES and all(.phases[]; .status == \"ok\")
+	and all(.comparison[]; (.gate_failures | length) == 2
+		and (.gate_failures[0] | test(\"^min_bw HH [0-9.]+ < 1000000.00 MiB/s\$\"))
+		and (.gate_failures[1] | test(\"^min_bw DD [0-9.]+ < 1000000.00 MiB/s\$\")))" \
+	"--min-bw=1000000: exit $RC, all phases ok, each comparison row lists the HH and DD min_bw failures"
+check $n '[.verdicts[] | select(.code == "GD_GATE_FAIL")] as $g
+	| ($g | length) == 1 and $g[0].severity == "error"
+	and ($g[0].evidence | length) == 4
+	and all($g[0].evidence[]; test("^min_bw (HH|DD) (forward|reverse) fails at size_bytes: 65536 "))' \
+	"--min-bw gate: one GD_GATE_FAIL error verdict naming size 65536 for each of the 4 phases"
+n=gate_ratio
+paired $n -n 100 -s 65536 --expect-ratio=100 --gate-from=64K
+check $n "$RC == 3 and all(.phases[]; .status == \"ok\")
+	and [.comparison[].gate_failures[] | test(\"^expect_ratio DD/HH [0-9.]+ < 100.00\$\")] == [true, true]
+	and any(.verdicts[]; .code == \"GD_GATE_FAIL\")" \
+	"--expect-ratio=100 --gate-from=64K: exit $RC, DD/HH gate fails in both directions"
+n=gate_pass
+paired $n -n 100 -s 65536 --min-bw=1 --expect-ratio=0.01 --gate-from=64K
+check $n "$RC == 0 and .exit_status == 0 and all(.comparison[]; .gate_failures == [])
+	and all(.verdicts[]; .code != \"GD_GATE_FAIL\")" \
+	"gates below what was achieved (--min-bw=1 --expect-ratio=0.01): exit $RC, no gate failure"
+exit 0
