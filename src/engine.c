@@ -57,6 +57,7 @@ static void gd_report_header(struct gd_session *s)
 			     s->o->mem_spec ? s->o->mem_spec : "none (host only)");
 	gd_report_header_str(rep, "phases", "Phases", s->o->phases ? s->o->phases : "HH");
 	gd_report_header_str(rep, "peer", "Peer", s->oob.peer_name);
+	gd_report_header_str(rep, "clock", "Clock", gd_clock_describe());
 	if (s->test->verb == GD_VERB_WRITE && s->test->measure == GD_MEASURE_LAT)
 		gd_report_header_str(rep, "completion", "Completion",
 				     s->use_imm ? "write-with-immediate (receive CQ polled)" :
@@ -239,6 +240,7 @@ int gd_main(const struct gd_test *test, int argc, char **argv)
 		gd_opts_free(&o);
 		return ret > 0 ? GD_EXIT_OK : GD_EXIT_USAGE;
 	}
+	gd_clock_init();
 	signal(SIGPIPE, SIG_IGN);
 	signal(SIGINT, gd_on_sigint);
 	srand48((long)getpid() ^ (long)time(NULL));

@@ -149,12 +149,13 @@ static int gd_bw_post_some(struct gd_bw_loop *L, unsigned int q)
 	return 0;
 }
 
-static void gd_bw_checkpoint(struct gd_bw_loop *L, uint64_t now_ns)
+/* Read the clock only when a sixteenth of the run has completed. */
+static void gd_bw_checkpoint(struct gd_bw_loop *L)
 {
 	if (L->segs > GD_BW_SEGMENTS || !L->want_total)
 		return;
 	if (L->done_total * GD_BW_SEGMENTS >= L->want_total * L->segs) {
-		L->seg_t_ns[L->segs] = now_ns;
+		L->seg_t_ns[L->segs] = gd_now_ns();
 		L->seg_msgs[L->segs] = L->done_total;
 		L->segs++;
 	}
@@ -203,8 +204,7 @@ static int gd_bw_burst(struct gd_bw_loop *L, uint64_t deadline_ns)
 		if (n) {
 			spins = 0;
 			last_progress = 0;
-			if (L->want_total)
-				gd_bw_checkpoint(L, gd_now_ns());
+			gd_bw_checkpoint(L);
 			continue;
 		}
 		if (++spins % GD_CHECK_EVERY)

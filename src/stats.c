@@ -2,7 +2,8 @@
 /*
  * Clock, latency summaries (nearest-rank percentiles), bandwidth arithmetic
  * and /proc/stat CPU sampling. Everything here is pure arithmetic except the
- * clock and the /proc/stat read, so the unit tests use hand-computed values.
+ * /proc/stat read, so the unit tests use hand-computed values. The clock
+ * lives in clock.c.
  */
 #include <config.h>
 
@@ -21,41 +22,6 @@
 #define GD_NS_PER_S 1e9
 #define GD_NS_PER_US 1e3
 #define GD_BYTES_PER_MiB 1048576.0
-#define GD_CLOCK_CALIBRATION_CALLS 10000
-
-uint64_t gd_now_ns(void)
-{
-	struct timespec ts;
-
-	/* RAW: immune to NTP slewing, which would bend a measurement window. */
-	clock_gettime(CLOCK_MONOTONIC_RAW, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
-static pthread_once_t gd_clock_once = PTHREAD_ONCE_INIT;
-static double gd_clock_overhead_val_ns;
-
-static void gd_clock_calibrate(void)
-{
-	uint64_t start_ns, end_ns;
-	volatile uint64_t sink = 0;
-	int i;
-
-	start_ns = gd_now_ns();
-	for (i = 0; i < GD_CLOCK_CALIBRATION_CALLS; i++)
-		sink += gd_now_ns();
-	end_ns = gd_now_ns();
-	(void)sink;
-	gd_clock_overhead_val_ns =
-		(double)(end_ns - start_ns) / GD_CLOCK_CALIBRATION_CALLS;
-}
-
-double gd_clock_overhead_ns(void)
-{
-	/* Once per process: latency threads may ask concurrently. */
-	pthread_once(&gd_clock_once, gd_clock_calibrate);
-	return gd_clock_overhead_val_ns;
-}
 
 static int gd_cmp_u64(const void *a, const void *b)
 {

@@ -9,8 +9,19 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* CLOCK_MONOTONIC_RAW in ns (vDSO: no system call in the hot loop). */
+/*
+ * Nanoseconds from an arbitrary origin. The TSC calibrated once against
+ * CLOCK_MONOTONIC_RAW when it runs at a steady rate (no system call in the
+ * hot loop even where clock_gettime is one, e.g. an HPET clocksource),
+ * else CLOCK_MONOTONIC_RAW. GD_CLOCK=monotonic forces the latter.
+ */
 uint64_t gd_now_ns(void);
+/* Choose and calibrate the clock; called once before measuring (gd_now_ns
+ * calls it on first use otherwise). */
+void gd_clock_init(void);
+/* "tsc (2100.0 MHz, calibrated against CLOCK_MONOTONIC_RAW)" or
+ * "CLOCK_MONOTONIC_RAW (...)", for the report header. */
+const char *gd_clock_describe(void);
 /* Measured cost of one gd_now_ns() call, in ns; calibrated once per run. */
 double gd_clock_overhead_ns(void);
 
