@@ -33,6 +33,41 @@ static void gd_on_sigint(int sig)
 	gd_stop_requested = 1;
 }
 
+static const char *gd_jget(struct json_object *o, const char *k1, const char *k2)
+{
+	struct json_object *x;
+
+	if (!o || !json_object_object_get_ex(o, k1, &x))
+		return NULL;
+	if (k2 && !json_object_object_get_ex(x, k2, &x))
+		return NULL;
+	return json_object_get_string(x);
+}
+
+/* The registration route of this side's device memory and why, so the
+ * text says which route was really used, not only the JSON. */
+static void gd_report_header_route(struct gd_session *s)
+{
+	const struct gd_local_buf *lb = &s->local[GD_PLACE_DEV];
+	struct json_object *ev = lb->mem.evidence;
+	const char *v;
+
+	if (!s->o->mem_spec)
+		return;
+	if (!lb->ok) {
+		gd_report_header_str(s->rep, "route", "Route", "none: device memory unavailable");
+		gd_report_header_str(s->rep, "route_why", "  why", lb->why_absent);
+		return;
+	}
+	gd_report_header_str(s->rep, "route", "Route", gd_mem_route_name(lb->mem.route_used));
+	if ((v = gd_jget(ev, "why", NULL)))
+		gd_report_header_str(s->rep, "route_why", "  why", v);
+	if ((v = gd_jget(ev, "why_not", "dmabuf")))
+		gd_report_header_str(s->rep, "route_why_not_dmabuf", "  not DMA-BUF", v);
+	if ((v = gd_jget(ev, "why_not", "peermem")))
+		gd_report_header_str(s->rep, "route_why_not_peermem", "  not peermem", v);
+}
+
 static void gd_report_header(struct gd_session *s)
 {
 	const struct gd_port_info *p = &s->v.port;
@@ -55,6 +90,7 @@ static void gd_report_header(struct gd_session *s)
 			     s->o->rdma_cm ? "rdma_cm" : "QP numbers over the side channel");
 	gd_report_header_str(rep, "memory", "Device memory",
 			     s->o->mem_spec ? s->o->mem_spec : "none (host only)");
+	gd_report_header_route(s);
 	gd_report_header_str(rep, "phases", "Phases", s->o->phases ? s->o->phases : "HH");
 	gd_report_header_str(rep, "peer", "Peer", s->oob.peer_name);
 	gd_report_header_str(rep, "clock", "Clock", gd_clock_describe());
