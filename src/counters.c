@@ -522,3 +522,24 @@ int gd_counters_delta(const struct gd_counter_snap *before,
 	*out = doc;
 	return 0;
 }
+
+unsigned int gd_counters_lifespan_ms(const char *root, const char *device,
+				     int port)
+{
+	char path[512], text[32];
+	uint64_t ms = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s/ports/%d/hw_counters/lifespan",
+		 root, device, port);
+	f = fopen(path, "r");
+	if (!f)
+		return 0;
+	if (fgets(text, sizeof(text), f)) {
+		text[strcspn(text, "\n")] = '\0';
+		if (gd_counters_parse_u64(text, &ms) || ms > 10000)
+			ms = 0;
+	}
+	fclose(f);
+	return (unsigned int)ms;
+}

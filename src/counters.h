@@ -32,6 +32,14 @@ const char *gd_counters_root(const char *option_value);
 int gd_counters_snapshot(const char *root, const char *device, int port,
 			 struct gd_counter_snap **out);
 void gd_counters_free(struct gd_counter_snap *snap);
+/*
+ * hw_counters/ values are cached by the kernel for "lifespan" ms (rxe and
+ * mlx5 default 10). A read sooner than that after the previous one returns
+ * the old values, so a window shorter than the lifespan must be stretched
+ * before its closing snapshot. 0 when the file is absent.
+ */
+unsigned int gd_counters_lifespan_ms(const char *root, const char *device,
+				     int port);
 /* Number of counters held (settings such as lifespan are never held). */
 unsigned int gd_counters_count(const struct gd_counter_snap *snap);
 

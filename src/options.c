@@ -68,7 +68,7 @@ static const struct gd_opt_def gd_opt_table[] = {
 	{ "rx-depth", 'r', GD_T_U64, OFF(rx_depth), 1, 16384, "N", "receive queue depth for send tests (default 512)", 0 },
 	{ "cq-mod", 'Q', GD_T_U64, OFF(cq_mod), 1, 1024, "N", "signal one completion every N work requests (default 100)", 0 },
 	{ "post_list", 'l', GD_T_U64, OFF(post_list), 1, 1024, "N", "post N work requests per ibv_post_send call (default 1)", 0 },
-	{ "inline_size", 'I', GD_T_U64, OFF(inline_bytes), 0, 1024, "BYTES", "largest message sent inline (default: 0 for bandwidth, up to what the device allows for latency)", 0 },
+	{ "inline_size", 'I', GD_T_U64, OFF(inline_bytes), 0, 1024, "BYTES", "largest message sent inline (default: 0 for bandwidth, 64 for latency, capped by what the device grants)", 0 },
 	{ "bidirectional", 'b', GD_T_FLAG, OFF(bidir), 0, 0, NULL, "both ends initiate at once; each direction reported separately plus a labelled sum", GD_F_TRAVELS },
 	{ "rdma_cm", 'R', GD_T_FLAG, OFF(rdma_cm), 0, 0, NULL, "connect the QPs through rdma_cm instead of exchanging QP numbers", GD_F_TRAVELS },
 	{ "sl", 'S', GD_T_I64, OFF(sl), 0, 15, "SL", "service level (default 0)", 0 },
@@ -103,7 +103,7 @@ static const struct gd_opt_def gd_opt_table[] = {
 	{ "no-interleave", 0, GD_T_FLAG, OFF(no_interleave), 0, 0, NULL, "run each phase's sweep in one block instead of A B A B per size", GD_F_TRAVELS },
 	{ "counters-root", 0, GD_T_STR, OFF(counters_root), 0, 0, "DIR", "read port counters below DIR instead of /sys/class/infiniband", 0 },
 	{ "expect-ratio", 0, GD_T_DBL, OFF(expect_ratio), 0, 1000, "R", "gate: each device phase's bandwidth at least R times HH's", 0 },
-	{ "gate-from", 0, GD_T_SIZE, OFF(gate_from_bytes), 0, 1LL << 32, "BYTES", "apply --expect-ratio from this size up (default 65536)", 0 },
+	{ "gate-from", 0, GD_T_SIZE, OFF(gate_from_bytes), 0, 1LL << 32, "BYTES", "apply the gates from this size up (default 65536 for bandwidth, 0 for latency)", 0 },
 	{ "min-bw", 0, GD_T_DBL, OFF(min_bw_MiBps), 0, 1e9, "MIBPS", "gate: minimum average bandwidth in MiB/s", 0 },
 	{ "max-lat", 0, GD_T_DBL, OFF(max_lat_us), 0, 1e9, "USEC", "gate: maximum typical latency in usec", 0 },
 	{ "max-lat-p99", 0, GD_T_FLAG, OFF(max_lat_p99), 0, 0, NULL, "apply --max-lat to the 99th percentile instead of the typical value", 0 },
@@ -281,7 +281,8 @@ static void gd_opts_defaults(const struct gd_test *test, struct gd_opts *o)
 	o->qp_timeout = 14;
 	o->retry_count = 7;
 	o->use_cuda = -1;
-	o->gate_from_bytes = 65536;
+	/* latency tests run small sizes: gate them all by default */
+	o->gate_from_bytes = test->measure == GD_MEASURE_LAT ? 0 : 65536;
 }
 
 static bool gd_given_name(const struct gd_opts *o, const char *long_name);
@@ -337,6 +338,30 @@ static int gd_opts_merge_mem(struct gd_opts *o)
 	return 0;
 }
 
+/* --phases syntax: comma-separated HH, DD, HD or DH, each once. */
+static int gd_phases_check(const char *list)
+{
+	const char *p = list;
+	char seen[4] = { 0 };
+
+	for (;;) {
+		size_t n = strcspn(p, ",");
+		int idx;
+
+		if (n != 2 || (p[0] != 'H' && p[0] != 'D') ||
+		    (p[1] != 'H' && p[1] != 'D'))
+			return gd_err(-EINVAL,
+				      "--phases: '%.*s' is not a placement; use HH, DD, HD or DH (client side first), comma-separated",
+				      (int)n, p);
+		idx = (p[0] == 'D') * 2 + (p[1] == 'D');
+		if (seen[idx]++)
+			return gd_err(-EINVAL, "--phases: '%.2s' is listed twice", p);
+		if (!p[n])
+			return 0;
+		p += n + 1;
+	}
+}
+
 static int gd_opts_validate(const struct gd_test *test, struct gd_opts *o)
 {
 	const char *verb = gd_verb_name(test->verb);
@@ -380,6 +405,17 @@ static int gd_opts_validate(const struct gd_test *test, struct gd_opts *o)
 			      "--run_infinitely applies to bandwidth tests only");
 	if (o->run_infinitely && o->all_sizes)
 		return gd_err(-EINVAL, "--run_infinitely and -a exclude each other");
+	if (o->bidir && (test->verb == GD_VERB_SEND || o->write_with_imm))
+		return gd_err(-EINVAL,
+			      "-b with %s is not supported; run --reverse for the other direction",
+			      o->write_with_imm ? "--write_with_imm" : "send tests");
+	if (o->duration_s && test->measure == GD_MEASURE_LAT &&
+	    (test->verb == GD_VERB_WRITE || test->verb == GD_VERB_SEND))
+		return gd_err(-EINVAL,
+			      "-D with %s (a ping-pong test) is not supported; use -n",
+			      test->name);
+	if (o->phases && gd_phases_check(o->phases))
+		return gd_err_code();
 	if (o->write_with_imm && test->verb != GD_VERB_WRITE)
 		return gd_err(-EINVAL, "--write_with_imm applies to write tests only");
 	if (o->out_json && !o->json_path)

@@ -11,6 +11,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include <json-c/json.h>
 
@@ -23,6 +24,7 @@ struct gd_step_ctx {
 	struct gd_counter_snap *before;
 	const struct gd_phase *ph;
 	uint32_t seed;
+	uint64_t before_ns;           /* when the opening snapshot was read */
 	bool verify_here;             /* this side checks its buffer */
 };
 
@@ -99,10 +101,12 @@ static int gd_step_prepare(struct gd_step_ctx *c)
 	if (!ret && s->test->measure == GD_MEASURE_LAT && gd_lat_is_pingpong(s) &&
 	    gd_step_needs_recv(s) && !st->target)
 		ret = gd_bw_post_recvs(st);
-	if (!ret)
+	if (!ret) {
+		c->before_ns = gd_now_ns();
 		ret = gd_counters_snapshot(gd_counters_root(s->o->counters_root),
 					   s->v.port.dev_name, s->v.port.port,
 					   &c->before);
+	}
 	return ret;
 }
 
@@ -377,12 +381,34 @@ int gd_lat_from_json(struct json_object *j, struct gd_lat_summary *lat)
 	return lat->samples ? 0 : gd_err(-EPROTO, "peer sent an empty latency result");
 }
 
+/* Let the kernel's hw_counters cache expire so the closing snapshot
+ * sees this window's traffic, not the values cached at its opening. */
+static void gd_counters_settle(struct gd_step_ctx *c)
+{
+	struct gd_session *s = c->st.s;
+	unsigned int life_ms = gd_counters_lifespan_ms(
+		gd_counters_root(s->o->counters_root), s->v.port.dev_name,
+		s->v.port.port);
+	uint64_t need_ns = (life_ms + 1) * 1000000ULL, elapsed;
+	struct timespec ts;
+
+	if (!life_ms)
+		return;
+	elapsed = gd_now_ns() - c->before_ns;
+	if (elapsed >= need_ns)
+		return;
+	ts.tv_sec = 0;
+	ts.tv_nsec = (long)(need_ns - elapsed);
+	nanosleep(&ts, NULL);
+}
+
 static struct json_object *gd_step_counters(struct gd_step_ctx *c)
 {
 	struct gd_session *s = c->st.s;
 	struct gd_counter_snap *after = NULL;
 	struct json_object *d = NULL;
 
+	gd_counters_settle(c);
 	if (!c->before ||
 	    gd_counters_snapshot(gd_counters_root(s->o->counters_root),
 				 s->v.port.dev_name, s->v.port.port, &after) ||

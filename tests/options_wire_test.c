@@ -80,8 +80,7 @@ static void test_wire_round_trip(void **state)
 	assert_int_equal(PARSE(&t_write_bw, &c, "-s", "4096", "-n", "300", "-c",
 			       "UC", "-q", "2", "-b", "-m", "1024",
 			       "--phases=HH,DD", "--reverse", "--verify",
-			       "--no-interleave", "--write_with_imm",
-			       "--latency_gap=5", "server1"),
+			       "--no-interleave", "--latency_gap=5", "server1"),
 			 0);
 	w = gd_opts_to_wire(&t_write_bw, &c);
 	assert_int_equal(PARSE0(&t_write_bw, &s), 0);
@@ -98,12 +97,21 @@ static void test_wire_round_trip(void **state)
 	assert_true(s.reverse);
 	assert_true(s.verify);
 	assert_true(s.no_interleave);
-	assert_true(s.write_with_imm);
 	assert_int_equal(s.latency_gap_us, 5);
 	assert_int_equal(s.warmup_iters, c.warmup_iters);
 	assert_int_equal(s.duration_s, 0);
 	/* the server stays a server */
 	assert_null(s.server_host);
+	json_object_put(w);
+	gd_opts_free(&c);
+	gd_opts_free(&s);
+
+	/* write-with-immediate travels too (it excludes -b, so on its own) */
+	assert_int_equal(PARSE(&t_write_bw, &c, "--write_with_imm", "server1"), 0);
+	w = gd_opts_to_wire(&t_write_bw, &c);
+	assert_int_equal(PARSE0(&t_write_bw, &s), 0);
+	assert_int_equal(wire_adopt(&t_write_bw, &s, w, field, ours, theirs), 0);
+	assert_true(s.write_with_imm);
 	json_object_put(w);
 	gd_opts_free(&c);
 	gd_opts_free(&s);

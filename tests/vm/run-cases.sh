@@ -22,8 +22,13 @@ for c in /payload/cases/*.sh; do
 	mkdir -p "$WORK"
 	chmod 0777 "$WORK"
 	t0=$(cut -d. -f1 /proc/uptime)
-	WORK=$WORK timeout -k 5 "$case_limit" sh "$c"
+	# Own session per case, so that servers it left behind (busy-polling
+	# ones would slow every later case) can be stopped as one group.
+	WORK=$WORK setsid sh -c 'echo $$ >/tmp/gd-case.pgid; exec timeout -k 5 "$0" sh "$1"' \
+		"$case_limit" "$c" &
+	wait $!
 	st=$?
+	kill -9 -- "-$(cat /tmp/gd-case.pgid)" 2>/dev/null
 	t1=$(cut -d. -f1 /proc/uptime)
 	diag "case $name finished in $((t1 - t0)) s (status $st)"
 	if [ $st = 124 ] || [ $st = 137 ]; then
