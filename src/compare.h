@@ -20,7 +20,7 @@ struct json_object;
  *   "direction": "forward"|"reverse"|"bidir"  (missing: "forward")
  *   "status": "ok"|"failed"|"skipped"
  *   "error": {"code": -errno, "errno_name": "EFAULT", "message": "...",
- *             "stage": "register"|"oob"|"connect"|"transfer"|"verify"}
+ *             "stage": "register"|"config"|"oob"|"connect"|"transfer"|"verify"}
  *            "stage" is optional; without it a registration failure is
  *            recognised from the message (ibv_reg_mr, ibv_reg_dmabuf_mr,
  *            "regist") and a side-channel failure from the errno name.
@@ -97,6 +97,7 @@ void gd_compare_print(FILE *out, struct json_object *doc,
 #define GD_V_BOTH_FAIL       "GD_BOTH_FAIL"
 #define GD_V_HOST_FAIL       "GD_HOST_FAIL"
 #define GD_V_GPU_REG_FAIL    "GD_GPU_REG_FAIL"
+#define GD_V_CONFIG          "GD_PHASE_NOT_CONFIGURED"
 #define GD_V_GPU_PATH_FAIL   "GD_GPU_PATH_FAIL"
 #define GD_V_ONE_DIR_FAIL    "GD_ONE_DIRECTION_FAIL"
 #define GD_V_GPU_SLOWER      "GD_GPU_SLOWER"

@@ -206,6 +206,9 @@ static int gd_run_role(const struct gd_test *test, struct gd_opts *o,
 	if (!ret) {
 		gd_report_set_section(s.rep, "test", gd_opts_describe(test, o));
 		gd_report_set_section(s.rep, "labels", gd_labels_json(o));
+		gd_report_set_section(s.rep, "role", json_object_new_string(
+					      o->loopback ? "loopback" :
+					      is_server ? "server" : "client"));
 		struct json_object *ep = json_object_new_object();
 
 		json_object_object_add(ep, "local", gd_verbs_describe(&s.v));
@@ -264,6 +267,26 @@ static int gd_run_loopback(const struct gd_test *test, struct gd_opts *o,
 	return client_status;
 }
 
+/* Bad input still leaves the one JSON document a CI lab expects, when the
+ * document's path was parsed before the error. */
+static void gd_usage_document(const struct gd_test *test,
+			      const struct gd_opts *o, int argc, char **argv)
+{
+	struct gd_report_cfg cfg = { .tool = test->name, .version = PACKAGE_VERSION,
+				     .measure = test->measure,
+				     .json_path = o->json_path };
+	struct gd_report *rep;
+
+	if (!o->json_path || !strcmp(o->json_path, "-"))
+		return;
+	rep = gd_report_new(&cfg, argc, argv);
+	if (!rep)
+		return;
+	gd_report_set_error(rep, gd_err_code(), gd_err_msg());
+	gd_report_finish(rep, GD_EXIT_USAGE);
+	gd_report_free(rep);
+}
+
 int gd_main(const struct gd_test *test, int argc, char **argv)
 {
 	struct gd_opts o;
@@ -271,8 +294,10 @@ int gd_main(const struct gd_test *test, int argc, char **argv)
 
 	ret = gd_opts_parse(test, argc, argv, &o, stdout);
 	if (ret) {
-		if (ret < 0)
+		if (ret < 0) {
 			fprintf(stderr, "%s: error: %s\n", test->name, gd_err_msg());
+			gd_usage_document(test, &o, argc, argv);
+		}
 		gd_opts_free(&o);
 		return ret > 0 ? GD_EXIT_OK : GD_EXIT_USAGE;
 	}

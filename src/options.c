@@ -427,7 +427,14 @@ static int gd_opts_validate(const struct gd_test *test, struct gd_opts *o)
 			      " (the send queue depth)", o->post_list, o->tx_depth);
 	if (o->use_hugepages && o->mem_spec && !strncmp(o->mem_spec, "hugepage", 8))
 		return gd_err(-EINVAL, "--use_hugepages and --mem=hugepage say the same; give one");
-	return gd_opts_merge_mem(o);
+	if (gd_opts_merge_mem(o))
+		return gd_err_code();
+	if (o->inline_bytes && gd_given_name(o, "inline_size") && o->mem_spec &&
+	    !strncmp(o->mem_spec, "cuda", 4))
+		return gd_err(-EINVAL,
+			      "-I %" PRIu64 ": inline data is copied by the CPU and cannot come from GPU memory (--mem %s); drop -I",
+			      o->inline_bytes, o->mem_spec);
+	return 0;
 }
 
 static void gd_build_longopts(struct option *lo, char *shortopts)

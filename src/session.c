@@ -130,12 +130,13 @@ static int gd_alloc_place(struct gd_session *s, enum gd_place p,
 		snprintf(lb->why_absent, sizeof(lb->why_absent), "%s",
 			 gd_err_msg());
 		snprintf(lb->stage, sizeof(lb->stage), "register");
+		lb->err = ret;
 		gd_mem_free(&lb->mem);
 		if (p == GD_PLACE_HOST)
 			return ret;
 		/* A device placement that fails only fails its phases. */
-		fprintf(stderr, "%s: %s memory unavailable: %s\n", s->test->name,
-			spec_text, lb->why_absent);
+		fprintf(stderr, "%s%s: %s memory unavailable: %s\n", s->test->name,
+			s->is_server ? " (server)" : "", spec_text, lb->why_absent);
 		gd_err_clear();
 		return 0;
 	}
@@ -181,6 +182,9 @@ static struct json_object *gd_bufs_json(const struct gd_session *s)
 			if (lb->stage[0])
 				json_object_object_add(e, "stage",
 						       json_object_new_string(lb->stage));
+			if (lb->err)
+				json_object_object_add(e, "code",
+						       json_object_new_int(lb->err));
 		}
 		json_object_object_add(b, gd_place_key[p], e);
 	}
@@ -211,6 +215,10 @@ static int gd_bufs_from_json(struct gd_session *s, struct json_object *b)
 			if (json_object_object_get_ex(e, "stage", &err))
 				snprintf(rb->stage, sizeof(rb->stage), "%s",
 					 json_object_get_string(err));
+			if (json_object_object_get_ex(e, "code", &err) &&
+			    json_object_is_type(err, json_type_int) &&
+			    json_object_get_int(err) < 0)
+				rb->err = json_object_get_int(err);
 		} else {
 			return gd_err(-EPROTO, "peer %s sent a malformed buffer entry '%s'",
 				      s->oob.peer_name, gd_place_key[p]);

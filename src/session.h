@@ -36,8 +36,9 @@ struct gd_remote_buf {
 	bool present;
 	uint64_t addr;
 	uint32_t rkey;
-	char why_absent[256];
+	char why_absent[600];
 	char stage[16];               /* where the peer's buffer failed */
+	int err;                      /* the peer's -errno for it */
 	struct json_object *memory;   /* the peer's description */
 };
 
@@ -46,6 +47,7 @@ struct gd_local_buf {
 	bool ok;
 	char why_absent[512];
 	char stage[16];               /* "register" when alloc/reg failed */
+	int err;                      /* -errno of that failure */
 };
 
 /* What one step measured on the initiating side. */

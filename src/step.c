@@ -58,6 +58,15 @@ static const char *gd_step_unavailable(struct gd_session *s,
 	return NULL;
 }
 
+/* The -errno behind an unavailable placement (0 when only unconfigured). */
+static int gd_step_unavailable_err(struct gd_session *s, const struct gd_phase *ph)
+{
+	enum gd_place mine = s->is_server ? ph->server_place : ph->client_place;
+	enum gd_place theirs = s->is_server ? ph->client_place : ph->server_place;
+
+	return !s->local[mine].ok ? s->local[mine].err : s->remote[theirs].err;
+}
+
 /* Where an unavailable placement failed, for the verdicts. */
 static const char *gd_step_unavailable_stage(struct gd_session *s,
 					     const struct gd_phase *ph)
@@ -389,7 +398,8 @@ static void gd_counters_settle(struct gd_step_ctx *c)
 	unsigned int life_ms = gd_counters_lifespan_ms(
 		gd_counters_root(s->o->counters_root), s->v.port.dev_name,
 		s->v.port.port);
-	uint64_t need_ns = (life_ms + 1) * 1000000ULL, elapsed;
+	/* the cache expires on jiffies: allow a few ticks beyond it */
+	uint64_t need_ns = (life_ms + 10) * 1000000ULL, elapsed;
 	struct timespec ts;
 
 	if (!life_ms)
@@ -497,9 +507,11 @@ int gd_step_run(struct gd_session *s, unsigned int step_no,
 
 	memset(out, 0, sizeof(*out));
 	ret = gd_step_agree(s, step_no, ph, size_bytes, out);
-	if (ret > 0)
+	if (ret > 0) {
 		out->stage = gd_step_unavailable(s, ph) ?
 				     gd_step_unavailable_stage(s, ph) : "peer";
+		out->err = gd_step_unavailable_err(s, ph);
+	}
 	if (ret)
 		return ret > 0 ? 0 : (out->stage = "oob", ret);
 	out->ran = true;

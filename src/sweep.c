@@ -105,19 +105,14 @@ static bool gd_plan_has_device(const struct gd_session *s)
 	return false;
 }
 
-/* Inline data is read by the CPU at post time, so it cannot come from GPU
- * memory; and a paired run must send the same way in every phase. */
+/* A paired run must send the same way in every phase, and device buffers
+ * cannot be sent inline (options.c refuses an explicit -I with GPU memory). */
 static int gd_plan_inline(struct gd_session *s)
 {
 	struct gd_opts *o = s->o;
 
 	if (!gd_plan_has_device(s))
 		return 0;
-	if (o->inline_bytes && gd_opts_given(o, "inline_size") && o->mem_spec &&
-	    !strncmp(o->mem_spec, "cuda", 4))
-		return gd_err(-EINVAL,
-			      "-I %" PRIu64 ": inline data is copied by the CPU and cannot come from GPU memory (--mem %s); drop -I",
-			      o->inline_bytes, o->mem_spec);
 	o->inline_bytes = 0;
 	return 0;
 }
@@ -131,10 +126,6 @@ int gd_sweep_plan(struct gd_session *s)
 		ret = gd_plan_phases(s);
 	if (ret)
 		return ret;
-	if (o->bidir && (s->test->verb == GD_VERB_SEND || o->write_with_imm))
-		return gd_err(-EINVAL,
-			      "-b with %s tests is not supported yet; run --reverse for the other direction",
-			      o->write_with_imm ? "write-with-immediate" : "send");
 	/* The CPU cannot poll device memory, so write latency with any
 	 * device phase completes through write-with-immediate, and every
 	 * phase uses the same method so only the memory path differs. */
@@ -148,9 +139,6 @@ int gd_sweep_plan(struct gd_session *s)
 	ret = gd_plan_inline(s);
 	if (ret || s->test->measure != GD_MEASURE_LAT)
 		return ret;
-	if (o->duration_s && gd_lat_is_pingpong(s))
-		return gd_err(-EINVAL,
-			      "-D with %s (a ping-pong test) is not supported; use -n", s->test->name);
 	s->samples_cap = o->duration_s ? GD_LAT_MAX_SAMPLES : o->iters + o->warmup_iters;
 	if (s->samples_cap > GD_LAT_MAX_SAMPLES)
 		return gd_err(-E2BIG, "-n %" PRIu64 " is too many latency samples (at most %llu)",

@@ -15,7 +15,7 @@
 #include "compare.h"
 #include "compare_priv.h"
 
-enum gd_fail_reason { GD_FAIL_OTHER, GD_FAIL_REG, GD_FAIL_OOB };
+enum gd_fail_reason { GD_FAIL_OTHER, GD_FAIL_REG, GD_FAIL_OOB, GD_FAIL_CONFIG };
 
 /* Evidence collected per reason code before the verdicts are emitted. */
 enum gd_vslot {
@@ -25,6 +25,7 @@ enum gd_vslot {
 	GD_VS_REG,
 	GD_VS_PATH,
 	GD_VS_ONEDIR,
+	GD_VS_CONFIG,
 	GD_VS_COUNT
 };
 
@@ -53,6 +54,7 @@ static enum gd_fail_reason gd_error_reason(struct json_object *err)
 	if (stage)
 		return !strcmp(stage, "register") ? GD_FAIL_REG
 		       : !strcmp(stage, "oob")	  ? GD_FAIL_OOB
+		       : !strcmp(stage, "config") ? GD_FAIL_CONFIG
 						  : GD_FAIL_OTHER;
 	if (msg && (strcasestr(msg, "ibv_reg") || strcasestr(msg, "regist")))
 		return GD_FAIL_REG;
@@ -171,6 +173,10 @@ static void gd_judge_device_failure(struct gd_vctx *v, struct json_object *ph)
 		gd_ev_phase(v, GD_VS_REG, ph, "");
 		return;
 	}
+	if (gd_error_reason(err) == GD_FAIL_CONFIG) {
+		gd_ev_phase(v, GD_VS_CONFIG, ph, "");
+		return;
+	}
 	gd_mixed_hint(v, dir);
 	if (twin && gd_phase_ok(twin)) {
 		char buf[96];
@@ -263,6 +269,11 @@ static void gd_emit_failures(struct gd_vctx *v)
 			"host memory passes but device (D) memory registration fails",
 			v->ev[GD_VS_REG],
 			"Check the registration route (DMA-BUF: GPU driver, kernel and rdma-core support; peer-memory: nvidia-peermem loaded), that this process sees the GPU (CUDA_VISIBLE_DEVICES, container device nodes), and the locked-memory limit of this process (ulimit -l); gd_doctor records all three.");
+	if (v->ev[GD_VS_CONFIG])
+		gd_emit(v, GD_SEV_ERROR, GD_V_CONFIG,
+			"a device (D) memory phase could not run: one side has no device memory configured",
+			v->ev[GD_VS_CONFIG],
+			"Give --mem (or --use_cuda) on the side the placement needs (client first, server second in HD/DH/DD), or choose --phases that match what each side has.");
 	if (v->ev[GD_VS_ONEDIR])
 		gd_emit(v, GD_SEV_ERROR, GD_V_ONE_DIR_FAIL,
 			"only one direction fails with device (D) memory: suspect the device memory path of the endpoint that changed role",

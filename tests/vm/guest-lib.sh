@@ -56,7 +56,8 @@ tap_check() {
 }
 
 # run_bounded SECS OUT CMD...: run CMD with a time limit, stdout+stderr to
-# OUT; returns CMD's status (124 or 137 when it had to be stopped).
+# OUT; returns CMD's status (143 or 137 when it had to be stopped: busybox
+# timeout execs CMD, so CMD itself receives the signal).
 run_bounded() {
 	local secs=$1 out=$2
 	shift 2

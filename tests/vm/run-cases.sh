@@ -31,7 +31,9 @@ for c in /payload/cases/*.sh; do
 	kill -9 -- "-$(cat /tmp/gd-case.pgid)" 2>/dev/null
 	t1=$(cut -d. -f1 /proc/uptime)
 	diag "case $name finished in $((t1 - t0)) s (status $st)"
-	if [ $st = 124 ] || [ $st = 137 ]; then
+	# busybox timeout execs the case, so a timed-out case dies of TERM (143)
+	# or KILL (137) rather than returning 124.
+	if [ $st = 124 ] || [ $st = 137 ] || [ $st = 143 ]; then
 		tap_not_ok "$name: case timed out after $case_limit s"
 	elif [ $st != 0 ]; then
 		tap_not_ok "$name: case script failed with status $st"

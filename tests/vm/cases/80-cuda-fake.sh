@@ -100,12 +100,10 @@ else
 			and contains("errno 95 (EOPNOTSUPP")
 			and contains("rxe0 lacks DMA-BUF support"))' \
 		"DD failed at the register stage with the decoded message: ibv_reg_dmabuf_mr, errno 95 (EOPNOTSUPP), rxe0 lacks DMA-BUF support"
-	# The phase error keeps only the message today; the errno it carries
-	# is ECANCELED ("phase skipped") instead of the registration's errno.
 	if json_ok "$WORK/$n.json" '.phases[1].error.errno_name == "EOPNOTSUPP"'; then
 		tap_ok "DD phase error.errno_name is EOPNOTSUPP"
 	else
-		tap_not_ok "DD phase error.errno_name is EOPNOTSUPP (is $(jq -r '.phases[1].error.errno_name' "$WORK/$n.json" 2>/dev/null)) # TODO the phase error keeps the step's ECANCELED, not the registration errno"
+		tap_not_ok "DD phase error.errno_name is EOPNOTSUPP (is $(jq -r '.phases[1].error.errno_name' "$WORK/$n.json" 2>/dev/null))"
 	fi
 	check $n 'any(.verdicts[]; .code == "GD_GPU_REG_FAIL" and .severity == "error")' \
 		"dmabuf run: verdict GD_GPU_REG_FAIL (host passes, device registration fails)"
@@ -146,7 +144,7 @@ else
 	if [ $RC = 2 ]; then
 		tap_ok "-I with GPU memory is bad input: exit status 2"
 	else
-		tap_not_ok "-I with GPU memory is bad input: exit status 2 (got $RC) # TODO refused in the sweep plan, which exits 1"
+		tap_not_ok "-I with GPU memory is bad input: exit status 2 (got $RC)"
 	fi
 fi
 
