@@ -188,7 +188,9 @@ static int gd_run_role(const struct gd_test *test, struct gd_opts *o,
 	struct gd_report_cfg cfg = {
 		.tool = test->name, .version = PACKAGE_VERSION,
 		.measure = test->measure, .report_gbits = o->report_gbits,
-		.only = o->output, .json_path = is_server ? NULL : o->json_path,
+		/* the loopback server child must not overwrite the client's file */
+		.only = o->output,
+		.json_path = is_server && o->loopback ? NULL : o->json_path,
 		.text = quiet ? NULL : stdout,
 	};
 	struct gd_session s = { .test = test, .o = o, .is_server = is_server };
@@ -204,7 +206,7 @@ static int gd_run_role(const struct gd_test *test, struct gd_opts *o,
 		gd_add_envelope(s.rep, o->mem_spec);
 	ret = gd_session_setup(&s);
 	if (!ret) {
-		gd_report_set_section(s.rep, "test", gd_opts_describe(test, o));
+		gd_report_set_section(s.rep, "test", gd_sweep_describe(&s));
 		gd_report_set_section(s.rep, "labels", gd_labels_json(o));
 		gd_report_set_section(s.rep, "role", json_object_new_string(
 					      o->loopback ? "loopback" :

@@ -93,6 +93,8 @@ void gd_session_teardown(struct gd_session *s);
 /* sweep.c: plan and walk the steps. */
 int gd_sweep_plan(struct gd_session *s);
 int gd_sweep_run(struct gd_session *s);
+/* The "test" section: options with units plus the planned sizes. */
+struct json_object *gd_sweep_describe(const struct gd_session *s);
 
 /* ops_bw.c / ops_lat.c: the measured loops. @lb/@rb are the local buffer
  * and the remote buffer of this step. */

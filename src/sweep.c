@@ -407,3 +407,14 @@ int gd_sweep_run(struct gd_session *s)
 	free(outs);
 	return fatal;
 }
+
+struct json_object *gd_sweep_describe(const struct gd_session *s)
+{
+	struct json_object *t = gd_opts_describe(s->test, s->o);
+	struct json_object *sizes = json_object_new_array();
+
+	for (unsigned int z = 0; z < s->num_sizes; z++)
+		json_object_array_add(sizes, json_object_new_int64((int64_t)s->sizes[z]));
+	json_object_object_add(t, "sizes_bytes", sizes);
+	return t;
+}

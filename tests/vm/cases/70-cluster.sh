@@ -34,8 +34,11 @@ json_ok "$R/c1-node01-node02-g0-ba-r2.json" '.schema == "gdperf.run/1" and
 	.labels.repeat == "2" and .labels.rail == "0"' && st=0
 tap_check $st "result documents carry the plan's labels" "$R/c1-node01-node02-g0-ba-r2.json"
 
+# Identical loopback runs differ by 10% or more under TCG; this case checks
+# the plumbing (plan -> launch -> documents -> report), so the outlier floor
+# is raised above that noise. The outlier logic has its own corpus test.
 run_bounded 60 "$P/report.md" gd_report --plan "$P/plan.json" \
-	--json "$P/report.json" --max-cv 1 "$R"
+	--json "$P/report.json" --max-cv 1 --min-deviation 0.5 "$R"
 rc=$?
 st=1
 [ $rc = 0 ] && json_ok "$P/report.json" '.pass == true and
@@ -51,7 +54,7 @@ tap_check $st "gd_report over the guest's results: exit $rc, every execution pas
 
 rm -f "$R/c1-node01-node02-g0-ab-r1.json"
 run_bounded 60 "$P/report2.md" gd_report --plan "$P/plan.json" \
-	--json "$P/report2.json" --max-cv 1 "$R"
+	--json "$P/report2.json" --max-cv 1 --min-deviation 0.5 "$R"
 rc=$?
 st=1
 [ $rc = 3 ] && json_ok "$P/report2.json" '.pass == false and
