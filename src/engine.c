@@ -202,15 +202,14 @@ static int gd_run_role(const struct gd_test *test, struct gd_opts *o,
 		fprintf(stderr, "%s: out of memory\n", test->name);
 		return GD_EXIT_FAIL;
 	}
+	gd_report_set_section(s.rep, "role", json_object_new_string(
+				      o->loopback ? "loopback" : is_server ? "server" : "client"));
 	if (!is_server)
 		gd_add_envelope(s.rep, o->mem_spec);
 	ret = gd_session_setup(&s);
 	if (!ret) {
 		gd_report_set_section(s.rep, "test", gd_sweep_describe(&s));
 		gd_report_set_section(s.rep, "labels", gd_labels_json(o));
-		gd_report_set_section(s.rep, "role", json_object_new_string(
-					      o->loopback ? "loopback" :
-					      is_server ? "server" : "client"));
 		struct json_object *ep = json_object_new_object();
 
 		json_object_object_add(ep, "local", gd_verbs_describe(&s.v));
