@@ -13,40 +13,7 @@
 
 #include "error.h"
 #include "mem.h"
-
-struct gd_errno_name {
-	int num;
-	const char *name;
-};
-
-static const struct gd_errno_name gd_errno_names[] = {
-	{ EPERM, "EPERM" },
-	{ ENOENT, "ENOENT" },
-	{ EIO, "EIO" },
-	{ ENOMEM, "ENOMEM" },
-	{ EACCES, "EACCES" },
-	{ EFAULT, "EFAULT" },
-	{ EBUSY, "EBUSY" },
-	{ EEXIST, "EEXIST" },
-	{ ENODEV, "ENODEV" },
-	{ EINVAL, "EINVAL" },
-	{ ENOSPC, "ENOSPC" },
-	{ ERANGE, "ERANGE" },
-	{ ENOSYS, "ENOSYS" },
-	{ EAGAIN, "EAGAIN" },
-	{ EBADF, "EBADF" },
-	{ EOPNOTSUPP, "EOPNOTSUPP" },
-	{ EPROTONOSUPPORT, "EPROTONOSUPPORT" },
-};
-
-static const char *gd_errno_name(int num)
-{
-	for (size_t i = 0;
-	     i < sizeof(gd_errno_names) / sizeof(gd_errno_names[0]); i++)
-		if (gd_errno_names[i].num == num)
-			return gd_errno_names[i].name;
-	return "errno";
-}
+#include "report.h"
 
 static void gd_fmt_limit(rlim_t v, char *out, size_t len)
 {

@@ -21,17 +21,9 @@
 
 #include "error.h"
 #include "options.h"
+#include "opts_util.h"
 #include "report.h"
 #include "stats.h"
-
-static const struct gd_test t_write_bw = {
-	.name = "gd_write_bw",
-	.verb = GD_VERB_WRITE,
-	.measure = GD_MEASURE_BW,
-	.conn_mask = GD_CONN_BIT(GD_CONN_RC) | GD_CONN_BIT(GD_CONN_UC),
-	.default_size_bytes = 65536,
-	.default_iters = 5000,
-};
 
 static struct json_object *get(struct json_object *obj, const char *key)
 {

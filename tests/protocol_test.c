@@ -28,27 +28,8 @@
 #include "error.h"
 #include "oob.h"
 #include "options.h"
+#include "opts_util.h"
 #include "session.h"
-
-static const struct gd_test t_write_bw = {
-	.name = "gd_write_bw",
-	.verb = GD_VERB_WRITE,
-	.measure = GD_MEASURE_BW,
-	.conn_mask = GD_CONN_BIT(GD_CONN_RC) | GD_CONN_BIT(GD_CONN_UC),
-	.default_size_bytes = 65536,
-	.default_iters = 5000,
-};
-
-static const struct gd_test t_read_bw = {
-	.name = "gd_read_bw",
-	.verb = GD_VERB_READ,
-	.measure = GD_MEASURE_BW,
-	.conn_mask = GD_CONN_BIT(GD_CONN_RC),
-	.default_size_bytes = 65536,
-	.default_iters = 1000,
-};
-
-#define MAX_ARGS 16
 
 /* One end: its session, its options and what its handshake returned. */
 struct side {
