@@ -405,10 +405,6 @@ static int gd_opts_validate(const struct gd_test *test, struct gd_opts *o)
 			      "--run_infinitely applies to bandwidth tests only");
 	if (o->run_infinitely && o->all_sizes)
 		return gd_err(-EINVAL, "--run_infinitely and -a exclude each other");
-	if (o->bidir && (test->verb == GD_VERB_SEND || o->write_with_imm))
-		return gd_err(-EINVAL,
-			      "-b with %s is not supported; run --reverse for the other direction",
-			      o->write_with_imm ? "--write_with_imm" : "send tests");
 	if (o->duration_s && test->measure == GD_MEASURE_LAT &&
 	    (test->verb == GD_VERB_WRITE || test->verb == GD_VERB_SEND))
 		return gd_err(-EINVAL,
@@ -465,6 +461,7 @@ static void gd_build_longopts(struct option *lo, char *shortopts)
 	lo[n++] = (struct option){ "rx_depth", required_argument, NULL, 'r' };
 	lo[n++] = (struct option){ "cq_mod", required_argument, NULL, 'Q' };
 	lo[n++] = (struct option){ "ib_port", required_argument, NULL, 'i' };
+	lo[n++] = (struct option){ "bidir", no_argument, NULL, 'b' };
 	lo[n] = (struct option){ NULL, 0, NULL, 0 };
 	*s = '\0';
 }
@@ -482,7 +479,7 @@ static int gd_opt_index_of(int c)
 int gd_opts_parse(const struct gd_test *test, int argc, char **argv,
 		  struct gd_opts *o, FILE *out)
 {
-	struct option lo[GD_NOPTS + 8];
+	struct option lo[GD_NOPTS + 9];
 	char shortopts[GD_NOPTS * 2 + 2];
 	int c, idx, ret;
 

@@ -93,6 +93,9 @@ void gd_session_teardown(struct gd_session *s);
 /* sweep.c: plan and walk the steps. */
 int gd_sweep_plan(struct gd_session *s);
 int gd_sweep_run(struct gd_session *s);
+/* Which phase and size step number @step runs (both sides agree). */
+void gd_sweep_order(const struct gd_session *s, unsigned int step,
+		    unsigned int *phase, unsigned int *size_idx);
 /* The "test" section: options with units plus the planned sizes. */
 struct json_object *gd_sweep_describe(const struct gd_session *s);
 

@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -294,6 +295,51 @@ static int gd_wait_done(struct gd_session *s, uint64_t *sent)
 	return ret;
 }
 
+/* Bidirectional send (or write-with-immediate): this side receives in a
+ * second thread while the first one sends. gd_err is per thread, so the
+ * receiver's message is carried back by hand. */
+struct gd_recv_thread {
+	struct gd_step *st;
+	uint64_t received, peer_sent;
+	bool done_seen;
+	int ret;
+	char msg[GD_ERR_MSG_MAX];
+};
+
+static void *gd_recv_thread_main(void *arg)
+{
+	struct gd_recv_thread *t = arg;
+
+	t->ret = gd_bw_receive(t->st, &t->received, &t->done_seen, &t->peer_sent);
+	if (t->ret)
+		snprintf(t->msg, sizeof(t->msg), "%s", gd_err_msg());
+	return NULL;
+}
+
+static int gd_step_bidir_recv(struct gd_step_ctx *c, struct gd_step_result *r,
+			      uint64_t *received)
+{
+	struct gd_step *st = &c->st;
+	struct gd_recv_thread t = { .st = st };
+	uint64_t peer_sent = 0;
+	pthread_t tid;
+	int ret;
+
+	ret = pthread_create(&tid, NULL, gd_recv_thread_main, &t);
+	if (ret)
+		return gd_err(-ret, "cannot start the receive thread: %s", strerror(ret));
+	ret = gd_bw_initiate(st, r);
+	if (gd_send_done(st->s, r->msgs_done, ret) && !ret)
+		ret = gd_err_code();
+	pthread_join(tid, NULL);
+	*received = t.received;
+	if (!ret && t.ret)
+		ret = gd_err(t.ret, "%s", t.msg);
+	if (!ret && !t.done_seen)
+		ret = gd_wait_done(st->s, &peer_sent);
+	return ret;
+}
+
 /* The measured part. Returns -errno when the QPs are no longer usable. */
 static int gd_step_measure(struct gd_step_ctx *c, struct gd_step_result *r,
 			   uint64_t *received)
@@ -307,6 +353,8 @@ static int gd_step_measure(struct gd_step_ctx *c, struct gd_step_result *r,
 	s->last_beat_ns = 0;
 	if (s->test->measure == GD_MEASURE_LAT && gd_lat_is_pingpong(s))
 		return gd_lat_run(st, r);
+	if (c->ph->dir == GD_DIR_BIDIR && gd_step_needs_recv(s))
+		return gd_step_bidir_recv(c, r, received);
 	if (st->initiator) {
 		struct gd_cpu_sample c0, c1;
 		bool cpu = s->o->cpu_util && !gd_cpu_sample(&c0);
@@ -452,8 +500,11 @@ static int gd_step_exchange(struct gd_step_ctx *c, struct gd_step_outcome *out,
 		json_object_object_add(m, "counters", out->counters_local);
 		json_object_object_add(m, "verify", out->verify);
 		json_object_object_add(m, "received", json_object_new_int64((int64_t)received));
-		if (c->st.initiator)
+		if (c->st.initiator) {
 			json_object_object_add(m, "result", gd_result_json(&out->res));
+			json_object_object_add(m, "sent", json_object_new_int64(
+						       (int64_t)out->res.msgs_done));
+		}
 		out->counters_local = NULL;
 		out->verify = NULL;
 		ret = gd_oob_send(&s->oob, GD_FRAME_RESULT, m);
@@ -463,6 +514,8 @@ static int gd_step_exchange(struct gd_step_ctx *c, struct gd_step_outcome *out,
 	ret = gd_oob_recv(&s->oob, GD_FRAME_RESULT, &m);
 	if (ret)
 		return ret;
+	out->target_received = c->st.target ? received :
+				(uint64_t)gd_jint(m, "received", 0);
 	if (json_object_object_get_ex(m, "counters", &x))
 		out->counters_remote = json_object_get(x);
 	if (json_object_object_get_ex(m, "verify", &x) &&
@@ -480,6 +533,7 @@ static int gd_step_exchange(struct gd_step_ctx *c, struct gd_step_outcome *out,
 				       gd_lat_from_json(x, &out->res.lat);
 		out->res.app_bytes = out->res.is_bw ?
 			out->res.bw.iters * out->res.bw.size_bytes : 0;
+		out->res.msgs_done = (uint64_t)gd_jint(m, "sent", 0);
 	}
 	json_object_put(m);
 	return ret;

@@ -262,6 +262,37 @@ static struct json_object *gd_steps_json(struct gd_step_outcome *outs,
 	return arr;
 }
 
+/* Send tests: what the target received against what was sent (warm-up
+ * included on both counts); unreliable transports may drop. */
+static void gd_report_delivery(struct gd_session *s, int idx,
+			       const struct gd_step_outcome *outs)
+{
+	struct json_object *phases, *res;
+	size_t r = 0;
+
+	if (s->test->verb != GD_VERB_SEND || s->test->measure != GD_MEASURE_BW ||
+	    s->phases[0].dir == GD_DIR_BIDIR ||
+	    !json_object_object_get_ex(gd_report_root(s->rep), "phases", &phases) ||
+	    !json_object_object_get_ex(json_object_array_get_idx(phases, (size_t)idx),
+				       "results", &res))
+		return;
+	for (unsigned int z = 0; z < s->num_sizes; z++) {
+		const struct gd_step_outcome *o = &outs[z];
+		struct json_object *row;
+		uint64_t sent = o->res.msgs_done;
+
+		if (!o->ok)
+			continue;
+		row = json_object_array_get_idx(res, r++);
+		json_object_object_add(row, "messages_sent", json_object_new_int64((int64_t)sent));
+		json_object_object_add(row, "messages_received",
+				       json_object_new_int64((int64_t)o->target_received));
+		json_object_object_add(row, "lost_pct", json_object_new_double(
+					       sent && o->target_received < sent ?
+					       100.0 * (double)(sent - o->target_received) / (double)sent : 0));
+	}
+}
+
 /* --cpu_util: the initiator's CPU use in each result row. */
 static void gd_report_cpu_util(struct gd_session *s, int idx,
 			       const struct gd_step_outcome *outs)
@@ -351,6 +382,7 @@ static void gd_report_phase(struct gd_session *s, unsigned int p,
 					  o->res.lat.samples);
 	}
 	gd_report_cpu_util(s, idx, outs);
+	gd_report_delivery(s, idx, outs);
 	steps = gd_steps_json(outs, s->num_sizes, s->sizes, &app_bytes, &cl, &cr);
 	counters = json_object_new_object();
 	json_object_object_add(counters, "local", cl);
@@ -376,6 +408,17 @@ static void gd_report_phase(struct gd_session *s, unsigned int p,
 	}
 }
 
+void gd_sweep_order(const struct gd_session *s, unsigned int step,
+		    unsigned int *phase, unsigned int *size_idx)
+{
+	unsigned int np = s->num_phases, nz = s->num_sizes;
+
+	/* Interleaved: every phase at one size before the next size, so a
+	 * drifting machine cannot pass for a memory-path difference. */
+	*phase = s->o->no_interleave ? step / nz : step % np;
+	*size_idx = s->o->no_interleave ? step % nz : step / np;
+}
+
 int gd_sweep_run(struct gd_session *s)
 {
 	unsigned int np = s->num_phases, nz = s->num_sizes, step = 0;
@@ -386,10 +429,11 @@ int gd_sweep_run(struct gd_session *s)
 	if (!outs)
 		return gd_err(-ENOMEM, "cannot allocate the step table");
 	for (unsigned int i = 0; i < np * nz; i++) {
-		/* Interleaved: every phase at one size before the next size. */
-		unsigned int p = s->o->no_interleave ? i / nz : i % np;
-		unsigned int z = s->o->no_interleave ? i % nz : i / np;
-		struct gd_step_outcome *o = &outs[p * nz + z];
+		unsigned int p, z;
+		struct gd_step_outcome *o;
+
+		gd_sweep_order(s, i, &p, &z);
+		o = &outs[p * nz + z];
 
 		if (fatal) {
 			snprintf(o->error, sizeof(o->error), "not run: %s", fatal_msg);

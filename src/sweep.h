@@ -19,6 +19,7 @@ struct gd_step_outcome {
 	struct gd_step_result res;
 	struct gd_bw_summary peer_bw;      /* bidir: the server's direction */
 	bool has_peer_bw;
+	uint64_t target_received;       /* send tests: messages the target got */
 	struct json_object *counters_local;
 	struct json_object *counters_remote;
 	struct json_object *verify;
