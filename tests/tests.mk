@@ -1,13 +1,13 @@
 # SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 # Engine unit tests that need no RDMA device: option parsing and the wire
-# form of the options, the client/server handshake over a socketpair, and
-# the shape of the JSON run document.
+# form of the options, the client/server handshake over a socketpair, the
+# sweep plan and step order, and the shape of the JSON run document.
 
 if HAVE_CMOCKA
 check_PROGRAMS += tests/options_test tests/options_wire_test \
-	tests/protocol_test tests/json_doc_test
+	tests/protocol_test tests/json_doc_test tests/sweep_test
 TESTS += tests/options_test tests/options_wire_test \
-	tests/protocol_test tests/json_doc_test
+	tests/protocol_test tests/json_doc_test tests/sweep_test
 
 tests_options_test_SOURCES = tests/options_test.c tests/opts_util.h
 tests_options_test_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
@@ -24,4 +24,7 @@ tests_protocol_test_LDADD = $(gd_common_ldadd) $(CMOCKA_LIBS) -lpthread
 tests_json_doc_test_SOURCES = tests/json_doc_test.c
 tests_json_doc_test_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_json_doc_test_LDADD = $(gd_common_ldadd) $(CMOCKA_LIBS)
+tests_sweep_test_SOURCES = tests/sweep_test.c tests/opts_util.h
+tests_sweep_test_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_sweep_test_LDADD = $(gd_common_ldadd) $(CMOCKA_LIBS)
 endif
