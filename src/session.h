@@ -22,7 +22,7 @@ enum gd_dir { GD_DIR_FORWARD, GD_DIR_REVERSE, GD_DIR_BIDIR };
 
 #define GD_MAX_PHASES 16
 #define GD_MAX_SIZES 40
-#define GD_BW_SEGMENTS 16
+#define GD_BW_SEGMENTS 8   /* peak bandwidth: best of 8 windows */
 
 struct gd_phase {
 	char name[16];                 /* "HH", "DD:rev", ... */

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include <json-c/json.h>
 
@@ -95,10 +96,30 @@ int gd_verbs_open(struct gd_verbs *v, const char *name, unsigned int port,
 	return gd_verbs_query_port(v, port, gid_index);
 }
 
+/* GID type from sysfs, for an rdma-core without ibv_query_gid_ex. */
+static const char *gd_gid_type_sysfs(struct ibv_context *ctx, uint8_t port,
+				     int idx, bool *is_v2)
+{
+	char path[512], text[32] = "";
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/ports/%u/gid_attrs/types/%d",
+		 ctx->device->ibdev_path, port, idx);
+	f = fopen(path, "r");
+	if (f) {
+		if (!fgets(text, sizeof(text), f))
+			text[0] = '\0';
+		fclose(f);
+	}
+	*is_v2 = !strncasecmp(text, "RoCE v2", 7);
+	return *is_v2 ? "RoCE v2" : !strncasecmp(text, "IB/RoCE v1", 10) ? "RoCE v1" :
+	       "unknown";
+}
+
 static const char *gd_gid_type_text(struct ibv_context *ctx, uint8_t port,
 				    int idx, bool *is_v2)
 {
-#ifdef HAVE_IBV_QUERY_GID_EX
+#ifdef HAVE__IBV_QUERY_GID_EX
 	struct ibv_gid_entry e;
 
 	if (!ibv_query_gid_ex(ctx, port, (uint32_t)idx, &e, 0)) {
@@ -107,8 +128,7 @@ static const char *gd_gid_type_text(struct ibv_context *ctx, uint8_t port,
 		       e.gid_type == IBV_GID_TYPE_ROCE_V1 ? "RoCE v1" : "IB";
 	}
 #endif
-	*is_v2 = false;
-	return "unknown";
+	return gd_gid_type_sysfs(ctx, port, idx, is_v2);
 }
 
 static bool gd_gid_valid(struct ibv_context *ctx, uint8_t port, int idx,
