@@ -196,6 +196,22 @@ static bool gd_bw_all_done(const struct gd_bw_loop *L)
 	return true;
 }
 
+/* How long without a completion means a dead peer: the side-channel
+ * timeout, or longer when what may be in flight would take that long even
+ * at GD_SLOWEST_BPS (rxe under emulation completes in large bursts). A dead
+ * RC peer is still caught sooner by the transport's retry error. */
+#define GD_SLOWEST_BPS (10ULL << 20)
+
+static uint64_t gd_bw_silence_ns(const struct gd_step *st)
+{
+	const struct gd_opts *o = st->s->o;
+	uint64_t in_flight = o->tx_depth * st->s->v.num_qps * st->size_bytes;
+	uint64_t drain_ns = in_flight / GD_SLOWEST_BPS * 1000000000ULL;
+	uint64_t base_ns = o->oob_timeout_ms * 1000000ULL;
+
+	return drain_ns > base_ns ? drain_ns : base_ns;
+}
+
 /* Run until every QP completed count[q] requests, or until @deadline_ns
  * (duration mode) when it is non-zero. */
 static int gd_bw_burst(struct gd_bw_loop *L, uint64_t deadline_ns)
@@ -203,7 +219,7 @@ static int gd_bw_burst(struct gd_bw_loop *L, uint64_t deadline_ns)
 	struct gd_session *s = L->st->s;
 	struct ibv_wc wc[GD_POLL_BATCH];
 	uint64_t spins = 0, last_progress = gd_now_ns();
-	uint64_t timeout_ns = s->o->oob_timeout_ms * 1000000ULL;
+	uint64_t timeout_ns = gd_bw_silence_ns(L->st);
 	bool stopping = false;
 	int n;
 
@@ -241,7 +257,7 @@ static int gd_bw_burst(struct gd_bw_loop *L, uint64_t deadline_ns)
 			return gd_err(-ETIMEDOUT,
 				      "no completion on %s for %llu ms with %llu of the messages done; is the peer %s still running?",
 				      s->v.port.dev_name,
-				      (unsigned long long)s->o->oob_timeout_ms,
+				      (unsigned long long)(timeout_ns / 1000000),
 				      (unsigned long long)L->done_total, s->oob.peer_name);
 		if (gd_step_heartbeat(s, now))
 			return gd_err_code();
@@ -417,7 +433,7 @@ int gd_bw_receive(struct gd_step *st, uint64_t *received, bool *done_seen,
 	uint64_t nq = s->v.num_qps, got[GD_MAX_QPS] = { 0 };
 	uint64_t per_qp = st->iters ? st->iters + st->warmup : UINT64_MAX;
 	uint64_t spins = 0, idle_since = gd_now_ns();
-	uint64_t timeout_ns = s->o->oob_timeout_ms * 1000000ULL;
+	uint64_t timeout_ns = gd_bw_silence_ns(st);
 	struct ibv_wc wc[GD_POLL_BATCH];
 	int n, ret;
 
@@ -463,7 +479,7 @@ int gd_bw_receive(struct gd_step *st, uint64_t *received, bool *done_seen,
 			return gd_err(-ETIMEDOUT,
 				      "no message arrived on %s for %llu ms (%llu received); is the peer %s still running?",
 				      s->v.port.dev_name,
-				      (unsigned long long)s->o->oob_timeout_ms,
+				      (unsigned long long)(timeout_ns / 1000000),
 				      (unsigned long long)*received, s->oob.peer_name);
 	}
 }
