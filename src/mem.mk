@@ -18,12 +18,12 @@ tests_fake_cuda_libfakecuda_so_LINK = $(CCLD) $(tests_fake_cuda_libfakecuda_so_C
 if HAVE_CMOCKA
 check_PROGRAMS += tests/mem_test
 TESTS += tests/mem_test
-tests_mem_test_SOURCES = tests/mem_test.c
+tests_mem_test_SOURCES = tests/mem_test.c tests/mem_util.h
 tests_mem_test_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_mem_test_LDADD = $(gd_common_ldadd) $(CMOCKA_LIBS)
 check_PROGRAMS += tests/mem_cuda_test
 TESTS += tests/mem_cuda_test
-tests_mem_cuda_test_SOURCES = tests/mem_cuda_test.c
+tests_mem_cuda_test_SOURCES = tests/mem_cuda_test.c tests/mem_util.h
 tests_mem_cuda_test_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_mem_cuda_test_LDADD = $(gd_common_ldadd) $(CMOCKA_LIBS)
 # Both load the fake driver (a test double), so build it first.

@@ -30,38 +30,8 @@ static char fake_cuda_path[1024];
 static char empty_root[256];   /* no peer-memory module, no NVIDIA module */
 static char peermem_root[300]; /* sys/module/nvidia_peermem present */
 
-static void assert_has(const char *text, const char *fragment)
-{
-	if (!text || !strstr(text, fragment)) {
-		print_error("text:     %s\nmissing:  %s\n",
-			    text ? text : "(null)", fragment);
-		fail();
-	}
-}
-
-static void assert_msg_has(const char *fragment)
-{
-	assert_true(gd_err_is_set());
-	assert_has(gd_err_msg(), fragment);
-}
-
-static const char *const fake_knobs[] = {
-	"GD_FAKE_CUDA_NO_DEVICE",   "GD_FAKE_CUDA_GPU_COUNT",
-	"GD_FAKE_CUDA_DMABUF_ATTR", "GD_FAKE_CUDA_ALLOC_FAIL",
-	"GD_FAKE_CUDA_EXPORT_FAIL", "GD_FAKE_CUDA_PCIE_FLAG_REFUSE",
-	"GD_FAKE_CUDA_MANAGED",
-};
-
-static int reset(void **state)
-{
-	for (size_t i = 0; i < sizeof(fake_knobs) / sizeof(fake_knobs[0]); i++)
-		unsetenv(fake_knobs[i]);
-	setenv("GD_CUDA_LIBRARY", fake_cuda_path, 1);
-	setenv("GD_SYSFS_ROOT", empty_root, 1);
-	gd_cuda_unload();
-	gd_err_clear();
-	return 0;
-}
+#define GD_MEM_TEST_ROOT empty_root
+#include "mem_util.h"
 
 static int alloc_cuda(const char *text, size_t len, struct gd_mem_buf *buf)
 {

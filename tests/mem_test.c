@@ -32,37 +32,8 @@
 static char fake_cuda_path[1024];
 static char fixture_root[256];
 
-static void assert_has(const char *text, const char *fragment)
-{
-	if (!strstr(text, fragment)) {
-		print_error("text:     %s\nmissing:  %s\n", text, fragment);
-		fail();
-	}
-}
-
-static void assert_msg_has(const char *fragment)
-{
-	assert_true(gd_err_is_set());
-	assert_has(gd_err_msg(), fragment);
-}
-
-static const char *const fake_knobs[] = {
-	"GD_FAKE_CUDA_NO_DEVICE",   "GD_FAKE_CUDA_GPU_COUNT",
-	"GD_FAKE_CUDA_DMABUF_ATTR", "GD_FAKE_CUDA_ALLOC_FAIL",
-	"GD_FAKE_CUDA_EXPORT_FAIL", "GD_FAKE_CUDA_PCIE_FLAG_REFUSE",
-	"GD_FAKE_CUDA_MANAGED",
-};
-
-static int reset(void **state)
-{
-	for (size_t i = 0; i < sizeof(fake_knobs) / sizeof(fake_knobs[0]); i++)
-		unsetenv(fake_knobs[i]);
-	setenv("GD_CUDA_LIBRARY", fake_cuda_path, 1);
-	setenv("GD_SYSFS_ROOT", fixture_root, 1);
-	gd_cuda_unload();
-	gd_err_clear();
-	return 0;
-}
+#define GD_MEM_TEST_ROOT fixture_root
+#include "mem_util.h"
 
 static void test_spec_parse_good(void **state)
 {
