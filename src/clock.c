@@ -95,6 +95,21 @@ void gd_clock_init(void)
 	pthread_once(&gd_clock_once, gd_clock_choose);
 }
 
+uint64_t gd_clock_ticks(void)
+{
+#ifdef GD_HAVE_TSC
+	if (gd_use_tsc)
+		return __rdtsc();
+#endif
+	return gd_raw_ns();
+}
+
+double gd_clock_ns_per_tick(void)
+{
+	gd_clock_init();
+	return gd_use_tsc ? gd_ns_per_tick : 1.0;
+}
+
 uint64_t gd_now_ns(void)
 {
 #ifdef GD_HAVE_TSC

@@ -218,13 +218,15 @@ int gd_lat_run(struct gd_step *st, struct gd_step_result *r)
 	bool poll_byte = s->test->verb == GD_VERB_WRITE && !s->use_imm;
 	uint64_t total = st->iters ? st->iters + st->warmup : s->samples_cap;
 	uint64_t deadline = 0, k = 0, t0, t1;
+	double ns_per_tick = gd_clock_ns_per_tick();
 	int ret = 0;
 
 	L.timeout_ns = s->o->oob_timeout_ms * 1000000ULL;
 	L.recv_needed = st->iters + st->warmup;
 	gd_lat_template(&L);
 	if (!st->iters)
-		deadline = gd_now_ns() + s->o->duration_s * 1000000000ULL;
+		deadline = gd_clock_ticks() +
+			   (uint64_t)((double)s->o->duration_s * 1e9 / ns_per_tick);
 	for (uint64_t i = 0; i < total && !ret; i++) {
 		uint8_t val = (uint8_t)(i % 255 + 1);
 
@@ -232,9 +234,9 @@ int gd_lat_run(struct gd_step *st, struct gd_step_result *r)
 			ret = gd_lat_pong(&L, val, poll_byte);
 			continue;
 		}
-		t0 = gd_now_ns();
+		t0 = gd_clock_ticks();
 		ret = gd_lat_ping(&L, val, poll_byte);
-		t1 = gd_now_ns();
+		t1 = gd_clock_ticks();
 		if (i >= st->warmup && k < s->samples_cap)
 			s->samples_ns[k++] = t1 - t0;
 		if (deadline && t1 >= deadline)
@@ -247,6 +249,9 @@ int gd_lat_run(struct gd_step *st, struct gd_step_result *r)
 	}
 	if (ret || !st->initiator)
 		return ret;
+	/* samples were taken in ticks: convert once, outside the loop */
+	for (uint64_t i = 0; i < k; i++)
+		s->samples_ns[i] = (uint64_t)((double)s->samples_ns[i] * ns_per_tick + 0.5);
 	r->is_bw = false;
 	r->msgs_done = k;
 	r->app_bytes = k * st->size_bytes * (gd_lat_is_pingpong(s) ? 2 : 1);

@@ -16,6 +16,13 @@
  * else CLOCK_MONOTONIC_RAW. GD_CLOCK=monotonic forces the latter.
  */
 uint64_t gd_now_ns(void);
+/*
+ * Raw clock ticks for hot loops: an integer read with no arithmetic (under
+ * emulation even a floating-point multiply per sample shows in a latency).
+ * Convert differences with gd_clock_ns_per_tick() after the loop.
+ */
+uint64_t gd_clock_ticks(void);
+double gd_clock_ns_per_tick(void);
 /* Choose and calibrate the clock; called once before measuring (gd_now_ns
  * calls it on first use otherwise). */
 void gd_clock_init(void);
