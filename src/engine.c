@@ -7,6 +7,7 @@
 #include <config.h>
 
 #include <errno.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,6 +32,49 @@ static void gd_on_sigint(int sig)
 {
 	(void)sig;
 	gd_stop_requested = 1;
+}
+
+/* --cpu: one CPU for every phase, so placement is the only variable. */
+static int gd_pin_cpu(const struct gd_opts *o, bool loopback_server)
+{
+	long cpu = (long)o->cpu + (loopback_server ? 1 : 0);
+	cpu_set_t set;
+
+	if (o->cpu < 0)
+		return 0;
+	CPU_ZERO(&set);
+	CPU_SET((int)cpu, &set);
+	if (sched_setaffinity(0, sizeof(set), &set))
+		return gd_err(-errno,
+			      "cannot pin to CPU %ld: %s; check --cpu against the CPUs this process may use (taskset -p $$, cgroup cpuset)",
+			      cpu, strerror(errno));
+	return 0;
+}
+
+/* The CPUs this process may run on, as "0-3,8" style text for the header. */
+static void gd_affinity_text(char *buf, size_t len)
+{
+	cpu_set_t set;
+	size_t off = 0;
+	int start = -1;
+
+	buf[0] = '\0';
+	if (sched_getaffinity(0, sizeof(set), &set)) {
+		snprintf(buf, len, "unknown");
+		return;
+	}
+	for (int c = 0; c <= CPU_SETSIZE && off < len; c++) {
+		bool in = c < CPU_SETSIZE && CPU_ISSET(c, &set);
+
+		if (in && start < 0)
+			start = c;
+		if (!in && start >= 0) {
+			off += (size_t)snprintf(buf + off, len - off, "%s%d", off ? "," : "", start);
+			if (c - 1 > start && off < len)
+				off += (size_t)snprintf(buf + off, len - off, "-%d", c - 1);
+			start = -1;
+		}
+	}
 }
 
 static const char *gd_jget(struct json_object *o, const char *k1, const char *k2)
@@ -94,6 +138,8 @@ static void gd_report_header(struct gd_session *s)
 	gd_report_header_str(rep, "phases", "Phases", s->o->phases ? s->o->phases : "HH");
 	gd_report_header_str(rep, "peer", "Peer", s->oob.peer_name);
 	gd_report_header_str(rep, "clock", "Clock", gd_clock_describe());
+	gd_affinity_text(buf, sizeof(buf));
+	gd_report_header_str(rep, "cpu_affinity", "CPU affinity", buf);
 	if (s->test->verb == GD_VERB_WRITE && s->test->measure == GD_MEASURE_LAT)
 		gd_report_header_str(rep, "completion", "Completion",
 				     s->use_imm ? "write-with-immediate (receive CQ polled)" :
@@ -206,7 +252,9 @@ static int gd_run_role(const struct gd_test *test, struct gd_opts *o,
 				      o->loopback ? "loopback" : is_server ? "server" : "client"));
 	if (!is_server)
 		gd_add_envelope(s.rep, o->mem_spec);
-	ret = gd_session_setup(&s);
+	ret = gd_pin_cpu(o, is_server && o->loopback);
+	if (!ret)
+		ret = gd_session_setup(&s);
 	if (!ret) {
 		gd_report_set_section(s.rep, "test", gd_sweep_describe(&s));
 		gd_report_set_section(s.rep, "labels", gd_labels_json(o));

@@ -85,6 +85,7 @@ static const struct gd_opt_def gd_opt_table[] = {
 	{ "json", 0, GD_T_JSONOPT, OFF(json_path), 0, 0, "FILE", "same as --out_json_file; without FILE, print the document on stdout", GD_F_OPTARG },
 	{ "output", 0, GD_T_OUTPUT, OFF(output), 0, 0, "WHAT", "print only bandwidth, message_rate or latency", 0 },
 	{ "cpu_util", 0, GD_T_FLAG, OFF(cpu_util), 0, 0, NULL, "report CPU utilisation during the measured window", 0 },
+	{ "cpu", 0, GD_T_I64, OFF(cpu), 0, 4095, "N", "pin this process to CPU N for the whole run (--loopback: the server half to N+1)", 0 },
 	{ "run_infinitely", 0, GD_T_FLAG, OFF(run_infinitely), 0, 0, NULL, "repeat the test until interrupted, one result per pass", GD_F_TRAVELS },
 	{ "use_hugepages", 0, GD_T_FLAG, OFF(use_hugepages), 0, 0, NULL, "host buffers from huge pages (same as --mem=hugepage for host phases)", 0 },
 	{ "write_with_imm", 0, GD_T_FLAG, OFF(write_with_imm), 0, 0, NULL, "write tests use RDMA write with immediate; the target polls its receive completions", GD_F_TRAVELS },
@@ -281,6 +282,7 @@ static void gd_opts_defaults(const struct gd_test *test, struct gd_opts *o)
 	o->qp_timeout = 14;
 	o->retry_count = 7;
 	o->use_cuda = -1;
+	o->cpu = -1;
 	/* latency tests run small sizes: gate them all by default */
 	o->gate_from_bytes = test->measure == GD_MEASURE_LAT ? 0 : 65536;
 }

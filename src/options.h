@@ -74,6 +74,7 @@ struct gd_opts {
 	char *json_path;
 	enum gd_output_only output;
 	bool cpu_util;
+	int64_t cpu;                /* --cpu, -1: not pinned */
 	bool ignore_cpu_freq;
 	bool dont_xchg_versions;
 	char *labels[GD_MAX_LABELS];
