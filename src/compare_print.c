@@ -440,5 +440,5 @@ void gd_compare_print(FILE *out, struct json_object *doc,
 	gd_print_memory(out, phases);
 	if (verdicts)
 		gd_print_verdicts(out, verdicts);
-	fprintf(out, GD_RULE);
+	/* the run report's closing rule ends this block too */
 }
