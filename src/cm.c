@@ -96,7 +96,7 @@ static void gd_cm_qp_attr(struct gd_verbs *v, const struct gd_opts *o,
 	memset(ia, 0, sizeof(*ia));
 	ia->send_cq = v->send_cq;
 	ia->recv_cq = v->recv_cq;
-	ia->cap.max_send_wr = (uint32_t)o->tx_depth + 1;
+	ia->cap.max_send_wr = gd_sq_depth(o);
 	ia->cap.max_recv_wr = (uint32_t)o->rx_depth;
 	ia->cap.max_send_sge = 1;
 	ia->cap.max_recv_sge = 1;

@@ -27,7 +27,7 @@ struct gd_lat_loop {
 	struct gd_step *st;
 	struct ibv_send_wr wr;
 	struct ibv_sge sge;
-	uint64_t sends_out;           /* signalled sends not yet reaped */
+	uint64_t sent;                /* ping-pong sends posted */
 	uint64_t recv_needed;
 	uint64_t timeout_ns;
 };
@@ -68,21 +68,28 @@ static int gd_lat_wait_cq(struct gd_lat_loop *L, struct ibv_cq *cq,
 	}
 }
 
-static int gd_lat_send(struct gd_lat_loop *L)
+/*
+ * Ping-pong sends are signalled one in -Q (and the last one), as perftest
+ * does: a completion per message costs the provider work inside the
+ * measured round trip. The SQ is sized for -Q unsignalled requests; the
+ * signalled one is reaped at once so the queue never fills. Read and atomic
+ * requests are always signalled: their completion is the measurement.
+ */
+static int gd_lat_send(struct gd_lat_loop *L, bool last)
 {
 	struct gd_session *s = L->st->s;
+	bool sig = !gd_lat_is_pingpong(s) || ++L->sent % s->o->cq_mod == 0 || last;
 	struct ibv_send_wr *bad;
 
-	/* Reap lazily: a full round trip has passed since the last send. */
-	while (L->sends_out >= s->o->tx_depth) {
-		if (gd_lat_wait_cq(L, s->v.send_cq, "send completion"))
-			return gd_err_code();
-		L->sends_out--;
-	}
+	if (sig)
+		L->wr.send_flags |= IBV_SEND_SIGNALED;
+	else
+		L->wr.send_flags &= ~IBV_SEND_SIGNALED;
 	if (ibv_post_send(s->v.qp[0], &L->wr, &bad))
 		return gd_err(-EIO, "ibv_post_send failed on %s: %s",
 			      s->v.port.dev_name, strerror(errno));
-	L->sends_out++;
+	if (sig && gd_lat_is_pingpong(s))
+		return gd_lat_wait_cq(L, s->v.send_cq, "send completion");
 	return 0;
 }
 
@@ -127,7 +134,7 @@ static void gd_lat_template(struct gd_lat_loop *L)
 	L->sge.lkey = st->lb->mem.mr->lkey;
 	L->wr.sg_list = &L->sge;
 	L->wr.num_sge = 1;
-	L->wr.send_flags = IBV_SEND_SIGNALED;
+	L->wr.send_flags = 0;
 	if (cpu && st->size_bytes <= s->v.port.max_inline_bytes &&
 	    st->size_bytes <= s->o->inline_bytes &&
 	    s->test->verb != GD_VERB_READ && s->test->verb != GD_VERB_ATOMIC)
@@ -162,7 +169,8 @@ static void gd_lat_template(struct gd_lat_loop *L)
 	L->wr.wr.rdma.rkey = st->rb->rkey;
 }
 
-static int gd_lat_ping(struct gd_lat_loop *L, uint8_t val, bool poll_byte)
+static int gd_lat_ping(struct gd_lat_loop *L, uint8_t val, bool poll_byte,
+		       bool last)
 {
 	struct gd_step *st = L->st;
 	size_t half = st->s->slot_bytes / 2;
@@ -170,20 +178,19 @@ static int gd_lat_ping(struct gd_lat_loop *L, uint8_t val, bool poll_byte)
 
 	if (poll_byte) {
 		base[st->size_bytes - 1] = val;
-		if (gd_lat_send(L))
+		if (gd_lat_send(L, last))
 			return gd_err_code();
 		return gd_lat_wait_byte(L, base + half + st->size_bytes - 1, val);
 	}
-	if (gd_lat_send(L))
+	if (gd_lat_send(L, last))
 		return gd_err_code();
-	if (!gd_lat_is_pingpong(st->s)) {
-		L->sends_out--;
+	if (!gd_lat_is_pingpong(st->s))
 		return gd_lat_wait_cq(L, st->s->v.send_cq, "completion");
-	}
 	return gd_lat_recv(L);
 }
 
-static int gd_lat_pong(struct gd_lat_loop *L, uint8_t val, bool poll_byte)
+static int gd_lat_pong(struct gd_lat_loop *L, uint8_t val, bool poll_byte,
+		       bool last)
 {
 	struct gd_step *st = L->st;
 	size_t half = st->s->slot_bytes / 2;
@@ -193,11 +200,11 @@ static int gd_lat_pong(struct gd_lat_loop *L, uint8_t val, bool poll_byte)
 		if (gd_lat_wait_byte(L, base + half + st->size_bytes - 1, val))
 			return gd_err_code();
 		base[st->size_bytes - 1] = val;
-		return gd_lat_send(L);
+		return gd_lat_send(L, last);
 	}
 	if (gd_lat_recv(L))
 		return gd_err_code();
-	return gd_lat_send(L);
+	return gd_lat_send(L, last);
 }
 
 static void gd_lat_gap(const struct gd_session *s)
@@ -231,21 +238,17 @@ int gd_lat_run(struct gd_step *st, struct gd_step_result *r)
 		uint8_t val = (uint8_t)(i % 255 + 1);
 
 		if (!st->initiator) {
-			ret = gd_lat_pong(&L, val, poll_byte);
+			ret = gd_lat_pong(&L, val, poll_byte, i + 1 == total);
 			continue;
 		}
 		t0 = gd_clock_ticks();
-		ret = gd_lat_ping(&L, val, poll_byte);
+		ret = gd_lat_ping(&L, val, poll_byte, i + 1 == total);
 		t1 = gd_clock_ticks();
 		if (i >= st->warmup && k < s->samples_cap)
 			s->samples_ns[k++] = t1 - t0;
 		if (deadline && t1 >= deadline)
 			break;
 		gd_lat_gap(s);
-	}
-	while (!ret && L.sends_out) {
-		ret = gd_lat_wait_cq(&L, s->v.send_cq, "send completion");
-		L.sends_out--;
 	}
 	if (ret || !st->initiator)
 		return ret;

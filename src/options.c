@@ -418,7 +418,9 @@ static int gd_opts_validate(const struct gd_test *test, struct gd_opts *o)
 		return gd_err(-EINVAL, "--write_with_imm applies to write tests only");
 	if (o->out_json && !o->json_path)
 		o->json_path = strdup("gdperf_out.json");
-	if (o->cq_mod > o->tx_depth)
+	/* bandwidth: a signal within every send queue's worth; latency keeps
+	 * -Q for its unsignalled ping-pong sends (the SQ is sized for it) */
+	if (o->cq_mod > o->tx_depth && test->measure == GD_MEASURE_BW)
 		o->cq_mod = o->tx_depth;
 	if (o->post_list > o->tx_depth)
 		return gd_err(-EINVAL, "-l %" PRIu64 " exceeds -t %" PRIu64

@@ -254,6 +254,13 @@ int gd_verbs_create_pd_cq(struct gd_verbs *v, const struct gd_opts *o)
 	return 0;
 }
 
+uint32_t gd_sq_depth(const struct gd_opts *o)
+{
+	uint64_t d = o->tx_depth > o->cq_mod ? o->tx_depth : o->cq_mod;
+
+	return (uint32_t)d + 1;
+}
+
 static enum ibv_qp_type gd_qp_type(enum gd_conn conn)
 {
 	return conn == GD_CONN_UC ? IBV_QPT_UC :
@@ -289,7 +296,7 @@ int gd_verbs_create_qps(struct gd_verbs *v, const struct gd_opts *o,
 	struct ibv_qp_init_attr ia = {
 		.send_cq = v->send_cq,
 		.recv_cq = v->recv_cq,
-		.cap = { .max_send_wr = (uint32_t)o->tx_depth + 1,
+		.cap = { .max_send_wr = gd_sq_depth(o),
 			 .max_recv_wr = (uint32_t)o->rx_depth,
 			 .max_send_sge = 1, .max_recv_sge = 1,
 			 .max_inline_data = (uint32_t)o->inline_bytes },

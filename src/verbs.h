@@ -72,6 +72,8 @@ int gd_verbs_open(struct gd_verbs *v, const char *name, unsigned int port,
 int gd_verbs_query_port(struct gd_verbs *v, unsigned int port, int gid_index);
 /* PD, CQs (sized for the depths), completion channel with -e. */
 int gd_verbs_create_pd_cq(struct gd_verbs *v, const struct gd_opts *o);
+/* Send queue depth: -t, or -Q when latency sends go unsignalled. */
+uint32_t gd_sq_depth(const struct gd_opts *o);
 /* Create the QPs and move them to INIT (not for rdma_cm). */
 int gd_verbs_create_qps(struct gd_verbs *v, const struct gd_opts *o,
 			int access);
