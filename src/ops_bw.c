@@ -20,11 +20,11 @@
 #include "stats.h"
 
 #define GD_POLL_BATCH 32
-#define GD_CHECK_EVERY 1024
-/* The receiver looks at the side channel (a system call) this rarely: its
- * "done" matters only at the end of unreliable or timed runs, and measured
- * under rxe a check every 1024 empty polls cost ~1% of send bandwidth. */
-#define GD_RECV_CHECK_EVERY 65536
+/* Deadline, silence limit, heartbeat and (on the receiver) a look at the
+ * side channel happen every GD_CHECK_MS, timed by the raw clock: a count
+ * of loop turns is no clock (under rxe one post can take a millisecond),
+ * and a system call every few polls cost ~1% of send bandwidth. */
+#define GD_CHECK_MS 10
 #define GD_BEAT_NS 1000000000ULL
 #define GD_UD_QKEY 0x11111111u
 
@@ -43,6 +43,11 @@ struct gd_bw_loop {
 	uint64_t cq_mod;             /* -Q, capped by bytes per signal */
 };
 
+static uint64_t gd_check_ticks(void)
+{
+	return (uint64_t)(GD_CHECK_MS * 1e6 / gd_clock_ns_per_tick());
+}
+
 bool gd_step_needs_recv(const struct gd_session *s)
 {
 	return s->test->verb == GD_VERB_SEND || s->use_imm;
@@ -53,7 +58,12 @@ int gd_step_heartbeat(struct gd_session *s, uint64_t now_ns)
 	struct json_object *b;
 	int ret;
 
-	if (now_ns - s->last_beat_ns < GD_BEAT_NS)
+	/* a quarter of the peer's silence limit, at most a second apart */
+	uint64_t every_ns = s->o->oob_timeout_ms * 1000000ULL / 4;
+
+	if (every_ns > GD_BEAT_NS)
+		every_ns = GD_BEAT_NS;
+	if (now_ns - s->last_beat_ns < every_ns)
 		return 0;
 	s->last_beat_ns = now_ns;
 	b = json_object_new_object();
@@ -217,14 +227,41 @@ static uint64_t gd_bw_silence_ns(const struct gd_step *st)
 	return drain_ns > base_ns ? drain_ns : base_ns;
 }
 
+/* Every GD_CHECK_MS of the loop, busy or not: the duration
+ * deadline, the silence limit and the heartbeat. 0 or -errno. */
+static int gd_bw_check(struct gd_bw_loop *L, uint64_t deadline_ns,
+		       uint64_t *last_total, uint64_t *last_progress_ns,
+		       bool *stopping)
+{
+	struct gd_session *s = L->st->s;
+	uint64_t timeout_ns = gd_bw_silence_ns(L->st);
+	uint64_t now = gd_now_ns();
+
+	if (L->done_total != *last_total) {
+		*last_total = L->done_total;
+		*last_progress_ns = now;
+	}
+	if (deadline_ns && !*stopping && now >= deadline_ns) {
+		gd_bw_stop_posting(L);
+		*stopping = true;
+	}
+	if (now - *last_progress_ns > timeout_ns)
+		return gd_err(-ETIMEDOUT,
+			      "no completion on %s for %llu ms with %llu of the messages done; is the peer %s still running?",
+			      s->v.port.dev_name,
+			      (unsigned long long)(timeout_ns / 1000000),
+			      (unsigned long long)L->done_total, s->oob.peer_name);
+	return gd_step_heartbeat(s, now);
+}
+
 /* Run until every QP completed count[q] requests, or until @deadline_ns
  * (duration mode) when it is non-zero. */
 static int gd_bw_burst(struct gd_bw_loop *L, uint64_t deadline_ns)
 {
 	struct gd_session *s = L->st->s;
 	struct ibv_wc wc[GD_POLL_BATCH];
-	uint64_t spins = 0, last_progress = gd_now_ns();
-	uint64_t timeout_ns = gd_bw_silence_ns(L->st);
+	uint64_t last_total = 0, last_progress = gd_now_ns();
+	uint64_t check_ticks = gd_check_ticks(), next_check = gd_clock_ticks();
 	bool stopping = false;
 	int n;
 
@@ -242,29 +279,12 @@ static int gd_bw_burst(struct gd_bw_loop *L, uint64_t deadline_ns)
 			L->completed[q] += k;
 			L->done_total += k;
 		}
-		if (n) {
-			spins = 0;
-			last_progress = 0;
+		if (n)
 			gd_bw_checkpoint(L);
+		if (gd_clock_ticks() < next_check)
 			continue;
-		}
-		if (++spins % GD_CHECK_EVERY)
-			continue;
-		uint64_t now = gd_now_ns();
-
-		if (!last_progress)
-			last_progress = now;
-		if (deadline_ns && !stopping && now >= deadline_ns) {
-			gd_bw_stop_posting(L);
-			stopping = true;
-		}
-		if (now - last_progress > timeout_ns)
-			return gd_err(-ETIMEDOUT,
-				      "no completion on %s for %llu ms with %llu of the messages done; is the peer %s still running?",
-				      s->v.port.dev_name,
-				      (unsigned long long)(timeout_ns / 1000000),
-				      (unsigned long long)L->done_total, s->oob.peer_name);
-		if (gd_step_heartbeat(s, now))
+		next_check = gd_clock_ticks() + check_ticks;
+		if (gd_bw_check(L, deadline_ns, &last_total, &last_progress, &stopping))
 			return gd_err_code();
 	}
 	return 0;
@@ -437,7 +457,8 @@ int gd_bw_receive(struct gd_step *st, uint64_t *received, bool *done_seen,
 	struct gd_session *s = st->s;
 	uint64_t nq = s->v.num_qps, got[GD_MAX_QPS] = { 0 };
 	uint64_t per_qp = st->iters ? st->iters + st->warmup : UINT64_MAX;
-	uint64_t spins = 0, idle_since = gd_now_ns();
+	uint64_t idle_since = gd_now_ns(), check_ticks = gd_check_ticks();
+	uint64_t next_check = gd_clock_ticks() + check_ticks;
 	uint64_t timeout_ns = gd_bw_silence_ns(st);
 	struct ibv_wc wc[GD_POLL_BATCH];
 	int n, ret;
@@ -462,13 +483,11 @@ int gd_bw_receive(struct gd_step *st, uint64_t *received, bool *done_seen,
 			if (ret)
 				return ret;
 		}
-		if (n) {
-			spins = 0;
+		if (n)
 			idle_since = 0;
+		if (gd_clock_ticks() < next_check)
 			continue;
-		}
-		if (++spins % GD_RECV_CHECK_EVERY)
-			continue;
+		next_check = gd_clock_ticks() + check_ticks;
 		uint64_t now = gd_now_ns();
 
 		if (!idle_since)

@@ -338,10 +338,11 @@ int gd_session_setup(struct gd_session *s)
 	if (!ret)
 		ret = gd_sweep_plan(s);
 	if (!ret) {
-		/* Two halves: outgoing data and, for ping-pong writes, the
-		 * region the peer writes into. */
-		s->slot_bytes = (size_t)((2 * gd_max_size(s->o) + GD_UD_GRH_BYTES + 4095) &
-					 ~4095ULL);
+		/* Two page-aligned halves: outgoing data and, for ping-pong
+		 * writes, the region the peer writes into (a message that
+		 * straddles a page costs the provider a second page copy). */
+		s->slot_bytes = 2 * (size_t)((gd_max_size(s->o) + GD_UD_GRH_BYTES + 4095) &
+					     ~4095ULL);
 		ret = gd_setup_verbs(s, cm_ip, sizeof(cm_ip));
 	}
 	if (!ret)
