@@ -356,30 +356,11 @@ static void gd_report_bw_text(struct gd_report *rep,
 void gd_report_bw_row(struct gd_report *rep, int phase,
 		      const struct gd_bw_summary *bw)
 {
-	struct json_object *ph = gd_report_phase(rep, phase), *row;
+	struct json_object *ph = gd_report_phase(rep, phase);
 
 	if (!ph || !bw)
 		return;
-	row = json_object_new_object();
-	json_object_object_add(row, "size_bytes",
-			       gd_json_u64(bw->size_bytes));
-	json_object_object_add(row, "iterations",
-			       gd_json_u64(bw->iters));
-	json_object_object_add(row, "elapsed_s",
-			       json_object_new_double(bw->elapsed_s));
-	json_object_object_add(row, "bw_peak_MiBps",
-			       json_object_new_double(bw->peak_MiBps));
-	json_object_object_add(
-		row, "bw_peak_Gbps",
-		json_object_new_double(gd_MiBps_to_Gbps(bw->peak_MiBps)));
-	json_object_object_add(row, "bw_avg_MiBps",
-			       json_object_new_double(bw->avg_MiBps));
-	json_object_object_add(
-		row, "bw_avg_Gbps",
-		json_object_new_double(gd_MiBps_to_Gbps(bw->avg_MiBps)));
-	json_object_object_add(row, "msg_rate_Mpps",
-			       json_object_new_double(bw->msg_rate_Mpps));
-	gd_report_add_result(ph, row);
+	gd_report_add_result(ph, gd_bw_summary_json(bw));
 	gd_report_bw_text(rep, bw);
 }
 
@@ -409,26 +390,9 @@ void gd_report_lat_row(struct gd_report *rep, int phase,
 
 	if (!ph || !lat)
 		return;
-	row = json_object_new_object();
-	json_object_object_add(row, "size_bytes",
-			       gd_json_u64(size_bytes));
+	row = gd_lat_summary_json(lat);
+	json_object_object_add(row, "size_bytes", gd_json_u64(size_bytes));
 	json_object_object_add(row, "iterations", gd_json_u64(iters));
-	json_object_object_add(row, "samples",
-			       gd_json_u64(lat->samples));
-	json_object_object_add(row, "lat_min_us",
-			       json_object_new_double(lat->min_us));
-	json_object_object_add(row, "lat_max_us",
-			       json_object_new_double(lat->max_us));
-	json_object_object_add(row, "lat_typical_us",
-			       json_object_new_double(lat->typical_us));
-	json_object_object_add(row, "lat_avg_us",
-			       json_object_new_double(lat->avg_us));
-	json_object_object_add(row, "lat_stdev_us",
-			       json_object_new_double(lat->stdev_us));
-	json_object_object_add(row, "lat_p99_us",
-			       json_object_new_double(lat->p99_us));
-	json_object_object_add(row, "lat_p999_us",
-			       json_object_new_double(lat->p999_us));
 	gd_report_add_result(ph, row);
 	gd_report_lat_text(rep, lat, size_bytes, iters);
 }

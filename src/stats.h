@@ -76,6 +76,14 @@ static inline double gd_MiBps_to_Gbps(double MiBps)
 	return MiBps * 1048576.0 * 8.0 / 1e9;
 }
 
+/* Summaries as JSON (stats_json.c): the report rows and the results the
+ * server sends use these; from_json is strict (-EPROTO, recorded). */
+struct json_object;
+struct json_object *gd_bw_summary_json(const struct gd_bw_summary *bw);
+int gd_bw_summary_from_json(struct json_object *j, struct gd_bw_summary *bw);
+struct json_object *gd_lat_summary_json(const struct gd_lat_summary *lat);
+int gd_lat_summary_from_json(struct json_object *j, struct gd_lat_summary *lat);
+
 /* CPU utilisation over a window, from /proc/stat (--cpu_util). */
 struct gd_cpu_sample {
 	uint64_t busy_ticks, total_ticks;

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 # Statistics (clock, percentiles, bandwidth) and the text/JSON run report.
-libgdperf_la_SOURCES += src/clock.c src/stats.c src/stats.h src/report.c src/report.h
+libgdperf_la_SOURCES += src/clock.c src/stats.c src/stats_json.c src/stats.h src/report.c src/report.h
 
 if HAVE_CMOCKA
 check_PROGRAMS += tests/stats_test tests/report_test

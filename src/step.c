@@ -379,64 +379,6 @@ static int gd_step_measure(struct gd_step_ctx *c, struct gd_step_result *r,
 	return gd_wait_done(s, &peer_sent);
 }
 
-struct json_object *gd_bw_to_json(const struct gd_bw_summary *bw)
-{
-	struct json_object *j = gd_obj();
-
-	json_object_object_add(j, "size_bytes", json_object_new_int64((int64_t)bw->size_bytes));
-	json_object_object_add(j, "iterations", json_object_new_int64((int64_t)bw->iters));
-	json_object_object_add(j, "elapsed_s", json_object_new_double(bw->elapsed_s));
-	json_object_object_add(j, "bw_peak_MiBps", json_object_new_double(bw->peak_MiBps));
-	json_object_object_add(j, "bw_avg_MiBps", json_object_new_double(bw->avg_MiBps));
-	json_object_object_add(j, "msg_rate_Mpps", json_object_new_double(bw->msg_rate_Mpps));
-	return j;
-}
-
-static double gd_jdbl(struct json_object *o, const char *key)
-{
-	struct json_object *x;
-
-	return json_object_object_get_ex(o, key, &x) ? json_object_get_double(x) : 0;
-}
-
-int gd_bw_from_json(struct json_object *j, struct gd_bw_summary *bw)
-{
-	bw->size_bytes = (uint64_t)gd_jint(j, "size_bytes", 0);
-	bw->iters = (uint64_t)gd_jint(j, "iterations", 0);
-	bw->elapsed_s = gd_jdbl(j, "elapsed_s");
-	bw->peak_MiBps = gd_jdbl(j, "bw_peak_MiBps");
-	bw->avg_MiBps = gd_jdbl(j, "bw_avg_MiBps");
-	bw->msg_rate_Mpps = gd_jdbl(j, "msg_rate_Mpps");
-	return bw->iters ? 0 : gd_err(-EPROTO, "peer sent an empty bandwidth result");
-}
-
-struct json_object *gd_lat_to_json(const struct gd_lat_summary *lat)
-{
-	struct json_object *j = gd_obj();
-
-	json_object_object_add(j, "samples", json_object_new_int64((int64_t)lat->samples));
-	json_object_object_add(j, "lat_min_us", json_object_new_double(lat->min_us));
-	json_object_object_add(j, "lat_max_us", json_object_new_double(lat->max_us));
-	json_object_object_add(j, "lat_typical_us", json_object_new_double(lat->typical_us));
-	json_object_object_add(j, "lat_avg_us", json_object_new_double(lat->avg_us));
-	json_object_object_add(j, "lat_stdev_us", json_object_new_double(lat->stdev_us));
-	json_object_object_add(j, "lat_p99_us", json_object_new_double(lat->p99_us));
-	json_object_object_add(j, "lat_p999_us", json_object_new_double(lat->p999_us));
-	return j;
-}
-
-int gd_lat_from_json(struct json_object *j, struct gd_lat_summary *lat)
-{
-	lat->samples = (uint64_t)gd_jint(j, "samples", 0);
-	lat->min_us = gd_jdbl(j, "lat_min_us");
-	lat->max_us = gd_jdbl(j, "lat_max_us");
-	lat->typical_us = gd_jdbl(j, "lat_typical_us");
-	lat->avg_us = gd_jdbl(j, "lat_avg_us");
-	lat->stdev_us = gd_jdbl(j, "lat_stdev_us");
-	lat->p99_us = gd_jdbl(j, "lat_p99_us");
-	lat->p999_us = gd_jdbl(j, "lat_p999_us");
-	return lat->samples ? 0 : gd_err(-EPROTO, "peer sent an empty latency result");
-}
 
 /* Let the kernel's hw_counters cache expire so the closing snapshot
  * sees this window's traffic, not the values cached at its opening. */
@@ -484,7 +426,7 @@ static struct json_object *gd_step_counters(struct gd_step_ctx *c)
 
 static struct json_object *gd_result_json(const struct gd_step_result *r)
 {
-	return r->is_bw ? gd_bw_to_json(&r->bw) : gd_lat_to_json(&r->lat);
+	return r->is_bw ? gd_bw_summary_json(&r->bw) : gd_lat_summary_json(&r->lat);
 }
 
 /* Server sends its half; client takes it and the initiator's figures. */
@@ -525,12 +467,12 @@ static int gd_step_exchange(struct gd_step_ctx *c, struct gd_step_outcome *out,
 	}
 	if (c->ph->dir == GD_DIR_BIDIR && json_object_object_get_ex(m, "result", &x) &&
 	    s->test->measure == GD_MEASURE_BW) {
-		ret = gd_bw_from_json(x, &out->peer_bw);
+		ret = gd_bw_summary_from_json(x, &out->peer_bw);
 		out->has_peer_bw = !ret;
 	} else if (!c->st.initiator && json_object_object_get_ex(m, "result", &x)) {
 		out->res.is_bw = s->test->measure == GD_MEASURE_BW;
-		ret = out->res.is_bw ? gd_bw_from_json(x, &out->res.bw) :
-				       gd_lat_from_json(x, &out->res.lat);
+		ret = out->res.is_bw ? gd_bw_summary_from_json(x, &out->res.bw) :
+				       gd_lat_summary_from_json(x, &out->res.lat);
 		out->res.app_bytes = out->res.is_bw ?
 			out->res.bw.iters * out->res.bw.size_bytes : 0;
 		out->res.msgs_done = (uint64_t)gd_jint(m, "sent", 0);

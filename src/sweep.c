@@ -338,9 +338,9 @@ static void gd_report_bidir_row(struct gd_session *s, int idx,
 		return;
 	row = json_object_array_get_idx(res, json_object_array_length(res) - 1);
 	dirs = json_object_new_object();
-	json_object_object_add(dirs, "client_to_server", gd_bw_to_json(a));
+	json_object_object_add(dirs, "client_to_server", gd_bw_summary_json(a));
 	json_object_object_add(dirs, "server_to_client",
-			       o->has_peer_bw ? gd_bw_to_json(b) : NULL);
+			       o->has_peer_bw ? gd_bw_summary_json(b) : NULL);
 	json_object_object_add(row, "sum_of_directions", json_object_new_boolean(1));
 	json_object_object_add(row, "directions", dirs);
 	if (s->o->output == GD_OUTPUT_ALL && !(s->o->json_path && !strcmp(s->o->json_path, "-")))

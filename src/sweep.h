@@ -32,9 +32,5 @@ int gd_step_run(struct gd_session *s, unsigned int step_no,
 		const struct gd_phase *ph, uint64_t size_bytes,
 		struct gd_step_outcome *out);
 
-struct json_object *gd_bw_to_json(const struct gd_bw_summary *bw);
-int gd_bw_from_json(struct json_object *j, struct gd_bw_summary *bw);
-struct json_object *gd_lat_to_json(const struct gd_lat_summary *lat);
-int gd_lat_from_json(struct json_object *j, struct gd_lat_summary *lat);
 
 #endif

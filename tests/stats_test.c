@@ -14,8 +14,10 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <cmocka.h>
+#include <json-c/json.h>
 
 #include "error.h"
 #include "stats.h"
@@ -238,6 +240,45 @@ static void test_clock(void **state)
 	assert_dbl(o1, o2, 0.0);
 }
 
+/* Summaries travel as JSON (server results) with the report's keys. */
+static void test_summary_json(void **state)
+{
+	struct gd_bw_summary bw = { .size_bytes = 65536, .iters = 1000,
+				    .elapsed_s = 1.0, .peak_MiBps = 70.0,
+				    .avg_MiBps = 62.5, .msg_rate_Mpps = 0.001 };
+	struct gd_lat_summary lat = { .samples = 10, .min_us = 1, .max_us = 10,
+				      .typical_us = 5, .avg_us = 5.5,
+				      .stdev_us = 2.8722813, .p99_us = 10,
+				      .p999_us = 10 };
+	struct gd_bw_summary bw2;
+	struct gd_lat_summary lat2;
+	struct json_object *j, *x;
+
+	(void)state;
+	j = gd_bw_summary_json(&bw);
+	assert_true(json_object_object_get_ex(j, "bw_avg_Gbps", &x));
+	assert_true(fabs(json_object_get_double(x) - 0.524288) < 1e-9);
+	assert_int_equal(gd_bw_summary_from_json(j, &bw2), 0);
+	assert_int_equal(bw2.size_bytes, 65536);
+	assert_int_equal(bw2.iters, 1000);
+	assert_true(bw2.avg_MiBps == 62.5 && bw2.peak_MiBps == 70.0);
+	json_object_object_del(j, "msg_rate_Mpps");
+	gd_err_clear();
+	assert_int_equal(gd_bw_summary_from_json(j, &bw2), -EPROTO);
+	assert_non_null(strstr(gd_err_msg(), "msg_rate_Mpps"));
+	json_object_put(j);
+
+	j = gd_lat_summary_json(&lat);
+	assert_int_equal(gd_lat_summary_from_json(j, &lat2), 0);
+	assert_int_equal(lat2.samples, 10);
+	assert_true(lat2.typical_us == 5 && lat2.p999_us == 10 && lat2.stdev_us == 2.8722813);
+	json_object_object_add(j, "samples", json_object_new_int64(0));
+	gd_err_clear();
+	assert_int_equal(gd_lat_summary_from_json(j, &lat2), -EPROTO);
+	json_object_put(j);
+	gd_err_clear();
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -253,6 +294,7 @@ int main(void)
 		cmocka_unit_test(test_cpu_parse),
 		cmocka_unit_test(test_cpu_sample_proc),
 		cmocka_unit_test(test_clock),
+		cmocka_unit_test(test_summary_json),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL) ? 1 : 0;
