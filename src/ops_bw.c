@@ -25,6 +25,9 @@
  * of loop turns is no clock (under rxe one post can take a millisecond),
  * and a system call every few polls cost ~1% of send bandwidth. */
 #define GD_CHECK_MS 10
+/* ...and the clock itself is read only every 64 turns (rdtsc is a helper
+ * call under emulation, and the receiver's turn is its repost latency). */
+#define GD_CHECK_TURNS_MASK 63
 #define GD_BEAT_NS 1000000000ULL
 #define GD_UD_QKEY 0x11111111u
 
@@ -260,7 +263,7 @@ static int gd_bw_burst(struct gd_bw_loop *L, uint64_t deadline_ns)
 {
 	struct gd_session *s = L->st->s;
 	struct ibv_wc wc[GD_POLL_BATCH];
-	uint64_t last_total = 0, last_progress = gd_now_ns();
+	uint64_t last_total = 0, last_progress = gd_now_ns(), turns = 0;
 	uint64_t check_ticks = gd_check_ticks(), next_check = gd_clock_ticks();
 	bool stopping = false;
 	int n;
@@ -281,7 +284,7 @@ static int gd_bw_burst(struct gd_bw_loop *L, uint64_t deadline_ns)
 		}
 		if (n)
 			gd_bw_checkpoint(L);
-		if (gd_clock_ticks() < next_check)
+		if ((++turns & GD_CHECK_TURNS_MASK) || gd_clock_ticks() < next_check)
 			continue;
 		next_check = gd_clock_ticks() + check_ticks;
 		if (gd_bw_check(L, deadline_ns, &last_total, &last_progress, &stopping))
@@ -457,7 +460,7 @@ int gd_bw_receive(struct gd_step *st, uint64_t *received, bool *done_seen,
 	struct gd_session *s = st->s;
 	uint64_t nq = s->v.num_qps, got[GD_MAX_QPS] = { 0 };
 	uint64_t per_qp = st->iters ? st->iters + st->warmup : UINT64_MAX;
-	uint64_t idle_since = gd_now_ns(), check_ticks = gd_check_ticks();
+	uint64_t idle_since = gd_now_ns(), check_ticks = gd_check_ticks(), turns = 0;
 	uint64_t next_check = gd_clock_ticks() + check_ticks;
 	uint64_t timeout_ns = gd_bw_silence_ns(st);
 	struct ibv_wc wc[GD_POLL_BATCH];
@@ -485,7 +488,7 @@ int gd_bw_receive(struct gd_step *st, uint64_t *received, bool *done_seen,
 		}
 		if (n)
 			idle_since = 0;
-		if (gd_clock_ticks() < next_check)
+		if ((++turns & GD_CHECK_TURNS_MASK) || gd_clock_ticks() < next_check)
 			continue;
 		next_check = gd_clock_ticks() + check_ticks;
 		uint64_t now = gd_now_ns();
