@@ -24,7 +24,7 @@
 #include "stats.h"
 
 #define GD_CALIBRATION_NS 20000000ULL /* one window: 20 ms */
-#define GD_TSC_AGREEMENT 0.002        /* windows must agree within 0.2% */
+#define GD_TSC_AGREEMENT 0.002	      /* windows must agree within 0.2% */
 #define GD_OVERHEAD_CALLS 10000
 
 static pthread_once_t gd_clock_once = PTHREAD_ONCE_INIT;
@@ -71,13 +71,15 @@ static void gd_clock_choose(void)
 			gd_ns_per_tick = 2.0 / (a + b);
 			gd_tsc_origin = __rdtsc();
 			gd_use_tsc = true;
-			snprintf(gd_clock_text, sizeof(gd_clock_text),
-				 "TSC at %.1f MHz, calibrated against CLOCK_MONOTONIC_RAW",
-				 (a + b) / 2 * 1000.0);
+			snprintf(
+				gd_clock_text, sizeof(gd_clock_text),
+				"TSC at %.1f MHz, calibrated against CLOCK_MONOTONIC_RAW",
+				(a + b) / 2 * 1000.0);
 		} else {
-			snprintf(gd_clock_text, sizeof(gd_clock_text),
-				 "CLOCK_MONOTONIC_RAW (TSC rate unsteady: %.4f vs %.4f ticks/ns)",
-				 a, b);
+			snprintf(
+				gd_clock_text, sizeof(gd_clock_text),
+				"CLOCK_MONOTONIC_RAW (TSC rate unsteady: %.4f vs %.4f ticks/ns)",
+				a, b);
 		}
 	}
 #endif
@@ -114,7 +116,8 @@ uint64_t gd_now_ns(void)
 {
 #ifdef GD_HAVE_TSC
 	if (gd_use_tsc)
-		return (uint64_t)((double)(__rdtsc() - gd_tsc_origin) * gd_ns_per_tick);
+		return (uint64_t)((double)(__rdtsc() - gd_tsc_origin) *
+				  gd_ns_per_tick);
 #endif
 	return gd_raw_ns();
 }

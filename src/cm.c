@@ -28,21 +28,27 @@ int gd_cm_open(struct gd_verbs *v, const char *name, unsigned int port,
 	if (!list || n == 0) {
 		if (list)
 			rdma_free_devices(list);
-		return gd_err(-ENODEV,
-			      "rdma_cm sees no RDMA device: check that rdma_ucm is loaded (ls /dev/infiniband/rdma_cm)");
+		return gd_err(
+			-ENODEV,
+			"rdma_cm sees no RDMA device: check that rdma_ucm is loaded (ls /dev/infiniband/rdma_cm)");
 	}
 	for (int i = 0; i < n && !v->ctx; i++)
-		if (!name || !strcmp(ibv_get_device_name(list[i]->device), name))
+		if (!name ||
+		    !strcmp(ibv_get_device_name(list[i]->device), name))
 			v->ctx = list[i];
 	rdma_free_devices(list);
 	if (!v->ctx)
-		return gd_err(-ENODEV, "rdma_cm does not know device '%s' (check -d; ibv_devices lists the names)",
-			      name);
+		return gd_err(
+			-ENODEV,
+			"rdma_cm does not know device '%s' (check -d; ibv_devices lists the names)",
+			name);
 	v->ctx_owned = false;
 	v->cm_channel = rdma_create_event_channel();
 	if (!v->cm_channel)
-		return gd_err(-errno, "cannot create an rdma_cm event channel: %s; check /dev/infiniband/rdma_cm",
-			      strerror(errno));
+		return gd_err(
+			-errno,
+			"cannot create an rdma_cm event channel: %s; check /dev/infiniband/rdma_cm",
+			strerror(errno));
 	return gd_verbs_query_port(v, port, gid_index);
 }
 
@@ -130,14 +136,17 @@ static int gd_cm_set_access(struct gd_verbs *v, unsigned int i, int access)
 	if (v->conn != GD_CONN_RC)
 		return 0;
 	if (ibv_modify_qp(v->qp[i], &a, IBV_QP_ACCESS_FLAGS))
-		return gd_err(-errno, "cannot set access flags on rdma_cm QP %u of %s: %s",
-			      i, v->port.dev_name, strerror(errno));
+		return gd_err(
+			-errno,
+			"cannot set access flags on rdma_cm QP %u of %s: %s", i,
+			v->port.dev_name, strerror(errno));
 	return 0;
 }
 
 int gd_cm_listen(struct gd_verbs *v, const char *bind_ip, uint16_t port)
 {
-	struct addrinfo hints = { .ai_family = AF_INET, .ai_flags = AI_NUMERICHOST };
+	struct addrinfo hints = { .ai_family = AF_INET,
+				  .ai_flags = AI_NUMERICHOST };
 	struct addrinfo *ai;
 	char service[16];
 
@@ -150,8 +159,10 @@ int gd_cm_listen(struct gd_verbs *v, const char *bind_ip, uint16_t port)
 		int err = -errno;
 
 		freeaddrinfo(ai);
-		return gd_err(err, "rdma_cm cannot listen on %s:%u (%s): %s; is the port in use by another test?",
-			      bind_ip, port, v->port.dev_name, strerror(-err));
+		return gd_err(
+			err,
+			"rdma_cm cannot listen on %s:%u (%s): %s; is the port in use by another test?",
+			bind_ip, port, v->port.dev_name, strerror(-err));
 	}
 	freeaddrinfo(ai);
 	return 0;
@@ -161,7 +172,8 @@ int gd_cm_accept(struct gd_verbs *v, const struct gd_opts *o, int access)
 {
 	struct rdma_conn_param cp = { .responder_resources = 16,
 				      .initiator_depth = 16,
-				      .retry_count = 7, .rnr_retry_count = 7 };
+				      .retry_count = 7,
+				      .rnr_retry_count = 7 };
 
 	v->conn = o->conn;
 	v->num_qps = (unsigned int)o->num_qps;
@@ -186,23 +198,28 @@ static int gd_cm_connect_one(struct gd_verbs *v, const struct gd_opts *o,
 {
 	struct rdma_conn_param cp = { .responder_resources = 16,
 				      .initiator_depth = 16,
-				      .retry_count = 7, .rnr_retry_count = 7 };
+				      .retry_count = 7,
+				      .rnr_retry_count = 7 };
 	struct rdma_cm_id *id;
 
 	if (rdma_create_id(v->cm_channel, &id, NULL, RDMA_PS_TCP))
-		return gd_err(-errno, "rdma_create_id failed: %s", strerror(errno));
+		return gd_err(-errno, "rdma_create_id failed: %s",
+			      strerror(errno));
 	v->cm_id[i] = id;
 	if (rdma_resolve_addr(id, NULL, ai->ai_addr, GD_CM_TIMEOUT_MS) ||
 	    gd_cm_expect(v, RDMA_CM_EVENT_ADDR_RESOLVED, NULL) ||
 	    rdma_resolve_route(id, GD_CM_TIMEOUT_MS) ||
 	    gd_cm_expect(v, RDMA_CM_EVENT_ROUTE_RESOLVED, NULL))
-		return gd_err(-EHOSTUNREACH,
-			      "rdma_cm cannot resolve a route to the server over %s: %s; check the server's RDMA address and -x",
-			      v->port.dev_name, strerror(errno));
+		return gd_err(
+			-EHOSTUNREACH,
+			"rdma_cm cannot resolve a route to the server over %s: %s; check the server's RDMA address and -x",
+			v->port.dev_name, strerror(errno));
 	if (id->verbs != v->ctx)
-		return gd_err(-EXDEV,
-			      "rdma_cm routes to the server through %s, not through -d %s; check the routing table or pick that device",
-			      ibv_get_device_name(id->verbs->device), v->port.dev_name);
+		return gd_err(
+			-EXDEV,
+			"rdma_cm routes to the server through %s, not through -d %s; check the routing table or pick that device",
+			ibv_get_device_name(id->verbs->device),
+			v->port.dev_name);
 	if (gd_cm_make_qp(v, o, id, i))
 		return gd_err_code();
 	if (rdma_connect(id, &cp))
@@ -216,7 +233,8 @@ static int gd_cm_connect_one(struct gd_verbs *v, const struct gd_opts *o,
 int gd_cm_connect(struct gd_verbs *v, const struct gd_opts *o,
 		  const char *server_ip, uint16_t port, int access)
 {
-	struct addrinfo hints = { .ai_family = AF_INET, .ai_flags = AI_NUMERICHOST };
+	struct addrinfo hints = { .ai_family = AF_INET,
+				  .ai_flags = AI_NUMERICHOST };
 	struct addrinfo *ai;
 	char service[16];
 	int ret = 0;
@@ -225,7 +243,8 @@ int gd_cm_connect(struct gd_verbs *v, const struct gd_opts *o,
 	v->num_qps = (unsigned int)o->num_qps;
 	snprintf(service, sizeof(service), "%u", port);
 	if (getaddrinfo(server_ip, service, &hints, &ai))
-		return gd_err(-EINVAL, "bad rdma_cm server address %s", server_ip);
+		return gd_err(-EINVAL, "bad rdma_cm server address %s",
+			      server_ip);
 	for (unsigned int i = 0; i < v->num_qps && !ret; i++)
 		ret = gd_cm_connect_one(v, o, ai, i, access);
 	freeaddrinfo(ai);

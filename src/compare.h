@@ -40,11 +40,11 @@ struct json_object;
 #define GD_COMPARE_SLOW_RATIO 0.8
 
 struct gd_gate_cfg {
-	double expect_ratio;      /* 0: off. bw: X/HH >= R; lat: HH/X >= R */
+	double expect_ratio;	  /* 0: off. bw: X/HH >= R; lat: HH/X >= R */
 	uint64_t gate_from_bytes; /* gates look at sizes >= this */
-	double min_bw_MiBps;      /* 0: off; every phase, every gated size */
-	double max_lat_us;        /* 0: off */
-	bool max_lat_is_p99;      /* false: typical (median) latency */
+	double min_bw_MiBps;	  /* 0: off; every phase, every gated size */
+	double max_lat_us;	  /* 0: off */
+	bool max_lat_is_p99;	  /* false: typical (median) latency */
 };
 
 /*
@@ -91,19 +91,19 @@ void gd_compare_print(FILE *out, struct json_object *doc,
 		      struct json_object *verdicts);
 
 /* Verdict codes (stable strings, documented in the man page). */
-#define GD_V_OK              "GD_OK"
-#define GD_V_OK_HOST_ONLY    "GD_OK_HOST_ONLY"
-#define GD_V_OOB_FAIL        "GD_OOB_FAIL"
-#define GD_V_BOTH_FAIL       "GD_BOTH_FAIL"
-#define GD_V_HOST_FAIL       "GD_HOST_FAIL"
-#define GD_V_GPU_REG_FAIL    "GD_GPU_REG_FAIL"
-#define GD_V_CONFIG          "GD_PHASE_NOT_CONFIGURED"
-#define GD_V_GPU_PATH_FAIL   "GD_GPU_PATH_FAIL"
-#define GD_V_ONE_DIR_FAIL    "GD_ONE_DIRECTION_FAIL"
-#define GD_V_GPU_SLOWER      "GD_GPU_SLOWER"
-#define GD_V_ERROR_COUNTERS  "GD_ERROR_COUNTERS"
-#define GD_V_CONGESTION      "GD_CONGESTION"
-#define GD_V_GATE_FAIL       "GD_GATE_FAIL"
-#define GD_V_NO_EVIDENCE     "GD_NO_EVIDENCE"
+#define GD_V_OK "GD_OK"
+#define GD_V_OK_HOST_ONLY "GD_OK_HOST_ONLY"
+#define GD_V_OOB_FAIL "GD_OOB_FAIL"
+#define GD_V_BOTH_FAIL "GD_BOTH_FAIL"
+#define GD_V_HOST_FAIL "GD_HOST_FAIL"
+#define GD_V_GPU_REG_FAIL "GD_GPU_REG_FAIL"
+#define GD_V_CONFIG "GD_PHASE_NOT_CONFIGURED"
+#define GD_V_GPU_PATH_FAIL "GD_GPU_PATH_FAIL"
+#define GD_V_ONE_DIR_FAIL "GD_ONE_DIRECTION_FAIL"
+#define GD_V_GPU_SLOWER "GD_GPU_SLOWER"
+#define GD_V_ERROR_COUNTERS "GD_ERROR_COUNTERS"
+#define GD_V_CONGESTION "GD_CONGESTION"
+#define GD_V_GATE_FAIL "GD_GATE_FAIL"
+#define GD_V_NO_EVIDENCE "GD_NO_EVIDENCE"
 
 #endif

@@ -12,14 +12,14 @@
 #include <stdint.h>
 
 struct gd_gpu_info {
-	int index;                 /* process-visible ordinal */
+	int index; /* process-visible ordinal */
 	char name[128];
-	char uuid[48];             /* "GPU-xxxxxxxx-xxxx-..." */
-	char pci_bus_id[32];       /* "0000:17:00.0" (lower case) */
-	int driver_version;        /* cuDriverGetVersion, e.g. 12040 */
+	char uuid[48];	     /* "GPU-xxxxxxxx-xxxx-..." */
+	char pci_bus_id[32]; /* "0000:17:00.0" (lower case) */
+	int driver_version;  /* cuDriverGetVersion, e.g. 12040 */
 	int compute_major, compute_minor;
-	int dmabuf_supported;      /* attribute value, -1 unknown */
-	int gdr_supported;         /* GPU_DIRECT_RDMA_SUPPORTED, -1 unknown */
+	int dmabuf_supported; /* attribute value, -1 unknown */
+	int gdr_supported;    /* GPU_DIRECT_RDMA_SUPPORTED, -1 unknown */
 	uint64_t total_mem_bytes;
 };
 
@@ -42,8 +42,8 @@ void gd_cuda_unload(void);
  * first, so a buffer may be used from any thread. */
 struct gd_cuda_ctx {
 	int index;
-	int device;                /* CUdevice */
-	void *context;             /* CUcontext */
+	int device;    /* CUdevice */
+	void *context; /* CUcontext */
 	char pci_bus_id[32];
 };
 

@@ -45,9 +45,10 @@ static int gd_pin_cpu(const struct gd_opts *o, bool loopback_server)
 	CPU_ZERO(&set);
 	CPU_SET((int)cpu, &set);
 	if (sched_setaffinity(0, sizeof(set), &set))
-		return gd_err(-errno,
-			      "cannot pin to CPU %ld: %s; check --cpu against the CPUs this process may use (taskset -p $$, cgroup cpuset)",
-			      cpu, strerror(errno));
+		return gd_err(
+			-errno,
+			"cannot pin to CPU %ld: %s; check --cpu against the CPUs this process may use (taskset -p $$, cgroup cpuset)",
+			cpu, strerror(errno));
 	return 0;
 }
 
@@ -69,15 +70,18 @@ static void gd_affinity_text(char *buf, size_t len)
 		if (in && start < 0)
 			start = c;
 		if (!in && start >= 0) {
-			off += (size_t)snprintf(buf + off, len - off, "%s%d", off ? "," : "", start);
+			off += (size_t)snprintf(buf + off, len - off, "%s%d",
+						off ? "," : "", start);
 			if (c - 1 > start && off < len)
-				off += (size_t)snprintf(buf + off, len - off, "-%d", c - 1);
+				off += (size_t)snprintf(buf + off, len - off,
+							"-%d", c - 1);
 			start = -1;
 		}
 	}
 }
 
-static const char *gd_jget(struct json_object *o, const char *k1, const char *k2)
+static const char *gd_jget(struct json_object *o, const char *k1,
+			   const char *k2)
 {
 	struct json_object *x;
 
@@ -99,17 +103,22 @@ static void gd_report_header_route(struct gd_session *s)
 	if (!s->o->mem_spec)
 		return;
 	if (!lb->ok) {
-		gd_report_header_str(s->rep, "route", "Route", "none: device memory unavailable");
-		gd_report_header_str(s->rep, "route_why", "  why", lb->why_absent);
+		gd_report_header_str(s->rep, "route", "Route",
+				     "none: device memory unavailable");
+		gd_report_header_str(s->rep, "route_why", "  why",
+				     lb->why_absent);
 		return;
 	}
-	gd_report_header_str(s->rep, "route", "Route", gd_mem_route_name(lb->mem.route_used));
+	gd_report_header_str(s->rep, "route", "Route",
+			     gd_mem_route_name(lb->mem.route_used));
 	if ((v = gd_jget(ev, "why", NULL)))
 		gd_report_header_str(s->rep, "route_why", "  why", v);
 	if ((v = gd_jget(ev, "why_not", "dmabuf")))
-		gd_report_header_str(s->rep, "route_why_not_dmabuf", "  not DMA-BUF", v);
+		gd_report_header_str(s->rep, "route_why_not_dmabuf",
+				     "  not DMA-BUF", v);
 	if ((v = gd_jget(ev, "why_not", "peermem")))
-		gd_report_header_str(s->rep, "route_why_not_peermem", "  not peermem", v);
+		gd_report_header_str(s->rep, "route_why_not_peermem",
+				     "  not peermem", v);
 }
 
 static void gd_report_header(struct gd_session *s)
@@ -119,31 +128,44 @@ static void gd_report_header(struct gd_session *s)
 	char buf[160];
 
 	gd_report_header_str(rep, "test", "Test", s->test->name);
-	gd_report_header_str(rep, "role", "Role", s->o->loopback ? "loopback client" :
-				      s->is_server ? "server" : "client");
+	gd_report_header_str(rep, "role", "Role",
+			     s->o->loopback ? "loopback client"
+			     : s->is_server ? "server"
+					    : "client");
 	gd_report_header_str(rep, "device", "Device", p->dev_name);
 	gd_report_header_int(rep, "port", "Port", p->port);
 	gd_report_header_str(rep, "link_layer", "Link type",
-			     p->link_layer == IBV_LINK_LAYER_ETHERNET ? "Ethernet" : "InfiniBand");
-	gd_report_header_int(rep, "active_mtu_bytes", "Active MTU", p->active_mtu_bytes);
-	snprintf(buf, sizeof(buf), "%d (%s, %s)", p->gid_index, p->gid_type, p->gid_text);
+			     p->link_layer == IBV_LINK_LAYER_ETHERNET
+				     ? "Ethernet"
+				     : "InfiniBand");
+	gd_report_header_int(rep, "active_mtu_bytes", "Active MTU",
+			     p->active_mtu_bytes);
+	snprintf(buf, sizeof(buf), "%d (%s, %s)", p->gid_index, p->gid_type,
+		 p->gid_text);
 	gd_report_header_str(rep, "gid", "GID index", buf);
-	gd_report_header_str(rep, "qp_type", "Connection", gd_conn_name(s->o->conn));
-	gd_report_header_int(rep, "num_qps", "Number of QPs", (long long)s->o->num_qps);
-	gd_report_header_str(rep, "connect_via", "Connected by",
-			     s->o->rdma_cm ? "rdma_cm" : "QP numbers over the side channel");
+	gd_report_header_str(rep, "qp_type", "Connection",
+			     gd_conn_name(s->o->conn));
+	gd_report_header_int(rep, "num_qps", "Number of QPs",
+			     (long long)s->o->num_qps);
+	gd_report_header_str(
+		rep, "connect_via", "Connected by",
+		s->o->rdma_cm ? "rdma_cm" : "QP numbers over the side channel");
 	gd_report_header_str(rep, "memory", "Device memory",
-			     s->o->mem_spec ? s->o->mem_spec : "none (host only)");
+			     s->o->mem_spec ? s->o->mem_spec
+					    : "none (host only)");
 	gd_report_header_route(s);
-	gd_report_header_str(rep, "phases", "Phases", s->o->phases ? s->o->phases : "HH");
+	gd_report_header_str(rep, "phases", "Phases",
+			     s->o->phases ? s->o->phases : "HH");
 	gd_report_header_str(rep, "peer", "Peer", s->oob.peer_name);
 	gd_report_header_str(rep, "clock", "Clock", gd_clock_describe());
 	gd_affinity_text(buf, sizeof(buf));
 	gd_report_header_str(rep, "cpu_affinity", "CPU affinity", buf);
-	if (s->test->verb == GD_VERB_WRITE && s->test->measure == GD_MEASURE_LAT)
-		gd_report_header_str(rep, "completion", "Completion",
-				     s->use_imm ? "write-with-immediate (receive CQ polled)" :
-						  "last byte polled");
+	if (s->test->verb == GD_VERB_WRITE &&
+	    s->test->measure == GD_MEASURE_LAT)
+		gd_report_header_str(
+			rep, "completion", "Completion",
+			s->use_imm ? "write-with-immediate (receive CQ polled)"
+				   : "last byte polled");
 	gd_report_header_done(rep);
 }
 
@@ -155,7 +177,8 @@ static struct json_object *gd_labels_json(const struct gd_opts *o)
 		char *eq = strchr(o->labels[i], '=');
 
 		*eq = '\0';
-		json_object_object_add(l, o->labels[i], json_object_new_string(eq + 1));
+		json_object_object_add(l, o->labels[i],
+				       json_object_new_string(eq + 1));
 		*eq = '=';
 	}
 	return l;
@@ -166,8 +189,9 @@ static void gd_add_envelope(struct gd_report *rep, const char *mem_spec)
 	/* The envelope costs tens of ms; the CUDA part only when a GPU is
 	 * in the test, since cuInit can take seconds on a busy node. */
 	struct gd_envelope_opts eo = {
-		.flags = mem_spec && !strncmp(mem_spec, "cuda", 4) ? 0 :
-								    GD_ENVELOPE_NO_GPU,
+		.flags = mem_spec && !strncmp(mem_spec, "cuda", 4)
+				 ? 0
+				 : GD_ENVELOPE_NO_GPU,
 	};
 	struct json_object *env = NULL;
 
@@ -185,8 +209,9 @@ static bool gd_any_phase_failed(struct json_object *doc)
 	if (!json_object_object_get_ex(doc, "phases", &phases))
 		return false;
 	for (size_t i = 0; i < json_object_array_length(phases); i++)
-		if (json_object_object_get_ex(json_object_array_get_idx(phases, i),
-					      "status", &st) &&
+		if (json_object_object_get_ex(
+			    json_object_array_get_idx(phases, i), "status",
+			    &st) &&
 		    strcmp(json_object_get_string(st), "ok"))
 			return true;
 	return false;
@@ -201,7 +226,8 @@ static int gd_judge(struct gd_session *s)
 				 .min_bw_MiBps = o->min_bw_MiBps,
 				 .max_lat_us = o->max_lat_us,
 				 .max_lat_is_p99 = o->max_lat_p99 };
-	struct json_object *doc = gd_report_root(s->rep), *cmp = NULL, *verd = NULL;
+	struct json_object *doc = gd_report_root(s->rep), *cmp = NULL,
+			   *verd = NULL;
 	bool gate_failed = false;
 	char note[512] = "";
 
@@ -211,10 +237,12 @@ static int gd_judge(struct gd_session *s)
 	}
 	gd_report_set_section(s->rep, "comparison", cmp);
 	gd_report_set_section(s->rep, "verdicts", verd);
-	if (o->output == GD_OUTPUT_ALL && o->json_path && strcmp(o->json_path, "-"))
+	if (o->output == GD_OUTPUT_ALL && o->json_path &&
+	    strcmp(o->json_path, "-"))
 		gd_compare_print(stdout, doc, cmp, verd);
 	else if (o->output == GD_OUTPUT_ALL)
-		gd_compare_print(o->json_path ? stderr : stdout, doc, cmp, verd);
+		gd_compare_print(o->json_path ? stderr : stdout, doc, cmp,
+				 verd);
 	if (o->plot_path) {
 		int r = gd_plot_write(doc, o->plot_path, note, sizeof(note));
 
@@ -228,13 +256,16 @@ static int gd_judge(struct gd_session *s)
 	return gate_failed ? GD_EXIT_GATE : GD_EXIT_OK;
 }
 
-static int gd_run_role(const struct gd_test *test, struct gd_opts *o,
-		       int argc, char **argv, bool is_server, bool quiet)
+static int gd_run_role(const struct gd_test *test, struct gd_opts *o, int argc,
+		       char **argv, bool is_server, bool quiet)
 {
 	struct gd_report_cfg cfg = {
-		.tool = test->name, .version = PACKAGE_VERSION,
-		.measure = test->measure, .report_gbits = o->report_gbits,
-		/* the loopback server child must not overwrite the client's file */
+		.tool = test->name,
+		.version = PACKAGE_VERSION,
+		.measure = test->measure,
+		.report_gbits = o->report_gbits,
+		/* the loopback server child must not overwrite the client's
+		   file */
 		.only = o->output,
 		.json_path = is_server && o->loopback ? NULL : o->json_path,
 		.text = quiet ? NULL : stdout,
@@ -248,8 +279,10 @@ static int gd_run_role(const struct gd_test *test, struct gd_opts *o,
 		fprintf(stderr, "%s: out of memory\n", test->name);
 		return GD_EXIT_FAIL;
 	}
-	gd_report_set_section(s.rep, "role", json_object_new_string(
-				      o->loopback ? "loopback" : is_server ? "server" : "client"));
+	gd_report_set_section(s.rep, "role",
+			      json_object_new_string(o->loopback ? "loopback"
+						     : is_server ? "server"
+								 : "client"));
 	if (!is_server)
 		gd_add_envelope(s.rep, o->mem_spec);
 	ret = gd_pin_cpu(o, is_server && o->loopback);
@@ -261,7 +294,8 @@ static int gd_run_role(const struct gd_test *test, struct gd_opts *o,
 		struct json_object *ep = json_object_new_object();
 
 		json_object_object_add(ep, "local", gd_verbs_describe(&s.v));
-		json_object_object_add(ep, "remote", json_object_get(s.remote_endpoint));
+		json_object_object_add(ep, "remote",
+				       json_object_get(s.remote_endpoint));
 		gd_report_set_section(s.rep, "endpoints", ep);
 		gd_report_header(&s);
 		do {
@@ -309,7 +343,8 @@ static int gd_run_loopback(const struct gd_test *test, struct gd_opts *o,
 	else
 		server_status = WEXITSTATUS(wstatus);
 	if (client_status == GD_EXIT_OK && server_status != GD_EXIT_OK) {
-		fprintf(stderr, "%s: the loopback server side failed (exit %d)\n",
+		fprintf(stderr,
+			"%s: the loopback server side failed (exit %d)\n",
 			test->name, server_status);
 		return GD_EXIT_FAIL;
 	}
@@ -321,7 +356,8 @@ static int gd_run_loopback(const struct gd_test *test, struct gd_opts *o,
 static void gd_usage_document(const struct gd_test *test,
 			      const struct gd_opts *o, int argc, char **argv)
 {
-	struct gd_report_cfg cfg = { .tool = test->name, .version = PACKAGE_VERSION,
+	struct gd_report_cfg cfg = { .tool = test->name,
+				     .version = PACKAGE_VERSION,
 				     .measure = test->measure,
 				     .json_path = o->json_path };
 	struct gd_report *rep;
@@ -344,7 +380,8 @@ int gd_main(const struct gd_test *test, int argc, char **argv)
 	ret = gd_opts_parse(test, argc, argv, &o, stdout);
 	if (ret) {
 		if (ret < 0) {
-			fprintf(stderr, "%s: error: %s\n", test->name, gd_err_msg());
+			fprintf(stderr, "%s: error: %s\n", test->name,
+				gd_err_msg());
 			gd_usage_document(test, &o, argc, argv);
 		}
 		gd_opts_free(&o);
@@ -354,8 +391,9 @@ int gd_main(const struct gd_test *test, int argc, char **argv)
 	signal(SIGPIPE, SIG_IGN);
 	signal(SIGINT, gd_on_sigint);
 	srand48((long)getpid() ^ (long)time(NULL));
-	ret = o.loopback ? gd_run_loopback(test, &o, argc, argv) :
-			   gd_run_role(test, &o, argc, argv, !o.server_host, false);
+	ret = o.loopback ? gd_run_loopback(test, &o, argc, argv)
+			 : gd_run_role(test, &o, argc, argv, !o.server_host,
+				       false);
 	gd_opts_free(&o);
 	return ret;
 }

@@ -16,11 +16,11 @@
 #include "oob.h"
 
 static const char *const gd_frame_names[] = {
-    [GD_FRAME_HELLO] = "HELLO",	    [GD_FRAME_TEST] = "TEST",
-    [GD_FRAME_ACCEPT] = "ACCEPT",   [GD_FRAME_REJECT] = "REJECT",
-    [GD_FRAME_QP_INFO] = "QP_INFO", [GD_FRAME_SYNC] = "SYNC",
-    [GD_FRAME_RESULT] = "RESULT",   [GD_FRAME_ERROR] = "ERROR",
-    [GD_FRAME_BYE] = "BYE",
+	[GD_FRAME_HELLO] = "HELLO",	[GD_FRAME_TEST] = "TEST",
+	[GD_FRAME_ACCEPT] = "ACCEPT",	[GD_FRAME_REJECT] = "REJECT",
+	[GD_FRAME_QP_INFO] = "QP_INFO", [GD_FRAME_SYNC] = "SYNC",
+	[GD_FRAME_RESULT] = "RESULT",	[GD_FRAME_ERROR] = "ERROR",
+	[GD_FRAME_BYE] = "BYE",
 };
 
 const char *gd_frame_type_name(int type)
@@ -75,13 +75,13 @@ int gd_frame_encode(int type, const struct json_object *payload, uint8_t **out,
 	if (obj) {
 		if (!json_object_is_type(obj, json_type_object))
 			return gd_err(
-			    -EINVAL,
-			    "side channel: cannot encode %s frame: payload is "
-			    "a JSON %s, not an object (internal error)",
-			    gd_frame_type_name(type),
-			    json_type_to_name(json_object_get_type(obj)));
-		text =
-		    json_object_to_json_string_ext(obj, JSON_C_TO_STRING_PLAIN);
+				-EINVAL,
+				"side channel: cannot encode %s frame: payload is "
+				"a JSON %s, not an object (internal error)",
+				gd_frame_type_name(type),
+				json_type_to_name(json_object_get_type(obj)));
+		text = json_object_to_json_string_ext(obj,
+						      JSON_C_TO_STRING_PLAIN);
 		if (!text)
 			return gd_err(-ENOMEM,
 				      "side channel: cannot serialise %s frame "
@@ -100,9 +100,9 @@ int gd_frame_encode(int type, const struct json_object *payload, uint8_t **out,
 	buf = malloc(GD_FRAME_HDR_LEN + text_len);
 	if (!buf)
 		return gd_err(
-		    -ENOMEM,
-		    "side channel: cannot allocate %zu bytes for a %s frame",
-		    GD_FRAME_HDR_LEN + text_len, gd_frame_type_name(type));
+			-ENOMEM,
+			"side channel: cannot allocate %zu bytes for a %s frame",
+			GD_FRAME_HDR_LEN + text_len, gd_frame_type_name(type));
 	gd_put_be32(buf, GD_FRAME_MAGIC);
 	gd_put_be16(buf + 4, GD_OOB_VERSION);
 	gd_put_be16(buf + 6, (uint16_t)type);
@@ -133,10 +133,10 @@ int gd_frame_decode_header(const uint8_t *buf, size_t len,
 	hdr->len = gd_get_be32(buf + 8);
 	if (hdr->version != GD_OOB_VERSION)
 		return gd_err(
-		    -EPROTONOSUPPORT,
-		    "side-channel protocol version %u, we speak version %d: "
-		    "install the same gdperf version on both ends",
-		    hdr->version, GD_OOB_VERSION);
+			-EPROTONOSUPPORT,
+			"side-channel protocol version %u, we speak version %d: "
+			"install the same gdperf version on both ends",
+			hdr->version, GD_OOB_VERSION);
 	if (hdr->type < GD_FRAME_HELLO || hdr->type > GD_FRAME_TYPE_MAX)
 		return gd_err(-EPROTO, "unknown frame type %u (known: %d..%d)",
 			      hdr->type, GD_FRAME_HELLO, GD_FRAME_TYPE_MAX);
@@ -170,13 +170,14 @@ int gd_frame_decode_payload(const uint8_t *buf, size_t len,
 	*payload = NULL;
 	if (len > GD_FRAME_MAX_PAYLOAD)
 		return gd_err(
-		    -EMSGSIZE,
-		    "frame payload of %zu bytes is over the %u byte limit", len,
-		    GD_FRAME_MAX_PAYLOAD);
+			-EMSGSIZE,
+			"frame payload of %zu bytes is over the %u byte limit",
+			len, GD_FRAME_MAX_PAYLOAD);
 	if (len && memchr(buf, '\0', len))
-		return gd_err(
-		    -EPROTO, "frame payload contains a NUL byte at offset %zu",
-		    (size_t)((const uint8_t *)memchr(buf, '\0', len) - buf));
+		return gd_err(-EPROTO,
+			      "frame payload contains a NUL byte at offset %zu",
+			      (size_t)((const uint8_t *)memchr(buf, '\0', len) -
+				       buf));
 	tok = json_tokener_new();
 	if (!tok)
 		return gd_err(-ENOMEM, "cannot allocate a JSON parser");
@@ -199,8 +200,9 @@ int gd_frame_decode_payload(const uint8_t *buf, size_t len,
 		if (jerr == json_tokener_continue ||
 		    jerr == json_tokener_success)
 			return gd_err(
-			    -EPROTO,
-			    "frame payload is truncated JSON (%zu bytes)", len);
+				-EPROTO,
+				"frame payload is truncated JSON (%zu bytes)",
+				len);
 		return gd_err(-EPROTO, "frame payload is not valid JSON: %s",
 			      json_tokener_error_desc(jerr));
 	}

@@ -17,21 +17,26 @@ struct ibv_pd;
 struct ibv_mr;
 struct json_object;
 
-enum gd_mem_kind { GD_MEM_HOST, GD_MEM_HUGEPAGE, GD_MEM_CUDA, GD_MEM_KIND_COUNT };
+enum gd_mem_kind {
+	GD_MEM_HOST,
+	GD_MEM_HUGEPAGE,
+	GD_MEM_CUDA,
+	GD_MEM_KIND_COUNT
+};
 
 enum gd_mem_route {
-	GD_ROUTE_AUTO,     /* cuda: DMA-BUF if supported, else peer-memory */
-	GD_ROUTE_PLAIN,    /* host/hugepage: ibv_reg_mr on CPU memory */
-	GD_ROUTE_PEERMEM,  /* ibv_reg_mr on a device pointer (nvidia-peermem) */
-	GD_ROUTE_DMABUF,   /* cuMemGetHandleForAddressRange + ibv_reg_dmabuf_mr */
+	GD_ROUTE_AUTO,	  /* cuda: DMA-BUF if supported, else peer-memory */
+	GD_ROUTE_PLAIN,	  /* host/hugepage: ibv_reg_mr on CPU memory */
+	GD_ROUTE_PEERMEM, /* ibv_reg_mr on a device pointer (nvidia-peermem) */
+	GD_ROUTE_DMABUF, /* cuMemGetHandleForAddressRange + ibv_reg_dmabuf_mr */
 };
 
 #define GD_MEM_SPEC_MAX 64
 
 struct gd_mem_spec {
 	enum gd_mem_kind kind;
-	int gpu_index;           /* -1 when selected by bus id */
-	char gpu_bus_id[32];     /* "0000:17:00.0" or "" */
+	int gpu_index;	     /* -1 when selected by bus id */
+	char gpu_bus_id[32]; /* "0000:17:00.0" or "" */
 	enum gd_mem_route route;
 };
 
@@ -46,17 +51,18 @@ const char *gd_mem_route_name(enum gd_mem_route route);
 struct gd_mem_buf {
 	const struct gd_mem_ops *ops;
 	struct gd_mem_spec spec;
-	void *addr;              /* CPU address, or device address for cuda */
+	void *addr; /* CPU address, or device address for cuda */
 	size_t len_bytes;
 	struct ibv_mr *mr;
 	enum gd_mem_route route_used;
-	struct json_object *evidence; /* route decision: used + why others not */
-	void *priv;              /* backend private state */
+	struct json_object
+		*evidence; /* route decision: used + why others not */
+	void *priv;	   /* backend private state */
 };
 
 struct gd_mem_ops {
 	const char *name;
-	bool cpu_accessible;     /* may the CPU load/store addr directly? */
+	bool cpu_accessible; /* may the CPU load/store addr directly? */
 	/* Allocate @len bytes, page-aligned, initialised to a known pattern. */
 	int (*alloc)(struct gd_mem_buf *buf, size_t len_bytes);
 	void (*free)(struct gd_mem_buf *buf);

@@ -47,7 +47,7 @@ static int gd_ms_left(int64_t deadline_ms)
 /* 0 when @fd is ready for @events, -ETIMEDOUT at the deadline, or -errno. */
 static int gd_oob_wait(int fd, short events, int64_t deadline_ms)
 {
-	struct pollfd pfd = {.fd = fd, .events = events};
+	struct pollfd pfd = { .fd = fd, .events = events };
 	int rc;
 
 	for (;;) {
@@ -92,7 +92,7 @@ void gd_oob_init(struct gd_oob *oob, int timeout_ms)
 	memset(oob, 0, sizeof(*oob));
 	oob->fd = -1;
 	oob->timeout_ms =
-	    timeout_ms > 0 ? timeout_ms : GD_OOB_DEFAULT_TIMEOUT_MS;
+		timeout_ms > 0 ? timeout_ms : GD_OOB_DEFAULT_TIMEOUT_MS;
 	snprintf(oob->peer_name, sizeof(oob->peer_name), "(not connected)");
 }
 
@@ -107,9 +107,9 @@ static int gd_resolve(const char *host, uint16_t port, int passive,
 		      struct addrinfo **res)
 {
 	struct addrinfo hints = {
-	    .ai_family = AF_UNSPEC,
-	    .ai_socktype = SOCK_STREAM,
-	    .ai_flags = AI_NUMERICSERV | (passive ? AI_PASSIVE : 0),
+		.ai_family = AF_UNSPEC,
+		.ai_socktype = SOCK_STREAM,
+		.ai_flags = AI_NUMERICSERV | (passive ? AI_PASSIVE : 0),
 	};
 	char serv[8];
 	int rc;
@@ -162,11 +162,11 @@ int gd_oob_listen(const char *bind_host, uint16_t port, int *listen_fd)
 	freeaddrinfo(res);
 	if (fd < 0)
 		return gd_err(
-		    fd,
-		    "side channel: cannot listen on %s:%u: %s; check that no "
-		    "other gdperf server or program uses TCP port %u (choose "
-		    "another with --port) and that the address is local",
-		    bind_host ? bind_host : "*", port, strerror(-fd), port);
+			fd,
+			"side channel: cannot listen on %s:%u: %s; check that no "
+			"other gdperf server or program uses TCP port %u (choose "
+			"another with --port) and that the address is local",
+			bind_host ? bind_host : "*", port, strerror(-fd), port);
 	*listen_fd = fd;
 	return 0;
 }
@@ -182,16 +182,17 @@ int gd_oob_accept_fd(struct gd_oob *oob, int listen_fd)
 		rc = gd_oob_wait(listen_fd, POLLIN, deadline_ms);
 		if (rc == -ETIMEDOUT)
 			return gd_err(
-			    rc,
-			    "side channel: no client connected within %d ms; "
-			    "check the client was started with this host's "
-			    "address and the same --port, that no firewall "
-			    "blocks the port, or raise --timeout",
-			    oob->timeout_ms);
+				rc,
+				"side channel: no client connected within %d ms; "
+				"check the client was started with this host's "
+				"address and the same --port, that no firewall "
+				"blocks the port, or raise --timeout",
+				oob->timeout_ms);
 		if (rc)
 			return gd_err(
-			    rc, "side channel: waiting for a client failed: %s",
-			    strerror(-rc));
+				rc,
+				"side channel: waiting for a client failed: %s",
+				strerror(-rc));
 		ss_len = sizeof(ss);
 		fd = accept4(listen_fd, (struct sockaddr *)&ss, &ss_len,
 			     SOCK_CLOEXEC);
@@ -201,10 +202,10 @@ int gd_oob_accept_fd(struct gd_oob *oob, int listen_fd)
 		if (errno != EINTR && errno != EAGAIN &&
 		    errno != ECONNABORTED && errno != EWOULDBLOCK)
 			return gd_err(
-			    -errno,
-			    "side channel: accept failed: %s; check the "
-			    "process file descriptor limit (ulimit -n)",
-			    strerror(errno));
+				-errno,
+				"side channel: accept failed: %s; check the "
+				"process file descriptor limit (ulimit -n)",
+				strerror(errno));
 	}
 	gd_set_nodelay(fd);
 	oob->fd = fd;
@@ -283,8 +284,8 @@ int gd_oob_connect(struct gd_oob *oob, const char *host, uint16_t port)
 			break;
 		poll(NULL, 0,
 		     GD_OOB_RETRY_MS < gd_ms_left(deadline_ms)
-			 ? GD_OOB_RETRY_MS
-			 : gd_ms_left(deadline_ms));
+			     ? GD_OOB_RETRY_MS
+			     : gd_ms_left(deadline_ms));
 		if (!gd_ms_left(deadline_ms))
 			break;
 	}
@@ -314,12 +315,12 @@ static int gd_oob_write_all(struct gd_oob *oob, const uint8_t *buf, size_t len,
 		rc = gd_oob_wait(oob->fd, POLLOUT, deadline_ms);
 		if (rc == -ETIMEDOUT)
 			return gd_err(
-			    rc,
-			    "side channel: peer %s did not take the %s frame "
-			    "within %d ms; check the peer is still running and "
-			    "not stuck, or raise --timeout",
-			    oob->peer_name, gd_frame_type_name(type),
-			    oob->timeout_ms);
+				rc,
+				"side channel: peer %s did not take the %s frame "
+				"within %d ms; check the peer is still running and "
+				"not stuck, or raise --timeout",
+				oob->peer_name, gd_frame_type_name(type),
+				oob->timeout_ms);
 		if (rc)
 			return gd_err(rc,
 				      "side channel: waiting to send to peer "
@@ -334,17 +335,18 @@ static int gd_oob_write_all(struct gd_oob *oob, const uint8_t *buf, size_t len,
 				continue;
 			if (errno == EPIPE || errno == ECONNRESET)
 				return gd_err(
-				    -ECONNRESET,
-				    "side channel: peer %s closed the "
-				    "connection while we sent a %s frame; "
-				    "check the peer's own output for its error",
-				    oob->peer_name, gd_frame_type_name(type));
+					-ECONNRESET,
+					"side channel: peer %s closed the "
+					"connection while we sent a %s frame; "
+					"check the peer's own output for its error",
+					oob->peer_name,
+					gd_frame_type_name(type));
 			return gd_err(
-			    -errno,
-			    "side channel: sending a %s frame to peer %s "
-			    "failed: %s; check the network path to the peer",
-			    gd_frame_type_name(type), oob->peer_name,
-			    strerror(errno));
+				-errno,
+				"side channel: sending a %s frame to peer %s "
+				"failed: %s; check the network path to the peer",
+				gd_frame_type_name(type), oob->peer_name,
+				strerror(errno));
 		}
 		buf += n;
 		len -= (size_t)n;
@@ -362,12 +364,12 @@ static int gd_oob_read_all(struct gd_oob *oob, uint8_t *buf, size_t len,
 		rc = gd_oob_wait(oob->fd, POLLIN, deadline_ms);
 		if (rc == -ETIMEDOUT)
 			return gd_err(
-			    rc,
-			    "side channel: no %s frame from peer %s within %d "
-			    "ms; check the peer is still running and not "
-			    "stuck, or raise --timeout",
-			    gd_frame_type_name(expect), oob->peer_name,
-			    oob->timeout_ms);
+				rc,
+				"side channel: no %s frame from peer %s within %d "
+				"ms; check the peer is still running and not "
+				"stuck, or raise --timeout",
+				gd_frame_type_name(expect), oob->peer_name,
+				oob->timeout_ms);
 		if (rc)
 			return gd_err(rc,
 				      "side channel: waiting for data from "
@@ -376,21 +378,21 @@ static int gd_oob_read_all(struct gd_oob *oob, uint8_t *buf, size_t len,
 		n = recv(oob->fd, buf, len, MSG_DONTWAIT);
 		if (n == 0 || (n < 0 && errno == ECONNRESET))
 			return gd_err(
-			    -ECONNRESET,
-			    "side channel: peer %s closed the connection while "
-			    "we waited for a %s frame; check the peer's own "
-			    "output for its error and that both ends run the "
-			    "same gdperf version",
-			    oob->peer_name, gd_frame_type_name(expect));
+				-ECONNRESET,
+				"side channel: peer %s closed the connection while "
+				"we waited for a %s frame; check the peer's own "
+				"output for its error and that both ends run the "
+				"same gdperf version",
+				oob->peer_name, gd_frame_type_name(expect));
 		if (n < 0) {
 			if (errno == EINTR || errno == EAGAIN ||
 			    errno == EWOULDBLOCK)
 				continue;
 			return gd_err(
-			    -errno,
-			    "side channel: receiving from peer %s failed: %s; "
-			    "check the network path to the peer",
-			    oob->peer_name, strerror(errno));
+				-errno,
+				"side channel: receiving from peer %s failed: %s; "
+				"check the network path to the peer",
+				oob->peer_name, strerror(errno));
 		}
 		buf += n;
 		len -= (size_t)n;
@@ -426,10 +428,10 @@ static int gd_oob_decode_failed(struct gd_oob *oob, int rc, bool had_err)
 		return rc;
 	snprintf(why, sizeof(why), "%s", gd_err_msg());
 	return gd_err_replace(
-	    rc,
-	    "side channel: bad frame from peer %s: %s; check both ends run the "
-	    "same gdperf version and that nothing else answers on that port",
-	    oob->peer_name, why);
+		rc,
+		"side channel: bad frame from peer %s: %s; check both ends run the "
+		"same gdperf version and that nothing else answers on that port",
+		oob->peer_name, why);
 }
 
 static const char *gd_json_str(struct json_object *obj, const char *key)
@@ -461,16 +463,16 @@ static int gd_oob_peer_failed(struct gd_oob *oob, int type,
 		rc = gd_err(-ECONNABORTED, "peer %s failed (code %d): %s",
 			    oob->peer_name,
 			    json_object_object_get_ex(obj, "code", &code)
-				? json_object_get_int(code)
-				: 0,
+				    ? json_object_get_int(code)
+				    : 0,
 			    gd_json_str(obj, "message"));
 	} else {
 		rc = gd_err(
-		    -EPROTO,
-		    "side channel: peer %s sent a %s frame where %s was "
-		    "expected; check both ends run the same gdperf version",
-		    oob->peer_name, gd_frame_type_name(type),
-		    gd_frame_type_name(expect));
+			-EPROTO,
+			"side channel: peer %s sent a %s frame where %s was "
+			"expected; check both ends run the same gdperf version",
+			oob->peer_name, gd_frame_type_name(type),
+			gd_frame_type_name(expect));
 	}
 	json_object_put(obj);
 	return rc;
@@ -488,8 +490,8 @@ int gd_oob_recv(struct gd_oob *oob, int expect, struct json_object **payload)
 
 	if (payload)
 		*payload = NULL;
-	rc =
-	    gd_oob_read_all(oob, hdr_buf, sizeof(hdr_buf), deadline_ms, expect);
+	rc = gd_oob_read_all(oob, hdr_buf, sizeof(hdr_buf), deadline_ms,
+			     expect);
 	if (rc)
 		return rc;
 	rc = gd_frame_decode_header(hdr_buf, sizeof(hdr_buf), &hdr);

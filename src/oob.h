@@ -15,7 +15,8 @@ struct json_object;
 #define GD_OOB_VERSION 1
 #define GD_OOB_DEFAULT_PORT 18515
 #define GD_OOB_DEFAULT_TIMEOUT_MS 10000
-/* Largest payload accepted: a test description or result set, never bulk data. */
+/* Largest payload accepted: a test description or result set, never bulk data.
+ */
 #define GD_FRAME_MAX_PAYLOAD (1u << 20)
 
 /* Wire header: magic "GDPF", u16 version, u16 type, u32 payload length, all
@@ -25,13 +26,13 @@ struct json_object;
 
 enum gd_frame_type {
 	GD_FRAME_HELLO = 1, /* tool, version, both directions first */
-	GD_FRAME_TEST,      /* client -> server: the whole test description */
-	GD_FRAME_ACCEPT,    /* server -> client: test accepted (+ server info) */
-	GD_FRAME_REJECT,    /* either way: field, local value, peer value, msg */
-	GD_FRAME_QP_INFO,   /* QP numbers, PSNs, GIDs, rkeys, addresses */
-	GD_FRAME_SYNC,      /* barrier with a small JSON body (phase, size) */
-	GD_FRAME_RESULT,    /* server results/counters back to the client */
-	GD_FRAME_ERROR,     /* the peer failed: code + message */
+	GD_FRAME_TEST,	    /* client -> server: the whole test description */
+	GD_FRAME_ACCEPT,  /* server -> client: test accepted (+ server info) */
+	GD_FRAME_REJECT,  /* either way: field, local value, peer value, msg */
+	GD_FRAME_QP_INFO, /* QP numbers, PSNs, GIDs, rkeys, addresses */
+	GD_FRAME_SYNC,	  /* barrier with a small JSON body (phase, size) */
+	GD_FRAME_RESULT,  /* server results/counters back to the client */
+	GD_FRAME_ERROR,	  /* the peer failed: code + message */
 	GD_FRAME_BYE,
 	GD_FRAME_TYPE_MAX = GD_FRAME_BYE,
 };
@@ -61,7 +62,7 @@ int gd_frame_decode_payload(const uint8_t *buf, size_t len,
 
 struct gd_oob {
 	int fd;
-	int timeout_ms;      /* per read/write and for connect retries */
+	int timeout_ms;	     /* per read/write and for connect retries */
 	char peer_name[128]; /* "host:port" for messages */
 };
 
@@ -77,7 +78,8 @@ int gd_oob_connect(struct gd_oob *oob, const char *host, uint16_t port);
 /* Wrap an already connected socket (tests use socketpair). */
 void gd_oob_attach(struct gd_oob *oob, int fd, const char *peer_name);
 /* Send one frame; payload may be NULL for an empty object. */
-int gd_oob_send(struct gd_oob *oob, int type, const struct json_object *payload);
+int gd_oob_send(struct gd_oob *oob, int type,
+		const struct json_object *payload);
 /*
  * Receive one frame of type @expect. A GD_FRAME_ERROR or GD_FRAME_REJECT from
  * the peer is turned into a recorded error naming the peer and its message,

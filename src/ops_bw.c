@@ -43,7 +43,7 @@ struct gd_bw_loop {
 	uint64_t seg_t_ns[GD_BW_SEGMENTS + 1];
 	uint64_t seg_msgs[GD_BW_SEGMENTS + 1];
 	unsigned int segs;
-	uint64_t cq_mod;             /* -Q, capped by bytes per signal */
+	uint64_t cq_mod; /* -Q, capped by bytes per signal */
 };
 
 static uint64_t gd_check_ticks(void)
@@ -79,11 +79,15 @@ int gd_step_heartbeat(struct gd_session *s, uint64_t now_ns)
 static enum ibv_wr_opcode gd_bw_opcode(const struct gd_session *s)
 {
 	switch (s->test->verb) {
-	case GD_VERB_READ: return IBV_WR_RDMA_READ;
-	case GD_VERB_SEND: return IBV_WR_SEND;
-	case GD_VERB_ATOMIC: return IBV_WR_ATOMIC_FETCH_AND_ADD;
+	case GD_VERB_READ:
+		return IBV_WR_RDMA_READ;
+	case GD_VERB_SEND:
+		return IBV_WR_SEND;
+	case GD_VERB_ATOMIC:
+		return IBV_WR_ATOMIC_FETCH_AND_ADD;
 	default:
-		return s->use_imm ? IBV_WR_RDMA_WRITE_WITH_IMM : IBV_WR_RDMA_WRITE;
+		return s->use_imm ? IBV_WR_RDMA_WRITE_WITH_IMM
+				  : IBV_WR_RDMA_WRITE;
 	}
 }
 
@@ -95,7 +99,8 @@ static int gd_bw_templates(struct gd_bw_loop *L)
 	struct gd_session *s = st->s;
 	size_t n = (size_t)s->o->post_list * s->v.num_qps;
 	enum ibv_wr_opcode op = gd_bw_opcode(s);
-	bool inl = op != IBV_WR_RDMA_READ && op != IBV_WR_ATOMIC_FETCH_AND_ADD &&
+	bool inl = op != IBV_WR_RDMA_READ &&
+		   op != IBV_WR_ATOMIC_FETCH_AND_ADD &&
 		   st->size_bytes <= s->v.port.max_inline_bytes &&
 		   st->size_bytes <= s->o->inline_bytes &&
 		   st->lb->mem.ops->cpu_accessible;
@@ -108,8 +113,9 @@ static int gd_bw_templates(struct gd_bw_loop *L)
 		unsigned int q = (unsigned int)(i / s->o->post_list);
 		struct ibv_send_wr *w = &L->wr[i];
 
-		L->sge[i].addr = (uintptr_t)st->lb->mem.addr + q * s->slot_bytes +
-				 (s->v.conn == GD_CONN_UD ? GD_UD_GRH_BYTES : 0);
+		L->sge[i].addr =
+			(uintptr_t)st->lb->mem.addr + q * s->slot_bytes +
+			(s->v.conn == GD_CONN_UD ? GD_UD_GRH_BYTES : 0);
 		L->sge[i].length = (uint32_t)st->size_bytes;
 		L->sge[i].lkey = st->lb->mem.mr->lkey;
 		w->sg_list = &L->sge[i];
@@ -118,7 +124,8 @@ static int gd_bw_templates(struct gd_bw_loop *L)
 		w->send_flags = inl ? IBV_SEND_INLINE : 0;
 		w->imm_data = htonl(0x6764);
 		if (op == IBV_WR_ATOMIC_FETCH_AND_ADD) {
-			w->wr.atomic.remote_addr = st->rb->addr + q * s->slot_bytes;
+			w->wr.atomic.remote_addr =
+				st->rb->addr + q * s->slot_bytes;
 			w->wr.atomic.rkey = st->rb->rkey;
 			w->wr.atomic.compare_add = 1;
 		} else if (s->v.conn == GD_CONN_UD) {
@@ -126,7 +133,8 @@ static int gd_bw_templates(struct gd_bw_loop *L)
 			w->wr.ud.remote_qpn = s->v.remote_qpn[q];
 			w->wr.ud.remote_qkey = GD_UD_QKEY;
 		} else {
-			w->wr.rdma.remote_addr = st->rb->addr + q * s->slot_bytes;
+			w->wr.rdma.remote_addr =
+				st->rb->addr + q * s->slot_bytes;
 			w->wr.rdma.rkey = st->rb->rkey;
 		}
 	}
@@ -172,16 +180,20 @@ static int gd_bw_post_some(struct gd_bw_loop *L, unsigned int q)
 			bool sig = idx % cq_mod == 0 || idx == L->count[q];
 
 			base[j].next = j + 1 < n ? &base[j + 1] : NULL;
-			base[j].send_flags = sig ? (base[j].send_flags | IBV_SEND_SIGNALED) :
-						   (base[j].send_flags & ~IBV_SEND_SIGNALED);
+			base[j].send_flags =
+				sig ? (base[j].send_flags | IBV_SEND_SIGNALED)
+				    : (base[j].send_flags & ~IBV_SEND_SIGNALED);
 			if (sig) {
-				base[j].wr_id = ((uint64_t)q << 32) | (idx - L->last_signal[q]);
+				base[j].wr_id = ((uint64_t)q << 32) |
+						(idx - L->last_signal[q]);
 				L->last_signal[q] = idx;
 			}
 		}
 		if (ibv_post_send(s->v.qp[q], base, &bad))
-			return gd_err(-EIO, "ibv_post_send failed on %s QP %u: %s; check -t against the device's max_qp_wr",
-				      s->v.port.dev_name, q, strerror(errno));
+			return gd_err(
+				-EIO,
+				"ibv_post_send failed on %s QP %u: %s; check -t against the device's max_qp_wr",
+				s->v.port.dev_name, q, strerror(errno));
 		L->posted[q] += n;
 	}
 	return 0;
@@ -249,11 +261,12 @@ static int gd_bw_check(struct gd_bw_loop *L, uint64_t deadline_ns,
 		*stopping = true;
 	}
 	if (now - *last_progress_ns > timeout_ns)
-		return gd_err(-ETIMEDOUT,
-			      "no completion on %s for %llu ms with %llu of the messages done; is the peer %s still running?",
-			      s->v.port.dev_name,
-			      (unsigned long long)(timeout_ns / 1000000),
-			      (unsigned long long)L->done_total, s->oob.peer_name);
+		return gd_err(
+			-ETIMEDOUT,
+			"no completion on %s for %llu ms with %llu of the messages done; is the peer %s still running?",
+			s->v.port.dev_name,
+			(unsigned long long)(timeout_ns / 1000000),
+			(unsigned long long)L->done_total, s->oob.peer_name);
 	return gd_step_heartbeat(s, now);
 }
 
@@ -272,7 +285,8 @@ static int gd_bw_burst(struct gd_bw_loop *L, uint64_t deadline_ns)
 		for (unsigned int q = 0; q < s->v.num_qps; q++)
 			if (gd_bw_post_some(L, q))
 				return gd_err_code();
-		n = gd_verbs_poll(&s->v, s->v.send_cq, wc, GD_POLL_BATCH, s->o->use_event);
+		n = gd_verbs_poll(&s->v, s->v.send_cq, wc, GD_POLL_BATCH,
+				  s->o->use_event);
 		if (n < 0)
 			return n;
 		for (int i = 0; i < n; i++) {
@@ -284,10 +298,12 @@ static int gd_bw_burst(struct gd_bw_loop *L, uint64_t deadline_ns)
 		}
 		if (n)
 			gd_bw_checkpoint(L);
-		if ((++turns & GD_CHECK_TURNS_MASK) || gd_clock_ticks() < next_check)
+		if ((++turns & GD_CHECK_TURNS_MASK) ||
+		    gd_clock_ticks() < next_check)
 			continue;
 		next_check = gd_clock_ticks() + check_ticks;
-		if (gd_bw_check(L, deadline_ns, &last_total, &last_progress, &stopping))
+		if (gd_bw_check(L, deadline_ns, &last_total, &last_progress,
+				&stopping))
 			return gd_err_code();
 	}
 	return 0;
@@ -325,12 +341,14 @@ static void gd_bw_best_segment(const struct gd_bw_loop *L, uint64_t elapsed_ns,
 	for (unsigned int i = 0; i + 1 < L->segs; i++) {
 		unsigned int j = i + 1;
 
-		while (j + 1 < L->segs && L->seg_t_ns[j] - L->seg_t_ns[i] < min_dt)
+		while (j + 1 < L->segs &&
+		       L->seg_t_ns[j] - L->seg_t_ns[i] < min_dt)
 			j++;
 		uint64_t dt = L->seg_t_ns[j] - L->seg_t_ns[i];
 		uint64_t dm = L->seg_msgs[j] - L->seg_msgs[i];
 
-		if (dt >= min_dt && dt && dm && (double)dm / (double)dt > best_rate) {
+		if (dt >= min_dt && dt && dm &&
+		    (double)dm / (double)dt > best_rate) {
 			best_rate = (double)dm / (double)dt;
 			*best_ns = dt;
 			*best_msgs = dm;
@@ -392,14 +410,17 @@ static int gd_post_recv_one(struct gd_step *st, unsigned int q)
 		.length = (uint32_t)s->slot_bytes,
 		.lkey = st->lb->mem.mr->lkey,
 	};
-	struct ibv_recv_wr wr = { .wr_id = q, .sg_list = &sge, .num_sge = 1 }, *bad;
+	struct ibv_recv_wr wr = { .wr_id = q, .sg_list = &sge, .num_sge = 1 },
+			   *bad;
 
 	/* write-with-immediate consumes a receive but no buffer */
 	if (s->test->verb == GD_VERB_WRITE)
 		wr.num_sge = 0;
 	if (ibv_post_recv(s->v.qp[q], &wr, &bad))
-		return gd_err(-EIO, "ibv_post_recv failed on %s QP %u: %s; check -r against the device's max_qp_wr",
-			      s->v.port.dev_name, q, strerror(errno));
+		return gd_err(
+			-EIO,
+			"ibv_post_recv failed on %s QP %u: %s; check -r against the device's max_qp_wr",
+			s->v.port.dev_name, q, strerror(errno));
 	s->recv_outstanding[q]++;
 	return 0;
 }
@@ -408,7 +429,8 @@ static int gd_post_recv_one(struct gd_step *st, unsigned int q)
 int gd_recv_refill(struct gd_step *st, unsigned int q, uint64_t still_needed)
 {
 	struct gd_session *s = st->s;
-	uint64_t want = still_needed < s->o->rx_depth ? still_needed : s->o->rx_depth;
+	uint64_t want =
+		still_needed < s->o->rx_depth ? still_needed : s->o->rx_depth;
 
 	while (s->recv_outstanding[q] < want)
 		if (gd_post_recv_one(st, q))
@@ -444,8 +466,10 @@ static int gd_bw_check_done(struct gd_session *s, bool *done_seen,
 		*done_seen = true;
 		if (json_object_object_get_ex(m, "error", &x) &&
 		    json_object_is_type(x, json_type_string)) {
-			ret = gd_err(-ECONNABORTED, "peer %s failed during the step: %s",
-				     s->oob.peer_name, json_object_get_string(x));
+			ret = gd_err(-ECONNABORTED,
+				     "peer %s failed during the step: %s",
+				     s->oob.peer_name,
+				     json_object_get_string(x));
 		} else if (json_object_object_get_ex(m, "sent", &x)) {
 			*peer_sent = (uint64_t)json_object_get_int64(x);
 		}
@@ -460,7 +484,8 @@ int gd_bw_receive(struct gd_step *st, uint64_t *received, bool *done_seen,
 	struct gd_session *s = st->s;
 	uint64_t nq = s->v.num_qps, got[GD_MAX_QPS] = { 0 };
 	uint64_t per_qp = st->iters ? st->iters + st->warmup : UINT64_MAX;
-	uint64_t idle_since = gd_now_ns(), check_ticks = gd_check_ticks(), turns = 0;
+	uint64_t idle_since = gd_now_ns(), check_ticks = gd_check_ticks(),
+		 turns = 0;
 	uint64_t next_check = gd_clock_ticks() + check_ticks;
 	uint64_t timeout_ns = gd_bw_silence_ns(st);
 	struct ibv_wc wc[GD_POLL_BATCH];
@@ -472,7 +497,8 @@ int gd_bw_receive(struct gd_step *st, uint64_t *received, bool *done_seen,
 			return 0;
 		if (*done_seen && *received >= *peer_sent)
 			return 0;
-		n = gd_verbs_poll(&s->v, s->v.recv_cq, wc, GD_POLL_BATCH, false);
+		n = gd_verbs_poll(&s->v, s->v.recv_cq, wc, GD_POLL_BATCH,
+				  false);
 		if (n < 0)
 			return n;
 		for (int i = 0; i < n; i++) {
@@ -481,14 +507,17 @@ int gd_bw_receive(struct gd_step *st, uint64_t *received, bool *done_seen,
 			(*received)++;
 			got[q]++;
 			s->recv_outstanding[q]--;
-			ret = gd_recv_refill(st, q, per_qp == UINT64_MAX ?
-						    UINT64_MAX : per_qp - got[q]);
+			ret = gd_recv_refill(st, q,
+					     per_qp == UINT64_MAX
+						     ? UINT64_MAX
+						     : per_qp - got[q]);
 			if (ret)
 				return ret;
 		}
 		if (n)
 			idle_since = 0;
-		if ((++turns & GD_CHECK_TURNS_MASK) || gd_clock_ticks() < next_check)
+		if ((++turns & GD_CHECK_TURNS_MASK) ||
+		    gd_clock_ticks() < next_check)
 			continue;
 		next_check = gd_clock_ticks() + check_ticks;
 		uint64_t now = gd_now_ns();
@@ -503,10 +532,12 @@ int gd_bw_receive(struct gd_step *st, uint64_t *received, bool *done_seen,
 		if (*done_seen && now - idle_since > 200000000ULL)
 			return 0;
 		if (now - idle_since > timeout_ns)
-			return gd_err(-ETIMEDOUT,
-				      "no message arrived on %s for %llu ms (%llu received); is the peer %s still running?",
-				      s->v.port.dev_name,
-				      (unsigned long long)(timeout_ns / 1000000),
-				      (unsigned long long)*received, s->oob.peer_name);
+			return gd_err(
+				-ETIMEDOUT,
+				"no message arrived on %s for %llu ms (%llu received); is the peer %s still running?",
+				s->v.port.dev_name,
+				(unsigned long long)(timeout_ns / 1000000),
+				(unsigned long long)*received,
+				s->oob.peer_name);
 	}
 }

@@ -27,7 +27,7 @@ struct gd_lat_loop {
 	struct gd_step *st;
 	struct ibv_send_wr wr;
 	struct ibv_sge sge;
-	uint64_t sent;                /* ping-pong sends posted */
+	uint64_t sent; /* ping-pong sends posted */
 	uint64_t recv_needed;
 	uint64_t timeout_ns;
 };
@@ -42,7 +42,8 @@ static int gd_lat_timeout(struct gd_lat_loop *L, uint64_t start_ns,
 	return gd_err(-ETIMEDOUT,
 		      "no %s on %s for %llu ms; is the peer %s still running?",
 		      what, s->v.port.dev_name,
-		      (unsigned long long)s->o->oob_timeout_ms, s->oob.peer_name);
+		      (unsigned long long)s->o->oob_timeout_ms,
+		      s->oob.peer_name);
 }
 
 /* Wait for one completion on @cq, failing after the silence timeout. */
@@ -78,7 +79,8 @@ static int gd_lat_wait_cq(struct gd_lat_loop *L, struct ibv_cq *cq,
 static int gd_lat_send(struct gd_lat_loop *L, bool last)
 {
 	struct gd_session *s = L->st->s;
-	bool sig = !gd_lat_is_pingpong(s) || ++L->sent % s->o->cq_mod == 0 || last;
+	bool sig =
+		!gd_lat_is_pingpong(s) || ++L->sent % s->o->cq_mod == 0 || last;
 	struct ibv_send_wr *bad;
 
 	if (sig)
@@ -159,8 +161,8 @@ static void gd_lat_template(struct gd_lat_loop *L)
 		L->wr.wr.atomic.compare_add = 1;
 		return;
 	case GD_VERB_WRITE:
-		L->wr.opcode = s->use_imm ? IBV_WR_RDMA_WRITE_WITH_IMM :
-					    IBV_WR_RDMA_WRITE;
+		L->wr.opcode = s->use_imm ? IBV_WR_RDMA_WRITE_WITH_IMM
+					  : IBV_WR_RDMA_WRITE;
 		L->wr.wr.rdma.remote_addr = st->rb->addr + half;
 		L->wr.wr.rdma.rkey = st->rb->rkey;
 		return;
@@ -180,7 +182,8 @@ static int gd_lat_ping(struct gd_lat_loop *L, uint8_t val, bool poll_byte,
 		base[st->size_bytes - 1] = val;
 		if (gd_lat_send(L, last))
 			return gd_err_code();
-		return gd_lat_wait_byte(L, base + half + st->size_bytes - 1, val);
+		return gd_lat_wait_byte(L, base + half + st->size_bytes - 1,
+					val);
 	}
 	if (gd_lat_send(L, last))
 		return gd_err_code();
@@ -226,7 +229,8 @@ int gd_lat_run(struct gd_step *st, struct gd_step_result *r)
 	uint64_t total = st->iters ? st->iters + st->warmup : s->samples_cap;
 	uint64_t deadline = 0, k = 0, t0, t1;
 	double ns_per_tick = gd_clock_ns_per_tick();
-	uint64_t beat_ticks = (uint64_t)((double)s->o->oob_timeout_ms * 1e6 / 4 / ns_per_tick);
+	uint64_t beat_ticks = (uint64_t)((double)s->o->oob_timeout_ms * 1e6 /
+					 4 / ns_per_tick);
 	uint64_t last_beat = gd_clock_ticks();
 	int ret = 0;
 
@@ -234,8 +238,9 @@ int gd_lat_run(struct gd_step *st, struct gd_step_result *r)
 	L.recv_needed = st->iters + st->warmup;
 	gd_lat_template(&L);
 	if (!st->iters)
-		deadline = gd_clock_ticks() +
-			   (uint64_t)((double)s->o->duration_s * 1e9 / ns_per_tick);
+		deadline =
+			gd_clock_ticks() + (uint64_t)((double)s->o->duration_s *
+						      1e9 / ns_per_tick);
 	for (uint64_t i = 0; i < total && !ret; i++) {
 		uint8_t val = (uint8_t)(i % 255 + 1);
 
@@ -251,7 +256,8 @@ int gd_lat_run(struct gd_step *st, struct gd_step_result *r)
 		if (deadline && t1 >= deadline)
 			break;
 		/* read/atomic: the target only waits on the side channel, so
-		 * tell it now and then that we are alive (outside the sample) */
+		 * tell it now and then that we are alive (outside the sample)
+		 */
 		if (!gd_lat_is_pingpong(s) && t1 - last_beat >= beat_ticks) {
 			last_beat = t1;
 			ret = gd_step_heartbeat(s, gd_now_ns());
@@ -262,7 +268,9 @@ int gd_lat_run(struct gd_step *st, struct gd_step_result *r)
 		return ret;
 	/* samples were taken in ticks: convert once, outside the loop */
 	for (uint64_t i = 0; i < k; i++)
-		s->samples_ns[i] = (uint64_t)((double)s->samples_ns[i] * ns_per_tick + 0.5);
+		s->samples_ns[i] =
+			(uint64_t)((double)s->samples_ns[i] * ns_per_tick +
+				   0.5);
 	r->is_bw = false;
 	r->msgs_done = k;
 	r->app_bytes = k * st->size_bytes * (gd_lat_is_pingpong(s) ? 2 : 1);

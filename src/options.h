@@ -23,9 +23,9 @@ struct gd_opts {
 	/* endpoint */
 	char *ib_dev;
 	uint64_t ib_port;
-	int64_t gid_index;          /* -1: first RoCE v2 IPv4 GID, else 0 */
+	int64_t gid_index; /* -1: first RoCE v2 IPv4 GID, else 0 */
 	uint64_t tcp_port;
-	char *server_host;          /* NULL: server role */
+	char *server_host; /* NULL: server role */
 	bool loopback;
 	bool rdma_cm;
 	uint64_t oob_timeout_ms;
@@ -43,7 +43,7 @@ struct gd_opts {
 	uint64_t post_list;
 	uint64_t inline_bytes;
 	bool bidir;
-	uint64_t mtu_bytes;         /* 0: the port's active MTU */
+	uint64_t mtu_bytes; /* 0: the port's active MTU */
 	int64_t sl, tos;
 	uint64_t qp_timeout, retry_count;
 	bool use_event;
@@ -52,8 +52,8 @@ struct gd_opts {
 	bool run_infinitely;
 	bool verify;
 	/* memory */
-	char *mem_spec;             /* --mem */
-	int64_t use_cuda;           /* --use_cuda=N, -1 unset */
+	char *mem_spec;	  /* --mem */
+	int64_t use_cuda; /* --use_cuda=N, -1 unset */
 	char *use_cuda_bus_id;
 	bool use_cuda_dmabuf;
 	bool use_hugepages;
@@ -74,7 +74,7 @@ struct gd_opts {
 	char *json_path;
 	enum gd_output_only output;
 	bool cpu_util;
-	int64_t cpu;                /* --cpu, -1: not pinned */
+	int64_t cpu; /* --cpu, -1: not pinned */
 	bool ignore_cpu_freq;
 	bool dont_xchg_versions;
 	char *labels[GD_MAX_LABELS];

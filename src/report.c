@@ -23,11 +23,11 @@
 #define GD_REPORT_SCHEMA "gdperf.run/1"
 #define GD_REPORT_LABEL_W 15
 /* perftest's rule line: scripts split tables on it. */
-#define GD_REPORT_RULE \
+#define GD_REPORT_RULE                                                         \
 	"---------------------------------------------------------------------------------------"
-#define GD_LAT_COLUMNS                                                         \
+#define GD_LAT_COLUMNS                                                           \
 	" #bytes #iterations    t_min[usec]    t_max[usec]  t_typical[usec]    " \
-	"t_avg[usec]    t_stdev[usec]   99% percentile[usec]   "               \
+	"t_avg[usec]    t_stdev[usec]   99% percentile[usec]   "                 \
 	"99.9% percentile[usec] "
 
 struct gd_report_hdr_line {
@@ -37,8 +37,8 @@ struct gd_report_hdr_line {
 
 struct gd_report {
 	struct gd_report_cfg cfg;
-	FILE *text;                 /* NULL when text is off or --output=X */
-	FILE *only_out;             /* --output=X numbers; NULL when off */
+	FILE *text;	/* NULL when text is off or --output=X */
+	FILE *only_out; /* --output=X numbers; NULL when off */
 	struct json_object *root;
 	struct json_object *header;
 	struct json_object *phases;
@@ -80,9 +80,9 @@ static struct json_object *gd_report_units(const struct gd_report *rep)
 
 	json_object_object_add(u, "size", json_object_new_string("bytes"));
 	json_object_object_add(u, "bw",
-			       json_object_new_string(rep->cfg.report_gbits ?
-							      "Gb/s" :
-							      "MiB/s"));
+			       json_object_new_string(rep->cfg.report_gbits
+							      ? "Gb/s"
+							      : "MiB/s"));
 	json_object_object_add(u, "msg_rate", json_object_new_string("Mpps"));
 	json_object_object_add(u, "lat", json_object_new_string("usec"));
 	return u;
@@ -99,14 +99,16 @@ static void gd_report_init_root(struct gd_report *rep, int argc, char **argv)
 			       json_object_new_string(GD_REPORT_SCHEMA));
 	json_object_object_add(root, "tool",
 			       json_object_new_string(gd_str0(rep->cfg.tool)));
-	json_object_object_add(root, "version",
-			       json_object_new_string(gd_str0(rep->cfg.version)));
+	json_object_object_add(
+		root, "version",
+		json_object_new_string(gd_str0(rep->cfg.version)));
 	cmd = json_object_new_array();
 	for (i = 0; i < argc && argv && argv[i]; i++)
 		json_object_array_add(cmd, json_object_new_string(argv[i]));
 	json_object_object_add(root, "command_line", cmd);
 	gd_report_started_at(when, sizeof(when));
-	json_object_object_add(root, "started_at", json_object_new_string(when));
+	json_object_object_add(root, "started_at",
+			       json_object_new_string(when));
 	gethostname(host, sizeof(host) - 1);
 	json_object_object_add(root, "hostname", json_object_new_string(host));
 	json_object_object_add(root, "header", json_object_get(rep->header));
@@ -120,7 +122,8 @@ struct gd_report *gd_report_new(const struct gd_report_cfg *cfg, int argc,
 	struct gd_report *rep;
 
 	if (!cfg) {
-		gd_err(-EINVAL, "internal: report created without a configuration");
+		gd_err(-EINVAL,
+		       "internal: report created without a configuration");
 		return NULL;
 	}
 	rep = calloc(1, sizeof(*rep));
@@ -203,8 +206,8 @@ void gd_report_header_str(struct gd_report *rep, const char *key,
 		return;
 	if (key)
 		json_object_object_add(rep->header, key,
-				       value ? json_object_new_string(value) :
-					       NULL);
+				       value ? json_object_new_string(value)
+					     : NULL);
 	gd_report_hdr_text(rep, label, value);
 }
 
@@ -275,11 +278,13 @@ int gd_report_phase_begin(struct gd_report *rep, const char *name,
 	ph = json_object_new_object();
 	if (!ph) {
 		json_object_put(memory);
-		return gd_err(-ENOMEM,
-			      "out of memory adding phase %s to the report; check the process memory limit",
-			      gd_str0(name));
+		return gd_err(
+			-ENOMEM,
+			"out of memory adding phase %s to the report; check the process memory limit",
+			gd_str0(name));
 	}
-	json_object_object_add(ph, "name", json_object_new_string(gd_str0(name)));
+	json_object_object_add(ph, "name",
+			       json_object_new_string(gd_str0(name)));
 	json_object_object_add(ph, "placement",
 			       json_object_new_string(gd_str0(placement)));
 	json_object_object_add(ph, "direction",
@@ -348,7 +353,8 @@ static void gd_report_bw_text(struct gd_report *rep,
 		return;
 	/* Each value starts under its column name; the width of a column is
 	 * its name plus the gap to the next one, minus one separating blank. */
-	fprintf(rep->text, " %-10" PRIu64 " %-14" PRIu64 " %-*.2f %-*.2f %.6f\n",
+	fprintf(rep->text,
+		" %-10" PRIu64 " %-14" PRIu64 " %-*.2f %-*.2f %.6f\n",
 		bw->size_bytes, bw->iters, 12 + unit_len, peak, 14 + unit_len,
 		avg, bw->msg_rate_Mpps);
 }
@@ -419,7 +425,8 @@ static struct json_object *gd_report_error_obj(int err, const char *msg)
 	json_object_object_add(e, "code", json_object_new_int(err));
 	json_object_object_add(e, "errno_name",
 			       json_object_new_string(gd_errno_name(err)));
-	json_object_object_add(e, "message", json_object_new_string(gd_str0(msg)));
+	json_object_object_add(e, "message",
+			       json_object_new_string(gd_str0(msg)));
 	return e;
 }
 
@@ -471,9 +478,10 @@ static int gd_report_write_fail(const char *path, const char *tmp, int ret,
 {
 	if (tmp)
 		unlink(tmp);
-	return gd_err(ret,
-		      "cannot write the JSON report %s: %s failed: %s; check that the directory exists and is writable and that the disk is not full",
-		      path, step, strerror(-ret));
+	return gd_err(
+		ret,
+		"cannot write the JSON report %s: %s failed: %s; check that the directory exists and is writable and that the disk is not full",
+		path, step, strerror(-ret));
 }
 
 /* tmp + fsync + rename: a reader never sees a half-written document. */
@@ -508,9 +516,10 @@ static int gd_report_write_atomic(const char *path, const char *doc)
 static int gd_report_write_stdout(const char *doc)
 {
 	if (fputs(doc, stdout) == EOF || fflush(stdout))
-		return gd_err(-EIO,
-			      "cannot write the JSON report to stdout: %s; check the pipe or file stdout is redirected to",
-			      strerror(errno));
+		return gd_err(
+			-EIO,
+			"cannot write the JSON report to stdout: %s; check the pipe or file stdout is redirected to",
+			strerror(errno));
 	return 0;
 }
 
@@ -531,7 +540,8 @@ int gd_report_finish(struct gd_report *rep, int exit_status)
 	}
 	if (rep->only_out)
 		fflush(rep->only_out);
-	/* A failed run without an explicit error still carries the diagnosis. */
+	/* A failed run without an explicit error still carries the diagnosis.
+	 */
 	if (!rep->error_set && exit_status && gd_err_is_set())
 		gd_report_set_error(rep, gd_err_code(), gd_err_msg());
 	if (!rep->error_set)
@@ -546,9 +556,10 @@ int gd_report_finish(struct gd_report *rep, int exit_status)
 #endif
 	json = json_object_to_json_string_ext(rep->root, (int)flags);
 	if (!json || asprintf(&doc, "%s\n", json) < 0)
-		return gd_err(-ENOMEM,
-			      "out of memory serialising the JSON report %s; check the process memory limit",
-			      rep->cfg.json_path);
+		return gd_err(
+			-ENOMEM,
+			"out of memory serialising the JSON report %s; check the process memory limit",
+			rep->cfg.json_path);
 	if (!strcmp(rep->cfg.json_path, "-"))
 		ret = gd_report_write_stdout(doc);
 	else
@@ -634,8 +645,7 @@ const char *gd_errno_name(int err)
 
 	if (err < 0)
 		err = -err;
-	for (i = 0; i < sizeof(gd_errno_names) / sizeof(gd_errno_names[0]);
-	     i++)
+	for (i = 0; i < sizeof(gd_errno_names) / sizeof(gd_errno_names[0]); i++)
 		if (gd_errno_names[i].err == err)
 			return gd_errno_names[i].name;
 	return "UNKNOWN";

@@ -49,20 +49,20 @@
 struct json_object;
 
 enum gd_output_only {
-	GD_OUTPUT_ALL = 0,       /* full table */
-	GD_OUTPUT_BANDWIDTH,     /* --output=bandwidth: average BW only */
-	GD_OUTPUT_MESSAGE_RATE,  /* --output=message_rate */
-	GD_OUTPUT_LATENCY,       /* --output=latency: typical latency only */
+	GD_OUTPUT_ALL = 0,	/* full table */
+	GD_OUTPUT_BANDWIDTH,	/* --output=bandwidth: average BW only */
+	GD_OUTPUT_MESSAGE_RATE, /* --output=message_rate */
+	GD_OUTPUT_LATENCY,	/* --output=latency: typical latency only */
 };
 
 struct gd_report_cfg {
-	const char *tool;          /* "gd_write_bw" */
+	const char *tool; /* "gd_write_bw" */
 	const char *version;
 	enum gd_measure measure;
-	bool report_gbits;         /* BW columns in Gb/s instead of MiB/s */
+	bool report_gbits; /* BW columns in Gb/s instead of MiB/s */
 	enum gd_output_only only;
-	const char *json_path;     /* NULL: no JSON; "-": stdout (text to stderr) */
-	FILE *text;                /* normally stdout; NULL = no text */
+	const char *json_path; /* NULL: no JSON; "-": stdout (text to stderr) */
+	FILE *text;	       /* normally stdout; NULL = no text */
 };
 
 struct gd_report;

@@ -16,24 +16,25 @@ struct json_object;
 /* Everything the decision looks at; gathered by gd_route_probe() or filled
  * by tests. -1 means "unknown / could not be read". */
 struct gd_route_facts {
-	int gpu_dmabuf_supported;     /* CU_DEVICE_ATTRIBUTE_DMA_BUF_SUPPORTED */
-	int gpu_gdr_supported;        /* CU_DEVICE_ATTRIBUTE_GPU_DIRECT_RDMA_SUPPORTED */
-	int cuda_driver_version;      /* cuDriverGetVersion, e.g. 12040 */
-	bool rdma_core_has_dmabuf;    /* ibv_reg_dmabuf_mr resolvable */
-	bool peermem_loaded;          /* /sys/module/nvidia_peermem */
-	bool nv_peer_mem_loaded;      /* /sys/module/nv_peer_mem (legacy) */
-	int open_kernel_module;       /* /proc/driver/nvidia/version says Open */
-	char driver_error[160];       /* why the CUDA driver could not load */
+	int gpu_dmabuf_supported; /* CU_DEVICE_ATTRIBUTE_DMA_BUF_SUPPORTED */
+	int gpu_gdr_supported; /* CU_DEVICE_ATTRIBUTE_GPU_DIRECT_RDMA_SUPPORTED
+				*/
+	int cuda_driver_version;   /* cuDriverGetVersion, e.g. 12040 */
+	bool rdma_core_has_dmabuf; /* ibv_reg_dmabuf_mr resolvable */
+	bool peermem_loaded;	   /* /sys/module/nvidia_peermem */
+	bool nv_peer_mem_loaded;   /* /sys/module/nv_peer_mem (legacy) */
+	int open_kernel_module;	   /* /proc/driver/nvidia/version says Open */
+	char driver_error[160];	   /* why the CUDA driver could not load */
 };
 
 struct gd_route_decision {
-	enum gd_mem_route route;      /* chosen; GD_ROUTE_AUTO = none possible */
+	enum gd_mem_route route; /* chosen; GD_ROUTE_AUTO = none possible */
 	bool possible;
-	bool peermem_conflict;        /* nvidia_peermem and nv_peer_mem both loaded */
-	char why[256];                /* why this route */
-	char why_not_dmabuf[256];     /* empty when chosen */
+	bool peermem_conflict; /* nvidia_peermem and nv_peer_mem both loaded */
+	char why[256];	       /* why this route */
+	char why_not_dmabuf[256]; /* empty when chosen */
 	char why_not_peermem[256];
-	char stop_condition[256];     /* when !possible: what blocks testing */
+	char stop_condition[256]; /* when !possible: what blocks testing */
 };
 
 /* Gather facts from the system: sysfs_root is "/" normally (tests pass a

@@ -27,9 +27,12 @@ static int gd_hello(struct gd_session *s)
 	const char *tool = "", *ver = "";
 	int ret;
 
-	json_object_object_add(h, "tool", json_object_new_string(s->test->name));
-	json_object_object_add(h, "version", json_object_new_string(PACKAGE_VERSION));
-	json_object_object_add(h, "protocol", json_object_new_int(GD_OOB_VERSION));
+	json_object_object_add(h, "tool",
+			       json_object_new_string(s->test->name));
+	json_object_object_add(h, "version",
+			       json_object_new_string(PACKAGE_VERSION));
+	json_object_object_add(h, "protocol",
+			       json_object_new_int(GD_OOB_VERSION));
 	ret = gd_oob_send(&s->oob, GD_FRAME_HELLO, h);
 	json_object_put(h);
 	if (!ret)
@@ -48,7 +51,8 @@ static int gd_hello(struct gd_session *s)
 		return -EINVAL;
 	}
 	if (strcmp(ver, PACKAGE_VERSION))
-		fprintf(stderr, "%s: note: peer %s runs gdperf %s, this side %s\n",
+		fprintf(stderr,
+			"%s: note: peer %s runs gdperf %s, this side %s\n",
 			s->test->name, s->oob.peer_name, ver, PACKAGE_VERSION);
 	json_object_put(peer);
 	return 0;
@@ -83,9 +87,12 @@ static int gd_exchange_test(struct gd_session *s)
 	if (ret) {
 		struct json_object *r = json_object_new_object();
 
-		json_object_object_add(r, "field", json_object_new_string(field));
-		json_object_object_add(r, "local", json_object_new_string(ours));
-		json_object_object_add(r, "peer", json_object_new_string(theirs));
+		json_object_object_add(r, "field",
+				       json_object_new_string(field));
+		json_object_object_add(r, "local",
+				       json_object_new_string(ours));
+		json_object_object_add(r, "peer",
+				       json_object_new_string(theirs));
 		json_object_object_add(r, "message",
 				       json_object_new_string(gd_err_msg()));
 		gd_oob_send(&s->oob, GD_FRAME_REJECT, r);
@@ -135,8 +142,9 @@ static int gd_alloc_place(struct gd_session *s, enum gd_place p,
 		if (p == GD_PLACE_HOST)
 			return ret;
 		/* A device placement that fails only fails its phases. */
-		fprintf(stderr, "%s%s: %s memory unavailable: %s\n", s->test->name,
-			s->is_server ? " (server)" : "", spec_text, lb->why_absent);
+		fprintf(stderr, "%s%s: %s memory unavailable: %s\n",
+			s->test->name, s->is_server ? " (server)" : "",
+			spec_text, lb->why_absent);
 		gd_err_clear();
 		return 0;
 	}
@@ -171,20 +179,27 @@ static struct json_object *gd_bufs_json(const struct gd_session *s)
 		struct json_object *e = json_object_new_object();
 
 		if (lb->ok) {
-			json_object_object_add(e, "addr", json_object_new_int64(
-				(int64_t)(uintptr_t)lb->mem.addr));
-			json_object_object_add(e, "rkey", json_object_new_int64(
-				lb->mem.mr->rkey));
-			json_object_object_add(e, "memory", gd_mem_describe(&lb->mem));
+			json_object_object_add(
+				e, "addr",
+				json_object_new_int64(
+					(int64_t)(uintptr_t)lb->mem.addr));
+			json_object_object_add(
+				e, "rkey",
+				json_object_new_int64(lb->mem.mr->rkey));
+			json_object_object_add(e, "memory",
+					       gd_mem_describe(&lb->mem));
 		} else {
-			json_object_object_add(e, "error",
-					       json_object_new_string(lb->why_absent));
+			json_object_object_add(
+				e, "error",
+				json_object_new_string(lb->why_absent));
 			if (lb->stage[0])
-				json_object_object_add(e, "stage",
-						       json_object_new_string(lb->stage));
+				json_object_object_add(
+					e, "stage",
+					json_object_new_string(lb->stage));
 			if (lb->err)
-				json_object_object_add(e, "code",
-						       json_object_new_int(lb->err));
+				json_object_object_add(
+					e, "code",
+					json_object_new_int(lb->err));
 		}
 		json_object_object_add(b, gd_place_key[p], e);
 	}
@@ -198,7 +213,8 @@ static int gd_bufs_from_json(struct gd_session *s, struct json_object *b)
 		struct json_object *e, *a, *k, *err;
 
 		if (!json_object_object_get_ex(b, gd_place_key[p], &e))
-			return gd_err(-EPROTO, "peer %s sent no buffer entry '%s'",
+			return gd_err(-EPROTO,
+				      "peer %s sent no buffer entry '%s'",
 				      s->oob.peer_name, gd_place_key[p]);
 		if (json_object_object_get_ex(e, "addr", &a) &&
 		    json_object_object_get_ex(e, "rkey", &k) &&
@@ -220,8 +236,10 @@ static int gd_bufs_from_json(struct gd_session *s, struct json_object *b)
 			    json_object_get_int(err) < 0)
 				rb->err = json_object_get_int(err);
 		} else {
-			return gd_err(-EPROTO, "peer %s sent a malformed buffer entry '%s'",
-				      s->oob.peer_name, gd_place_key[p]);
+			return gd_err(
+				-EPROTO,
+				"peer %s sent a malformed buffer entry '%s'",
+				s->oob.peer_name, gd_place_key[p]);
 		}
 	}
 	return 0;
@@ -236,7 +254,8 @@ static int gd_exchange_qp_info(struct gd_session *s, char *cm_ip,
 
 	if (!s->o->rdma_cm) {
 		gd_verbs_local_peer(&s->v, &lp);
-		json_object_object_add(mine, "qp", gd_qp_peer_to_json(&lp, s->v.num_qps));
+		json_object_object_add(mine, "qp",
+				       gd_qp_peer_to_json(&lp, s->v.num_qps));
 	}
 	json_object_object_add(mine, "bufs", gd_bufs_json(s));
 	json_object_object_add(mine, "endpoint", gd_verbs_describe(&s->v));
@@ -254,18 +273,19 @@ static int gd_exchange_qp_info(struct gd_session *s, char *cm_ip,
 	if (ret)
 		goto out;
 	if (!s->o->rdma_cm) {
-		ret = json_object_object_get_ex(peer, "qp", &x) ?
-			      gd_qp_peer_from_json(x, s->v.num_qps, &rp) :
-			      gd_err(-EPROTO, "peer sent no QP data");
+		ret = json_object_object_get_ex(peer, "qp", &x)
+			      ? gd_qp_peer_from_json(x, s->v.num_qps, &rp)
+			      : gd_err(-EPROTO, "peer sent no QP data");
 		if (!ret)
 			ret = gd_verbs_connect(&s->v, s->o, &rp);
-	} else if (!s->is_server && json_object_object_get_ex(peer, "cm_ip", &x)) {
+	} else if (!s->is_server &&
+		   json_object_object_get_ex(peer, "cm_ip", &x)) {
 		snprintf(cm_ip, cm_ip_len, "%s", json_object_get_string(x));
 	}
 	if (!ret)
-		ret = json_object_object_get_ex(peer, "bufs", &x) ?
-			      gd_bufs_from_json(s, x) :
-			      gd_err(-EPROTO, "peer sent no buffer data");
+		ret = json_object_object_get_ex(peer, "bufs", &x)
+			      ? gd_bufs_from_json(s, x)
+			      : gd_err(-EPROTO, "peer sent no buffer data");
 	if (!ret && json_object_object_get_ex(peer, "endpoint", &x))
 		s->remote_endpoint = json_object_get(x);
 out:
@@ -280,13 +300,14 @@ static uint64_t gd_max_size(const struct gd_opts *o)
 
 static int gd_check_ud_mtu(struct gd_session *s)
 {
-	uint32_t mtu = s->o->mtu_bytes ? (uint32_t)s->o->mtu_bytes :
-		       s->v.port.active_mtu_bytes;
+	uint32_t mtu = s->o->mtu_bytes ? (uint32_t)s->o->mtu_bytes
+				       : s->v.port.active_mtu_bytes;
 
 	if (s->o->conn == GD_CONN_UD && gd_max_size(s->o) > mtu)
-		return gd_err(-EINVAL,
-			      "UD messages cannot exceed the path MTU (%u bytes on %s); use -s or --max-size of at most %u",
-			      mtu, s->v.port.dev_name, mtu);
+		return gd_err(
+			-EINVAL,
+			"UD messages cannot exceed the path MTU (%u bytes on %s); use -s or --max-size of at most %u",
+			mtu, s->v.port.dev_name, mtu);
 	return 0;
 }
 
@@ -299,10 +320,12 @@ static int gd_setup_verbs(struct gd_session *s, char *cm_ip, size_t len)
 		    IBV_ACCESS_REMOTE_READ;
 	if (o->conn == GD_CONN_RC)
 		s->access |= IBV_ACCESS_REMOTE_ATOMIC;
-	ret = o->rdma_cm ? gd_cm_open(&s->v, o->ib_dev, (unsigned int)o->ib_port,
-				      (int)o->gid_index) :
-			   gd_verbs_open(&s->v, o->ib_dev, (unsigned int)o->ib_port,
-					 (int)o->gid_index);
+	ret = o->rdma_cm
+		      ? gd_cm_open(&s->v, o->ib_dev, (unsigned int)o->ib_port,
+				   (int)o->gid_index)
+		      : gd_verbs_open(&s->v, o->ib_dev,
+				      (unsigned int)o->ib_port,
+				      (int)o->gid_index);
 	if (!ret)
 		ret = gd_check_ud_mtu(s);
 	if (!ret)
@@ -341,17 +364,20 @@ int gd_session_setup(struct gd_session *s)
 		/* Two page-aligned halves: outgoing data and, for ping-pong
 		 * writes, the region the peer writes into (a message that
 		 * straddles a page costs the provider a second page copy). */
-		s->slot_bytes = 2 * (size_t)((gd_max_size(s->o) + GD_UD_GRH_BYTES + 4095) &
-					     ~4095ULL);
+		s->slot_bytes =
+			2 *
+			(size_t)((gd_max_size(s->o) + GD_UD_GRH_BYTES + 4095) &
+				 ~4095ULL);
 		ret = gd_setup_verbs(s, cm_ip, sizeof(cm_ip));
 	}
 	if (!ret)
 		ret = gd_exchange_qp_info(s, cm_ip, sizeof(cm_ip));
 	if (!ret && s->o->rdma_cm)
-		ret = s->is_server ? gd_cm_accept(&s->v, s->o, s->access) :
-				     gd_cm_connect(&s->v, s->o, cm_ip,
-						   (uint16_t)(s->o->tcp_port + 1),
-						   s->access);
+		ret = s->is_server
+			      ? gd_cm_accept(&s->v, s->o, s->access)
+			      : gd_cm_connect(&s->v, s->o, cm_ip,
+					      (uint16_t)(s->o->tcp_port + 1),
+					      s->access);
 	if (ret && s->oob.fd >= 0)
 		gd_oob_send_error(&s->oob, gd_err_code(), gd_err_msg());
 	return ret;

@@ -22,10 +22,10 @@ enum gd_dir { GD_DIR_FORWARD, GD_DIR_REVERSE, GD_DIR_BIDIR };
 
 #define GD_MAX_PHASES 16
 #define GD_MAX_SIZES 40
-#define GD_BW_SEGMENTS 8   /* peak bandwidth: best of 8 windows */
+#define GD_BW_SEGMENTS 8 /* peak bandwidth: best of 8 windows */
 
 struct gd_phase {
-	char name[16];                 /* "HH", "DD:rev", ... */
+	char name[16]; /* "HH", "DD:rev", ... */
 	enum gd_place client_place, server_place;
 	enum gd_dir dir;
 	int report_idx;
@@ -37,17 +37,17 @@ struct gd_remote_buf {
 	uint64_t addr;
 	uint32_t rkey;
 	char why_absent[600];
-	char stage[16];               /* where the peer's buffer failed */
-	int err;                      /* the peer's -errno for it */
-	struct json_object *memory;   /* the peer's description */
+	char stage[16];		    /* where the peer's buffer failed */
+	int err;		    /* the peer's -errno for it */
+	struct json_object *memory; /* the peer's description */
 };
 
 struct gd_local_buf {
 	struct gd_mem_buf mem;
 	bool ok;
 	char why_absent[512];
-	char stage[16];               /* "register" when alloc/reg failed */
-	int err;                      /* -errno of that failure */
+	char stage[16]; /* "register" when alloc/reg failed */
+	int err;	/* -errno of that failure */
 };
 
 /* What one step measured on the initiating side. */
@@ -57,7 +57,7 @@ struct gd_step_result {
 	struct gd_lat_summary lat;
 	uint64_t msgs_done;
 	uint64_t app_bytes;
-	double cpu_util_pct;          /* --cpu_util, -1 when not sampled */
+	double cpu_util_pct; /* --cpu_util, -1 when not sampled */
 };
 
 struct gd_session {
@@ -68,15 +68,15 @@ struct gd_session {
 	struct gd_verbs v;
 	struct gd_report *rep;
 	int access;
-	size_t slot_bytes;            /* per-QP region of each buffer */
+	size_t slot_bytes; /* per-QP region of each buffer */
 	struct gd_local_buf local[GD_PLACE_COUNT];
 	struct gd_remote_buf remote[GD_PLACE_COUNT];
 	struct gd_phase phases[GD_MAX_PHASES];
 	unsigned int num_phases;
 	uint64_t sizes[GD_MAX_SIZES];
 	unsigned int num_sizes;
-	bool use_imm;                 /* write latency/bw via write-with-imm */
-	uint64_t *samples_ns;         /* latency samples, preallocated */
+	bool use_imm;	      /* write latency/bw via write-with-imm */
+	uint64_t *samples_ns; /* latency samples, preallocated */
 	size_t samples_cap;
 	struct json_object *remote_endpoint;
 	uint64_t last_beat_ns;
@@ -106,7 +106,7 @@ struct gd_step {
 	struct gd_local_buf *lb;
 	const struct gd_remote_buf *rb;
 	uint64_t size_bytes;
-	uint64_t iters;               /* 0 in duration mode */
+	uint64_t iters; /* 0 in duration mode */
 	uint64_t warmup;
 	bool initiator;
 	bool target;

@@ -75,9 +75,10 @@ int gd_lat_summarize(uint64_t *samples_ns, size_t n, unsigned int divisor,
 	double scale, mean_ns, stdev_ns;
 
 	if (!n || !samples_ns || !out)
-		return gd_err(-EINVAL,
-			      "latency summary of %zu samples requested; check that the iteration count exceeds the warm-up count",
-			      n);
+		return gd_err(
+			-EINVAL,
+			"latency summary of %zu samples requested; check that the iteration count exceeds the warm-up count",
+			n);
 	if (!divisor)
 		divisor = 1;
 
@@ -105,18 +106,19 @@ int gd_bw_summarize(uint64_t size_bytes, uint64_t iters, uint64_t elapsed_ns,
 	double elapsed_s, batch_s;
 
 	if (!out || !elapsed_ns)
-		return gd_err(-EINVAL,
-			      "bandwidth summary over an empty window (%" PRIu64
-			      " ns, %" PRIu64
-			      " iterations); check that completions were polled",
-			      elapsed_ns, iters);
+		return gd_err(
+			-EINVAL,
+			"bandwidth summary over an empty window (%" PRIu64
+			" ns, %" PRIu64
+			" iterations); check that completions were polled",
+			elapsed_ns, iters);
 
 	elapsed_s = (double)elapsed_ns / GD_NS_PER_S;
 	out->size_bytes = size_bytes;
 	out->iters = iters;
 	out->elapsed_s = elapsed_s;
-	out->avg_MiBps =
-		(double)size_bytes * (double)iters / GD_BYTES_PER_MiB / elapsed_s;
+	out->avg_MiBps = (double)size_bytes * (double)iters / GD_BYTES_PER_MiB /
+			 elapsed_s;
 	out->msg_rate_Mpps = (double)iters / elapsed_s / 1e6;
 
 	/* No clamping to the average: a peak below it exposes a batch bug. */
@@ -158,20 +160,23 @@ int gd_cpu_sample(struct gd_cpu_sample *s)
 
 	f = fopen("/proc/stat", "re");
 	if (!f)
-		return gd_err(-errno,
-			      "cannot open /proc/stat for --cpu_util: %s; check that /proc is mounted",
-			      strerror(errno));
+		return gd_err(
+			-errno,
+			"cannot open /proc/stat for --cpu_util: %s; check that /proc is mounted",
+			strerror(errno));
 	if (!fgets(line, sizeof(line), f)) {
 		fclose(f);
-		return gd_err(-EIO,
-			      "cannot read /proc/stat for --cpu_util; check that /proc is mounted");
+		return gd_err(
+			-EIO,
+			"cannot read /proc/stat for --cpu_util; check that /proc is mounted");
 	}
 	fclose(f);
 	ret = gd_cpu_parse_stat_line(line, s);
 	if (ret)
-		return gd_err(ret,
-			      "unexpected first line in /proc/stat: \"%.64s\"; --cpu_util needs a Linux /proc",
-			      line);
+		return gd_err(
+			ret,
+			"unexpected first line in /proc/stat: \"%.64s\"; --cpu_util needs a Linux /proc",
+			line);
 	return 0;
 }
 

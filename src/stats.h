@@ -35,10 +35,10 @@ double gd_clock_overhead_ns(void);
 struct gd_lat_summary {
 	uint64_t samples;
 	double min_us, max_us;
-	double typical_us;  /* median (nearest rank) */
+	double typical_us; /* median (nearest rank) */
 	double avg_us;
-	double stdev_us;    /* population stdev, double precision */
-	double p99_us;      /* nearest-rank percentile */
+	double stdev_us; /* population stdev, double precision */
+	double p99_us;	 /* nearest-rank percentile */
 	double p999_us;
 };
 
@@ -57,9 +57,9 @@ struct gd_bw_summary {
 	uint64_t size_bytes;
 	uint64_t iters;
 	double elapsed_s;
-	double peak_MiBps;      /* best completion batch */
-	double avg_MiBps;       /* all bytes / whole window */
-	double msg_rate_Mpps;   /* messages / whole window / 1e6 */
+	double peak_MiBps;    /* best completion batch */
+	double avg_MiBps;     /* all bytes / whole window */
+	double msg_rate_Mpps; /* messages / whole window / 1e6 */
 };
 
 /*

@@ -25,8 +25,8 @@ struct gd_step_ctx {
 	struct gd_counter_snap *before;
 	const struct gd_phase *ph;
 	uint32_t seed;
-	uint64_t before_ns;           /* when the opening snapshot was read */
-	bool verify_here;             /* this side checks its buffer */
+	uint64_t before_ns; /* when the opening snapshot was read */
+	bool verify_here;   /* this side checks its buffer */
 };
 
 static struct json_object *gd_obj(void)
@@ -50,7 +50,8 @@ static const char *gd_step_unavailable(struct gd_session *s,
 				       const struct gd_phase *ph)
 {
 	enum gd_place mine = s->is_server ? ph->server_place : ph->client_place;
-	enum gd_place theirs = s->is_server ? ph->client_place : ph->server_place;
+	enum gd_place theirs =
+		s->is_server ? ph->client_place : ph->server_place;
 
 	if (!s->local[mine].ok)
 		return s->local[mine].why_absent;
@@ -60,10 +61,12 @@ static const char *gd_step_unavailable(struct gd_session *s,
 }
 
 /* The -errno behind an unavailable placement (0 when only unconfigured). */
-static int gd_step_unavailable_err(struct gd_session *s, const struct gd_phase *ph)
+static int gd_step_unavailable_err(struct gd_session *s,
+				   const struct gd_phase *ph)
 {
 	enum gd_place mine = s->is_server ? ph->server_place : ph->client_place;
-	enum gd_place theirs = s->is_server ? ph->client_place : ph->server_place;
+	enum gd_place theirs =
+		s->is_server ? ph->client_place : ph->server_place;
 
 	return !s->local[mine].ok ? s->local[mine].err : s->remote[theirs].err;
 }
@@ -73,7 +76,8 @@ static const char *gd_step_unavailable_stage(struct gd_session *s,
 					     const struct gd_phase *ph)
 {
 	enum gd_place mine = s->is_server ? ph->server_place : ph->client_place;
-	enum gd_place theirs = s->is_server ? ph->client_place : ph->server_place;
+	enum gd_place theirs =
+		s->is_server ? ph->client_place : ph->server_place;
 
 	if (!s->local[mine].ok)
 		return s->local[mine].stage[0] ? "register" : "config";
@@ -92,30 +96,32 @@ static int gd_step_prepare(struct gd_step_ctx *c)
 {
 	struct gd_step *st = &c->st;
 	struct gd_session *s = st->s;
-	bool source = s->test->verb == GD_VERB_READ ? st->target : st->initiator;
+	bool source =
+		s->test->verb == GD_VERB_READ ? st->target : st->initiator;
 	size_t half = s->slot_bytes / 2;
 	int ret = 0;
 
 	if (gd_verify_applies(s)) {
 		c->verify_here = !source && c->ph->dir != GD_DIR_BIDIR;
 		for (unsigned int q = 0; q < s->v.num_qps && !ret; q++)
-			ret = gd_mem_fill_pattern(&st->lb->mem, q * s->slot_bytes,
-						  st->size_bytes + GD_UD_GRH_BYTES,
-						  source ? c->seed : ~c->seed);
+			ret = gd_mem_fill_pattern(
+				&st->lb->mem, q * s->slot_bytes,
+				st->size_bytes + GD_UD_GRH_BYTES,
+				source ? c->seed : ~c->seed);
 	}
 	if (!ret && s->test->verb == GD_VERB_WRITE && !s->use_imm &&
 	    s->test->measure == GD_MEASURE_LAT)
 		memset((uint8_t *)st->lb->mem.addr + half, 0, st->size_bytes);
 	if (!ret && st->target && gd_step_needs_recv(s))
 		ret = gd_bw_post_recvs(st);
-	if (!ret && s->test->measure == GD_MEASURE_LAT && gd_lat_is_pingpong(s) &&
-	    gd_step_needs_recv(s) && !st->target)
+	if (!ret && s->test->measure == GD_MEASURE_LAT &&
+	    gd_lat_is_pingpong(s) && gd_step_needs_recv(s) && !st->target)
 		ret = gd_bw_post_recvs(st);
 	if (!ret) {
 		c->before_ns = gd_now_ns();
-		ret = gd_counters_snapshot(gd_counters_root(s->o->counters_root),
-					   s->v.port.dev_name, s->v.port.port,
-					   &c->before);
+		ret = gd_counters_snapshot(
+			gd_counters_root(s->o->counters_root),
+			s->v.port.dev_name, s->v.port.port, &c->before);
 	}
 	return ret;
 }
@@ -125,8 +131,9 @@ static struct json_object *gd_step_verify(struct gd_step_ctx *c)
 	struct gd_step *st = &c->st;
 	struct gd_session *s = st->s;
 	struct json_object *v;
-	size_t off = s->v.conn == GD_CONN_UD && s->test->verb == GD_VERB_SEND ?
-			     GD_UD_GRH_BYTES : 0;
+	size_t off = s->v.conn == GD_CONN_UD && s->test->verb == GD_VERB_SEND
+			     ? GD_UD_GRH_BYTES
+			     : 0;
 	int ret = 0;
 
 	if (!c->verify_here)
@@ -135,14 +142,16 @@ static struct json_object *gd_step_verify(struct gd_step_ctx *c)
 	/* UD receives land after the 40-byte GRH; UD senders send from the
 	 * same offset so pattern indexes line up. */
 	for (unsigned int q = 0; q < s->v.num_qps && !ret; q++)
-		ret = gd_mem_check_pattern(&st->lb->mem, q * s->slot_bytes + off,
+		ret = gd_mem_check_pattern(&st->lb->mem,
+					   q * s->slot_bytes + off,
 					   st->size_bytes, c->seed);
 	json_object_object_add(v, "checked_bytes",
 			       json_object_new_int64((int64_t)(st->size_bytes *
 							       s->v.num_qps)));
 	json_object_object_add(v, "ok", json_object_new_boolean(!ret));
 	if (ret) {
-		json_object_object_add(v, "error", json_object_new_string(gd_err_msg()));
+		json_object_object_add(v, "error",
+				       json_object_new_string(gd_err_msg()));
 		gd_err_clear();
 	}
 	return v;
@@ -204,10 +213,13 @@ static int gd_step_agree(struct gd_session *s, unsigned int no,
 	if (!s->is_server) {
 		m = gd_obj();
 		json_object_object_add(m, "step", json_object_new_int64(no));
-		json_object_object_add(m, "phase", json_object_new_string(ph->name));
-		json_object_object_add(m, "size", json_object_new_int64((int64_t)size));
+		json_object_object_add(m, "phase",
+				       json_object_new_string(ph->name));
+		json_object_object_add(m, "size",
+				       json_object_new_int64((int64_t)size));
 		if (why)
-			json_object_object_add(m, "skip", json_object_new_string(why));
+			json_object_object_add(m, "skip",
+					       json_object_new_string(why));
 		ret = gd_sync_send(s, m);
 		if (ret || why)
 			goto skip;
@@ -216,7 +228,8 @@ static int gd_step_agree(struct gd_session *s, unsigned int no,
 			return ret;
 		peer_why = gd_jstr(m, "skip");
 		if (peer_why)
-			snprintf(out->error, sizeof(out->error), "server: %s", peer_why);
+			snprintf(out->error, sizeof(out->error), "server: %s",
+				 peer_why);
 		json_object_put(m);
 		return peer_why ? 1 : 0;
 	}
@@ -227,13 +240,16 @@ static int gd_step_agree(struct gd_session *s, unsigned int no,
 	    strcmp(gd_jstr(m, "phase"), ph->name) ||
 	    gd_jint(m, "size", -1) != (int64_t)size) {
 		json_object_put(m);
-		return gd_err(-EPROTO,
-			      "peer %s announced a step that is not step %u (%s, %" PRIu64 " bytes) of this side's plan; are both ends the same gdperf version?",
-			      s->oob.peer_name, no, ph->name, size);
+		return gd_err(
+			-EPROTO,
+			"peer %s announced a step that is not step %u (%s, %" PRIu64
+			" bytes) of this side's plan; are both ends the same gdperf version?",
+			s->oob.peer_name, no, ph->name, size);
 	}
 	peer_why = gd_jstr(m, "skip");
 	if (peer_why)
-		snprintf(out->error, sizeof(out->error), "client: %s", peer_why);
+		snprintf(out->error, sizeof(out->error), "client: %s",
+			 peer_why);
 	json_object_put(m);
 	if (peer_why)
 		return 1;
@@ -274,7 +290,8 @@ static int gd_send_done(struct gd_session *s, uint64_t sent, int err)
 	json_object_object_add(m, "done", json_object_new_boolean(1));
 	json_object_object_add(m, "sent", json_object_new_int64((int64_t)sent));
 	if (err)
-		json_object_object_add(m, "error", json_object_new_string(gd_err_msg()));
+		json_object_object_add(m, "error",
+				       json_object_new_string(gd_err_msg()));
 	return gd_sync_send(s, m);
 }
 
@@ -288,7 +305,8 @@ static int gd_wait_done(struct gd_session *s, uint64_t *sent)
 		return ret;
 	perr = gd_jstr(m, "error");
 	if (perr)
-		ret = gd_err(-ECONNABORTED, "peer %s failed during the step: %s",
+		ret = gd_err(-ECONNABORTED,
+			     "peer %s failed during the step: %s",
 			     s->oob.peer_name, perr);
 	*sent = (uint64_t)gd_jint(m, "sent", 0);
 	json_object_put(m);
@@ -310,7 +328,8 @@ static void *gd_recv_thread_main(void *arg)
 {
 	struct gd_recv_thread *t = arg;
 
-	t->ret = gd_bw_receive(t->st, &t->received, &t->done_seen, &t->peer_sent);
+	t->ret = gd_bw_receive(t->st, &t->received, &t->done_seen,
+			       &t->peer_sent);
 	if (t->ret)
 		snprintf(t->msg, sizeof(t->msg), "%s", gd_err_msg());
 	return NULL;
@@ -327,7 +346,8 @@ static int gd_step_bidir_recv(struct gd_step_ctx *c, struct gd_step_result *r,
 
 	ret = pthread_create(&tid, NULL, gd_recv_thread_main, &t);
 	if (ret)
-		return gd_err(-ret, "cannot start the receive thread: %s", strerror(ret));
+		return gd_err(-ret, "cannot start the receive thread: %s",
+			      strerror(ret));
 	ret = gd_bw_initiate(st, r);
 	if (gd_send_done(st->s, r->msgs_done, ret) && !ret)
 		ret = gd_err_code();
@@ -359,10 +379,12 @@ static int gd_step_measure(struct gd_step_ctx *c, struct gd_step_result *r,
 		struct gd_cpu_sample c0, c1;
 		bool cpu = s->o->cpu_util && !gd_cpu_sample(&c0);
 
-		ret = s->test->measure == GD_MEASURE_LAT ? gd_lat_run(st, r) :
-							   gd_bw_initiate(st, r);
-		r->cpu_util_pct = cpu && !gd_cpu_sample(&c1) ?
-					  gd_cpu_util_pct(&c0, &c1) : -1;
+		ret = s->test->measure == GD_MEASURE_LAT
+			      ? gd_lat_run(st, r)
+			      : gd_bw_initiate(st, r);
+		r->cpu_util_pct = cpu && !gd_cpu_sample(&c1)
+					  ? gd_cpu_util_pct(&c0, &c1)
+					  : -1;
 		if (gd_send_done(s, r->msgs_done, ret) && !ret)
 			ret = gd_err_code();
 		if (ret)
@@ -379,15 +401,14 @@ static int gd_step_measure(struct gd_step_ctx *c, struct gd_step_result *r,
 	return gd_wait_done(s, &peer_sent);
 }
 
-
 /* Let the kernel's hw_counters cache expire so the closing snapshot
  * sees this window's traffic, not the values cached at its opening. */
 static void gd_counters_settle(struct gd_step_ctx *c)
 {
 	struct gd_session *s = c->st.s;
-	unsigned int life_ms = gd_counters_lifespan_ms(
-		gd_counters_root(s->o->counters_root), s->v.port.dev_name,
-		s->v.port.port);
+	unsigned int life_ms =
+		gd_counters_lifespan_ms(gd_counters_root(s->o->counters_root),
+					s->v.port.dev_name, s->v.port.port);
 	/* the cache expires on jiffies: allow a few ticks beyond it */
 	uint64_t need_ns = (life_ms + 10) * 1000000ULL, elapsed;
 	struct timespec ts;
@@ -413,9 +434,11 @@ static struct json_object *gd_step_counters(struct gd_step_ctx *c)
 	    gd_counters_snapshot(gd_counters_root(s->o->counters_root),
 				 s->v.port.dev_name, s->v.port.port, &after) ||
 	    gd_counters_delta(c->before, after, &d)) {
-		/* Counters are evidence, not the measurement: note and go on. */
+		/* Counters are evidence, not the measurement: note and go on.
+		 */
 		d = gd_obj();
-		json_object_object_add(d, "error", json_object_new_string(gd_err_msg()));
+		json_object_object_add(d, "error",
+				       json_object_new_string(gd_err_msg()));
 		gd_err_clear();
 	}
 	gd_counters_free(after);
@@ -426,7 +449,8 @@ static struct json_object *gd_step_counters(struct gd_step_ctx *c)
 
 static struct json_object *gd_result_json(const struct gd_step_result *r)
 {
-	return r->is_bw ? gd_bw_summary_json(&r->bw) : gd_lat_summary_json(&r->lat);
+	return r->is_bw ? gd_bw_summary_json(&r->bw)
+			: gd_lat_summary_json(&r->lat);
 }
 
 /* Server sends its half; client takes it and the initiator's figures. */
@@ -441,11 +465,16 @@ static int gd_step_exchange(struct gd_step_ctx *c, struct gd_step_outcome *out,
 		m = gd_obj();
 		json_object_object_add(m, "counters", out->counters_local);
 		json_object_object_add(m, "verify", out->verify);
-		json_object_object_add(m, "received", json_object_new_int64((int64_t)received));
+		json_object_object_add(
+			m, "received",
+			json_object_new_int64((int64_t)received));
 		if (c->st.initiator) {
-			json_object_object_add(m, "result", gd_result_json(&out->res));
-			json_object_object_add(m, "sent", json_object_new_int64(
-						       (int64_t)out->res.msgs_done));
+			json_object_object_add(m, "result",
+					       gd_result_json(&out->res));
+			json_object_object_add(
+				m, "sent",
+				json_object_new_int64(
+					(int64_t)out->res.msgs_done));
 		}
 		out->counters_local = NULL;
 		out->verify = NULL;
@@ -456,8 +485,8 @@ static int gd_step_exchange(struct gd_step_ctx *c, struct gd_step_outcome *out,
 	ret = gd_oob_recv(&s->oob, GD_FRAME_RESULT, &m);
 	if (ret)
 		return ret;
-	out->target_received = c->st.target ? received :
-				(uint64_t)gd_jint(m, "received", 0);
+	out->target_received =
+		c->st.target ? received : (uint64_t)gd_jint(m, "received", 0);
 	if (json_object_object_get_ex(m, "counters", &x))
 		out->counters_remote = json_object_get(x);
 	if (json_object_object_get_ex(m, "verify", &x) &&
@@ -465,16 +494,21 @@ static int gd_step_exchange(struct gd_step_ctx *c, struct gd_step_outcome *out,
 		json_object_put(out->verify);
 		out->verify = json_object_get(x);
 	}
-	if (c->ph->dir == GD_DIR_BIDIR && json_object_object_get_ex(m, "result", &x) &&
+	if (c->ph->dir == GD_DIR_BIDIR &&
+	    json_object_object_get_ex(m, "result", &x) &&
 	    s->test->measure == GD_MEASURE_BW) {
 		ret = gd_bw_summary_from_json(x, &out->peer_bw);
 		out->has_peer_bw = !ret;
-	} else if (!c->st.initiator && json_object_object_get_ex(m, "result", &x)) {
+	} else if (!c->st.initiator &&
+		   json_object_object_get_ex(m, "result", &x)) {
 		out->res.is_bw = s->test->measure == GD_MEASURE_BW;
-		ret = out->res.is_bw ? gd_bw_summary_from_json(x, &out->res.bw) :
-				       gd_lat_summary_from_json(x, &out->res.lat);
-		out->res.app_bytes = out->res.is_bw ?
-			out->res.bw.iters * out->res.bw.size_bytes : 0;
+		ret = out->res.is_bw
+			      ? gd_bw_summary_from_json(x, &out->res.bw)
+			      : gd_lat_summary_from_json(x, &out->res.lat);
+		out->res.app_bytes =
+			out->res.is_bw
+				? out->res.bw.iters * out->res.bw.size_bytes
+				: 0;
 		out->res.msgs_done = (uint64_t)gd_jint(m, "sent", 0);
 	}
 	json_object_put(m);
@@ -486,9 +520,12 @@ int gd_step_run(struct gd_session *s, unsigned int step_no,
 		struct gd_step_outcome *out)
 {
 	enum gd_place mine = s->is_server ? ph->server_place : ph->client_place;
-	enum gd_place theirs = s->is_server ? ph->client_place : ph->server_place;
+	enum gd_place theirs =
+		s->is_server ? ph->client_place : ph->server_place;
 	struct gd_step_ctx c = {
-		.st = { .s = s, .lb = &s->local[mine], .rb = &s->remote[theirs],
+		.st = { .s = s,
+			.lb = &s->local[mine],
+			.rb = &s->remote[theirs],
 			.size_bytes = size_bytes,
 			.iters = s->o->duration_s ? 0 : s->o->iters,
 			.warmup = s->o->warmup_iters,
@@ -504,8 +541,9 @@ int gd_step_run(struct gd_session *s, unsigned int step_no,
 	memset(out, 0, sizeof(*out));
 	ret = gd_step_agree(s, step_no, ph, size_bytes, out);
 	if (ret > 0) {
-		out->stage = gd_step_unavailable(s, ph) ?
-				     gd_step_unavailable_stage(s, ph) : "peer";
+		out->stage = gd_step_unavailable(s, ph)
+				     ? gd_step_unavailable_stage(s, ph)
+				     : "peer";
 		out->err = gd_step_unavailable_err(s, ph);
 	}
 	if (ret)
@@ -539,7 +577,8 @@ int gd_step_run(struct gd_session *s, unsigned int step_no,
 		out->stage = "verify";
 		out->err = -EILSEQ;
 		json_object_object_get_ex(out->verify, "error", &v);
-		snprintf(out->error, sizeof(out->error), "data verification failed: %s",
+		snprintf(out->error, sizeof(out->error),
+			 "data verification failed: %s",
 			 v ? json_object_get_string(v) : "mismatch");
 	}
 	return 0;

@@ -29,7 +29,8 @@ static int gd_plan_sizes(struct gd_session *s)
 		s->sizes[s->num_sizes++] = o->size_bytes;
 		return 0;
 	}
-	for (uint64_t sz = o->min_size_bytes; sz <= o->max_size_bytes; sz *= 2) {
+	for (uint64_t sz = o->min_size_bytes; sz <= o->max_size_bytes;
+	     sz *= 2) {
 		if (s->num_sizes == GD_MAX_SIZES)
 			return gd_err(-E2BIG, "too many sizes in the -a sweep");
 		s->sizes[s->num_sizes++] = sz;
@@ -53,20 +54,26 @@ static int gd_add_phase(struct gd_session *s, const char *tok, enum gd_dir dir)
 	struct gd_phase *ph;
 
 	if (s->num_phases == GD_MAX_PHASES)
-		return gd_err(-E2BIG, "too many phases (at most %d)", GD_MAX_PHASES);
+		return gd_err(-E2BIG, "too many phases (at most %d)",
+			      GD_MAX_PHASES);
 	ph = &s->phases[s->num_phases];
 	memset(ph, 0, sizeof(*ph));
 	if (strlen(tok) != 2 || gd_place_of(tok[0], &ph->client_place) ||
 	    gd_place_of(tok[1], &ph->server_place))
-		return gd_err(-EINVAL,
-			      "--phases: '%s' is not a placement; use HH, DD, HD or DH (client side first)",
-			      tok);
+		return gd_err(
+			-EINVAL,
+			"--phases: '%s' is not a placement; use HH, DD, HD or DH (client side first)",
+			tok);
 	for (unsigned int i = 0; i < s->num_phases; i++)
-		if (!strncmp(s->phases[i].name, tok, 2) && s->phases[i].dir == dir)
-			return gd_err(-EINVAL, "--phases: '%s' is listed twice", tok);
+		if (!strncmp(s->phases[i].name, tok, 2) &&
+		    s->phases[i].dir == dir)
+			return gd_err(-EINVAL, "--phases: '%s' is listed twice",
+				      tok);
 	ph->dir = dir;
 	snprintf(ph->name, sizeof(ph->name), "%s%s", tok,
-		 dir == GD_DIR_REVERSE ? ":rev" : dir == GD_DIR_BIDIR ? ":bidir" : "");
+		 dir == GD_DIR_REVERSE ? ":rev"
+		 : dir == GD_DIR_BIDIR ? ":bidir"
+				       : "");
 	s->num_phases++;
 	return 0;
 }
@@ -89,7 +96,8 @@ static int gd_plan_phases(struct gd_session *s)
 	forward = s->num_phases;
 	if (!ret && s->o->reverse && !s->o->bidir)
 		for (unsigned int i = 0; i < forward && !ret; i++) {
-			char tok[3] = { s->phases[i].name[0], s->phases[i].name[1], 0 };
+			char tok[3] = { s->phases[i].name[0],
+					s->phases[i].name[1], 0 };
 
 			ret = gd_add_phase(s, tok, GD_DIR_REVERSE);
 		}
@@ -139,13 +147,17 @@ int gd_sweep_plan(struct gd_session *s)
 	ret = gd_plan_inline(s);
 	if (ret || s->test->measure != GD_MEASURE_LAT)
 		return ret;
-	s->samples_cap = o->duration_s ? GD_LAT_MAX_SAMPLES : o->iters + o->warmup_iters;
+	s->samples_cap =
+		o->duration_s ? GD_LAT_MAX_SAMPLES : o->iters + o->warmup_iters;
 	if (s->samples_cap > GD_LAT_MAX_SAMPLES)
-		return gd_err(-E2BIG, "-n %" PRIu64 " is too many latency samples (at most %llu)",
+		return gd_err(-E2BIG,
+			      "-n %" PRIu64
+			      " is too many latency samples (at most %llu)",
 			      o->iters, GD_LAT_MAX_SAMPLES);
 	s->samples_ns = calloc(s->samples_cap, sizeof(uint64_t));
 	if (!s->samples_ns)
-		return gd_err(-ENOMEM, "cannot allocate %zu latency samples", s->samples_cap);
+		return gd_err(-ENOMEM, "cannot allocate %zu latency samples",
+			      s->samples_cap);
 	return 0;
 }
 
@@ -154,8 +166,8 @@ static void gd_counters_accumulate(struct json_object **acc,
 				   struct json_object *add)
 {
 	struct json_object *ac, *bc;
-	static const char *const sums[] = { "tx_bytes", "rx_bytes", "tx_packets",
-					    "rx_packets" };
+	static const char *const sums[] = { "tx_bytes", "rx_bytes",
+					    "tx_packets", "rx_packets" };
 
 	if (!add || !json_object_object_get_ex(add, "counters", &bc))
 		return;
@@ -167,20 +179,25 @@ static void gd_counters_accumulate(struct json_object **acc,
 	if (!json_object_object_get_ex(*acc, "counters", &ac))
 		return;
 	for (size_t i = 0; i < json_object_array_length(bc); i++) {
-		struct json_object *b = json_object_array_get_idx(bc, i), *bn, *bd;
+		struct json_object *b = json_object_array_get_idx(bc, i), *bn,
+				   *bd;
 
 		json_object_object_get_ex(b, "name", &bn);
 		json_object_object_get_ex(b, "delta", &bd);
 		for (size_t j = 0; j < json_object_array_length(ac); j++) {
-			struct json_object *a = json_object_array_get_idx(ac, j), *an, *ad;
+			struct json_object *a = json_object_array_get_idx(ac,
+									  j),
+					   *an, *ad;
 
 			json_object_object_get_ex(a, "name", &an);
-			if (!an || !bn || strcmp(json_object_get_string(an),
-						 json_object_get_string(bn)))
+			if (!an || !bn ||
+			    strcmp(json_object_get_string(an),
+				   json_object_get_string(bn)))
 				continue;
 			json_object_object_get_ex(a, "delta", &ad);
-			json_object_set_int64(ad, json_object_get_int64(ad) +
-						      json_object_get_int64(bd));
+			json_object_set_int64(
+				ad, json_object_get_int64(ad) +
+					    json_object_get_int64(bd));
 		}
 	}
 	for (size_t i = 0; i < sizeof(sums) / sizeof(sums[0]); i++) {
@@ -190,18 +207,22 @@ static void gd_counters_accumulate(struct json_object **acc,
 		    json_object_object_get_ex(add, sums[i], &b) &&
 		    json_object_is_type(a, json_type_int) &&
 		    json_object_is_type(b, json_type_int))
-			json_object_set_int64(a, json_object_get_int64(a) +
-						 json_object_get_int64(b));
+			json_object_set_int64(a,
+					      json_object_get_int64(a) +
+						      json_object_get_int64(b));
 	}
 	json_object_object_get_ex(add, "errors_moved", &bc);
 	json_object_object_get_ex(*acc, "errors_moved", &ac);
 	for (size_t i = 0; bc && ac && i < json_object_array_length(bc); i++)
-		json_object_array_add(ac, json_object_get(json_object_array_get_idx(bc, i)));
+		json_object_array_add(
+			ac, json_object_get(json_object_array_get_idx(bc, i)));
 }
 
 static const char *gd_dir_name(enum gd_dir d)
 {
-	return d == GD_DIR_REVERSE ? "reverse" : d == GD_DIR_BIDIR ? "bidir" : "forward";
+	return d == GD_DIR_REVERSE ? "reverse"
+	       : d == GD_DIR_BIDIR ? "bidir"
+				   : "forward";
 }
 
 static struct json_object *gd_phase_memory(struct gd_session *s,
@@ -210,14 +231,17 @@ static struct json_object *gd_phase_memory(struct gd_session *s,
 	struct json_object *m = json_object_new_object(), *r;
 	const struct gd_local_buf *lb = &s->local[ph->client_place];
 
-	json_object_object_add(m, "local", lb->ok ? gd_mem_describe(&lb->mem) :
-				json_object_new_string(lb->why_absent));
+	json_object_object_add(m, "local",
+			       lb->ok ? gd_mem_describe(&lb->mem)
+				      : json_object_new_string(lb->why_absent));
 	if (s->remote[ph->server_place].memory) {
 		r = json_object_get(s->remote[ph->server_place].memory);
 	} else {
 		r = json_object_new_object();
-		json_object_object_add(r, "error", json_object_new_string(
-						s->remote[ph->server_place].why_absent));
+		json_object_object_add(
+			r, "error",
+			json_object_new_string(
+				s->remote[ph->server_place].why_absent));
 	}
 	json_object_object_add(m, "remote", r);
 	return m;
@@ -244,15 +268,24 @@ static struct json_object *gd_steps_json(struct gd_step_outcome *outs,
 		struct gd_step_outcome *o = &outs[z];
 		struct json_object *e = json_object_new_object();
 
-		json_object_object_add(e, "size_bytes", json_object_new_int64((int64_t)sizes[z]));
-		json_object_object_add(e, "status", json_object_new_string(
-					       o->ok ? "ok" : o->ran ? "failed" : "skipped"));
+		json_object_object_add(
+			e, "size_bytes",
+			json_object_new_int64((int64_t)sizes[z]));
+		json_object_object_add(
+			e, "status",
+			json_object_new_string(o->ok	? "ok"
+					       : o->ran ? "failed"
+							: "skipped"));
 		if (!o->ok)
-			json_object_object_add(e, "error", json_object_new_string(o->error));
+			json_object_object_add(
+				e, "error", json_object_new_string(o->error));
 		if (o->verify)
-			json_object_object_add(e, "verify", json_object_get(o->verify));
-		json_object_object_add(e, "counters_local", json_object_get(o->counters_local));
-		json_object_object_add(e, "counters_remote", json_object_get(o->counters_remote));
+			json_object_object_add(e, "verify",
+					       json_object_get(o->verify));
+		json_object_object_add(e, "counters_local",
+				       json_object_get(o->counters_local));
+		json_object_object_add(e, "counters_remote",
+				       json_object_get(o->counters_remote));
 		json_object_array_add(arr, e);
 		gd_counters_accumulate(cl, o->counters_local);
 		gd_counters_accumulate(cr, o->counters_remote);
@@ -270,11 +303,14 @@ static void gd_report_delivery(struct gd_session *s, int idx,
 	struct json_object *phases, *res;
 	size_t r = 0;
 
-	if (s->test->verb != GD_VERB_SEND || s->test->measure != GD_MEASURE_BW ||
+	if (s->test->verb != GD_VERB_SEND ||
+	    s->test->measure != GD_MEASURE_BW ||
 	    s->phases[0].dir == GD_DIR_BIDIR ||
-	    !json_object_object_get_ex(gd_report_root(s->rep), "phases", &phases) ||
-	    !json_object_object_get_ex(json_object_array_get_idx(phases, (size_t)idx),
-				       "results", &res))
+	    !json_object_object_get_ex(gd_report_root(s->rep), "phases",
+				       &phases) ||
+	    !json_object_object_get_ex(
+		    json_object_array_get_idx(phases, (size_t)idx), "results",
+		    &res))
 		return;
 	for (unsigned int z = 0; z < s->num_sizes; z++) {
 		const struct gd_step_outcome *o = &outs[z];
@@ -284,12 +320,20 @@ static void gd_report_delivery(struct gd_session *s, int idx,
 		if (!o->ok)
 			continue;
 		row = json_object_array_get_idx(res, r++);
-		json_object_object_add(row, "messages_sent", json_object_new_int64((int64_t)sent));
-		json_object_object_add(row, "messages_received",
-				       json_object_new_int64((int64_t)o->target_received));
-		json_object_object_add(row, "lost_pct", json_object_new_double(
-					       sent && o->target_received < sent ?
-					       100.0 * (double)(sent - o->target_received) / (double)sent : 0));
+		json_object_object_add(row, "messages_sent",
+				       json_object_new_int64((int64_t)sent));
+		json_object_object_add(
+			row, "messages_received",
+			json_object_new_int64((int64_t)o->target_received));
+		json_object_object_add(
+			row, "lost_pct",
+			json_object_new_double(
+				sent && o->target_received < sent
+					? 100.0 *
+						  (double)(sent -
+							   o->target_received) /
+						  (double)sent
+					: 0));
 	}
 }
 
@@ -301,17 +345,21 @@ static void gd_report_cpu_util(struct gd_session *s, int idx,
 	size_t r = 0;
 
 	if (!s->o->cpu_util ||
-	    !json_object_object_get_ex(gd_report_root(s->rep), "phases", &phases) ||
-	    !json_object_object_get_ex(json_object_array_get_idx(phases, (size_t)idx),
-				       "results", &res))
+	    !json_object_object_get_ex(gd_report_root(s->rep), "phases",
+				       &phases) ||
+	    !json_object_object_get_ex(
+		    json_object_array_get_idx(phases, (size_t)idx), "results",
+		    &res))
 		return;
 	for (unsigned int z = 0; z < s->num_sizes; z++) {
 		if (!outs[z].ok)
 			continue;
 		if (outs[z].res.cpu_util_pct >= 0)
-			json_object_object_add(json_object_array_get_idx(res, r),
-					       "cpu_util_pct",
-					       json_object_new_double(outs[z].res.cpu_util_pct));
+			json_object_object_add(
+				json_object_array_get_idx(res, r),
+				"cpu_util_pct",
+				json_object_new_double(
+					outs[z].res.cpu_util_pct));
 		r++;
 	}
 }
@@ -332,21 +380,26 @@ static void gd_report_bidir_row(struct gd_session *s, int idx,
 		sum.msg_rate_Mpps += b->msg_rate_Mpps;
 	}
 	gd_report_bw_row(s->rep, idx, &sum);
-	if (!json_object_object_get_ex(gd_report_root(s->rep), "phases", &phases) ||
-	    !json_object_object_get_ex(json_object_array_get_idx(phases, (size_t)idx),
-				       "results", &res))
+	if (!json_object_object_get_ex(gd_report_root(s->rep), "phases",
+				       &phases) ||
+	    !json_object_object_get_ex(
+		    json_object_array_get_idx(phases, (size_t)idx), "results",
+		    &res))
 		return;
 	row = json_object_array_get_idx(res, json_object_array_length(res) - 1);
 	dirs = json_object_new_object();
 	json_object_object_add(dirs, "client_to_server", gd_bw_summary_json(a));
 	json_object_object_add(dirs, "server_to_client",
 			       o->has_peer_bw ? gd_bw_summary_json(b) : NULL);
-	json_object_object_add(row, "sum_of_directions", json_object_new_boolean(1));
+	json_object_object_add(row, "sum_of_directions",
+			       json_object_new_boolean(1));
 	json_object_object_add(row, "directions", dirs);
-	if (s->o->output == GD_OUTPUT_ALL && !(s->o->json_path && !strcmp(s->o->json_path, "-")))
-		printf(" bidirectional %" PRIu64 " B: client->server %.2f + server->client %.2f = sum %.2f MiB/s\n",
-		       a->size_bytes, a->avg_MiBps, o->has_peer_bw ? b->avg_MiBps : 0.0,
-		       sum.avg_MiBps);
+	if (s->o->output == GD_OUTPUT_ALL &&
+	    !(s->o->json_path && !strcmp(s->o->json_path, "-")))
+		printf(" bidirectional %" PRIu64
+		       " B: client->server %.2f + server->client %.2f = sum %.2f MiB/s\n",
+		       a->size_bytes, a->avg_MiBps,
+		       o->has_peer_bw ? b->avg_MiBps : 0.0, sum.avg_MiBps);
 }
 
 static void gd_report_phase(struct gd_session *s, unsigned int p,
@@ -360,7 +413,8 @@ static void gd_report_phase(struct gd_session *s, unsigned int p,
 	const struct gd_step_outcome *first_fail = NULL;
 
 	idx = gd_report_phase_begin(s->rep, ph->name, placement,
-				    gd_dir_name(ph->dir), gd_phase_memory(s, ph));
+				    gd_dir_name(ph->dir),
+				    gd_phase_memory(s, ph));
 	for (unsigned int z = 0; z < s->num_sizes; z++) {
 		struct gd_step_outcome *o = &outs[z];
 
@@ -369,9 +423,11 @@ static void gd_report_phase(struct gd_session *s, unsigned int p,
 				first_fail = o;
 			continue;
 		}
-		if (s->o->cpu_util && o->res.cpu_util_pct >= 0 && !s->o->output &&
+		if (s->o->cpu_util && o->res.cpu_util_pct >= 0 &&
+		    !s->o->output &&
 		    !(s->o->json_path && !strcmp(s->o->json_path, "-")))
-			printf(" CPU utilisation during %" PRIu64 " B: %.1f%%\n",
+			printf(" CPU utilisation during %" PRIu64
+			       " B: %.1f%%\n",
 			       s->sizes[z], o->res.cpu_util_pct);
 		if (o->res.is_bw && ph->dir == GD_DIR_BIDIR)
 			gd_report_bidir_row(s, idx, o);
@@ -383,28 +439,39 @@ static void gd_report_phase(struct gd_session *s, unsigned int p,
 	}
 	gd_report_cpu_util(s, idx, outs);
 	gd_report_delivery(s, idx, outs);
-	steps = gd_steps_json(outs, s->num_sizes, s->sizes, &app_bytes, &cl, &cr);
+	steps = gd_steps_json(outs, s->num_sizes, s->sizes, &app_bytes, &cl,
+			      &cr);
 	counters = json_object_new_object();
 	json_object_object_add(counters, "local", cl);
 	json_object_object_add(counters, "remote", cr);
 	gd_report_phase_set(s->rep, idx, "counters", counters);
-	gd_report_phase_set(s->rep, idx, "app_bytes", json_object_new_int64((int64_t)app_bytes));
+	gd_report_phase_set(s->rep, idx, "app_bytes",
+			    json_object_new_int64((int64_t)app_bytes));
 	gd_report_phase_set(s->rep, idx, "steps", steps);
-	if (s->test->verb == GD_VERB_WRITE && s->test->measure == GD_MEASURE_LAT)
-		gd_report_phase_set(s->rep, idx, "completion_method", json_object_new_string(
-					    s->use_imm ? "write-with-immediate, receive completion polled" :
-							 "write, last byte of the buffer polled"));
+	if (s->test->verb == GD_VERB_WRITE &&
+	    s->test->measure == GD_MEASURE_LAT)
+		gd_report_phase_set(
+			s->rep, idx, "completion_method",
+			json_object_new_string(
+				s->use_imm
+					? "write-with-immediate, receive completion polled"
+					: "write, last byte of the buffer polled"));
 	if (first_fail) {
 		struct json_object *phases, *err;
 
-		gd_report_phase_fail(s->rep, idx, first_fail->err ? first_fail->err : -ECANCELED,
+		gd_report_phase_fail(s->rep, idx,
+				     first_fail->err ? first_fail->err
+						     : -ECANCELED,
 				     first_fail->error);
 		if (first_fail->stage &&
-		    json_object_object_get_ex(gd_report_root(s->rep), "phases", &phases) &&
-		    json_object_object_get_ex(json_object_array_get_idx(phases, (size_t)idx),
-					      "error", &err))
-			json_object_object_add(err, "stage",
-					       json_object_new_string(first_fail->stage));
+		    json_object_object_get_ex(gd_report_root(s->rep), "phases",
+					      &phases) &&
+		    json_object_object_get_ex(
+			    json_object_array_get_idx(phases, (size_t)idx),
+			    "error", &err))
+			json_object_object_add(
+				err, "stage",
+				json_object_new_string(first_fail->stage));
 	}
 }
 
@@ -436,12 +503,14 @@ int gd_sweep_run(struct gd_session *s)
 		o = &outs[p * nz + z];
 
 		if (fatal) {
-			snprintf(o->error, sizeof(o->error), "not run: %s", fatal_msg);
+			snprintf(o->error, sizeof(o->error), "not run: %s",
+				 fatal_msg);
 			continue;
 		}
 		fatal = gd_step_run(s, step++, &s->phases[p], s->sizes[z], o);
 		if (fatal)
-			snprintf(fatal_msg, sizeof(fatal_msg), "%s", gd_err_msg());
+			snprintf(fatal_msg, sizeof(fatal_msg), "%s",
+				 gd_err_msg());
 	}
 	if (!s->is_server)
 		for (unsigned int p = 0; p < np; p++)
@@ -458,7 +527,8 @@ struct json_object *gd_sweep_describe(const struct gd_session *s)
 	struct json_object *sizes = json_object_new_array();
 
 	for (unsigned int z = 0; z < s->num_sizes; z++)
-		json_object_array_add(sizes, json_object_new_int64((int64_t)s->sizes[z]));
+		json_object_array_add(
+			sizes, json_object_new_int64((int64_t)s->sizes[z]));
 	json_object_object_add(t, "sizes_bytes", sizes);
 	return t;
 }

@@ -15,11 +15,11 @@ struct gd_step_outcome {
 	bool ok;
 	int err;
 	char error[512];
-	const char *stage;            /* register, oob, transfer, verify */
+	const char *stage; /* register, oob, transfer, verify */
 	struct gd_step_result res;
-	struct gd_bw_summary peer_bw;      /* bidir: the server's direction */
+	struct gd_bw_summary peer_bw; /* bidir: the server's direction */
 	bool has_peer_bw;
-	uint64_t target_received;       /* send tests: messages the target got */
+	uint64_t target_received; /* send tests: messages the target got */
 	struct json_object *counters_local;
 	struct json_object *counters_remote;
 	struct json_object *verify;
@@ -31,6 +31,5 @@ struct gd_step_outcome {
 int gd_step_run(struct gd_session *s, unsigned int step_no,
 		const struct gd_phase *ph, uint64_t size_bytes,
 		struct gd_step_outcome *out);
-
 
 #endif

@@ -6,7 +6,8 @@
 
 const char *gd_verb_name(enum gd_verb verb)
 {
-	static const char *const names[] = { "write", "read", "send", "atomic" };
+	static const char *const names[] = { "write", "read", "send",
+					     "atomic" };
 
 	return verb <= GD_VERB_ATOMIC ? names[verb] : "?";
 }

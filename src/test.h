@@ -16,17 +16,17 @@ enum gd_conn { GD_CONN_RC, GD_CONN_UC, GD_CONN_UD };
 #define GD_CONN_BIT(c) (1u << (c))
 
 struct gd_test {
-	const char *name;           /* "gd_write_bw" */
+	const char *name; /* "gd_write_bw" */
 	enum gd_verb verb;
 	enum gd_measure measure;
-	unsigned int conn_mask;     /* GD_CONN_BIT(GD_CONN_RC) | ... */
+	unsigned int conn_mask; /* GD_CONN_BIT(GD_CONN_RC) | ... */
 	uint64_t default_size_bytes;
 	uint64_t default_iters;
 };
 
-const char *gd_verb_name(enum gd_verb verb);       /* "write" */
-const char *gd_measure_name(enum gd_measure m);    /* "bw" | "lat" */
-const char *gd_conn_name(enum gd_conn conn);       /* "RC" */
+const char *gd_verb_name(enum gd_verb verb);	/* "write" */
+const char *gd_measure_name(enum gd_measure m); /* "bw" | "lat" */
+const char *gd_conn_name(enum gd_conn conn);	/* "RC" */
 
 int gd_main(const struct gd_test *test, int argc, char **argv);
 

@@ -24,11 +24,16 @@
 const char *gd_mtu_text(enum ibv_mtu mtu)
 {
 	switch (mtu) {
-	case IBV_MTU_256: return "256";
-	case IBV_MTU_512: return "512";
-	case IBV_MTU_1024: return "1024";
-	case IBV_MTU_2048: return "2048";
-	case IBV_MTU_4096: return "4096";
+	case IBV_MTU_256:
+		return "256";
+	case IBV_MTU_512:
+		return "512";
+	case IBV_MTU_1024:
+		return "1024";
+	case IBV_MTU_2048:
+		return "2048";
+	case IBV_MTU_4096:
+		return "4096";
 	}
 	return "?";
 }
@@ -54,7 +59,8 @@ static void gd_device_names(struct ibv_device **list, int n, char *buf,
 
 	buf[0] = '\0';
 	for (int i = 0; i < n && off < len; i++)
-		off += (size_t)snprintf(buf + off, len - off, "%s%s", i ? ", " : "",
+		off += (size_t)snprintf(buf + off, len - off, "%s%s",
+					i ? ", " : "",
 					ibv_get_device_name(list[i]));
 }
 
@@ -70,8 +76,9 @@ int gd_verbs_open(struct gd_verbs *v, const char *name, unsigned int port,
 	if (!list || n == 0) {
 		if (list)
 			ibv_free_device_list(list);
-		return gd_err(-ENODEV,
-			      "no RDMA device found: check that the NIC driver is loaded (ls /sys/class/infiniband), that rdma-core providers are installed (ibv_devices), or create a Soft-RoCE device (rdma link add rxe0 type rxe netdev IFACE)");
+		return gd_err(
+			-ENODEV,
+			"no RDMA device found: check that the NIC driver is loaded (ls /sys/class/infiniband), that rdma-core providers are installed (ibv_devices), or create a Soft-RoCE device (rdma link add rxe0 type rxe netdev IFACE)");
 	}
 	gd_device_names(list, n, names, sizeof(names));
 	for (int i = 0; i < n && !dev; i++)
@@ -79,14 +86,17 @@ int gd_verbs_open(struct gd_verbs *v, const char *name, unsigned int port,
 			dev = list[i];
 	if (!dev) {
 		ibv_free_device_list(list);
-		return gd_err(-ENODEV, "RDMA device '%s' not found; devices present: %s (check -d)",
-			      name, names);
+		return gd_err(
+			-ENODEV,
+			"RDMA device '%s' not found; devices present: %s (check -d)",
+			name, names);
 	}
 	v->ctx = ibv_open_device(dev);
 	if (!v->ctx) {
 		int err = errno ? -errno : -EIO;
 
-		gd_err(err, "cannot open RDMA device %s: %s; check permissions on /dev/infiniband/uverbs*",
+		gd_err(err,
+		       "cannot open RDMA device %s: %s; check permissions on /dev/infiniband/uverbs*",
 		       ibv_get_device_name(dev), strerror(-err));
 		ibv_free_device_list(list);
 		return err;
@@ -112,8 +122,9 @@ static const char *gd_gid_type_sysfs(struct ibv_context *ctx, uint8_t port,
 		fclose(f);
 	}
 	*is_v2 = !strncasecmp(text, "RoCE v2", 7);
-	return *is_v2 ? "RoCE v2" : !strncasecmp(text, "IB/RoCE v1", 10) ? "RoCE v1" :
-	       "unknown";
+	return *is_v2				      ? "RoCE v2"
+	       : !strncasecmp(text, "IB/RoCE v1", 10) ? "RoCE v1"
+						      : "unknown";
 }
 
 static const char *gd_gid_type_text(struct ibv_context *ctx, uint8_t port,
@@ -124,8 +135,9 @@ static const char *gd_gid_type_text(struct ibv_context *ctx, uint8_t port,
 
 	if (!ibv_query_gid_ex(ctx, port, (uint32_t)idx, &e, 0)) {
 		*is_v2 = e.gid_type == IBV_GID_TYPE_ROCE_V2;
-		return e.gid_type == IBV_GID_TYPE_ROCE_V2 ? "RoCE v2" :
-		       e.gid_type == IBV_GID_TYPE_ROCE_V1 ? "RoCE v1" : "IB";
+		return e.gid_type == IBV_GID_TYPE_ROCE_V2   ? "RoCE v2"
+		       : e.gid_type == IBV_GID_TYPE_ROCE_V1 ? "RoCE v1"
+							    : "IB";
 	}
 #endif
 	return gd_gid_type_sysfs(ctx, port, idx, is_v2);
@@ -142,7 +154,8 @@ static bool gd_gid_valid(struct ibv_context *ctx, uint8_t port, int idx,
 
 static bool gd_gid_is_ipv4(const union ibv_gid *g)
 {
-	static const uint8_t prefix[12] = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff };
+	static const uint8_t prefix[12] = { 0, 0, 0, 0, 0,    0,
+					    0, 0, 0, 0, 0xff, 0xff };
 
 	return !memcmp(g->raw, prefix, sizeof(prefix));
 }
@@ -167,7 +180,8 @@ static int gd_pick_gid(struct gd_verbs *v, int tbl_len)
 	return first_v2 >= 0 ? first_v2 : first;
 }
 
-static void gd_valid_gids(struct gd_verbs *v, int tbl_len, char *buf, size_t len)
+static void gd_valid_gids(struct gd_verbs *v, int tbl_len, char *buf,
+			  size_t len)
 {
 	union ibv_gid g;
 	size_t off = 0;
@@ -180,9 +194,10 @@ static void gd_valid_gids(struct gd_verbs *v, int tbl_len, char *buf, size_t len
 		if (!gd_gid_valid(v->ctx, v->port.port, i, &g))
 			continue;
 		inet_ntop(AF_INET6, g.raw, text, sizeof(text));
-		off += (size_t)snprintf(buf + off, len - off, "%s%d (%s %s)",
-					off ? ", " : "", i, text,
-					gd_gid_type_text(v->ctx, v->port.port, i, &v2));
+		off += (size_t)snprintf(
+			buf + off, len - off, "%s%d (%s %s)", off ? ", " : "",
+			i, text,
+			gd_gid_type_text(v->ctx, v->port.port, i, &v2));
 	}
 	if (!off)
 		snprintf(buf, len, "none (is the netdev up with an address?)");
@@ -201,13 +216,15 @@ int gd_verbs_query_port(struct gd_verbs *v, unsigned int port, int gid_index)
 	p->port = (uint8_t)port;
 	ret = ibv_query_port(v->ctx, p->port, &pa);
 	if (ret)
-		return gd_err(-(ret > 0 ? ret : EINVAL),
-			      "cannot query port %u of %s: %s; check -i (ports are numbered from 1)",
-			      port, p->dev_name, strerror(ret > 0 ? ret : EINVAL));
+		return gd_err(
+			-(ret > 0 ? ret : EINVAL),
+			"cannot query port %u of %s: %s; check -i (ports are numbered from 1)",
+			port, p->dev_name, strerror(ret > 0 ? ret : EINVAL));
 	if (pa.state != IBV_PORT_ACTIVE)
-		return gd_err(-ENETDOWN,
-			      "port %u of %s is %s, not ACTIVE; check the cable/link (ibv_devinfo, ip link) and the subnet manager on InfiniBand",
-			      port, p->dev_name, ibv_port_state_str(pa.state));
+		return gd_err(
+			-ENETDOWN,
+			"port %u of %s is %s, not ACTIVE; check the cable/link (ibv_devinfo, ip link) and the subnet manager on InfiniBand",
+			port, p->dev_name, ibv_port_state_str(pa.state));
 	p->state = pa.state;
 	p->link_layer = pa.link_layer;
 	p->active_mtu = pa.active_mtu;
@@ -218,9 +235,10 @@ int gd_verbs_query_port(struct gd_verbs *v, unsigned int port, int gid_index)
 	if (gid_index < 0 || gid_index >= pa.gid_tbl_len ||
 	    !gd_gid_valid(v->ctx, p->port, gid_index, &p->gid)) {
 		gd_valid_gids(v, pa.gid_tbl_len, valid, sizeof(valid));
-		return gd_err(-EINVAL,
-			      "GID index %d is not valid on %s port %u; valid GID indexes: %s (check -x)",
-			      gid_index, p->dev_name, port, valid);
+		return gd_err(
+			-EINVAL,
+			"GID index %d is not valid on %s port %u; valid GID indexes: %s (check -x)",
+			gid_index, p->dev_name, port, valid);
 	}
 	p->gid_index = gid_index;
 	inet_ntop(AF_INET6, p->gid.raw, p->gid_text, sizeof(p->gid_text));
@@ -241,16 +259,20 @@ int gd_verbs_create_pd_cq(struct gd_verbs *v, const struct gd_opts *o)
 	if (o->use_event) {
 		v->channel = ibv_create_comp_channel(v->ctx);
 		if (!v->channel)
-			return gd_err(-errno, "cannot create a completion channel on %s: %s",
-				      v->port.dev_name, strerror(errno));
+			return gd_err(
+				-errno,
+				"cannot create a completion channel on %s: %s",
+				v->port.dev_name, strerror(errno));
 	}
 	v->send_cq = ibv_create_cq(v->ctx, cqe_send, NULL, v->channel, 0);
 	v->recv_cq = v->send_cq ? ibv_create_cq(v->ctx, cqe_recv, NULL,
-						 v->channel, 0) : NULL;
+						v->channel, 0)
+				: NULL;
 	if (!v->send_cq || !v->recv_cq)
-		return gd_err(-errno ? -errno : -ENOMEM,
-			      "cannot create CQs of %d/%d entries on %s: %s; lower -t/-r/-q or check the device's max_cqe (ibv_devinfo -v)",
-			      cqe_send, cqe_recv, v->port.dev_name, strerror(errno));
+		return gd_err(
+			-errno ? -errno : -ENOMEM,
+			"cannot create CQs of %d/%d entries on %s: %s; lower -t/-r/-q or check the device's max_cqe (ibv_devinfo -v)",
+			cqe_send, cqe_recv, v->port.dev_name, strerror(errno));
 	return 0;
 }
 
@@ -263,8 +285,9 @@ uint32_t gd_sq_depth(const struct gd_opts *o)
 
 static enum ibv_qp_type gd_qp_type(enum gd_conn conn)
 {
-	return conn == GD_CONN_UC ? IBV_QPT_UC :
-	       conn == GD_CONN_UD ? IBV_QPT_UD : IBV_QPT_RC;
+	return conn == GD_CONN_UC   ? IBV_QPT_UC
+	       : conn == GD_CONN_UD ? IBV_QPT_UD
+				    : IBV_QPT_RC;
 }
 
 static int gd_qp_to_init(struct gd_verbs *v, struct ibv_qp *qp, int access)
@@ -278,9 +301,11 @@ static int gd_qp_to_init(struct gd_verbs *v, struct ibv_qp *qp, int access)
 		a.qkey = GD_UD_QKEY;
 		mask |= IBV_QP_QKEY;
 	} else {
-		a.qp_access_flags = v->conn == GD_CONN_UC ?
-			(access & (IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_LOCAL_WRITE)) :
-			access;
+		a.qp_access_flags =
+			v->conn == GD_CONN_UC
+				? (access & (IBV_ACCESS_REMOTE_WRITE |
+					     IBV_ACCESS_LOCAL_WRITE))
+				: access;
 		mask |= IBV_QP_ACCESS_FLAGS;
 	}
 	ret = ibv_modify_qp(qp, &a, mask);
@@ -290,15 +315,15 @@ static int gd_qp_to_init(struct gd_verbs *v, struct ibv_qp *qp, int access)
 	return 0;
 }
 
-int gd_verbs_create_qps(struct gd_verbs *v, const struct gd_opts *o,
-			int access)
+int gd_verbs_create_qps(struct gd_verbs *v, const struct gd_opts *o, int access)
 {
 	struct ibv_qp_init_attr ia = {
 		.send_cq = v->send_cq,
 		.recv_cq = v->recv_cq,
 		.cap = { .max_send_wr = gd_sq_depth(o),
 			 .max_recv_wr = (uint32_t)o->rx_depth,
-			 .max_send_sge = 1, .max_recv_sge = 1,
+			 .max_send_sge = 1,
+			 .max_recv_sge = 1,
 			 .max_inline_data = (uint32_t)o->inline_bytes },
 		.qp_type = gd_qp_type(o->conn),
 	};
@@ -314,10 +339,11 @@ int gd_verbs_create_qps(struct gd_verbs *v, const struct gd_opts *o,
 			v->qp[i] = ibv_create_qp(v->pd, &ia);
 		}
 		if (!v->qp[i])
-			return gd_err(-errno ? -errno : -ENOMEM,
-				      "cannot create %s QP %u on %s: %s; lower -t/-r/-q or check ibv_devinfo -v limits",
-				      gd_conn_name(o->conn), i, v->port.dev_name,
-				      strerror(errno));
+			return gd_err(
+				-errno ? -errno : -ENOMEM,
+				"cannot create %s QP %u on %s: %s; lower -t/-r/-q or check ibv_devinfo -v limits",
+				gd_conn_name(o->conn), i, v->port.dev_name,
+				strerror(errno));
 		v->port.max_inline_bytes = ia.cap.max_inline_data;
 		v->psn[i] = (uint32_t)(lrand48() & 0xffffff);
 		if (gd_qp_to_init(v, v->qp[i], access))
@@ -355,7 +381,8 @@ struct json_object *gd_qp_peer_to_json(const struct gd_qp_peer *p,
 	json_object_object_add(j, "psn", psn);
 	json_object_object_add(j, "gid", json_object_new_string(gid));
 	json_object_object_add(j, "lid", json_object_new_int(p->lid));
-	json_object_object_add(j, "mtu_bytes", json_object_new_int64(p->mtu_bytes));
+	json_object_object_add(j, "mtu_bytes",
+			       json_object_new_int64(p->mtu_bytes));
 	return j;
 }
 
@@ -367,10 +394,12 @@ static int gd_json_u32(struct json_object *j, const char *key, uint32_t max,
 
 	if (!json_object_object_get_ex(j, key, &v) ||
 	    !json_object_is_type(v, json_type_int))
-		return gd_err(-EPROTO, "peer's QP data lacks integer '%s'", key);
+		return gd_err(-EPROTO, "peer's QP data lacks integer '%s'",
+			      key);
 	x = json_object_get_int64(v);
 	if (x < 0 || x > (int64_t)max)
-		return gd_err(-EPROTO, "peer's QP data: '%s'=%" PRId64 " out of range",
+		return gd_err(-EPROTO,
+			      "peer's QP data: '%s'=%" PRId64 " out of range",
 			      key, x);
 	*out = (uint32_t)x;
 	return 0;
@@ -384,9 +413,10 @@ static int gd_json_u32_array(struct json_object *j, const char *key,
 	if (!json_object_object_get_ex(j, key, &arr) ||
 	    !json_object_is_type(arr, json_type_array) ||
 	    json_object_array_length(arr) != n)
-		return gd_err(-EPROTO,
-			      "peer's QP data: '%s' must list %u QPs (same -q on both ends?)",
-			      key, n);
+		return gd_err(
+			-EPROTO,
+			"peer's QP data: '%s' must list %u QPs (same -q on both ends?)",
+			key, n);
 	for (unsigned int i = 0; i < n; i++) {
 		struct json_object *e = json_object_array_get_idx(arr, i);
 		int64_t x = json_object_get_int64(e);
@@ -440,8 +470,8 @@ static int gd_qp_rtr_rts(struct gd_verbs *v, const struct gd_opts *o,
 			 const struct gd_qp_peer *peer, unsigned int i)
 {
 	struct ibv_qp_attr a = { .qp_state = IBV_QPS_RTR };
-	uint32_t mtu = o->mtu_bytes ? (uint32_t)o->mtu_bytes :
-		       v->port.active_mtu_bytes;
+	uint32_t mtu = o->mtu_bytes ? (uint32_t)o->mtu_bytes
+				    : v->port.active_mtu_bytes;
 	int mask = IBV_QP_STATE, ret;
 	struct ibv_device_attr da;
 
@@ -457,18 +487,22 @@ static int gd_qp_rtr_rts(struct gd_verbs *v, const struct gd_opts *o,
 		if (v->conn == GD_CONN_RC) {
 			if (ibv_query_device(v->ctx, &da))
 				da.max_qp_rd_atom = 1;
-			a.max_dest_rd_atomic = (uint8_t)(da.max_qp_rd_atom < 16 ?
-							 da.max_qp_rd_atom : 16);
+			a.max_dest_rd_atomic =
+				(uint8_t)(da.max_qp_rd_atom < 16
+						  ? da.max_qp_rd_atom
+						  : 16);
 			a.min_rnr_timer = 12;
-			mask |= IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER;
+			mask |= IBV_QP_MAX_DEST_RD_ATOMIC |
+				IBV_QP_MIN_RNR_TIMER;
 		}
 	}
 	ret = ibv_modify_qp(v->qp[i], &a, mask);
 	if (ret)
-		return gd_err(-ret,
-			      "cannot move QP 0x%x on %s to RTR (peer QP 0x%x, MTU %u): %s; check GID index (-x) and MTU (-m) on both ends",
-			      v->qp[i]->qp_num, v->port.dev_name, peer->qpn[i], mtu,
-			      strerror(ret));
+		return gd_err(
+			-ret,
+			"cannot move QP 0x%x on %s to RTR (peer QP 0x%x, MTU %u): %s; check GID index (-x) and MTU (-m) on both ends",
+			v->qp[i]->qp_num, v->port.dev_name, peer->qpn[i], mtu,
+			strerror(ret));
 	memset(&a, 0, sizeof(a));
 	a.qp_state = IBV_QPS_RTS;
 	a.sq_psn = v->psn[i];
@@ -477,15 +511,17 @@ static int gd_qp_rtr_rts(struct gd_verbs *v, const struct gd_opts *o,
 		a.timeout = (uint8_t)o->qp_timeout;
 		a.retry_cnt = (uint8_t)o->retry_count;
 		a.rnr_retry = 7;
-		a.max_rd_atomic = (uint8_t)(da.max_qp_rd_atom < 16 ?
-					    da.max_qp_rd_atom : 16);
+		a.max_rd_atomic =
+			(uint8_t)(da.max_qp_rd_atom < 16 ? da.max_qp_rd_atom
+							 : 16);
 		mask |= IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY |
 			IBV_QP_MAX_QP_RD_ATOMIC;
 	}
 	ret = ibv_modify_qp(v->qp[i], &a, mask);
 	if (ret)
 		return gd_err(-ret, "cannot move QP 0x%x on %s to RTS: %s",
-			      v->qp[i]->qp_num, v->port.dev_name, strerror(ret));
+			      v->qp[i]->qp_num, v->port.dev_name,
+			      strerror(ret));
 	return 0;
 }
 
@@ -503,9 +539,10 @@ int gd_verbs_connect(struct gd_verbs *v, const struct gd_opts *o,
 		gd_fill_ah(v, o, peer, &ah);
 		v->ah = ibv_create_ah(v->pd, &ah);
 		if (!v->ah)
-			return gd_err(-errno ? -errno : -EINVAL,
-				      "cannot create an address handle to the peer on %s: %s; check the GID index (-x)",
-				      v->port.dev_name, strerror(errno));
+			return gd_err(
+				-errno ? -errno : -EINVAL,
+				"cannot create an address handle to the peer on %s: %s; check the GID index (-x)",
+				v->port.dev_name, strerror(errno));
 	}
 	return 0;
 }
@@ -539,17 +576,24 @@ struct json_object *gd_verbs_describe(const struct gd_verbs *v)
 	struct json_object *j = json_object_new_object();
 	const struct gd_port_info *p = &v->port;
 
-	json_object_object_add(j, "device", json_object_new_string(p->dev_name));
+	json_object_object_add(j, "device",
+			       json_object_new_string(p->dev_name));
 	json_object_object_add(j, "port", json_object_new_int(p->port));
-	json_object_object_add(j, "link_layer", json_object_new_string(
-		p->link_layer == IBV_LINK_LAYER_ETHERNET ? "Ethernet" : "InfiniBand"));
+	json_object_object_add(
+		j, "link_layer",
+		json_object_new_string(p->link_layer == IBV_LINK_LAYER_ETHERNET
+					       ? "Ethernet"
+					       : "InfiniBand"));
 	json_object_object_add(j, "active_mtu_bytes",
 			       json_object_new_int64(p->active_mtu_bytes));
-	json_object_object_add(j, "gid_index", json_object_new_int(p->gid_index));
+	json_object_object_add(j, "gid_index",
+			       json_object_new_int(p->gid_index));
 	json_object_object_add(j, "gid", json_object_new_string(p->gid_text));
-	json_object_object_add(j, "gid_type", json_object_new_string(p->gid_type));
+	json_object_object_add(j, "gid_type",
+			       json_object_new_string(p->gid_type));
 	json_object_object_add(j, "lid", json_object_new_int(p->lid));
-	json_object_object_add(j, "qp_type", json_object_new_string(gd_conn_name(v->conn)));
+	json_object_object_add(j, "qp_type",
+			       json_object_new_string(gd_conn_name(v->conn)));
 	json_object_object_add(j, "max_inline_bytes",
 			       json_object_new_int64(p->max_inline_bytes));
 	return j;
@@ -589,30 +633,34 @@ int gd_verbs_poll(struct gd_verbs *v, struct ibv_cq *cq, struct ibv_wc *wc,
 		n = ibv_poll_cq(cq, max, wc);
 		if (n == 0) {
 			if (ibv_get_cq_event(v->channel, &ev_cq, &ev_ctx))
-				return gd_err(-EIO, "ibv_get_cq_event failed on %s",
+				return gd_err(-EIO,
+					      "ibv_get_cq_event failed on %s",
 					      v->port.dev_name);
 			ibv_ack_cq_events(ev_cq, 1);
 			n = ibv_poll_cq(cq, max, wc);
 		}
 	}
 	if (n < 0)
-		return gd_err(-EIO, "ibv_poll_cq failed on %s", v->port.dev_name);
+		return gd_err(-EIO, "ibv_poll_cq failed on %s",
+			      v->port.dev_name);
 	for (int i = 0; i < n; i++)
 		if (wc[i].status != IBV_WC_SUCCESS)
-			return gd_err(-EIO,
-				      "work completion failed on %s: %s (status %d, opcode %d, vendor error 0x%x): %s",
-				      v->port.dev_name,
-				      ibv_wc_status_str(wc[i].status),
-				      wc[i].status, wc[i].opcode, wc[i].vendor_err,
-				      gd_wc_hint(wc[i].status));
+			return gd_err(
+				-EIO,
+				"work completion failed on %s: %s (status %d, opcode %d, vendor error 0x%x): %s",
+				v->port.dev_name,
+				ibv_wc_status_str(wc[i].status), wc[i].status,
+				wc[i].opcode, wc[i].vendor_err,
+				gd_wc_hint(wc[i].status));
 	return n;
 }
 
 int gd_gid_to_ipv4(const union ibv_gid *gid, char *buf, size_t len)
 {
 	if (!gd_gid_is_ipv4(gid))
-		return gd_err(-EINVAL,
-			      "GID is not IPv4-mapped: -R needs an IPv4 RoCE GID (check -x)");
+		return gd_err(
+			-EINVAL,
+			"GID is not IPv4-mapped: -R needs an IPv4 RoCE GID (check -x)");
 	if (!inet_ntop(AF_INET, gid->raw + 12, buf, (socklen_t)len))
 		return -EINVAL;
 	return 0;

@@ -25,14 +25,14 @@ struct gd_port_info {
 	char dev_name[64];
 	uint8_t port;
 	enum ibv_port_state state;
-	uint8_t link_layer;          /* IBV_LINK_LAYER_* */
+	uint8_t link_layer; /* IBV_LINK_LAYER_* */
 	enum ibv_mtu active_mtu;
 	uint32_t active_mtu_bytes;
 	uint16_t lid;
 	int gid_index;
 	union ibv_gid gid;
 	char gid_text[64];
-	char gid_type[16];           /* "RoCE v2", "RoCE v1", "IB" */
+	char gid_type[16]; /* "RoCE v2", "RoCE v1", "IB" */
 	uint32_t max_inline_bytes;
 };
 
@@ -53,12 +53,12 @@ struct gd_verbs {
 	struct ibv_cq *recv_cq;
 	struct ibv_qp *qp[GD_MAX_QPS];
 	uint32_t psn[GD_MAX_QPS];
-	struct ibv_ah *ah;            /* UD: address of the peer */
+	struct ibv_ah *ah; /* UD: address of the peer */
 	uint32_t remote_qpn[GD_MAX_QPS];
 	unsigned int num_qps;
 	enum gd_conn conn;
 	struct gd_port_info port;
-	bool ctx_owned;               /* false when rdma_cm gave us the context */
+	bool ctx_owned; /* false when rdma_cm gave us the context */
 	struct rdma_event_channel *cm_channel;
 	struct rdma_cm_id *cm_listen;
 	struct rdma_cm_id *cm_id[GD_MAX_QPS];

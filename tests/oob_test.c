@@ -30,7 +30,7 @@
 /* Header bytes for @type and @len with the right magic and version. */
 static void put_hdr(uint8_t *p, uint16_t version, uint16_t type, uint32_t len)
 {
-	const uint8_t magic[4] = {'G', 'D', 'P', 'F'};
+	const uint8_t magic[4] = { 'G', 'D', 'P', 'F' };
 
 	memcpy(p, magic, 4);
 	p[4] = version >> 8;
@@ -275,8 +275,8 @@ static void test_pair_error_frame(void **state)
 	assert_null(out);
 	assert_int_equal(gd_err_code(), -ECONNABORTED);
 	assert_string_equal(
-	    gd_err_msg(),
-	    "peer peer-a:2 failed (code -12): cannot register 64 MiB on GPU 0");
+		gd_err_msg(),
+		"peer peer-a:2 failed (code -12): cannot register 64 MiB on GPU 0");
 }
 
 static void test_pair_reject_frame(void **state)
@@ -305,8 +305,8 @@ static void test_pair_wrong_type(void **state)
 	assert_int_equal(gd_oob_send(&p->a, GD_FRAME_RESULT, NULL), 0);
 	assert_int_equal(gd_oob_recv(&p->b, GD_FRAME_QP_INFO, &out), -EPROTO);
 	assert_non_null(strstr(
-	    gd_err_msg(),
-	    "peer peer-a:2 sent a RESULT frame where QP_INFO was expected"));
+		gd_err_msg(),
+		"peer peer-a:2 sent a RESULT frame where QP_INFO was expected"));
 	assert_non_null(strstr(gd_err_msg(), "same gdperf version"));
 }
 
@@ -370,14 +370,15 @@ static void test_pair_silent_peer_times_out(void **state)
 	elapsed_ms = mono_ms() - t0;
 	assert_true(elapsed_ms >= 190);
 	assert_true(elapsed_ms < 1500);
-	assert_non_null(strstr(
-	    gd_err_msg(), "no SYNC frame from peer peer-a:2 within 200 ms"));
+	assert_non_null(
+		strstr(gd_err_msg(),
+		       "no SYNC frame from peer peer-a:2 within 200 ms"));
 	assert_non_null(strstr(gd_err_msg(), "--timeout"));
 }
 
 static uint16_t reserve_unlistened_port(int *fd)
 {
-	struct sockaddr_in sin = {.sin_family = AF_INET};
+	struct sockaddr_in sin = { .sin_family = AF_INET };
 	socklen_t len = sizeof(sin);
 
 	sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
@@ -426,7 +427,7 @@ static void test_accept_times_out(void **state)
 	gd_oob_init(&oob, 100);
 	assert_int_equal(gd_oob_accept_fd(&oob, lfd), -ETIMEDOUT);
 	assert_non_null(
-	    strstr(gd_err_msg(), "no client connected within 100 ms"));
+		strstr(gd_err_msg(), "no client connected within 100 ms"));
 	close(lfd);
 }
 
@@ -494,31 +495,31 @@ static void test_tcp_loopback(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test_setup(test_type_names, reset),
-	    cmocka_unit_test_setup(test_round_trip_all_types, reset),
-	    cmocka_unit_test_setup(test_encode_null_is_empty_object, reset),
-	    cmocka_unit_test_setup(test_encode_rejects_bad_input, reset),
-	    cmocka_unit_test_setup(test_header_malformed, reset),
-	    cmocka_unit_test_setup(test_payload_malformed, reset),
-	    cmocka_unit_test_setup_teardown(test_pair_exchange, pair_setup,
-					    pair_teardown),
-	    cmocka_unit_test_setup_teardown(test_pair_error_frame, pair_setup,
-					    pair_teardown),
-	    cmocka_unit_test_setup_teardown(test_pair_reject_frame, pair_setup,
-					    pair_teardown),
-	    cmocka_unit_test_setup_teardown(test_pair_wrong_type, pair_setup,
-					    pair_teardown),
-	    cmocka_unit_test_setup_teardown(test_pair_peer_closed, pair_setup,
-					    pair_teardown),
-	    cmocka_unit_test_setup_teardown(test_pair_truncated_then_closed,
-					    pair_setup, pair_teardown),
-	    cmocka_unit_test_setup_teardown(test_pair_garbage_names_peer,
-					    pair_setup, pair_teardown),
-	    cmocka_unit_test_setup_teardown(test_pair_silent_peer_times_out,
-					    pair_setup, pair_teardown),
-	    cmocka_unit_test_setup(test_connect_refused, reset),
-	    cmocka_unit_test_setup(test_accept_times_out, reset),
-	    cmocka_unit_test_setup(test_tcp_loopback, reset),
+		cmocka_unit_test_setup(test_type_names, reset),
+		cmocka_unit_test_setup(test_round_trip_all_types, reset),
+		cmocka_unit_test_setup(test_encode_null_is_empty_object, reset),
+		cmocka_unit_test_setup(test_encode_rejects_bad_input, reset),
+		cmocka_unit_test_setup(test_header_malformed, reset),
+		cmocka_unit_test_setup(test_payload_malformed, reset),
+		cmocka_unit_test_setup_teardown(test_pair_exchange, pair_setup,
+						pair_teardown),
+		cmocka_unit_test_setup_teardown(test_pair_error_frame,
+						pair_setup, pair_teardown),
+		cmocka_unit_test_setup_teardown(test_pair_reject_frame,
+						pair_setup, pair_teardown),
+		cmocka_unit_test_setup_teardown(test_pair_wrong_type,
+						pair_setup, pair_teardown),
+		cmocka_unit_test_setup_teardown(test_pair_peer_closed,
+						pair_setup, pair_teardown),
+		cmocka_unit_test_setup_teardown(test_pair_truncated_then_closed,
+						pair_setup, pair_teardown),
+		cmocka_unit_test_setup_teardown(test_pair_garbage_names_peer,
+						pair_setup, pair_teardown),
+		cmocka_unit_test_setup_teardown(test_pair_silent_peer_times_out,
+						pair_setup, pair_teardown),
+		cmocka_unit_test_setup(test_connect_refused, reset),
+		cmocka_unit_test_setup(test_accept_times_out, reset),
+		cmocka_unit_test_setup(test_tcp_loopback, reset),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL) ? 1 : 0;

@@ -62,7 +62,8 @@ static void test_defaults_latency(void **state)
 		assert_int_equal(o.size_bytes, 2);
 		assert_int_equal(o.iters, 1000);
 		assert_int_equal(o.tx_depth, 1);
-		/* latency keeps -Q 100: ping-pong sends are signalled 1 in 100 */
+		/* latency keeps -Q 100: ping-pong sends are signalled 1 in 100
+		 */
 		assert_int_equal(o.cq_mod, 100);
 		assert_int_equal(o.warmup_iters, 100);
 		gd_opts_free(&o);

@@ -107,10 +107,12 @@ static void test_wire_round_trip(void **state)
 	gd_opts_free(&s);
 
 	/* write-with-immediate travels too (it excludes -b, so on its own) */
-	assert_int_equal(PARSE(&t_write_bw, &c, "--write_with_imm", "server1"), 0);
+	assert_int_equal(PARSE(&t_write_bw, &c, "--write_with_imm", "server1"),
+			 0);
 	w = gd_opts_to_wire(&t_write_bw, &c);
 	assert_int_equal(PARSE0(&t_write_bw, &s), 0);
-	assert_int_equal(wire_adopt(&t_write_bw, &s, w, field, ours, theirs), 0);
+	assert_int_equal(wire_adopt(&t_write_bw, &s, w, field, ours, theirs),
+			 0);
 	assert_true(s.write_with_imm);
 	json_object_put(w);
 	gd_opts_free(&c);

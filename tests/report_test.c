@@ -24,21 +24,21 @@
 #include "error.h"
 #include "report.h"
 
-#define BW_COLUMNS_MiB \
+#define BW_COLUMNS_MiB                                                         \
 	" #bytes     #iterations    BW peak[MiB/sec]    BW average[MiB/sec]   MsgRate[Mpps]\n"
-#define BW_COLUMNS_Gb \
+#define BW_COLUMNS_Gb                                                          \
 	" #bytes     #iterations    BW peak[Gb/sec]    BW average[Gb/sec]   MsgRate[Mpps]\n"
-#define LAT_COLUMNS \
+#define LAT_COLUMNS                                                            \
 	" #bytes #iterations    t_min[usec]    t_max[usec]  t_typical[usec]    t_avg[usec]    t_stdev[usec]   99% percentile[usec]   99.9% percentile[usec] \n"
-#define RULE \
+#define RULE                                                                   \
 	"---------------------------------------------------------------------------------------\n"
 
 /* Each value starts in the column of its name. */
-#define BW_ROW1 \
+#define BW_ROW1                                                                \
 	" 65536      1000           125.00              62.50                 0.001000\n"
-#define BW_ROW2 \
+#define BW_ROW2                                                                \
 	" 4096       1048576        8192.00             8192.00               2.097152\n"
-#define LAT_ROW \
+#define LAT_ROW                                                                \
 	" 2      1000           1.00           10.00        5.00               5.50           2.87            10.00                  10.00\n"
 
 struct capture {
@@ -122,8 +122,7 @@ static void assert_jint(struct json_object *root, const char *path,
 	assert_int_equal(json_object_get_int64(o), want);
 }
 
-static void assert_jdbl(struct json_object *root, const char *path,
-			double want)
+static void assert_jdbl(struct json_object *root, const char *path, double want)
 {
 	struct json_object *o = jpath(root, path);
 	double got;
@@ -179,8 +178,8 @@ static void fill_two_phases(struct gd_report *rep)
 	ph = gd_report_phase_begin(rep, "HD", "HD", "forward", mem);
 	assert_int_equal(ph, 1);
 	/* 4 KiB x 2^20 in 0.5 s = 8192 MiB/s, 2.097152 Mpps */
-	assert_int_equal(gd_bw_summarize(4096, 1048576, 500000000ull, 0, 0, &bw),
-			 0);
+	assert_int_equal(
+		gd_bw_summarize(4096, 1048576, 500000000ull, 0, 0, &bw), 0);
 	gd_report_bw_row(rep, ph, &bw);
 	gd_report_phase_fail(rep, ph, -EFAULT,
 			     "GPU buffer registration failed on rxe0");
@@ -191,15 +190,19 @@ static void check_document(struct json_object *doc)
 	assert_jstr(doc, "schema", "gdperf.run/1");
 	assert_jstr(doc, "tool", "gd_write_bw");
 	assert_jstr(doc, "version", "0.1.0");
-	assert_int_equal(json_object_array_length(jpath(doc, "command_line")), 3);
+	assert_int_equal(json_object_array_length(jpath(doc, "command_line")),
+			 3);
 	assert_jstr(doc, "command_line.0", "gd_write_bw");
 	assert_jstr(doc, "command_line.1", "-s");
 	assert_jstr(doc, "command_line.2", "65536");
-	assert_int_equal(strlen(json_object_get_string(jpath(doc, "started_at"))),
-			 20);
-	assert_int_equal(json_object_get_string(jpath(doc, "started_at"))[10], 'T');
-	assert_int_equal(json_object_get_string(jpath(doc, "started_at"))[19], 'Z');
-	assert_true(json_object_is_type(jpath(doc, "hostname"), json_type_string));
+	assert_int_equal(
+		strlen(json_object_get_string(jpath(doc, "started_at"))), 20);
+	assert_int_equal(json_object_get_string(jpath(doc, "started_at"))[10],
+			 'T');
+	assert_int_equal(json_object_get_string(jpath(doc, "started_at"))[19],
+			 'Z');
+	assert_true(
+		json_object_is_type(jpath(doc, "hostname"), json_type_string));
 	assert_jstr(doc, "header.device", "rxe0");
 	assert_jint(doc, "header.port", 1);
 	assert_jstr(doc, "units.size", "bytes");
@@ -287,12 +290,13 @@ static void test_text_table(void **state)
 	gd_report_free(rep);
 	cap_close(&c);
 
-	assert_string_equal(c.buf,
-			    RULE " Device         : rxe0\n"
-				 " Port           : 1\n" RULE
-				 " Phase HH (forward)\n" BW_COLUMNS_MiB BW_ROW1 RULE
-				 " Phase HD (forward)\n" BW_COLUMNS_MiB BW_ROW2
-				 " Phase HD failed (EFAULT): GPU buffer registration failed on rxe0\n" RULE);
+	assert_string_equal(
+		c.buf, RULE
+		" Device         : rxe0\n"
+		" Port           : 1\n" RULE
+		" Phase HH (forward)\n" BW_COLUMNS_MiB BW_ROW1 RULE
+		" Phase HD (forward)\n" BW_COLUMNS_MiB BW_ROW2
+		" Phase HD failed (EFAULT): GPU buffer registration failed on rxe0\n" RULE);
 	r = strstr(c.buf, BW_ROW1);
 	assert_non_null(strstr(r, "65536      1000"));
 	/* values start exactly under their column names */
@@ -326,11 +330,11 @@ static void test_gbits(void **state)
 
 	/* empty phase name: no " Phase" line, table starts with columns */
 	assert_string_equal(
-		c.buf,
-		BW_COLUMNS_Gb
+		c.buf, BW_COLUMNS_Gb
 		" 65536      1000           1.05               0.52                 0.001000\n" RULE);
 	assert_jstr(gd_report_root(rep), "units.bw", "Gb/s");
-	assert_jdbl(gd_report_root(rep), "phases.0.results.0.bw_avg_MiBps", 62.5);
+	assert_jdbl(gd_report_root(rep), "phases.0.results.0.bw_avg_MiBps",
+		    62.5);
 	assert_jdbl(gd_report_root(rep), "phases.0.results.0.bw_avg_Gbps",
 		    0.524288);
 	assert_null(jpath(gd_report_root(rep), "error"));
@@ -364,8 +368,7 @@ static void test_output_only(void **state)
 	}
 }
 
-static struct gd_report *lat_report(struct capture *c,
-				    enum gd_output_only only)
+static struct gd_report *lat_report(struct capture *c, enum gd_output_only only)
 {
 	/* 1..10 us round trips: summary worked by hand in stats_test.c */
 	uint64_t s[10] = { 1000, 2000, 3000, 4000, 5000,
@@ -400,7 +403,8 @@ static void test_latency(void **state)
 	rep = lat_report(&c, GD_OUTPUT_ALL);
 	assert_int_equal(gd_report_finish(rep, 0), 0);
 	cap_close(&c);
-	assert_string_equal(c.buf, " Phase DD (forward)\n" LAT_COLUMNS LAT_ROW RULE);
+	assert_string_equal(c.buf,
+			    " Phase DD (forward)\n" LAT_COLUMNS LAT_ROW RULE);
 	assert_int_equal(strstr(LAT_COLUMNS, "t_typical") - LAT_COLUMNS,
 			 strstr(row, "5.00") - row);
 	assert_int_equal(strstr(LAT_COLUMNS, "99.9%") - LAT_COLUMNS,

@@ -25,7 +25,7 @@
 #define EPS 1e-9
 
 /* cmocka 1.1's assert_float_equal works in float; these values need double. */
-#define assert_dbl(a, b, eps) \
+#define assert_dbl(a, b, eps)                                                  \
 	gd_assert_dbl((a), (b), (eps), #a, __FILE__, __LINE__)
 
 static void gd_assert_dbl(double a, double b, double eps, const char *expr,
@@ -41,7 +41,7 @@ static void test_lat_ten_samples(void **state)
 {
 	/* 1..10 us, shuffled so the sort is exercised. */
 	uint64_t s[10] = { 7000, 3000, 10000, 1000, 5000,
-			   9000, 2000, 8000, 4000, 6000 };
+			   9000, 2000, 8000,  4000, 6000 };
 	struct gd_lat_summary l;
 	size_t i;
 
@@ -64,7 +64,7 @@ static void test_lat_ten_samples(void **state)
 static void test_lat_divisor_halves(void **state)
 {
 	uint64_t s[10] = { 10000, 9000, 8000, 7000, 6000,
-			   5000, 4000, 3000, 2000, 1000 };
+			   5000,  4000, 3000, 2000, 1000 };
 	struct gd_lat_summary l;
 
 	assert_int_equal(gd_lat_summarize(s, 10, 2, &l), 0);
@@ -156,8 +156,8 @@ static void test_bw_peak(void **state)
 	struct gd_bw_summary b;
 
 	/* best batch: 100 x 64 KiB = 6.25 MiB in 50 ms = 125 MiB/s */
-	assert_int_equal(gd_bw_summarize(65536, 1000, 1000000000ull, 50000000ull,
-					 100, &b),
+	assert_int_equal(gd_bw_summarize(65536, 1000, 1000000000ull,
+					 50000000ull, 100, &b),
 			 0);
 	assert_dbl(b.peak_MiBps, 125.0, EPS);
 	assert_dbl(b.avg_MiBps, 62.5, EPS);
@@ -235,7 +235,8 @@ static void test_clock(void **state)
 	o1 = gd_clock_overhead_ns();
 	o2 = gd_clock_overhead_ns();
 	assert_true(o1 > 0.0);
-	/* a vDSO read costs tens of ns; 100 us would mean a system call storm */
+	/* a vDSO read costs tens of ns; 100 us would mean a system call storm
+	 */
 	assert_true(o1 < 100000.0);
 	assert_dbl(o1, o2, 0.0);
 }
@@ -243,12 +244,19 @@ static void test_clock(void **state)
 /* Summaries travel as JSON (server results) with the report's keys. */
 static void test_summary_json(void **state)
 {
-	struct gd_bw_summary bw = { .size_bytes = 65536, .iters = 1000,
-				    .elapsed_s = 1.0, .peak_MiBps = 70.0,
-				    .avg_MiBps = 62.5, .msg_rate_Mpps = 0.001 };
-	struct gd_lat_summary lat = { .samples = 10, .min_us = 1, .max_us = 10,
-				      .typical_us = 5, .avg_us = 5.5,
-				      .stdev_us = 2.8722813, .p99_us = 10,
+	struct gd_bw_summary bw = { .size_bytes = 65536,
+				    .iters = 1000,
+				    .elapsed_s = 1.0,
+				    .peak_MiBps = 70.0,
+				    .avg_MiBps = 62.5,
+				    .msg_rate_Mpps = 0.001 };
+	struct gd_lat_summary lat = { .samples = 10,
+				      .min_us = 1,
+				      .max_us = 10,
+				      .typical_us = 5,
+				      .avg_us = 5.5,
+				      .stdev_us = 2.8722813,
+				      .p99_us = 10,
 				      .p999_us = 10 };
 	struct gd_bw_summary bw2;
 	struct gd_lat_summary lat2;
@@ -271,7 +279,8 @@ static void test_summary_json(void **state)
 	j = gd_lat_summary_json(&lat);
 	assert_int_equal(gd_lat_summary_from_json(j, &lat2), 0);
 	assert_int_equal(lat2.samples, 10);
-	assert_true(lat2.typical_us == 5 && lat2.p999_us == 10 && lat2.stdev_us == 2.8722813);
+	assert_true(lat2.typical_us == 5 && lat2.p999_us == 10 &&
+		    lat2.stdev_us == 2.8722813);
 	json_object_object_add(j, "samples", json_object_new_int64(0));
 	gd_err_clear();
 	assert_int_equal(gd_lat_summary_from_json(j, &lat2), -EPROTO);

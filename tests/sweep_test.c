@@ -68,13 +68,16 @@ static void test_mixed_and_reverse(void **state)
 
 	(void)state;
 	assert_int_equal(PARSE(&t_write_bw, &o, "--phases=HD,DH", "--reverse",
-			       "server1"), 0);
+			       "server1"),
+			 0);
 	plan(&s, &o, &t_write_bw);
 	assert_int_equal(s.num_phases, 4);
 	assert_phase(&s, 0, "HD", GD_PLACE_HOST, GD_PLACE_DEV, GD_DIR_FORWARD);
 	assert_phase(&s, 1, "DH", GD_PLACE_DEV, GD_PLACE_HOST, GD_DIR_FORWARD);
-	assert_phase(&s, 2, "HD:rev", GD_PLACE_HOST, GD_PLACE_DEV, GD_DIR_REVERSE);
-	assert_phase(&s, 3, "DH:rev", GD_PLACE_DEV, GD_PLACE_HOST, GD_DIR_REVERSE);
+	assert_phase(&s, 2, "HD:rev", GD_PLACE_HOST, GD_PLACE_DEV,
+		     GD_DIR_REVERSE);
+	assert_phase(&s, 3, "DH:rev", GD_PLACE_DEV, GD_PLACE_HOST,
+		     GD_DIR_REVERSE);
 	unplan(&s, &o);
 }
 
@@ -85,11 +88,14 @@ static void test_bidir_replaces_reverse(void **state)
 
 	(void)state;
 	assert_int_equal(PARSE(&t_send_bw, &o, "--phases=HH,DD", "-b",
-			       "--reverse", "server1"), 0);
+			       "--reverse", "server1"),
+			 0);
 	plan(&s, &o, &t_send_bw);
 	assert_int_equal(s.num_phases, 2);
-	assert_phase(&s, 0, "HH:bidir", GD_PLACE_HOST, GD_PLACE_HOST, GD_DIR_BIDIR);
-	assert_phase(&s, 1, "DD:bidir", GD_PLACE_DEV, GD_PLACE_DEV, GD_DIR_BIDIR);
+	assert_phase(&s, 0, "HH:bidir", GD_PLACE_HOST, GD_PLACE_HOST,
+		     GD_DIR_BIDIR);
+	assert_phase(&s, 1, "DD:bidir", GD_PLACE_DEV, GD_PLACE_DEV,
+		     GD_DIR_BIDIR);
 	unplan(&s, &o);
 }
 
@@ -101,14 +107,16 @@ static void test_sweep_sizes(void **state)
 
 	(void)state;
 	assert_int_equal(PARSE(&t_write_bw, &o, "-a", "--min-size=64",
-			       "--max-size=1K", "--phases=HH", "server1"), 0);
+			       "--max-size=1K", "--phases=HH", "server1"),
+			 0);
 	plan(&s, &o, &t_write_bw);
 	assert_int_equal(s.num_sizes, 5);
 	for (unsigned int i = 0; i < 5; i++)
 		assert_int_equal(s.sizes[i], want[i]);
 	unplan(&s, &o);
 	/* the default -a sweep: 2 B .. 8 MiB, 23 powers of two */
-	assert_int_equal(PARSE(&t_write_bw, &o, "-a", "--phases=HH", "server1"), 0);
+	assert_int_equal(PARSE(&t_write_bw, &o, "-a", "--phases=HH", "server1"),
+			 0);
 	plan(&s, &o, &t_write_bw);
 	assert_int_equal(s.num_sizes, 23);
 	assert_int_equal(s.sizes[0], 2);
@@ -119,17 +127,20 @@ static void test_sweep_sizes(void **state)
 static void test_order(void **state)
 {
 	/* 2 phases x 3 sizes: A B A B A B, or the whole of A then B */
-	static const unsigned int inter[6][2] = { { 0, 0 }, { 1, 0 }, { 0, 1 },
-						  { 1, 1 }, { 0, 2 }, { 1, 2 } };
-	static const unsigned int block[6][2] = { { 0, 0 }, { 0, 1 }, { 0, 2 },
-						  { 1, 0 }, { 1, 1 }, { 1, 2 } };
+	static const unsigned int inter[6][2] = {
+		{ 0, 0 }, { 1, 0 }, { 0, 1 }, { 1, 1 }, { 0, 2 }, { 1, 2 }
+	};
+	static const unsigned int block[6][2] = {
+		{ 0, 0 }, { 0, 1 }, { 0, 2 }, { 1, 0 }, { 1, 1 }, { 1, 2 }
+	};
 	struct gd_session s;
 	struct gd_opts o;
 	unsigned int p, z;
 
 	(void)state;
 	assert_int_equal(PARSE(&t_write_bw, &o, "-a", "--min-size=2",
-			       "--max-size=8", "--phases=HH,DD", "server1"), 0);
+			       "--max-size=8", "--phases=HH,DD", "server1"),
+			 0);
 	plan(&s, &o, &t_write_bw);
 	for (unsigned int i = 0; i < 6; i++) {
 		gd_sweep_order(&s, i, &p, &z);
@@ -160,7 +171,8 @@ static void test_device_phase_decisions(void **state)
 	unplan(&s, &o);
 	/* any device phase: every phase completes by write-with-immediate
 	 * and nothing is sent inline, so only the memory path differs */
-	assert_int_equal(PARSE(&t_write_lat, &o, "--phases=HH,HD", "server1"), 0);
+	assert_int_equal(PARSE(&t_write_lat, &o, "--phases=HH,HD", "server1"),
+			 0);
 	plan(&s, &o, &t_write_lat);
 	assert_true(s.use_imm);
 	assert_int_equal(o.inline_bytes, 0);

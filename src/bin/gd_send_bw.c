@@ -8,7 +8,8 @@ static const struct gd_test gd_this_test = {
 	.name = "gd_send_bw",
 	.verb = GD_VERB_SEND,
 	.measure = GD_MEASURE_BW,
-	.conn_mask = GD_CONN_BIT(GD_CONN_RC) | GD_CONN_BIT(GD_CONN_UC) | GD_CONN_BIT(GD_CONN_UD),
+	.conn_mask = GD_CONN_BIT(GD_CONN_RC) | GD_CONN_BIT(GD_CONN_UC) |
+		     GD_CONN_BIT(GD_CONN_UD),
 	.default_size_bytes = 65536,
 	.default_iters = 1000,
 };

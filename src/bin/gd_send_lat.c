@@ -8,7 +8,8 @@ static const struct gd_test gd_this_test = {
 	.name = "gd_send_lat",
 	.verb = GD_VERB_SEND,
 	.measure = GD_MEASURE_LAT,
-	.conn_mask = GD_CONN_BIT(GD_CONN_RC) | GD_CONN_BIT(GD_CONN_UC) | GD_CONN_BIT(GD_CONN_UD),
+	.conn_mask = GD_CONN_BIT(GD_CONN_RC) | GD_CONN_BIT(GD_CONN_UC) |
+		     GD_CONN_BIT(GD_CONN_UD),
 	.default_size_bytes = 2,
 	.default_iters = 1000,
 };

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
-/* gd_write_bw: RDMA write bandwidth, host vs device memory. The engine does the rest. */
+/* gd_write_bw: RDMA write bandwidth, host vs device memory. The engine does the
+ * rest. */
 #include <config.h>
 
 #include "test.h"

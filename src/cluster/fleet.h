@@ -20,7 +20,7 @@
 struct json_object;
 
 struct gd_fleet_phase {
-	char name[8];                   /* "HH", "DD", ... */
+	char name[8]; /* "HH", "DD", ... */
 	bool ok;
 	int n;
 	double size_bytes[GD_FLEET_SIZES_MAX];
@@ -30,31 +30,31 @@ struct gd_fleet_phase {
 /* One planned or observed execution; both sides' documents merged. */
 struct gd_fleet_run {
 	char id[160];
-	char file[GD_FLEET_TEXT_MAX];   /* the measuring document */
-	int round;                      /* 1..3, 0 unknown */
+	char file[GD_FLEET_TEXT_MAX]; /* the measuring document */
+	int round;		      /* 1..3, 0 unknown */
 	int step, repeat, gpu, rail;
-	int a, b;                       /* host indices */
+	int a, b; /* host indices */
 	bool b_to_a;
 	bool planned;
-	bool have_measure;              /* client or loopback document */
+	bool have_measure; /* client or loopback document */
 	bool have_server;
 	bool ok;
-	bool lat;                       /* latency: higher is worse */
+	bool lat; /* latency: higher is worse */
 	char error[GD_FLEET_TEXT_MAX];
 	int n_phases;
 	struct gd_fleet_phase phases[GD_FLEET_PHASES_MAX];
 	/* analysis */
 	bool slow;
 	char slow_why[GD_FLEET_TEXT_MAX];
-	bool explained;                 /* by a proven failure domain */
+	bool explained; /* by a proven failure domain */
 };
 
 struct gd_fleet_host {
 	char name[GD_FLEET_NAME_MAX];
-	bool envelope;                  /* a gd_doctor envelope was found */
-	bool map;                       /* ... holding a GPU/NIC map */
-	int envelope_errors;            /* findings at error level */
-	int *gpu_rail;                  /* planned rail per GPU, or NULL */
+	bool envelope;	     /* a gd_doctor envelope was found */
+	bool map;	     /* ... holding a GPU/NIC map */
+	int envelope_errors; /* findings at error level */
+	int *gpu_rail;	     /* planned rail per GPU, or NULL */
 };
 
 /* Evidence for the application/isolation/recovery/handover items: result
@@ -70,7 +70,7 @@ enum gd_fleet_unit {
 	GD_UNIT_SERVER,
 	GD_UNIT_RAIL,
 	GD_UNIT_ENVIRONMENT,
-	GD_UNIT_PAIR,                   /* unresolved: two candidates */
+	GD_UNIT_PAIR, /* unresolved: two candidates */
 };
 
 struct gd_fleet_domain {
@@ -83,11 +83,11 @@ struct gd_fleet_domain {
 enum gd_cov { GD_COV_UNTESTED, GD_COV_PASS, GD_COV_FAIL, GD_COV_PARTIAL };
 
 struct gd_fleet_opts {
-	double mad_k;                   /* robust threshold, in scaled MADs */
-	double min_dev;                 /* and at least this relative deviation */
-	double max_cv;                  /* repeatability gate */
-	double expect_ratio;            /* DD/HH gate, 0 = off */
-	double gate_from_bytes;         /* sizes gated / judged from here */
+	double mad_k;		/* robust threshold, in scaled MADs */
+	double min_dev;		/* and at least this relative deviation */
+	double max_cv;		/* repeatability gate */
+	double expect_ratio;	/* DD/HH gate, 0 = off */
+	double gate_from_bytes; /* sizes gated / judged from here */
 };
 
 struct gd_fleet {
@@ -104,7 +104,7 @@ struct gd_fleet {
 	/* analysis */
 	struct gd_fleet_domain *domains;
 	size_t n_domains;
-	bool *rail_slow;                /* per rail */
+	bool *rail_slow; /* per rail */
 	char worst_cv_where[GD_FLEET_TEXT_MAX];
 	double worst_cv;
 	size_t ratio_failures;
@@ -113,8 +113,8 @@ struct gd_fleet {
 
 /* fleet_stats.c: all return NAN for n == 0. */
 double gd_fleet_median(const double *v, size_t n);
-double gd_fleet_mad(const double *v, size_t n);  /* unscaled */
-double gd_fleet_cv(const double *v, size_t n);   /* sample stdev / mean */
+double gd_fleet_mad(const double *v, size_t n); /* unscaled */
+double gd_fleet_cv(const double *v, size_t n);	/* sample stdev / mean */
 /* Worse than @median by more than k scaled MADs and @min_dev relative. */
 bool gd_fleet_is_outlier(double x, double median, double mad, bool higher_bad,
 			 double k, double min_dev);

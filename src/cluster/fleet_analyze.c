@@ -55,9 +55,9 @@ static int run_class(const struct gd_fleet_run *r)
 }
 
 struct sel {
-	int cls;        /* -1: any */
-	int rail;       /* -1: any */
-	int host, gpu;  /* -1: any */
+	int cls;       /* -1: any */
+	int rail;      /* -1: any */
+	int host, gpu; /* -1: any */
 	bool ok_only;
 };
 
@@ -115,7 +115,8 @@ static void judge_run(struct gd_fleet *fl, struct gd_fleet_run *r, double *buf)
 			mad = gd_fleet_mad(buf, n);
 			judged++;
 			if (gd_fleet_is_outlier(p->value[i], med, mad, r->lat,
-						fl->opt.mad_k, fl->opt.min_dev)) {
+						fl->opt.mad_k,
+						fl->opt.min_dev)) {
 				out++;
 				if (fabs(p->value[i] / med - 1) > worst)
 					worst = fabs(p->value[i] / med - 1);
@@ -170,9 +171,9 @@ static void judge_rails(struct gd_fleet *fl, double *buf, double *meds)
 			mad = gd_fleet_mad(meds, fl->rails);
 			judged++;
 			for (rail = 0; rail < fl->rails; rail++)
-				out[rail] += gd_fleet_is_outlier(meds[rail], m,
-					mad, ref->lat, fl->opt.mad_k,
-					fl->opt.min_dev);
+				out[rail] += gd_fleet_is_outlier(
+					meds[rail], m, mad, ref->lat,
+					fl->opt.mad_k, fl->opt.min_dev);
 		}
 		for (rail = 0; judged && rail < fl->rails; rail++)
 			if (out[rail] * 2 >= judged)
@@ -186,16 +187,17 @@ static void mark_rail(struct gd_fleet *fl, struct gd_fleet_run *r)
 {
 	size_t len;
 
-	if (!r->have_measure || !r->ok || r->rail < 0 ||
-	    r->rail >= fl->rails || !fl->rail_slow[r->rail])
+	if (!r->have_measure || !r->ok || r->rail < 0 || r->rail >= fl->rails ||
+	    !fl->rail_slow[r->rail])
 		return;
 	if (!r->slow)
 		r->slow_why[0] = '\0';
 	r->slow = true;
 	len = strlen(r->slow_why);
-	snprintf(r->slow_why + len, sizeof(r->slow_why) - len, "%srail %d is "
-		 "an outlier against the other rails", len ? "; " : "",
-		 r->rail);
+	snprintf(r->slow_why + len, sizeof(r->slow_why) - len,
+		 "%srail %d is "
+		 "an outlier against the other rails",
+		 len ? "; " : "", r->rail);
 }
 
 static bool same_series(const struct gd_fleet_run *x,
@@ -263,7 +265,8 @@ static void judge_ratio(struct gd_fleet *fl, const struct gd_fleet_run *r)
 			    p->value[i] / h >= fl->opt.expect_ratio)
 				continue;
 			if (!fl->ratio_failures++)
-				snprintf(fl->ratio_where, sizeof(fl->ratio_where),
+				snprintf(fl->ratio_where,
+					 sizeof(fl->ratio_where),
 					 "%s: %s/HH %.2f at %.0f bytes", r->id,
 					 p->name, p->value[i] / h,
 					 p->size_bytes[i]);

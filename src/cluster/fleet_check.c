@@ -33,22 +33,28 @@ static void item_envelopes(const struct gd_fleet *fl, struct gd_fleet_item *it,
 	for (h = 0; h < fl->n_hosts; h++) {
 		const struct gd_fleet_host *x = &fl->hosts[h];
 
-		if (!x->envelope || (need_map && (!x->map ||
-						  x->envelope_errors)))
+		if (!x->envelope ||
+		    (need_map && (!x->map || x->envelope_errors)))
 			list_host(missing, sizeof(missing), x->name, &n);
 	}
 	it->satisfied = fl->n_hosts && !n;
 	if (it->satisfied)
-		snprintf(it->evidence, sizeof(it->evidence), need_map ?
-			 "a GPU/NIC map without error findings in the gd_doctor "
-			 "envelope of all %zu servers" : "a gd_doctor envelope "
-			 "for all %zu servers", fl->n_hosts);
+		snprintf(
+			it->evidence, sizeof(it->evidence),
+			need_map
+				? "a GPU/NIC map without error findings in the gd_doctor "
+				  "envelope of all %zu servers"
+				: "a gd_doctor envelope "
+				  "for all %zu servers",
+			fl->n_hosts);
 	else
-		snprintf(it->evidence, sizeof(it->evidence), need_map ?
-			 "no map, or error findings, for %d of %zu servers (%s); "
-			 "run gd_doctor --json inside the job environment" :
-			 "no gd_doctor envelope for %d of %zu servers (%s)", n,
-			 fl->n_hosts, missing);
+		snprintf(
+			it->evidence, sizeof(it->evidence),
+			need_map
+				? "no map, or error findings, for %d of %zu servers (%s); "
+				  "run gd_doctor --json inside the job environment"
+				: "no gd_doctor envelope for %d of %zu servers (%s)",
+			n, fl->n_hosts, missing);
 }
 
 static bool any_phase_ok(const struct gd_fleet_run *r, bool device)
@@ -57,8 +63,8 @@ static bool any_phase_ok(const struct gd_fleet_run *r, bool device)
 
 	for (i = 0; i < r->n_phases; i++)
 		if (r->phases[i].ok &&
-		    (device ? strchr(r->phases[i].name, 'D') != NULL :
-		     !strcmp(r->phases[i].name, "HH")))
+		    (device ? strchr(r->phases[i].name, 'D') != NULL
+			    : !strcmp(r->phases[i].name, "HH")))
 			return true;
 	return false;
 }
@@ -90,10 +96,13 @@ static void item_phase(const struct gd_fleet *fl, struct gd_fleet_item *it,
 		good += first && ok;
 	}
 	it->satisfied = units && good == units;
-	snprintf(it->evidence, sizeof(it->evidence), device ?
-		 "%zu of %zu round-1 pair associations registered GPU memory "
-		 "and moved data in a D phase" : "%zu of %zu round-1 pairs "
-		 "moved data over host memory (HH phase ok)", good, units);
+	snprintf(
+		it->evidence, sizeof(it->evidence),
+		device ? "%zu of %zu round-1 pair associations registered GPU memory "
+			 "and moved data in a D phase"
+		       : "%zu of %zu round-1 pairs "
+			 "moved data over host memory (HH phase ok)",
+		good, units);
 }
 
 static void item_coverage(const struct gd_fleet *fl, struct gd_fleet_item *it,
@@ -113,10 +122,13 @@ static void item_coverage(const struct gd_fleet *fl, struct gd_fleet_item *it,
 			ok += c == GD_COV_PASS;
 		}
 	it->satisfied = fl->have_plan && assoc && ok == assoc;
-	snprintf(it->evidence, sizeof(it->evidence), "%d of %d associations "
-		 "passed every planned round-%d execution%s", ok, assoc, round,
-		 fl->have_plan ? "" : " (no --plan: what was intended is "
-		 "unknown)");
+	snprintf(it->evidence, sizeof(it->evidence),
+		 "%d of %d associations "
+		 "passed every planned round-%d execution%s",
+		 ok, assoc, round,
+		 fl->have_plan ? ""
+			       : " (no --plan: what was intended is "
+				 "unknown)");
 }
 
 static void item_labelled(const struct gd_fleet *fl, struct gd_fleet_item *it)
@@ -136,25 +148,30 @@ static void item_labelled(const struct gd_fleet *fl, struct gd_fleet_item *it)
 	}
 	it->satisfied = n && ok == n;
 	if (it->satisfied)
-		snprintf(it->evidence, sizeof(it->evidence), "%zu document(s) "
-			 "labelled check=%s exited 0, e.g. %s", n, it->name, file);
+		snprintf(it->evidence, sizeof(it->evidence),
+			 "%zu document(s) "
+			 "labelled check=%s exited 0, e.g. %s",
+			 n, it->name, file);
 	else if (n)
-		snprintf(it->evidence, sizeof(it->evidence), "%zu of %zu "
-			 "documents labelled check=%s failed, e.g. %s", n - ok,
-			 n, it->name, bad);
+		snprintf(it->evidence, sizeof(it->evidence),
+			 "%zu of %zu "
+			 "documents labelled check=%s failed, e.g. %s",
+			 n - ok, n, it->name, bad);
 	else
-		snprintf(it->evidence, sizeof(it->evidence), "no result "
+		snprintf(it->evidence, sizeof(it->evidence),
+			 "no result "
 			 "document labelled check=%s; microbenchmarks alone "
-			 "cannot satisfy it", it->name);
+			 "cannot satisfy it",
+			 it->name);
 }
 
 void gd_fleet_checklist(const struct gd_fleet *fl,
 			struct gd_fleet_item items[GD_FLEET_CHECK_ITEMS])
 {
 	static const char *const names[GD_FLEET_CHECK_ITEMS] = {
-		"inventory", "mapping", "connectivity", "registration",
-		"pair coverage", "concurrency", "application", "isolation",
-		"recovery", "handover",
+		"inventory",	 "mapping",	"connectivity", "registration",
+		"pair coverage", "concurrency", "application",	"isolation",
+		"recovery",	 "handover",
 	};
 	int i;
 
@@ -190,12 +207,15 @@ static void gate_coverage(const struct gd_fleet *fl, struct gd_fleet_gate *g)
 	}
 	g->pass = fl->have_plan && planned && tested == planned;
 	if (!fl->have_plan)
-		snprintf(g->detail, sizeof(g->detail), "no --plan given: what "
+		snprintf(g->detail, sizeof(g->detail),
+			 "no --plan given: what "
 			 "was intended is unknown, so coverage cannot pass");
 	else
-		snprintf(g->detail, sizeof(g->detail), "%zu of %zu planned "
-			 "executions have result documents%s%s", tested, planned,
-			 first ? "; first missing: " : "", first ? first : "");
+		snprintf(g->detail, sizeof(g->detail),
+			 "%zu of %zu planned "
+			 "executions have result documents%s%s",
+			 tested, planned, first ? "; first missing: " : "",
+			 first ? first : "");
 }
 
 bool gd_fleet_gates(const struct gd_fleet *fl,
@@ -217,23 +237,25 @@ bool gd_fleet_gates(const struct gd_fleet *fl,
 	}
 	gates[1].name = "executions";
 	gates[1].pass = t && !bad && !fl->n_domains;
-	snprintf(gates[1].detail, sizeof(gates[1].detail), "%zu of %zu tested "
+	snprintf(gates[1].detail, sizeof(gates[1].detail),
+		 "%zu of %zu tested "
 		 "executions failed or are outliers%s%s; %zu failure domain(s)",
 		 bad, t, first ? ", first: " : "", first ? first : "",
 		 fl->n_domains);
 	gates[2].name = "repeatability";
 	gates[2].pass = fl->worst_cv <= fl->opt.max_cv;
-	snprintf(gates[2].detail, sizeof(gates[2].detail), "worst coefficient "
-		 "of variation %.3f (limit %.3f)%s%s", fl->worst_cv,
-		 fl->opt.max_cv, fl->worst_cv_where[0] ? ": " : "",
-		 fl->worst_cv_where);
+	snprintf(gates[2].detail, sizeof(gates[2].detail),
+		 "worst coefficient "
+		 "of variation %.3f (limit %.3f)%s%s",
+		 fl->worst_cv, fl->opt.max_cv,
+		 fl->worst_cv_where[0] ? ": " : "", fl->worst_cv_where);
 	gates[3].name = "ratio";
 	gates[3].pass = fl->opt.expect_ratio <= 0 || !fl->ratio_failures;
 	snprintf(gates[3].detail, sizeof(gates[3].detail),
-		 fl->opt.expect_ratio <= 0 ? "--expect-ratio not set" :
-		 "%zu size(s) below DD/HH %.2f%s%s", fl->ratio_failures,
-		 fl->opt.expect_ratio, fl->ratio_failures ? ", first: " : "",
-		 fl->ratio_where);
+		 fl->opt.expect_ratio <= 0 ? "--expect-ratio not set"
+					   : "%zu size(s) below DD/HH %.2f%s%s",
+		 fl->ratio_failures, fl->opt.expect_ratio,
+		 fl->ratio_failures ? ", first: " : "", fl->ratio_where);
 	for (i = 0; i < GD_FLEET_GATES; i++)
 		all = all && gates[i].pass;
 	return all;

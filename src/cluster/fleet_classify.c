@@ -100,14 +100,14 @@ static int bad_partners(const struct gd_fleet *fl, int host, int gpu,
 }
 
 /* Partner q of the unit is exonerated when it has a good run elsewhere. */
-static bool good_elsewhere(const struct gd_fleet *fl, int q, int gpu, int not)
+static bool good_elsewhere(const struct gd_fleet *fl, int q, int gpu, int not )
 {
 	size_t i;
 
 	for (i = 0; i < fl->n_runs; i++) {
 		const struct gd_fleet_run *r = &fl->runs[i];
 
-		if (touches(r, q, gpu) && partner(r, q) != not && tested(r) &&
+		if (touches(r, q, gpu) && partner(r, q) != not &&tested(r) &&
 		    !gd_fleet_run_bad(r))
 			return true;
 	}
@@ -145,17 +145,22 @@ static void unit_evidence(const struct gd_fleet *fl, int host, int gpu,
 		host_slow += r->slow && strstr(r->slow_why, "HH ") != NULL;
 		gpu_slow += r->slow && strstr(r->slow_why, "D ") != NULL;
 	}
-	snprintf(dst, len, "%d of %d executions bad; e.g. %.100s: %.200s%s", bad, t,
-		 ex ? ex->id : "-", ex ? (ex->slow ? ex->slow_why : ex->error)
-		 : "", gpu_slow && !host_slow ? ". Host-memory path normal, "
-		 "GPU-memory path slow: check GPU/NIC locality and path class "
-		 "(gd_doctor map), PCIe link and ACS" : host_slow ?
-		 ". Host-memory path slow too: check the NIC port, link speed, "
-		 "cable and error counters" : "");
+	snprintf(
+		dst, len, "%d of %d executions bad; e.g. %.100s: %.200s%s", bad,
+		t, ex ? ex->id : "-",
+		ex ? (ex->slow ? ex->slow_why : ex->error) : "",
+		gpu_slow && !host_slow
+			? ". Host-memory path normal, "
+			  "GPU-memory path slow: check GPU/NIC locality and path class "
+			  "(gd_doctor map), PCIe link and ACS"
+		: host_slow
+			? ". Host-memory path slow too: check the NIC port, link speed, "
+			  "cable and error counters"
+			: "");
 }
 
-static void unit_name(const struct gd_fleet *fl, int host, int gpu,
-		      char *dst, size_t len)
+static void unit_name(const struct gd_fleet *fl, int host, int gpu, char *dst,
+		      size_t len)
 {
 	if (gpu < 0)
 		snprintf(dst, len, "%s", fl->hosts[host].name);
@@ -187,13 +192,16 @@ static int domain_unit(struct gd_fleet *fl, int host, int gpu, int q,
 		unit_name(fl, q, gpu, other, sizeof(other));
 		strncat(d->name, " or ", sizeof(d->name) - strlen(d->name) - 1);
 		strncat(d->name, other, sizeof(d->name) - strlen(d->name) - 1);
-		snprintf(d->action, sizeof(d->action), "retest each with a "
+		snprintf(d->action, sizeof(d->action),
+			 "retest each with a "
 			 "different partner (round 2, diversity) to separate "
 			 "them; quarantine neither yet");
 		explain(fl, q, gpu);
 	} else {
-		snprintf(d->action, sizeof(d->action), "quarantine only %s "
-			 "and retest it", d->name);
+		snprintf(d->action, sizeof(d->action),
+			 "quarantine only %s "
+			 "and retest it",
+			 d->name);
 	}
 	explain(fl, host, gpu);
 	return 0;
@@ -220,9 +228,10 @@ static int classify_units(struct gd_fleet *fl, bool gpu_each)
 					   lanes < unit_lanes_needed(fl)))
 					continue;
 				if (n >= 2 || good_elsewhere(fl, q, gpu, h)) {
-					ret = domain_unit(fl, h, gpu, q, gpu_each ?
-						GD_UNIT_ASSOCIATION :
-						GD_UNIT_SERVER);
+					ret = domain_unit(
+						fl, h, gpu, q,
+						gpu_each ? GD_UNIT_ASSOCIATION
+							 : GD_UNIT_SERVER);
 					proven = true;
 				} else if (pairs) {
 					ret = domain_unit(fl, h, gpu, q,
@@ -265,12 +274,14 @@ static int classify_env(struct gd_fleet *fl)
 	d = domain_add(fl, GD_UNIT_ENVIRONMENT);
 	if (d) {
 		snprintf(d->name, sizeof(d->name), "application environment");
-		snprintf(d->evidence, sizeof(d->evidence), "%zu of %zu "
+		snprintf(d->evidence, sizeof(d->evidence),
+			 "%zu of %zu "
 			 "executions bad on %d of %zu servers and %d of %d "
-			 "rails; e.g. %s: %s", bad, t, hosts, fl->n_hosts,
-			 rails, fl->rails, ex->id,
+			 "rails; e.g. %s: %s",
+			 bad, t, hosts, fl->n_hosts, rails, fl->rails, ex->id,
 			 ex->slow ? ex->slow_why : ex->error);
-		snprintf(d->action, sizeof(d->action), "fix the environment "
+		snprintf(d->action, sizeof(d->action),
+			 "fix the environment "
 			 "the jobs run in (image, driver and peer-memory "
 			 "modules, memlock limit, launcher) on one pair and "
 			 "retest that pair before the fleet");
@@ -310,13 +321,16 @@ static void classify_rails(struct gd_fleet *fl)
 		if (!d)
 			return;
 		snprintf(d->name, sizeof(d->name), "rail %d", rail);
-		snprintf(d->evidence, sizeof(d->evidence), fl->rail_slow[rail] ?
-			 "the rail's median is an outlier against the other "
-			 "rails' medians (median and MAD across rails) at most "
-			 "judged sizes, on every pair tested on it" :
-			 "%d of %d executions on the rail failed, e.g. %s: %s",
-			 failed, t, ex ? ex->id : "-", ex ? ex->error : "");
-		snprintf(d->action, sizeof(d->action), "quarantine only rail %d "
+		snprintf(
+			d->evidence, sizeof(d->evidence),
+			fl->rail_slow[rail]
+				? "the rail's median is an outlier against the other "
+				  "rails' medians (median and MAD across rails) at most "
+				  "judged sizes, on every pair tested on it"
+				: "%d of %d executions on the rail failed, e.g. %s: %s",
+			failed, t, ex ? ex->id : "-", ex ? ex->error : "");
+		snprintf(d->action, sizeof(d->action),
+			 "quarantine only rail %d "
 			 "(its switches, cables and optics) and retest it",
 			 rail);
 		for (i = 0; i < fl->n_runs; i++)

@@ -119,8 +119,9 @@ static int run_identity(struct gd_fleet *fl, struct gd_fleet_run *r,
 	struct json_object *round = jget(o, "round");
 	const char *dir = jstr(o, "direction");
 
-	r->round = round && json_object_is_type(round, json_type_int) ?
-		   json_object_get_int(round) : round_number(jstr(o, "round"));
+	r->round = round && json_object_is_type(round, json_type_int)
+			   ? json_object_get_int(round)
+			   : round_number(jstr(o, "round"));
 	r->step = jint(o, "step", 0);
 	r->repeat = jint(o, "repeat", 1);
 	r->gpu = jint(o, "gpu", 0);
@@ -143,7 +144,8 @@ static int plan_hosts(struct gd_fleet *fl, struct json_object *hosts)
 
 		if (idx < 0)
 			return -ENOMEM;
-		fl->hosts[idx].gpu_rail = calloc(fl->gpus_per_server, sizeof(int));
+		fl->hosts[idx].gpu_rail =
+			calloc(fl->gpus_per_server, sizeof(int));
 		if (!fl->hosts[idx].gpu_rail)
 			return -ENOMEM;
 		for (g = 0; g < fl->gpus_per_server && as; g++)
@@ -162,9 +164,11 @@ int gd_fleet_load_plan(struct gd_fleet *fl, const char *path)
 
 	if (!root || !schema || strcmp(schema, "gdperf.plan/1")) {
 		json_object_put(root);
-		return gd_err(-EINVAL, "--plan: '%s' is not a gd_plan JSON "
+		return gd_err(-EINVAL,
+			      "--plan: '%s' is not a gd_plan JSON "
 			      "document (schema gdperf.plan/1); write one with "
-			      "gd_plan --json", path);
+			      "gd_plan --json",
+			      path);
 	}
 	cfg = jget(root, "config");
 	fl->gpus_per_server = jint(cfg, "gpus_per_server", 1);
@@ -175,15 +179,16 @@ int gd_fleet_load_plan(struct gd_fleet *fl, const char *path)
 	n = ex ? json_object_array_length(ex) : 0;
 	for (i = 0; !ret && i < n; i++) {
 		struct json_object *e = json_object_array_get_idx(ex, i);
-		struct gd_fleet_run *r = run_find(fl, jstr(e, "id") ?
-						  jstr(e, "id") : "", true);
+		struct gd_fleet_run *r =
+			run_find(fl, jstr(e, "id") ? jstr(e, "id") : "", true);
 
 		if (!r)
 			ret = -ENOMEM;
 		else if (run_identity(fl, r, e))
-			ret = gd_err(-EINVAL, "--plan: '%s' execution %s names "
-				     "a host missing from its host list", path,
-				     r->id);
+			ret = gd_err(-EINVAL,
+				     "--plan: '%s' execution %s names "
+				     "a host missing from its host list",
+				     path, r->id);
 		else
 			r->planned = true;
 	}
@@ -203,12 +208,13 @@ static void phase_load(struct gd_fleet_phase *p, struct json_object *ph,
 	p->ok = status && !strcmp(status, "ok");
 	for (i = 0; i < n && p->n < GD_FLEET_SIZES_MAX; i++) {
 		struct json_object *row = json_object_array_get_idx(res, i);
-		struct json_object *v = jget(row, lat ? "lat_typical_us" :
-					     "bw_avg_MiBps");
+		struct json_object *v =
+			jget(row, lat ? "lat_typical_us" : "bw_avg_MiBps");
 
 		if (!v || !jget(row, "size_bytes"))
 			continue;
-		p->size_bytes[p->n] = json_object_get_double(jget(row, "size_bytes"));
+		p->size_bytes[p->n] =
+			json_object_get_double(jget(row, "size_bytes"));
 		p->value[p->n++] = json_object_get_double(v);
 	}
 }
@@ -236,8 +242,8 @@ static void run_measure(struct gd_fleet_run *r, struct json_object *doc,
 	r->have_measure = true;
 	r->lat = measure && !strcmp(measure, "lat");
 	copy_str(r->file, sizeof(r->file), file);
-	r->ok = jint(doc, "exit_status", 1) == 0 && !jstr(jget(doc, "error"),
-							   "message");
+	r->ok = jint(doc, "exit_status", 1) == 0 &&
+		!jstr(jget(doc, "error"), "message");
 	r->n_phases = 0;
 	for (i = 0; i < n && r->n_phases < GD_FLEET_PHASES_MAX; i++) {
 		struct gd_fleet_phase *p = &r->phases[r->n_phases++];
@@ -253,14 +259,15 @@ static void run_measure(struct gd_fleet_run *r, struct json_object *doc,
 	if (!r->ok)
 		error_text(doc, r->error, sizeof(r->error), "client");
 	if (!r->ok && !r->error[0])
-		snprintf(r->error, sizeof(r->error), "a phase failed or no "
+		snprintf(r->error, sizeof(r->error),
+			 "a phase failed or no "
 			 "phase reported");
 }
 
 static void ingest_envelope(struct gd_fleet *fl, struct json_object *doc)
 {
-	struct json_object *env = jget(doc, "envelope") ?
-				  jget(doc, "envelope") : doc;
+	struct json_object *env =
+		jget(doc, "envelope") ? jget(doc, "envelope") : doc;
 	struct json_object *find = jget(env, "findings"), *map;
 	const char *host = jstr(doc, "hostname");
 	size_t i, n = find ? json_object_array_length(find) : 0;
@@ -272,14 +279,14 @@ static void ingest_envelope(struct gd_fleet *fl, struct json_object *doc)
 	if (idx < 0)
 		return;
 	fl->hosts[idx].envelope = true;
-	map = jget(env, "gpu_nic_map") ? jget(env, "gpu_nic_map") :
-	      jget(env, "map");
+	map = jget(env, "gpu_nic_map") ? jget(env, "gpu_nic_map")
+				       : jget(env, "map");
 	if (map && json_object_is_type(map, json_type_array) &&
 	    json_object_array_length(map))
 		fl->hosts[idx].map = true;
 	for (i = 0; i < n; i++) {
-		const char *sev = jstr(json_object_array_get_idx(find, i),
-				       "severity");
+		const char *sev =
+			jstr(json_object_array_get_idx(find, i), "severity");
 
 		if (sev && !strcmp(sev, "error"))
 			fl->hosts[idx].envelope_errors++;
@@ -387,7 +394,8 @@ int gd_fleet_ingest_dir(struct gd_fleet *fl, const char *dir)
 		if (!r->have_measure && (r->have_server || !r->planned)) {
 			r->ok = false;
 			if (!r->error[0])
-				snprintf(r->error, sizeof(r->error), "server "
+				snprintf(r->error, sizeof(r->error),
+					 "server "
 					 "side ran but no client document");
 		}
 		if (!fl->have_plan && r->rail + 1 > fl->rails)

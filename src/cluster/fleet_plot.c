@@ -70,8 +70,8 @@ static const struct gd_fleet_phase *size_grid(const struct gd_fleet *fl,
 	int p;
 
 	for (i = 0; i < fl->n_runs; i++)
-		for (p = 0; fl->runs[i].have_measure &&
-		     p < fl->runs[i].n_phases; p++)
+		for (p = 0;
+		     fl->runs[i].have_measure && p < fl->runs[i].n_phases; p++)
 			if (!best || fl->runs[i].phases[p].n > best->n) {
 				best = &fl->runs[i].phases[p];
 				*lat = fl->runs[i].lat;
@@ -98,23 +98,26 @@ static int write_rails(const struct gd_fleet *fl,
 		fprintf(d, "%.0f", grid->size_bytes[i]);
 		for (rail = 0; rail < fl->rails; rail++)
 			for (p = 0; p < 2; p++) {
-				double v = gd_fleet_rail_value(fl, rail, phases[p],
-							       grid->size_bytes[i]);
+				double v = gd_fleet_rail_value(
+					fl, rail, phases[p],
+					grid->size_bytes[i]);
 
 				fprintf(d, isnan(v) ? " NaN" : " %.3f", v);
 			}
 		fprintf(d, "\n");
 	}
-	fprintf(g, "set terminal svg size 900,600\nset output 'rails.svg'\n"
+	fprintf(g,
+		"set terminal svg size 900,600\nset output 'rails.svg'\n"
 		"set logscale x 2\nset key outside right\nset datafile "
 		"missing 'NaN'\nset xlabel 'message size [bytes]'\n"
 		"set ylabel '%s'\nset title 'median per rail (HH solid, DD "
-		"dashed)'\nplot", lat ? "typical latency [usec]" :
-		"average bandwidth [MiB/s]");
+		"dashed)'\nplot",
+		lat ? "typical latency [usec]" : "average bandwidth [MiB/s]");
 	for (i = 2; i <= 1 + 2 * fl->rails; i++)
-		fprintf(g, "%s 'rails.dat' using 1:%d with linespoints lc %d "
-			"dt %d title columnheader(%d)", i > 2 ? "," : "", i,
-			i / 2, i % 2 ? 2 : 1, i);
+		fprintf(g,
+			"%s 'rails.dat' using 1:%d with linespoints lc %d "
+			"dt %d title columnheader(%d)",
+			i > 2 ? "," : "", i, i / 2, i % 2 ? 2 : 1, i);
 	fprintf(g, "\n");
 	if (fclose(d) | fclose(g))
 		return -EIO;
@@ -141,8 +144,9 @@ static int write_heat(const struct gd_fleet *fl, double ref, const char *dir)
 		phase = "HH";
 	for (h = 0; h < fl->n_hosts; h++) {
 		for (gpu = 0; gpu < fl->gpus_per_server; gpu++) {
-			int rail = fl->hosts[h].gpu_rail ?
-				   fl->hosts[h].gpu_rail[gpu] : gpu;
+			int rail = fl->hosts[h].gpu_rail
+					   ? fl->hosts[h].gpu_rail[gpu]
+					   : gpu;
 			double v = gd_fleet_assoc_value(fl, (int)h, gpu, phase,
 							ref) /
 				   gd_fleet_rail_value(fl, rail, phase, ref);
@@ -154,16 +158,18 @@ static int write_heat(const struct gd_fleet *fl, double ref, const char *dir)
 		}
 		fprintf(d, "\n");
 	}
-	fprintf(g, "set terminal svg size 900,%zu\nset output "
+	fprintf(g,
+		"set terminal svg size 900,%zu\nset output "
 		"'associations.svg'\nset title '%s at %.0f bytes relative to "
 		"the rail median (1 = typical, blank = untested)'\n"
 		"set xlabel 'GPU'\nset cbrange [0.5:1.1]\nset palette "
 		"defined (0.5 'red', 0.9 'yellow', 1 'white')\nset datafile "
-		"missing 'NaN'\nset ytics (", 200 + 20 * fl->n_hosts, phase, ref);
+		"missing 'NaN'\nset ytics (",
+		200 + 20 * fl->n_hosts, phase, ref);
 	for (h = 0; h < fl->n_hosts; h++)
 		fprintf(g, "%s'%s' %zu", h ? ", " : "", fl->hosts[h].name, h);
 	fprintf(g, ")\nplot 'associations.dat' using 1:2:3 with image "
-		"notitle\n");
+		   "notitle\n");
 	if (fclose(d) | fclose(g))
 		return -EIO;
 	return 0;
@@ -193,17 +199,23 @@ int gd_fleet_plot(const struct gd_fleet *fl, const char *dir, char *note,
 	if (!ret)
 		ret = write_heat(fl, grid->size_bytes[grid->n - 1], dir);
 	if (ret)
-		return gd_err(ret, "--plots: cannot write the plot data in "
-			      "'%s'", dir);
+		return gd_err(ret,
+			      "--plots: cannot write the plot data in "
+			      "'%s'",
+			      dir);
 	if (!in_path("gnuplot")) {
-		snprintf(note, note_len, "gnuplot is not in PATH: wrote "
+		snprintf(note, note_len,
+			 "gnuplot is not in PATH: wrote "
 			 "%s/rails.gp and %s/associations.gp; run gnuplot on "
-			 "them to get the SVGs", dir, dir);
+			 "them to get the SVGs",
+			 dir, dir);
 		return 0;
 	}
 	if (run_gnuplot(dir, "rails.gp") || run_gnuplot(dir, "associations.gp"))
-		return gd_err(-EIO, "--plots: gnuplot failed on the scripts in "
-			      "'%s'; run it by hand to see why", dir);
+		return gd_err(-EIO,
+			      "--plots: gnuplot failed on the scripts in "
+			      "'%s'; run it by hand to see why",
+			      dir);
 	snprintf(note, note_len, "wrote %s/rails.svg and %s/associations.svg",
 		 dir, dir);
 	return 0;

@@ -16,8 +16,19 @@
 #include "cluster/plan.h"
 #include "error.h"
 
-enum { OPT_CONFIG = 256, OPT_HOSTS, OPT_OUT_DIR, OPT_JSON, OPT_CSV,
-       OPT_SLURM, OPT_COMMANDS, OPT_QUIET, OPT_HELP, OPT_VERSION, OPT_SET };
+enum {
+	OPT_CONFIG = 256,
+	OPT_HOSTS,
+	OPT_OUT_DIR,
+	OPT_JSON,
+	OPT_CSV,
+	OPT_SLURM,
+	OPT_COMMANDS,
+	OPT_QUIET,
+	OPT_HELP,
+	OPT_VERSION,
+	OPT_SET
+};
 
 static const struct option long_opts[] = {
 	{ "servers", required_argument, NULL, OPT_SET },
@@ -53,36 +64,36 @@ static const struct option long_opts[] = {
 static void usage(FILE *f)
 {
 	fprintf(f,
-"Usage: gd_plan --servers N --gpus-per-server N --rails N --nic-gbps R [options]\n"
-"Plan a GPU/NIC pair-test campaign: worksheet, schedules and launch files.\n\n"
-"Cluster:\n"
-"  --servers N            servers in the cluster (at least 2)\n"
-"  --gpus-per-server N    GPUs per server\n"
-"  --rails N              rails (NICs) per server; must divide the GPUs\n"
-"  --nic-gbps R           NIC line rate in Gb/s (10^9 bit/s)\n"
-"  --repeats N            repeats of every round-1 execution (default 3)\n"
-"  --seconds S            seconds per execution (default 30)\n"
-"  --hosts FILE           host list: NAME [rack=RACK] [GPU:NIC:RAIL ...]\n"
-"  --host-prefix P        generated host names P01.. (default node)\n"
-"  --nic-prefix P         generated NIC names P<rail> (default mlx5_)\n"
-"  --config FILE          'key = value' lines, keys are these long options\n"
-"Runs:\n"
-"  --tool NAME            benchmark binary (default gd_write_bw)\n"
-"  --tool-args 'ARGS'     extra arguments for every run (e.g. '-a -n 200')\n"
-"  --gpu-mem SPEC         cuda (--mem=cuda:GPU), none (host only) or a\n"
-"                         --mem spec; anything but none adds --phases=HH,DD\n"
-"  --gid-index N          -x for every run\n"
-"  --base-port N          first TCP port (default 18515)\n"
-"  --loopback-host NAME   map every server to NAME and use --loopback runs\n"
-"  --launcher L           command file: ssh, pdsh, clush or local\n"
-"  --results-dir DIR      default $RESULTS in the launch files (results)\n"
-"  --name NAME            plan name, also the 'plan' label (default plan)\n"
-"Outputs (the worksheet always goes to stdout unless --quiet):\n"
-"  --out-dir DIR          write DIR/plan.json plan.csv plan.sbatch plan.cmds\n"
-"  --json FILE  --csv FILE  --slurm FILE  --commands FILE\n"
-"  --quiet                no worksheet on stdout\n"
-"  --help  --version\n"
-"Exit status: 0 success, 1 output could not be written, 2 bad input.\n");
+		"Usage: gd_plan --servers N --gpus-per-server N --rails N --nic-gbps R [options]\n"
+		"Plan a GPU/NIC pair-test campaign: worksheet, schedules and launch files.\n\n"
+		"Cluster:\n"
+		"  --servers N            servers in the cluster (at least 2)\n"
+		"  --gpus-per-server N    GPUs per server\n"
+		"  --rails N              rails (NICs) per server; must divide the GPUs\n"
+		"  --nic-gbps R           NIC line rate in Gb/s (10^9 bit/s)\n"
+		"  --repeats N            repeats of every round-1 execution (default 3)\n"
+		"  --seconds S            seconds per execution (default 30)\n"
+		"  --hosts FILE           host list: NAME [rack=RACK] [GPU:NIC:RAIL ...]\n"
+		"  --host-prefix P        generated host names P01.. (default node)\n"
+		"  --nic-prefix P         generated NIC names P<rail> (default mlx5_)\n"
+		"  --config FILE          'key = value' lines, keys are these long options\n"
+		"Runs:\n"
+		"  --tool NAME            benchmark binary (default gd_write_bw)\n"
+		"  --tool-args 'ARGS'     extra arguments for every run (e.g. '-a -n 200')\n"
+		"  --gpu-mem SPEC         cuda (--mem=cuda:GPU), none (host only) or a\n"
+		"                         --mem spec; anything but none adds --phases=HH,DD\n"
+		"  --gid-index N          -x for every run\n"
+		"  --base-port N          first TCP port (default 18515)\n"
+		"  --loopback-host NAME   map every server to NAME and use --loopback runs\n"
+		"  --launcher L           command file: ssh, pdsh, clush or local\n"
+		"  --results-dir DIR      default $RESULTS in the launch files (results)\n"
+		"  --name NAME            plan name, also the 'plan' label (default plan)\n"
+		"Outputs (the worksheet always goes to stdout unless --quiet):\n"
+		"  --out-dir DIR          write DIR/plan.json plan.csv plan.sbatch plan.cmds\n"
+		"  --json FILE  --csv FILE  --slurm FILE  --commands FILE\n"
+		"  --quiet                no worksheet on stdout\n"
+		"  --help  --version\n"
+		"Exit status: 0 success, 1 output could not be written, 2 bad input.\n");
 }
 
 struct outputs {
@@ -95,7 +106,8 @@ static int parse_args(int argc, char **argv, struct gd_plan_cfg *cfg,
 {
 	int c, idx, ret = 0;
 
-	while (!ret && (c = getopt_long(argc, argv, "", long_opts, &idx)) != -1) {
+	while (!ret &&
+	       (c = getopt_long(argc, argv, "", long_opts, &idx)) != -1) {
 		switch (c) {
 		case OPT_SET:
 			ret = gd_plan_cfg_set(cfg, long_opts[idx].name, optarg);
@@ -103,22 +115,43 @@ static int parse_args(int argc, char **argv, struct gd_plan_cfg *cfg,
 		case OPT_CONFIG:
 			ret = gd_plan_cfg_load(cfg, optarg);
 			break;
-		case OPT_HOSTS: o->hosts = optarg; break;
-		case OPT_OUT_DIR: o->out_dir = optarg; break;
-		case OPT_JSON: o->json = optarg; break;
-		case OPT_CSV: o->csv = optarg; break;
-		case OPT_SLURM: o->slurm = optarg; break;
-		case OPT_COMMANDS: o->commands = optarg; break;
-		case OPT_QUIET: o->quiet = true; break;
-		case OPT_HELP: usage(stdout); return 1;
-		case OPT_VERSION: printf("gd_plan %s\n", PACKAGE_VERSION); return 1;
+		case OPT_HOSTS:
+			o->hosts = optarg;
+			break;
+		case OPT_OUT_DIR:
+			o->out_dir = optarg;
+			break;
+		case OPT_JSON:
+			o->json = optarg;
+			break;
+		case OPT_CSV:
+			o->csv = optarg;
+			break;
+		case OPT_SLURM:
+			o->slurm = optarg;
+			break;
+		case OPT_COMMANDS:
+			o->commands = optarg;
+			break;
+		case OPT_QUIET:
+			o->quiet = true;
+			break;
+		case OPT_HELP:
+			usage(stdout);
+			return 1;
+		case OPT_VERSION:
+			printf("gd_plan %s\n", PACKAGE_VERSION);
+			return 1;
 		default:
-			return gd_err(-EINVAL, "bad option; see gd_plan --help");
+			return gd_err(-EINVAL,
+				      "bad option; see gd_plan --help");
 		}
 	}
 	if (!ret && optind < argc)
-		ret = gd_err(-EINVAL, "unexpected argument '%s'; see gd_plan "
-			     "--help", argv[optind]);
+		ret = gd_err(-EINVAL,
+			     "unexpected argument '%s'; see gd_plan "
+			     "--help",
+			     argv[optind]);
 	return ret;
 }
 

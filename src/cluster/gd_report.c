@@ -17,8 +17,19 @@
 #include "cluster/fleet.h"
 #include "error.h"
 
-enum { OPT_PLAN = 256, OPT_MD, OPT_JSON, OPT_PLOTS, OPT_MAD_K, OPT_MIN_DEV,
-       OPT_MAX_CV, OPT_RATIO, OPT_GATE_FROM, OPT_HELP, OPT_VERSION };
+enum {
+	OPT_PLAN = 256,
+	OPT_MD,
+	OPT_JSON,
+	OPT_PLOTS,
+	OPT_MAD_K,
+	OPT_MIN_DEV,
+	OPT_MAX_CV,
+	OPT_RATIO,
+	OPT_GATE_FROM,
+	OPT_HELP,
+	OPT_VERSION
+};
 
 static const struct option long_opts[] = {
 	{ "plan", required_argument, NULL, OPT_PLAN },
@@ -38,23 +49,23 @@ static const struct option long_opts[] = {
 static void usage(FILE *f)
 {
 	fprintf(f,
-"Usage: gd_report [options] DIR\n"
-"Aggregate gdperf.run/1 documents and gd_doctor envelopes under DIR.\n\n"
-"  --plan FILE            the gd_plan JSON: what was intended (coverage)\n"
-"  --markdown FILE        Markdown report (default: stdout; '-' stdout)\n"
-"  --json FILE            the same as one JSON document (gdperf.fleet/1)\n"
-"  --plots DIR            rails.svg and associations.svg via gnuplot (the\n"
-"                         .gp scripts and data are written either way)\n"
-"  --mad-k K              outlier threshold in scaled MADs (default 3.5)\n"
-"  --min-deviation F      and at least this relative deviation (0.10)\n"
-"  --max-cv F             repeatability gate: coefficient of variation\n"
-"                         across repeats (default 0.05)\n"
-"  --expect-ratio R       gate: every D phase at least R x HH bandwidth\n"
-"  --gate-from SIZE       judge sizes from SIZE bytes up, K/M/G suffixes\n"
-"                         (default 64K; a shorter curve: its largest size)\n"
-"  --help  --version\n"
-"Exit status: 0 every gate and coverage requirement passes, 3 otherwise,\n"
-"2 bad input, 1 a report could not be written.\n");
+		"Usage: gd_report [options] DIR\n"
+		"Aggregate gdperf.run/1 documents and gd_doctor envelopes under DIR.\n\n"
+		"  --plan FILE            the gd_plan JSON: what was intended (coverage)\n"
+		"  --markdown FILE        Markdown report (default: stdout; '-' stdout)\n"
+		"  --json FILE            the same as one JSON document (gdperf.fleet/1)\n"
+		"  --plots DIR            rails.svg and associations.svg via gnuplot (the\n"
+		"                         .gp scripts and data are written either way)\n"
+		"  --mad-k K              outlier threshold in scaled MADs (default 3.5)\n"
+		"  --min-deviation F      and at least this relative deviation (0.10)\n"
+		"  --max-cv F             repeatability gate: coefficient of variation\n"
+		"                         across repeats (default 0.05)\n"
+		"  --expect-ratio R       gate: every D phase at least R x HH bandwidth\n"
+		"  --gate-from SIZE       judge sizes from SIZE bytes up, K/M/G suffixes\n"
+		"                         (default 64K; a shorter curve: its largest size)\n"
+		"  --help  --version\n"
+		"Exit status: 0 every gate and coverage requirement passes, 3 otherwise,\n"
+		"2 bad input, 1 a report could not be written.\n");
 }
 
 static int parse_frac(const char *opt, const char *s, double min, double max,
@@ -66,8 +77,10 @@ static int parse_frac(const char *opt, const char *s, double min, double max,
 	errno = 0;
 	v = strtod(s, &end);
 	if (!*s || *end || errno || !isfinite(v) || v < min || v > max)
-		return gd_err(-EINVAL, "--%s: '%s' is not a number from %g to "
-			      "%g", opt, s, min, max);
+		return gd_err(-EINVAL,
+			      "--%s: '%s' is not a number from %g to "
+			      "%g",
+			      opt, s, min, max);
 	*out = v;
 	return 0;
 }
@@ -87,8 +100,10 @@ static int parse_size(const char *s, double *out)
 	else if (*end == 'G' || *end == 'g')
 		mult = 1024.0 * 1024 * 1024, end++;
 	if (!*s || *s == '-' || *end || errno)
-		return gd_err(-EINVAL, "--gate-from: '%s' is not a size in "
-			      "bytes (K, M, G suffixes are 2^10, 2^20, 2^30)", s);
+		return gd_err(-EINVAL,
+			      "--gate-from: '%s' is not a size in "
+			      "bytes (K, M, G suffixes are 2^10, 2^20, 2^30)",
+			      s);
 	*out = (double)v * mult;
 	return 0;
 }
@@ -102,17 +117,27 @@ static int parse_args(int argc, char **argv, struct gd_fleet_opts *o,
 {
 	int c, ret = 0;
 
-	while (!ret && (c = getopt_long(argc, argv, "", long_opts, NULL)) != -1) {
+	while (!ret &&
+	       (c = getopt_long(argc, argv, "", long_opts, NULL)) != -1) {
 		switch (c) {
-		case OPT_PLAN: a->plan = optarg; break;
-		case OPT_MD: a->markdown = optarg; break;
-		case OPT_JSON: a->json = optarg; break;
-		case OPT_PLOTS: a->plots = optarg; break;
+		case OPT_PLAN:
+			a->plan = optarg;
+			break;
+		case OPT_MD:
+			a->markdown = optarg;
+			break;
+		case OPT_JSON:
+			a->json = optarg;
+			break;
+		case OPT_PLOTS:
+			a->plots = optarg;
+			break;
 		case OPT_MAD_K:
 			ret = parse_frac("mad-k", optarg, 0, 100, &o->mad_k);
 			break;
 		case OPT_MIN_DEV:
-			ret = parse_frac("min-deviation", optarg, 0, 1, &o->min_dev);
+			ret = parse_frac("min-deviation", optarg, 0, 1,
+					 &o->min_dev);
 			break;
 		case OPT_MAX_CV:
 			ret = parse_frac("max-cv", optarg, 0, 10, &o->max_cv);
@@ -124,15 +149,20 @@ static int parse_args(int argc, char **argv, struct gd_fleet_opts *o,
 		case OPT_GATE_FROM:
 			ret = parse_size(optarg, &o->gate_from_bytes);
 			break;
-		case OPT_HELP: usage(stdout); return 1;
-		case OPT_VERSION: printf("gd_report %s\n", PACKAGE_VERSION); return 1;
+		case OPT_HELP:
+			usage(stdout);
+			return 1;
+		case OPT_VERSION:
+			printf("gd_report %s\n", PACKAGE_VERSION);
+			return 1;
 		default:
-			return gd_err(-EINVAL, "bad option; see gd_report --help");
+			return gd_err(-EINVAL,
+				      "bad option; see gd_report --help");
 		}
 	}
 	if (!ret && optind != argc - 1)
 		return gd_err(-EINVAL, "give exactly one results directory; "
-			      "see gd_report --help");
+				       "see gd_report --help");
 	a->dir = argv[optind];
 	return ret;
 }
@@ -153,7 +183,8 @@ static int report(struct gd_fleet *fl, const struct args *a)
 
 int main(int argc, char **argv)
 {
-	struct gd_fleet fl = { .opt = { .mad_k = 3.5, .min_dev = 0.10,
+	struct gd_fleet fl = { .opt = { .mad_k = 3.5,
+					.min_dev = 0.10,
 					.max_cv = 0.05,
 					.gate_from_bytes = 65536 } };
 	struct gd_fleet_gate gates[GD_FLEET_GATES];

@@ -41,17 +41,21 @@ static int parse_long(const char *opt, const char *s, long min, long max,
 	errno = 0;
 	v = strtol(s, &end, 10);
 	if (!*s || *end || errno)
-		return gd_err(-EINVAL, "--%s: '%s' is not a whole number; give "
-			      "a value from %ld to %ld", opt, s, min, max);
+		return gd_err(-EINVAL,
+			      "--%s: '%s' is not a whole number; give "
+			      "a value from %ld to %ld",
+			      opt, s, min, max);
 	if (v < min || v > max)
-		return gd_err(-EINVAL, "--%s: %ld is out of range; give a value "
-			      "from %ld to %ld", opt, v, min, max);
+		return gd_err(-EINVAL,
+			      "--%s: %ld is out of range; give a value "
+			      "from %ld to %ld",
+			      opt, v, min, max);
 	*out = v;
 	return 0;
 }
 
-static int parse_double(const char *opt, const char *s, double min,
-			double max, double *out)
+static int parse_double(const char *opt, const char *s, double min, double max,
+			double *out)
 {
 	char *end;
 	double v;
@@ -61,8 +65,10 @@ static int parse_double(const char *opt, const char *s, double min,
 	if (!*s || *end || errno || !isfinite(v))
 		return gd_err(-EINVAL, "--%s: '%s' is not a number", opt, s);
 	if (v < min || v > max)
-		return gd_err(-EINVAL, "--%s: %g is out of range; give a value "
-			      "from %g to %g", opt, v, min, max);
+		return gd_err(-EINVAL,
+			      "--%s: %g is out of range; give a value "
+			      "from %g to %g",
+			      opt, v, min, max);
 	*out = v;
 	return 0;
 }
@@ -74,15 +80,17 @@ static int parse_name(const char *opt, const char *s, const char *extra,
 	const char *p;
 
 	if (strlen(s) >= len)
-		return gd_err(-EINVAL, "--%s: '%s' is longer than %zu characters",
-			      opt, s, len - 1);
+		return gd_err(-EINVAL,
+			      "--%s: '%s' is longer than %zu characters", opt,
+			      s, len - 1);
 	for (p = s; *p; p++) {
 		if (isalnum((unsigned char)*p) || strchr("._-", *p) ||
 		    (extra && strchr(extra, *p)))
 			continue;
-		return gd_err(-EINVAL, "--%s: '%s' contains '%c'; use letters, "
-			      "digits and . _ -%s%s only", opt, s, *p,
-			      extra ? " " : "", extra ? extra : "");
+		return gd_err(-EINVAL,
+			      "--%s: '%s' contains '%c'; use letters, "
+			      "digits and . _ -%s%s only",
+			      opt, s, *p, extra ? " " : "", extra ? extra : "");
 	}
 	strcpy(dst, s);
 	return 0;
@@ -99,8 +107,10 @@ static int parse_launcher(const char *s, enum gd_plan_launcher *out)
 			return 0;
 		}
 	}
-	return gd_err(-EINVAL, "--launcher: '%s' is not one of ssh, pdsh, "
-		      "clush, local", s);
+	return gd_err(-EINVAL,
+		      "--launcher: '%s' is not one of ssh, pdsh, "
+		      "clush, local",
+		      s);
 }
 
 int gd_plan_cfg_set(struct gd_plan_cfg *c, const char *key, const char *v)
@@ -180,8 +190,10 @@ int gd_plan_cfg_load(struct gd_plan_cfg *cfg, const char *path)
 			continue;
 		eq = strchr(s, '=');
 		if (!eq) {
-			ret = gd_err(-EINVAL, "--config: %s line %d: expected "
-				     "'key = value'", path, lineno);
+			ret = gd_err(-EINVAL,
+				     "--config: %s line %d: expected "
+				     "'key = value'",
+				     path, lineno);
 			break;
 		}
 		*eq = '\0';
@@ -195,21 +207,22 @@ int gd_plan_cfg_check(const struct gd_plan_cfg *c)
 {
 	if (c->servers < 2)
 		return gd_err(-EINVAL, "--servers: missing; give at least 2 "
-			      "servers (or a --hosts list)");
+				       "servers (or a --hosts list)");
 	if (c->gpus_per_server < 1)
 		return gd_err(-EINVAL, "--gpus-per-server: missing; give the "
-			      "number of GPUs in each server");
+				       "number of GPUs in each server");
 	if (c->rails < 1)
 		return gd_err(-EINVAL, "--rails: missing; give the number of "
-			      "rails (NICs per server), at least 1");
+				       "rails (NICs per server), at least 1");
 	if (c->gpus_per_server % c->rails)
-		return gd_err(-EINVAL, "--rails: %ld rails do not divide %ld "
+		return gd_err(-EINVAL,
+			      "--rails: %ld rails do not divide %ld "
 			      "GPUs per server evenly; every rail needs the "
-			      "same number of GPUs", c->rails,
-			      c->gpus_per_server);
+			      "same number of GPUs",
+			      c->rails, c->gpus_per_server);
 	if (c->nic_Gbps <= 0)
 		return gd_err(-EINVAL, "--nic-gbps: missing; give the NIC line "
-			      "rate in Gb/s, for example 400");
+				       "rate in Gb/s, for example 400");
 	return 0;
 }
 
@@ -225,7 +238,8 @@ static int host_alloc(struct gd_plan *plan)
 		plan->hosts[i].assoc = calloc(plan->cfg.gpus_per_server,
 					      sizeof(struct gd_plan_assoc));
 		if (!plan->hosts[i].assoc)
-			return gd_err(-ENOMEM, "out of memory for associations");
+			return gd_err(-ENOMEM,
+				      "out of memory for associations");
 	}
 	return 0;
 }
@@ -284,7 +298,8 @@ static int host_assoc_token(struct gd_plan *plan, struct gd_plan_host *h,
 	h->assoc[g].rail = (int)r;
 	return 0;
 bad:
-	return gd_err(-EINVAL, "--hosts: %s line %d: '%s' is not "
+	return gd_err(-EINVAL,
+		      "--hosts: %s line %d: '%s' is not "
 		      "GPU:NIC:RAIL with GPU below %ld and RAIL below %ld",
 		      path, lineno, tok, plan->cfg.gpus_per_server,
 		      plan->cfg.rails);
@@ -339,16 +354,19 @@ int gd_plan_hosts_load(struct gd_plan *plan, const char *path)
 	if (ret)
 		return ret;
 	if (plan->cfg.servers && plan->cfg.servers != n)
-		return gd_err(-EINVAL, "--servers: %ld given but --hosts '%s' "
-			      "lists %ld hosts", plan->cfg.servers, path, n);
+		return gd_err(-EINVAL,
+			      "--servers: %ld given but --hosts '%s' "
+			      "lists %ld hosts",
+			      plan->cfg.servers, path, n);
 	plan->cfg.servers = n;
 	ret = gd_plan_cfg_check(&plan->cfg);
 	if (!ret)
 		ret = host_alloc(plan);
 	f = ret ? NULL : fopen(path, "r");
 	if (!f)
-		return ret ? ret : gd_err(-errno, "--hosts: cannot reopen '%s'",
-					  path);
+		return ret ? ret
+			   : gd_err(-errno, "--hosts: cannot reopen '%s'",
+				    path);
 	while (!ret && fgets(line, sizeof(line), f)) {
 		char *s = line;
 

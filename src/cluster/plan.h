@@ -18,8 +18,8 @@
 struct json_object;
 
 enum gd_plan_round {
-	GD_ROUND_COVERAGE = 1,    /* disjoint pairs, every association */
-	GD_ROUND_DIVERSITY = 2,   /* different partners, across racks */
+	GD_ROUND_COVERAGE = 1,	  /* disjoint pairs, every association */
+	GD_ROUND_DIVERSITY = 2,	  /* different partners, across racks */
 	GD_ROUND_CONCURRENCY = 3, /* every rail of a pair active at once */
 };
 
@@ -38,8 +38,8 @@ struct gd_plan_assoc {
 
 struct gd_plan_host {
 	char name[GD_PLAN_NAME_MAX];
-	char rack[GD_PLAN_NAME_MAX];   /* "" when no rack was given */
-	struct gd_plan_assoc *assoc;   /* gpus_per_server entries */
+	char rack[GD_PLAN_NAME_MAX]; /* "" when no rack was given */
+	struct gd_plan_assoc *assoc; /* gpus_per_server entries */
 };
 
 struct gd_plan_cfg {
@@ -47,17 +47,17 @@ struct gd_plan_cfg {
 	long gpus_per_server;
 	long rails;
 	long repeats;
-	double nic_Gbps;               /* nominal line rate, 10^9 bit/s */
-	double seconds;                /* per execution */
+	double nic_Gbps; /* nominal line rate, 10^9 bit/s */
+	double seconds;	 /* per execution */
 	char name[GD_PLAN_NAME_MAX];
 	char host_prefix[GD_PLAN_NAME_MAX];
 	char nic_prefix[GD_PLAN_NAME_MAX];
 	char tool[GD_PLAN_NAME_MAX];
-	char gpu_mem[GD_PLAN_NAME_MAX];   /* "cuda", "none", or a --mem spec */
+	char gpu_mem[GD_PLAN_NAME_MAX];	  /* "cuda", "none", or a --mem spec */
 	char tool_args[GD_PLAN_ARGS_MAX]; /* passed verbatim to every run */
 	char results_dir[GD_PLAN_ARGS_MAX];
 	char loopback_host[GD_PLAN_NAME_MAX]; /* "" unless every server is it */
-	long gid_index;                /* -1: let the tool choose */
+	long gid_index;			      /* -1: let the tool choose */
 	long base_port;
 	enum gd_plan_launcher launcher;
 };
@@ -66,12 +66,12 @@ struct gd_plan_cfg {
  * (initiator) runs on server a, the listening server side on b. */
 struct gd_plan_exec {
 	int round;
-	int step;                      /* 1-based within the round */
-	int a, b;                      /* host indices, a < b */
+	int step; /* 1-based within the round */
+	int a, b; /* host indices, a < b */
 	int gpu;
 	int rail;
 	bool b_to_a;
-	int repeat;                    /* 1-based */
+	int repeat; /* 1-based */
 	int port;
 	char id[GD_PLAN_NAME_MAX * 2 + 32];
 };
@@ -81,22 +81,22 @@ struct gd_plan_step {
 	int step;
 	int n_pairs;
 	int (*pairs)[2];
-	int bye;                       /* host index sitting out, or -1 */
-	bool b_to_a_only;              /* concurrency steps run one direction */
+	int bye;	  /* host index sitting out, or -1 */
+	bool b_to_a_only; /* concurrency steps run one direction */
 	bool a_to_b_only;
 };
 
 struct gd_worksheet {
 	long gpus;
 	long associations;
-	long pairs_per_step;           /* floor(servers / 2) */
-	long pair_slots;               /* pairs in round 1, bye pair included */
+	long pairs_per_step; /* floor(servers / 2) */
+	long pair_slots;     /* pairs in round 1, bye pair included */
 	long round1_steps;
-	long lanes_per_pair;           /* rails x GPUs per rail */
+	long lanes_per_pair; /* rails x GPUs per rail */
 	long executions;
 	double serial_hours;
 	double concurrent_minutes;
-	double port_GBps;              /* decimal: 10^9 bytes/s */
+	double port_GBps; /* decimal: 10^9 bytes/s */
 	double server_GBps;
 	double endpoint_TBps;
 };

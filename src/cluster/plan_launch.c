@@ -29,8 +29,8 @@ static int server_host(const struct gd_plan_exec *e)
 	return e->b_to_a ? e->a : e->b;
 }
 
-__attribute__((format(printf, 2, 3)))
-static void cat(char *buf, const char *fmt, ...)
+__attribute__((format(printf, 2, 3))) static void cat(char *buf,
+						      const char *fmt, ...)
 {
 	size_t used = strlen(buf);
 	va_list ap;
@@ -80,7 +80,8 @@ static void run_cmd(const struct gd_plan *plan, const struct gd_plan_exec *e,
 	int host = side == SIDE_SERVER ? server_host(e) : client_host(e);
 
 	buf[0] = '\0';
-	cat(buf, "%s -d %s", plan->cfg.tool, plan->hosts[host].assoc[e->gpu].nic);
+	cat(buf, "%s -d %s", plan->cfg.tool,
+	    plan->hosts[host].assoc[e->gpu].nic);
 	if (plan->cfg.gid_index >= 0)
 		cat(buf, " -x %ld", plan->cfg.gid_index);
 	cat(buf, " -p %d", e->port);
@@ -121,9 +122,11 @@ static void command_line(const struct gd_plan *plan,
 	if (l == GD_LAUNCH_LOCAL)
 		snprintf(line, len, "%s & sleep 1; %s; wait", srv, cli);
 	else
-		snprintf(line, len, "%s %s \"%s\" & sleep 1; %s %s \"%s\"; wait",
-			 launch_prefix[l], plan->hosts[server_host(e)].name, srv,
-			 launch_prefix[l], plan->hosts[client_host(e)].name, cli);
+		snprintf(line, len,
+			 "%s %s \"%s\" & sleep 1; %s %s \"%s\"; wait",
+			 launch_prefix[l], plan->hosts[server_host(e)].name,
+			 srv, launch_prefix[l],
+			 plan->hosts[client_host(e)].name, cli);
 }
 
 static int close_checked(FILE *f, const char *opt, const char *path)
@@ -144,7 +147,8 @@ int gd_plan_write_commands(const struct gd_plan *plan, const char *path)
 	if (!f)
 		return gd_err(-errno, "--commands: cannot write '%s': %s", path,
 			      strerror(errno));
-	fprintf(f, "#!/bin/sh\n# gd_plan command file for plan '%s': one line "
+	fprintf(f,
+		"#!/bin/sh\n# gd_plan command file for plan '%s': one line "
 		"per execution.\n# Rounds 1 and 2 run one execution at a time; "
 		"round 3 starts every\n# execution of a step at once and waits "
 		"for them. Each run writes\n# $RESULTS/<exec>.json; point "
@@ -201,11 +205,15 @@ static void slurm_pair(FILE *f, const struct gd_plan *plan, size_t first,
 		fprintf(f, "srun --nodes=1 --ntasks=1 --nodelist=%s ",
 			plan->cfg.loopback_host);
 	else
-		fprintf(f, "srun --nodes=2 --ntasks=2 --ntasks-per-node=1 "
-			"--nodelist=%s,%s ", a, b);
-	fprintf(f, "--job-name=%s-%s-%s bash -c '\n"
+		fprintf(f,
+			"srun --nodes=2 --ntasks=2 --ntasks-per-node=1 "
+			"--nodelist=%s,%s ",
+			a, b);
+	fprintf(f,
+		"--job-name=%s-%s-%s bash -c '\n"
 		"on() { [ \"${SLURMD_NODENAME%%%%.*}\" = \"$1\" ]; }\n"
-		"mkdir -p \"$RESULTS\"\n", plan->cfg.name, a, b);
+		"mkdir -p \"$RESULTS\"\n",
+		plan->cfg.name, a, b);
 	for (i = first; i < end; i++)
 		slurm_exec(f, plan, &plan->execs[i], conc);
 	fprintf(f, "%s' &\n", conc ? "wait\n" : "");
@@ -227,13 +235,16 @@ int gd_plan_write_slurm(const struct gd_plan *plan, const char *path)
 	if (!f)
 		return gd_err(-errno, "--slurm: cannot write '%s': %s", path,
 			      strerror(errno));
-	fprintf(f, "#!/bin/bash\n#SBATCH --job-name=gd-%s\n#SBATCH --nodes=%ld\n"
+	fprintf(f,
+		"#!/bin/bash\n#SBATCH --job-name=gd-%s\n#SBATCH --nodes=%ld\n"
 		"#SBATCH --ntasks-per-node=1\n#SBATCH --exclusive\n"
-		"#SBATCH --nodelist=", plan->cfg.name,
+		"#SBATCH --nodelist=",
+		plan->cfg.name,
 		plan->cfg.loopback_host[0] ? 1L : plan->cfg.servers);
 	for (h = 0; h < plan->cfg.servers && !plan->cfg.loopback_host[0]; h++)
 		fprintf(f, "%s%s", h ? "," : "", plan->hosts[h].name);
-	fprintf(f, "%s\n# gd_plan batch script for plan '%s': one job step per "
+	fprintf(f,
+		"%s\n# gd_plan batch script for plan '%s': one job step per "
 		"pair with an explicit\n# node list; the pairs of a step run in "
 		"parallel, steps and rounds in order.\n"
 		"RESULTS=${RESULTS:-%s/${SLURM_JOB_ID:-manual}}\n"
@@ -246,8 +257,9 @@ int gd_plan_write_slurm(const struct gd_plan *plan, const char *path)
 		    plan->execs[start - 1].round != e->round)
 			fprintf(f, "echo 'round %d %s step %d'\n", e->round,
 				gd_plan_round_name(e->round), e->step);
-		for (i = start; i < plan->n_execs &&
-		     same_pair_step(&plan->execs[i], e); i++)
+		for (i = start;
+		     i < plan->n_execs && same_pair_step(&plan->execs[i], e);
+		     i++)
 			;
 		slurm_pair(f, plan, start, i);
 		if (i == plan->n_execs || plan->execs[i].step != e->step ||

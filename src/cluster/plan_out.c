@@ -82,7 +82,8 @@ static void print_schedule(const struct gd_plan *plan, FILE *f)
 		const struct gd_plan_step *s = &plan->steps[r];
 
 		if (s->round == GD_ROUND_COVERAGE && s->bye >= 0)
-			fprintf(f, "  bye: %ld servers is odd; %s rests in "
+			fprintf(f,
+				"  bye: %ld servers is odd; %s rests in "
 				"round 1 step %d and is paired in step %d\n",
 				plan->cfg.servers, plan->hosts[s->bye].name,
 				s->step, s->step + 1);
@@ -97,9 +98,11 @@ int gd_plan_print_worksheet(const struct gd_plan *plan, FILE *f)
 	char num[32];
 
 	gd_plan_fmt_num(num, sizeof(num), c->nic_Gbps);
-	fprintf(f, "gd_plan worksheet '%s': %ld servers x %ld GPUs, %ld rails, "
-		"%s Gb/s per NIC, %ld repeats, ", c->name, c->servers,
-		c->gpus_per_server, c->rails, num, c->repeats);
+	fprintf(f,
+		"gd_plan worksheet '%s': %ld servers x %ld GPUs, %ld rails, "
+		"%s Gb/s per NIC, %ld repeats, ",
+		c->name, c->servers, c->gpus_per_server, c->rails, num,
+		c->repeats);
 	gd_plan_fmt_num(num, sizeof(num), c->seconds);
 	fprintf(f, "%s s per execution\n\n", num);
 	for (i = 0; i < n; i++) {
@@ -123,15 +126,18 @@ static struct json_object *cfg_json(const struct gd_plan_cfg *c)
 	json_object_object_add(o, "gpus_per_server",
 			       json_object_new_int64(c->gpus_per_server));
 	json_object_object_add(o, "rails", json_object_new_int64(c->rails));
-	json_object_object_add(o, "nic_Gbps", json_object_new_double(c->nic_Gbps));
+	json_object_object_add(o, "nic_Gbps",
+			       json_object_new_double(c->nic_Gbps));
 	json_object_object_add(o, "repeats", json_object_new_int64(c->repeats));
 	json_object_object_add(o, "seconds_per_execution",
 			       json_object_new_double(c->seconds));
 	json_object_object_add(o, "tool", json_object_new_string(c->tool));
-	json_object_object_add(o, "gpu_mem", json_object_new_string(c->gpu_mem));
-	json_object_object_add(o, "loopback_host",
-			       c->loopback_host[0] ?
-			       json_object_new_string(c->loopback_host) : NULL);
+	json_object_object_add(o, "gpu_mem",
+			       json_object_new_string(c->gpu_mem));
+	json_object_object_add(
+		o, "loopback_host",
+		c->loopback_host[0] ? json_object_new_string(c->loopback_host)
+				    : NULL);
 	return o;
 }
 
@@ -170,16 +176,21 @@ static struct json_object *hosts_json(const struct gd_plan *plan)
 		struct json_object *o = json_object_new_object();
 		struct json_object *as = json_object_new_array();
 
-		json_object_object_add(o, "name", json_object_new_string(h->name));
-		json_object_object_add(o, "rack", h->rack[0] ?
-				       json_object_new_string(h->rack) : NULL);
+		json_object_object_add(o, "name",
+				       json_object_new_string(h->name));
+		json_object_object_add(
+			o, "rack",
+			h->rack[0] ? json_object_new_string(h->rack) : NULL);
 		for (g = 0; g < plan->cfg.gpus_per_server; g++) {
 			struct json_object *a = json_object_new_object();
 
-			json_object_object_add(a, "gpu", json_object_new_int(g));
-			json_object_object_add(a, "nic",
+			json_object_object_add(a, "gpu",
+					       json_object_new_int(g));
+			json_object_object_add(
+				a, "nic",
 				json_object_new_string(h->assoc[g].nic));
-			json_object_object_add(a, "rail",
+			json_object_object_add(
+				a, "rail",
 				json_object_new_int(h->assoc[g].rail));
 			json_object_array_add(as, a);
 		}
@@ -200,22 +211,29 @@ static struct json_object *steps_json(const struct gd_plan *plan)
 		struct json_object *o = json_object_new_object();
 		struct json_object *pairs = json_object_new_array();
 
-		json_object_object_add(o, "round", json_object_new_int(s->round));
-		json_object_object_add(o, "round_name",
+		json_object_object_add(o, "round",
+				       json_object_new_int(s->round));
+		json_object_object_add(
+			o, "round_name",
 			json_object_new_string(gd_plan_round_name(s->round)));
 		json_object_object_add(o, "step", json_object_new_int(s->step));
 		for (j = 0; j < s->n_pairs; j++) {
 			struct json_object *p = json_object_new_array();
 
-			json_object_array_add(p, json_object_new_string(
-				plan->hosts[s->pairs[j][0]].name));
-			json_object_array_add(p, json_object_new_string(
-				plan->hosts[s->pairs[j][1]].name));
+			json_object_array_add(
+				p, json_object_new_string(
+					   plan->hosts[s->pairs[j][0]].name));
+			json_object_array_add(
+				p, json_object_new_string(
+					   plan->hosts[s->pairs[j][1]].name));
 			json_object_array_add(pairs, p);
 		}
 		json_object_object_add(o, "pairs", pairs);
-		json_object_object_add(o, "bye", s->bye >= 0 ?
-			json_object_new_string(plan->hosts[s->bye].name) : NULL);
+		json_object_object_add(
+			o, "bye",
+			s->bye >= 0 ? json_object_new_string(
+					      plan->hosts[s->bye].name)
+				    : NULL);
 		json_object_array_add(arr, o);
 	}
 	return arr;
@@ -225,21 +243,26 @@ static struct json_object *exec_json(const struct gd_plan *plan,
 				     const struct gd_plan_exec *e)
 {
 	struct json_object *o = json_object_new_object();
-	const struct gd_plan_host *a = &plan->hosts[e->a], *b = &plan->hosts[e->b];
+	const struct gd_plan_host *a = &plan->hosts[e->a],
+				  *b = &plan->hosts[e->b];
 
 	json_object_object_add(o, "id", json_object_new_string(e->id));
 	json_object_object_add(o, "round", json_object_new_int(e->round));
-	json_object_object_add(o, "round_name",
-			       json_object_new_string(gd_plan_round_name(e->round)));
+	json_object_object_add(
+		o, "round_name",
+		json_object_new_string(gd_plan_round_name(e->round)));
 	json_object_object_add(o, "step", json_object_new_int(e->step));
 	json_object_object_add(o, "server_a", json_object_new_string(a->name));
 	json_object_object_add(o, "server_b", json_object_new_string(b->name));
 	json_object_object_add(o, "gpu", json_object_new_int(e->gpu));
 	json_object_object_add(o, "rail", json_object_new_int(e->rail));
-	json_object_object_add(o, "nic_a", json_object_new_string(a->assoc[e->gpu].nic));
-	json_object_object_add(o, "nic_b", json_object_new_string(b->assoc[e->gpu].nic));
-	json_object_object_add(o, "direction",
-			       json_object_new_string(e->b_to_a ? "b_to_a" : "a_to_b"));
+	json_object_object_add(o, "nic_a",
+			       json_object_new_string(a->assoc[e->gpu].nic));
+	json_object_object_add(o, "nic_b",
+			       json_object_new_string(b->assoc[e->gpu].nic));
+	json_object_object_add(
+		o, "direction",
+		json_object_new_string(e->b_to_a ? "b_to_a" : "a_to_b"));
 	json_object_object_add(o, "repeat", json_object_new_int(e->repeat));
 	json_object_object_add(o, "port", json_object_new_int(e->port));
 	return o;
@@ -251,9 +274,11 @@ struct json_object *gd_plan_to_json(const struct gd_plan *plan)
 	struct json_object *ex = json_object_new_array();
 	size_t i;
 
-	json_object_object_add(root, "schema", json_object_new_string("gdperf.plan/1"));
+	json_object_object_add(root, "schema",
+			       json_object_new_string("gdperf.plan/1"));
 	json_object_object_add(root, "tool", json_object_new_string("gd_plan"));
-	json_object_object_add(root, "version", json_object_new_string(PACKAGE_VERSION));
+	json_object_object_add(root, "version",
+			       json_object_new_string(PACKAGE_VERSION));
 	json_object_object_add(root, "config", cfg_json(&plan->cfg));
 	json_object_object_add(root, "worksheet", worksheet_json(&plan->ws));
 	json_object_object_add(root, "hosts", hosts_json(plan));
@@ -267,8 +292,9 @@ struct json_object *gd_plan_to_json(const struct gd_plan *plan)
 int gd_plan_write_json(const struct gd_plan *plan, const char *path)
 {
 	struct json_object *root = gd_plan_to_json(plan);
-	int ret = json_object_to_file_ext(path, root, JSON_C_TO_STRING_PRETTY |
-					  JSON_C_TO_STRING_NOSLASHESCAPE);
+	int ret = json_object_to_file_ext(
+		path, root,
+		JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE);
 
 	json_object_put(root);
 	if (ret)
@@ -287,7 +313,7 @@ int gd_plan_write_csv(const struct gd_plan *plan, const char *path)
 		return gd_err(-errno, "--csv: cannot write '%s': %s", path,
 			      strerror(errno));
 	fprintf(f, "id,round,round_name,step,server_a,server_b,gpu,rail,nic_a,"
-		"nic_b,direction,repeat,port\n");
+		   "nic_b,direction,repeat,port\n");
 	for (i = 0; i < plan->n_execs; i++) {
 		const struct gd_plan_exec *e = &plan->execs[i];
 

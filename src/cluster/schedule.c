@@ -80,7 +80,7 @@ static struct gd_plan_step *step_add(struct gd_plan *plan, int round,
 static int round_from_circle(struct gd_plan *plan, int round, int cs)
 {
 	int n = (int)plan->cfg.servers, bye, bye2, np, i;
-	int (*tmp)[2] = calloc(n / 2 + 1, sizeof(*tmp));
+	int(*tmp)[2] = calloc(n / 2 + 1, sizeof(*tmp));
 	struct gd_plan_step *s;
 	int ret = -ENOMEM;
 
@@ -130,7 +130,7 @@ static bool pair_in_round(const struct gd_plan *plan, int round, int a, int b)
 static int diversity_step(const struct gd_plan *plan)
 {
 	int n = (int)plan->cfg.servers, steps = gd_sched_circle_steps(n);
-	int (*tmp)[2] = calloc(n / 2 + 1, sizeof(*tmp));
+	int(*tmp)[2] = calloc(n / 2 + 1, sizeof(*tmp));
 	long best_score = -1;
 	int best = -1, cs, i, np, bye;
 
@@ -236,7 +236,8 @@ static int build_execs(struct gd_plan *plan)
 	long max_port = plan->cfg.base_port + plan->cfg.gpus_per_server - 1;
 
 	if (max_port > 65535)
-		return gd_err(-EINVAL, "--base-port: runs need TCP ports %ld.."
+		return gd_err(-EINVAL,
+			      "--base-port: runs need TCP ports %ld.."
 			      "%ld, above 65535; lower --base-port",
 			      plan->cfg.base_port, max_port);
 	for (i = 0; i < plan->n_steps; i++)
@@ -252,9 +253,11 @@ static int build_execs(struct gd_plan *plan)
 	 * give every loopback execution a port of its own. */
 	if (plan->cfg.loopback_host[0] &&
 	    plan->cfg.base_port + (long)total > 65535)
-		return gd_err(-EINVAL, "--base-port: %zu loopback executions "
+		return gd_err(-EINVAL,
+			      "--base-port: %zu loopback executions "
 			      "need ports %ld..%ld, above 65535; lower "
-			      "--base-port", total, plan->cfg.base_port,
+			      "--base-port",
+			      total, plan->cfg.base_port,
 			      plan->cfg.base_port + (long)total - 1);
 	for (i = 0; plan->cfg.loopback_host[0] && i < total; i++)
 		plan->execs[i].port = (int)(plan->cfg.base_port + (long)i);
