@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "compare.h"
+#include "json_get.h"
 
 struct json_object;
 
@@ -23,11 +24,6 @@ struct gd_sbuf {
 
 void gd_sb_add(struct gd_sbuf *sb, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
-
-const char *gd_json_str(struct json_object *obj, const char *key);
-bool gd_json_num(struct json_object *obj, const char *key, double *out);
-struct json_object *gd_json_path(struct json_object *obj, const char *a,
-				 const char *b);
 
 const char *gd_phase_placement(struct json_object *phase);
 const char *gd_phase_direction(struct json_object *phase);

@@ -21,6 +21,7 @@
 #include "compare.h"
 #include "envelope.h"
 #include "error.h"
+#include "json_get.h"
 #include "plot.h"
 #include "session.h"
 
@@ -80,18 +81,6 @@ static void gd_affinity_text(char *buf, size_t len)
 	}
 }
 
-static const char *gd_jget(struct json_object *o, const char *k1,
-			   const char *k2)
-{
-	struct json_object *x;
-
-	if (!o || !json_object_object_get_ex(o, k1, &x))
-		return NULL;
-	if (k2 && !json_object_object_get_ex(x, k2, &x))
-		return NULL;
-	return json_object_get_string(x);
-}
-
 /* The registration route of this side's device memory and why, so the
  * text says which route was really used, not only the JSON. */
 static void gd_report_header_route(struct gd_session *s)
@@ -111,12 +100,12 @@ static void gd_report_header_route(struct gd_session *s)
 	}
 	gd_report_header_str(s->rep, "route", "Route",
 			     gd_mem_route_name(lb->mem.route_used));
-	if ((v = gd_jget(ev, "why", NULL)))
+	if ((v = gd_json_str(ev, "why")))
 		gd_report_header_str(s->rep, "route_why", "  why", v);
-	if ((v = gd_jget(ev, "why_not", "dmabuf")))
+	if ((v = gd_json_str(gd_json_path(ev, "why_not", NULL), "dmabuf")))
 		gd_report_header_str(s->rep, "route_why_not_dmabuf",
 				     "  not DMA-BUF", v);
-	if ((v = gd_jget(ev, "why_not", "peermem")))
+	if ((v = gd_json_str(gd_json_path(ev, "why_not", NULL), "peermem")))
 		gd_report_header_str(s->rep, "route_why_not_peermem",
 				     "  not peermem", v);
 }

@@ -22,6 +22,7 @@
 #include <json-c/json.h>
 
 #include "error.h"
+#include "json_get.h"
 #include "oob.h"
 
 /* Pause between connect attempts while the server is not up yet. */
@@ -434,14 +435,12 @@ static int gd_oob_decode_failed(struct gd_oob *oob, int rc, bool had_err)
 		oob->peer_name, why);
 }
 
-static const char *gd_json_str(struct json_object *obj, const char *key)
+/* A field of the peer's REJECT/ERROR frame, "?" when it sent none. */
+static const char *gd_peer_field(struct json_object *obj, const char *key)
 {
-	struct json_object *v;
+	const char *v = gd_json_str(obj, key);
 
-	if (!json_object_object_get_ex(obj, key, &v) ||
-	    !json_object_is_type(v, json_type_string))
-		return "?";
-	return json_object_get_string(v);
+	return v ? v : "?";
 }
 
 static int gd_oob_peer_failed(struct gd_oob *oob, int type,
@@ -456,16 +455,17 @@ static int gd_oob_peer_failed(struct gd_oob *oob, int type,
 		rc = gd_err(-EINVAL,
 			    "peer %s rejected the test: field '%s': ours=%s "
 			    "theirs=%s: %s",
-			    oob->peer_name, gd_json_str(obj, "field"),
-			    gd_json_str(obj, "peer"), gd_json_str(obj, "local"),
-			    gd_json_str(obj, "message"));
+			    oob->peer_name, gd_peer_field(obj, "field"),
+			    gd_peer_field(obj, "peer"),
+			    gd_peer_field(obj, "local"),
+			    gd_peer_field(obj, "message"));
 	} else if (type == GD_FRAME_ERROR) {
 		rc = gd_err(-ECONNABORTED, "peer %s failed (code %d): %s",
 			    oob->peer_name,
 			    json_object_object_get_ex(obj, "code", &code)
 				    ? json_object_get_int(code)
 				    : 0,
-			    gd_json_str(obj, "message"));
+			    gd_peer_field(obj, "message"));
 	} else {
 		rc = gd_err(
 			-EPROTO,

@@ -18,6 +18,7 @@
 
 #include "counters.h"
 #include "error.h"
+#include "json_get.h"
 #include "sweep.h"
 
 struct gd_step_ctx {
@@ -180,26 +181,6 @@ static int gd_sync_recv(struct gd_session *s, struct json_object **m)
 	}
 }
 
-static const char *gd_jstr(struct json_object *o, const char *key)
-{
-	struct json_object *x;
-
-	if (json_object_object_get_ex(o, key, &x) &&
-	    json_object_is_type(x, json_type_string))
-		return json_object_get_string(x);
-	return NULL;
-}
-
-static int64_t gd_jint(struct json_object *o, const char *key, int64_t dflt)
-{
-	struct json_object *x;
-
-	if (json_object_object_get_ex(o, key, &x) &&
-	    json_object_is_type(x, json_type_int))
-		return json_object_get_int64(x);
-	return dflt;
-}
-
 /* Client: announce the step; server: check it against its own plan.
  * Returns 1 when the step is skipped (reason in out->error). */
 static int gd_step_agree(struct gd_session *s, unsigned int no,
@@ -226,7 +207,7 @@ static int gd_step_agree(struct gd_session *s, unsigned int no,
 		ret = gd_sync_recv(s, &m);
 		if (ret)
 			return ret;
-		peer_why = gd_jstr(m, "skip");
+		peer_why = gd_json_str(m, "skip");
 		if (peer_why)
 			snprintf(out->error, sizeof(out->error), "server: %s",
 				 peer_why);
@@ -236,9 +217,9 @@ static int gd_step_agree(struct gd_session *s, unsigned int no,
 	ret = gd_sync_recv(s, &m);
 	if (ret)
 		return ret;
-	if (gd_jint(m, "step", -1) != no || !gd_jstr(m, "phase") ||
-	    strcmp(gd_jstr(m, "phase"), ph->name) ||
-	    gd_jint(m, "size", -1) != (int64_t)size) {
+	if (gd_json_int(m, "step", -1) != no || !gd_json_str(m, "phase") ||
+	    strcmp(gd_json_str(m, "phase"), ph->name) ||
+	    gd_json_int(m, "size", -1) != (int64_t)size) {
 		json_object_put(m);
 		return gd_err(
 			-EPROTO,
@@ -246,7 +227,7 @@ static int gd_step_agree(struct gd_session *s, unsigned int no,
 			" bytes) of this side's plan; are both ends the same gdperf version?",
 			s->oob.peer_name, no, ph->name, size);
 	}
-	peer_why = gd_jstr(m, "skip");
+	peer_why = gd_json_str(m, "skip");
 	if (peer_why)
 		snprintf(out->error, sizeof(out->error), "client: %s",
 			 peer_why);
@@ -303,12 +284,12 @@ static int gd_wait_done(struct gd_session *s, uint64_t *sent)
 
 	if (ret)
 		return ret;
-	perr = gd_jstr(m, "error");
+	perr = gd_json_str(m, "error");
 	if (perr)
 		ret = gd_err(-ECONNABORTED,
 			     "peer %s failed during the step: %s",
 			     s->oob.peer_name, perr);
-	*sent = (uint64_t)gd_jint(m, "sent", 0);
+	*sent = (uint64_t)gd_json_int(m, "sent", 0);
 	json_object_put(m);
 	return ret;
 }
@@ -486,7 +467,8 @@ static int gd_step_exchange(struct gd_step_ctx *c, struct gd_step_outcome *out,
 	if (ret)
 		return ret;
 	out->target_received =
-		c->st.target ? received : (uint64_t)gd_jint(m, "received", 0);
+		c->st.target ? received
+			     : (uint64_t)gd_json_int(m, "received", 0);
 	if (json_object_object_get_ex(m, "counters", &x))
 		out->counters_remote = json_object_get(x);
 	if (json_object_object_get_ex(m, "verify", &x) &&
@@ -509,7 +491,7 @@ static int gd_step_exchange(struct gd_step_ctx *c, struct gd_step_outcome *out,
 			out->res.is_bw
 				? out->res.bw.iters * out->res.bw.size_bytes
 				: 0;
-		out->res.msgs_done = (uint64_t)gd_jint(m, "sent", 0);
+		out->res.msgs_done = (uint64_t)gd_json_int(m, "sent", 0);
 	}
 	json_object_put(m);
 	return ret;

@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+/*
+ * Tolerant readers of json-c objects, shared by every module that reads a
+ * JSON document or a side-channel payload: a missing key or a value of
+ * another type reads as "absent", never as a crash.
+ */
+#ifndef GD_JSON_GET_H
+#define GD_JSON_GET_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct json_object;
+
+/* The string at @key, or NULL when absent or not a string. */
+const char *gd_json_str(struct json_object *obj, const char *key);
+/* The number (int or double) at @key into @out; false when absent. */
+bool gd_json_num(struct json_object *obj, const char *key, double *out);
+/* The integer at @key, or @dflt when absent or not an integer. */
+int64_t gd_json_int(struct json_object *obj, const char *key, int64_t dflt);
+/* obj.a, or obj.a.b when @b is given; NULL when absent or null. */
+struct json_object *gd_json_path(struct json_object *obj, const char *a,
+				 const char *b);
+
+#endif
