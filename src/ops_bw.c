@@ -454,26 +454,14 @@ static int gd_bw_check_done(struct gd_session *s, bool *done_seen,
 			    uint64_t *peer_sent)
 {
 	struct pollfd pfd = { .fd = s->oob.fd, .events = POLLIN };
-	struct json_object *m = NULL, *x;
+	struct json_object *m = NULL;
 	int ret;
 
 	if (poll(&pfd, 1, 0) <= 0)
 		return 0;
 	ret = gd_oob_recv(&s->oob, GD_FRAME_SYNC, &m);
-	if (ret)
-		return ret;
-	if (json_object_object_get_ex(m, "done", &x)) {
-		*done_seen = true;
-		if (json_object_object_get_ex(m, "error", &x) &&
-		    json_object_is_type(x, json_type_string)) {
-			ret = gd_err(-ECONNABORTED,
-				     "peer %s failed during the step: %s",
-				     s->oob.peer_name,
-				     json_object_get_string(x));
-		} else if (json_object_object_get_ex(m, "sent", &x)) {
-			*peer_sent = (uint64_t)json_object_get_int64(x);
-		}
-	}
+	if (!ret)
+		ret = gd_step_done_frame(s, m, done_seen, peer_sent);
 	json_object_put(m);
 	return ret;
 }

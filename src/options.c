@@ -358,8 +358,6 @@ static void gd_opts_defaults(const struct gd_test *test, struct gd_opts *o)
 	o->gate_from_bytes = test->measure == GD_MEASURE_LAT ? 0 : 65536;
 }
 
-static bool gd_given_name(const struct gd_opts *o, const char *long_name);
-
 static void gd_set_given(struct gd_opts *o, size_t idx)
 {
 	o->given_mask[idx / 64] |= 1ULL << (idx % 64);
@@ -371,11 +369,6 @@ bool gd_is_given(const struct gd_opts *o, size_t idx)
 }
 
 bool gd_opts_given(const struct gd_opts *o, const char *long_name)
-{
-	return gd_given_name(o, long_name);
-}
-
-static bool gd_given_name(const struct gd_opts *o, const char *long_name)
 {
 	for (size_t i = 0; i < GD_NOPTS; i++)
 		if (!strcmp(gd_opt_table[i].long_name, long_name))
@@ -394,7 +387,7 @@ static int gd_opts_merge_mem(struct gd_opts *o)
 			"--use_cuda_dmabuf needs a GPU: add --use_cuda=N or --use_cuda_bus_id=BDF (any order)");
 	if (o->use_cuda < 0 && !o->use_cuda_bus_id)
 		return 0;
-	if (o->mem_spec && !gd_given_name(o, "mem"))
+	if (o->mem_spec && !gd_opts_given(o, "mem"))
 		return 0; /* merged already (validate runs again on the server)
 			   */
 	if (o->mem_spec)
@@ -459,9 +452,9 @@ int gd_opts_validate(const struct gd_test *test, struct gd_opts *o)
 			-EINVAL,
 			"--loopback runs both ends itself; drop the host argument '%s'",
 			o->server_host);
-	if (o->all_sizes && gd_given_name(o, "size"))
+	if (o->all_sizes && gd_opts_given(o, "size"))
 		return gd_err(-EINVAL, "-a sweeps sizes; drop -s or -a");
-	if (gd_given_name(o, "duration") && gd_given_name(o, "iters"))
+	if (gd_opts_given(o, "duration") && gd_opts_given(o, "iters"))
 		return gd_err(
 			-EINVAL,
 			"-D (duration) and -n (iterations) exclude each other; give one");
@@ -471,7 +464,7 @@ int gd_opts_validate(const struct gd_test *test, struct gd_opts *o)
 			      " is above --max-size %" PRIu64,
 			      o->min_size_bytes, o->max_size_bytes);
 	if (test->verb == GD_VERB_ATOMIC) {
-		if (gd_given_name(o, "size") && o->size_bytes != 8)
+		if (gd_opts_given(o, "size") && o->size_bytes != 8)
 			return gd_err(
 				-EINVAL,
 				"atomic operations move 8 bytes; drop -s %" PRIu64,
@@ -524,7 +517,7 @@ int gd_opts_validate(const struct gd_test *test, struct gd_opts *o)
 			"--use_hugepages and --mem=hugepage say the same; give one");
 	if (gd_opts_merge_mem(o))
 		return gd_err_code();
-	if (o->inline_bytes && gd_given_name(o, "inline_size") && o->mem_spec &&
+	if (o->inline_bytes && gd_opts_given(o, "inline_size") && o->mem_spec &&
 	    !strncmp(o->mem_spec, "cuda", 4))
 		return gd_err(
 			-EINVAL,
@@ -621,7 +614,7 @@ int gd_opts_parse(const struct gd_test *test, int argc, char **argv,
 			      argv[optind], argv[optind + 1]);
 	if (optind == argc - 1)
 		o->server_host = strdup(argv[optind]);
-	if (!gd_given_name(o, "warmup"))
+	if (!gd_opts_given(o, "warmup"))
 		o->warmup_iters = o->iters / 10 < 100 ? o->iters / 10 : 100;
 	return gd_opts_validate(test, o);
 }

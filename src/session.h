@@ -120,6 +120,10 @@ int gd_lat_run(struct gd_step *st, struct gd_step_result *r);
 bool gd_lat_is_pingpong(const struct gd_session *s);
 /* Does the target of this test need receives posted? */
 bool gd_step_needs_recv(const struct gd_session *s);
+/* Read an initiator's "done" SYNC frame (heartbeats leave @done false):
+ * its sent count into @sent, its failure as -ECONNABORTED (recorded). */
+int gd_step_done_frame(struct gd_session *s, struct json_object *m, bool *done,
+		       uint64_t *sent);
 /* Heartbeat from a long initiator loop so a waiting peer knows we live. */
 int gd_step_heartbeat(struct gd_session *s, uint64_t now_ns);
 

@@ -46,43 +46,31 @@ static bool gd_targets(const struct gd_session *s, const struct gd_phase *ph)
 	return ph->dir == GD_DIR_BIDIR || !gd_initiates(s, ph);
 }
 
-/* Why this side cannot run the phase, or NULL. */
+/* Why this side cannot run the phase, or NULL; with where it failed
+ * ("register", or "config" when never configured) and its -errno. */
 static const char *gd_step_unavailable(struct gd_session *s,
-				       const struct gd_phase *ph)
+				       const struct gd_phase *ph,
+				       const char **stage, int *err)
 {
 	enum gd_place mine = s->is_server ? ph->server_place : ph->client_place;
 	enum gd_place theirs =
 		s->is_server ? ph->client_place : ph->server_place;
+	const struct gd_local_buf *lb = &s->local[mine];
+	const struct gd_remote_buf *rb = &s->remote[theirs];
 
-	if (!s->local[mine].ok)
-		return s->local[mine].why_absent;
-	if (!s->remote[theirs].present)
-		return s->remote[theirs].why_absent;
+	if (!lb->ok) {
+		*stage = lb->stage[0] ? "register" : "config";
+		*err = lb->err;
+		return lb->why_absent;
+	}
+	if (!rb->present) {
+		*stage = rb->stage[0] ? "register" : "config";
+		*err = rb->err;
+		return rb->why_absent;
+	}
+	*stage = "peer";
+	*err = 0;
 	return NULL;
-}
-
-/* The -errno behind an unavailable placement (0 when only unconfigured). */
-static int gd_step_unavailable_err(struct gd_session *s,
-				   const struct gd_phase *ph)
-{
-	enum gd_place mine = s->is_server ? ph->server_place : ph->client_place;
-	enum gd_place theirs =
-		s->is_server ? ph->client_place : ph->server_place;
-
-	return !s->local[mine].ok ? s->local[mine].err : s->remote[theirs].err;
-}
-
-/* Where an unavailable placement failed, for the verdicts. */
-static const char *gd_step_unavailable_stage(struct gd_session *s,
-					     const struct gd_phase *ph)
-{
-	enum gd_place mine = s->is_server ? ph->server_place : ph->client_place;
-	enum gd_place theirs =
-		s->is_server ? ph->client_place : ph->server_place;
-
-	if (!s->local[mine].ok)
-		return s->local[mine].stage[0] ? "register" : "config";
-	return s->remote[theirs].stage[0] ? "register" : "config";
 }
 
 static bool gd_verify_applies(const struct gd_session *s)
@@ -187,7 +175,9 @@ static int gd_step_agree(struct gd_session *s, unsigned int no,
 			 const struct gd_phase *ph, uint64_t size,
 			 struct gd_step_outcome *out)
 {
-	const char *why = gd_step_unavailable(s, ph), *peer_why;
+	const char *stage, *peer_why;
+	int err;
+	const char *why = gd_step_unavailable(s, ph, &stage, &err);
 	struct json_object *m = NULL;
 	int ret;
 
@@ -276,20 +266,30 @@ static int gd_send_done(struct gd_session *s, uint64_t sent, int err)
 	return gd_sync_send(s, m);
 }
 
+int gd_step_done_frame(struct gd_session *s, struct json_object *m, bool *done,
+		       uint64_t *sent)
+{
+	const char *perr = gd_json_str(m, "error");
+
+	if (!json_object_object_get_ex(m, "done", NULL))
+		return 0; /* a heartbeat */
+	*done = true;
+	if (perr)
+		return gd_err(-ECONNABORTED,
+			      "peer %s failed during the step: %s",
+			      s->oob.peer_name, perr);
+	*sent = (uint64_t)gd_json_int(m, "sent", (int64_t)*sent);
+	return 0;
+}
+
 static int gd_wait_done(struct gd_session *s, uint64_t *sent)
 {
 	struct json_object *m = NULL;
-	const char *perr;
+	bool done = false;
 	int ret = gd_sync_recv(s, &m);
 
-	if (ret)
-		return ret;
-	perr = gd_json_str(m, "error");
-	if (perr)
-		ret = gd_err(-ECONNABORTED,
-			     "peer %s failed during the step: %s",
-			     s->oob.peer_name, perr);
-	*sent = (uint64_t)gd_json_int(m, "sent", 0);
+	if (!ret)
+		ret = gd_step_done_frame(s, m, &done, sent);
 	json_object_put(m);
 	return ret;
 }
@@ -522,12 +522,8 @@ int gd_step_run(struct gd_session *s, unsigned int step_no,
 
 	memset(out, 0, sizeof(*out));
 	ret = gd_step_agree(s, step_no, ph, size_bytes, out);
-	if (ret > 0) {
-		out->stage = gd_step_unavailable(s, ph)
-				     ? gd_step_unavailable_stage(s, ph)
-				     : "peer";
-		out->err = gd_step_unavailable_err(s, ph);
-	}
+	if (ret > 0)
+		gd_step_unavailable(s, ph, &out->stage, &out->err);
 	if (ret)
 		return ret > 0 ? 0 : (out->stage = "oob", ret);
 	out->ran = true;
