@@ -359,15 +359,17 @@ static void gd_report_bw_text(struct gd_report *rep,
 		avg, bw->msg_rate_Mpps);
 }
 
-void gd_report_bw_row(struct gd_report *rep, int phase,
-		      const struct gd_bw_summary *bw)
+struct json_object *gd_report_bw_row(struct gd_report *rep, int phase,
+				     const struct gd_bw_summary *bw)
 {
-	struct json_object *ph = gd_report_phase(rep, phase);
+	struct json_object *ph = gd_report_phase(rep, phase), *row;
 
 	if (!ph || !bw)
-		return;
-	gd_report_add_result(ph, gd_bw_summary_json(bw));
+		return NULL;
+	row = gd_bw_summary_json(bw);
+	gd_report_add_result(ph, row);
 	gd_report_bw_text(rep, bw);
+	return row;
 }
 
 static void gd_report_lat_text(struct gd_report *rep,
@@ -388,19 +390,20 @@ static void gd_report_lat_text(struct gd_report *rep,
 		lat->avg_us, lat->stdev_us, lat->p99_us, lat->p999_us);
 }
 
-void gd_report_lat_row(struct gd_report *rep, int phase,
-		       const struct gd_lat_summary *lat, uint64_t size_bytes,
-		       uint64_t iters)
+struct json_object *gd_report_lat_row(struct gd_report *rep, int phase,
+				      const struct gd_lat_summary *lat,
+				      uint64_t size_bytes, uint64_t iters)
 {
 	struct json_object *ph = gd_report_phase(rep, phase), *row;
 
 	if (!ph || !lat)
-		return;
+		return NULL;
 	row = gd_lat_summary_json(lat);
 	json_object_object_add(row, "size_bytes", gd_json_u64(size_bytes));
 	json_object_object_add(row, "iterations", gd_json_u64(iters));
 	gd_report_add_result(ph, row);
 	gd_report_lat_text(rep, lat, size_bytes, iters);
+	return row;
 }
 
 void gd_report_phase_set(struct gd_report *rep, int phase, const char *key,
@@ -431,16 +434,20 @@ static struct json_object *gd_report_error_obj(int err, const char *msg)
 }
 
 void gd_report_phase_fail(struct gd_report *rep, int phase, int err,
-			  const char *msg)
+			  const char *msg, const char *stage)
 {
-	struct json_object *ph = gd_report_phase(rep, phase);
+	struct json_object *ph = gd_report_phase(rep, phase), *e;
 	const char *name = "";
 	struct json_object *n;
 
 	if (!ph)
 		return;
 	json_object_object_add(ph, "status", json_object_new_string("failed"));
-	json_object_object_add(ph, "error", gd_report_error_obj(err, msg));
+	e = gd_report_error_obj(err, msg);
+	if (stage)
+		json_object_object_add(e, "stage",
+				       json_object_new_string(stage));
+	json_object_object_add(ph, "error", e);
 	if (json_object_object_get_ex(ph, "name", &n))
 		name = json_object_get_string(n);
 	if (rep->text)

@@ -91,15 +91,18 @@ struct json_object *gd_report_root(struct gd_report *rep);
 int gd_report_phase_begin(struct gd_report *rep, const char *name,
 			  const char *placement, const char *direction,
 			  struct json_object *memory);
-void gd_report_bw_row(struct gd_report *rep, int phase,
-		      const struct gd_bw_summary *bw);
-void gd_report_lat_row(struct gd_report *rep, int phase,
-		       const struct gd_lat_summary *lat, uint64_t size_bytes,
-		       uint64_t iters);
+/* Both return the JSON row just added (owned by the document, NULL when
+ * @phase does not exist) so callers can add keys to that same row. */
+struct json_object *gd_report_bw_row(struct gd_report *rep, int phase,
+				     const struct gd_bw_summary *bw);
+struct json_object *gd_report_lat_row(struct gd_report *rep, int phase,
+				      const struct gd_lat_summary *lat,
+				      uint64_t size_bytes, uint64_t iters);
 void gd_report_phase_set(struct gd_report *rep, int phase, const char *key,
 			 struct json_object *val);
+/* @stage (may be NULL) says where it failed: register, config, oob, ... */
 void gd_report_phase_fail(struct gd_report *rep, int phase, int err,
-			  const char *msg);
+			  const char *msg, const char *stage);
 
 /* Record the run's error (code is -errno) and the final exit status. */
 void gd_report_set_error(struct gd_report *rep, int err, const char *msg);

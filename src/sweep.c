@@ -297,81 +297,37 @@ static struct json_object *gd_steps_json(struct gd_step_outcome *outs,
 
 /* Send tests: what the target received against what was sent (warm-up
  * included on both counts); unreliable transports may drop. */
-static void gd_report_delivery(struct gd_session *s, int idx,
-			       const struct gd_step_outcome *outs)
+static void gd_row_delivery(struct json_object *row,
+			    const struct gd_step_outcome *o)
 {
-	struct json_object *phases, *res;
-	size_t r = 0;
+	uint64_t sent = o->res.msgs_done, got = o->target_received;
 
-	if (s->test->verb != GD_VERB_SEND ||
-	    s->test->measure != GD_MEASURE_BW ||
-	    s->phases[0].dir == GD_DIR_BIDIR ||
-	    !json_object_object_get_ex(gd_report_root(s->rep), "phases",
-				       &phases) ||
-	    !json_object_object_get_ex(
-		    json_object_array_get_idx(phases, (size_t)idx), "results",
-		    &res))
-		return;
-	for (unsigned int z = 0; z < s->num_sizes; z++) {
-		const struct gd_step_outcome *o = &outs[z];
-		struct json_object *row;
-		uint64_t sent = o->res.msgs_done;
-
-		if (!o->ok)
-			continue;
-		row = json_object_array_get_idx(res, r++);
-		json_object_object_add(row, "messages_sent",
-				       json_object_new_int64((int64_t)sent));
-		json_object_object_add(
-			row, "messages_received",
-			json_object_new_int64((int64_t)o->target_received));
-		json_object_object_add(
-			row, "lost_pct",
-			json_object_new_double(
-				sent && o->target_received < sent
-					? 100.0 *
-						  (double)(sent -
-							   o->target_received) /
-						  (double)sent
-					: 0));
-	}
+	json_object_object_add(row, "messages_sent",
+			       json_object_new_int64((int64_t)sent));
+	json_object_object_add(row, "messages_received",
+			       json_object_new_int64((int64_t)got));
+	json_object_object_add(
+		row, "lost_pct",
+		json_object_new_double(sent && got < sent
+					       ? 100.0 * (double)(sent - got) /
+							 (double)sent
+					       : 0));
 }
 
-/* --cpu_util: the initiator's CPU use in each result row. */
-static void gd_report_cpu_util(struct gd_session *s, int idx,
-			       const struct gd_step_outcome *outs)
+static bool gd_text_extras(const struct gd_session *s)
 {
-	struct json_object *phases, *res;
-	size_t r = 0;
-
-	if (!s->o->cpu_util ||
-	    !json_object_object_get_ex(gd_report_root(s->rep), "phases",
-				       &phases) ||
-	    !json_object_object_get_ex(
-		    json_object_array_get_idx(phases, (size_t)idx), "results",
-		    &res))
-		return;
-	for (unsigned int z = 0; z < s->num_sizes; z++) {
-		if (!outs[z].ok)
-			continue;
-		if (outs[z].res.cpu_util_pct >= 0)
-			json_object_object_add(
-				json_object_array_get_idx(res, r),
-				"cpu_util_pct",
-				json_object_new_double(
-					outs[z].res.cpu_util_pct));
-		r++;
-	}
+	return s->o->output == GD_OUTPUT_ALL &&
+	       !(s->o->json_path && !strcmp(s->o->json_path, "-"));
 }
 
 /* Bidirectional: the row is the labelled sum of both directions; each
  * direction stays in the JSON row and in its own text line. */
-static void gd_report_bidir_row(struct gd_session *s, int idx,
-				const struct gd_step_outcome *o)
+static struct json_object *gd_report_bidir_row(struct gd_session *s, int idx,
+					       const struct gd_step_outcome *o)
 {
 	const struct gd_bw_summary *a = &o->res.bw, *b = &o->peer_bw;
 	struct gd_bw_summary sum = *a;
-	struct json_object *phases, *res, *row, *dirs;
+	struct json_object *row, *dirs;
 
 	if (o->has_peer_bw) {
 		sum.iters += b->iters;
@@ -379,14 +335,9 @@ static void gd_report_bidir_row(struct gd_session *s, int idx,
 		sum.avg_MiBps += b->avg_MiBps;
 		sum.msg_rate_Mpps += b->msg_rate_Mpps;
 	}
-	gd_report_bw_row(s->rep, idx, &sum);
-	if (!json_object_object_get_ex(gd_report_root(s->rep), "phases",
-				       &phases) ||
-	    !json_object_object_get_ex(
-		    json_object_array_get_idx(phases, (size_t)idx), "results",
-		    &res))
-		return;
-	row = json_object_array_get_idx(res, json_object_array_length(res) - 1);
+	row = gd_report_bw_row(s->rep, idx, &sum);
+	if (!row)
+		return NULL;
 	dirs = json_object_new_object();
 	json_object_object_add(dirs, "client_to_server", gd_bw_summary_json(a));
 	json_object_object_add(dirs, "server_to_client",
@@ -394,12 +345,41 @@ static void gd_report_bidir_row(struct gd_session *s, int idx,
 	json_object_object_add(row, "sum_of_directions",
 			       json_object_new_boolean(1));
 	json_object_object_add(row, "directions", dirs);
-	if (s->o->output == GD_OUTPUT_ALL &&
-	    !(s->o->json_path && !strcmp(s->o->json_path, "-")))
+	if (gd_text_extras(s))
 		printf(" bidirectional %" PRIu64
 		       " B: client->server %.2f + server->client %.2f = sum %.2f MiB/s\n",
 		       a->size_bytes, a->avg_MiBps,
 		       o->has_peer_bw ? b->avg_MiBps : 0.0, sum.avg_MiBps);
+	return row;
+}
+
+/* One size of a phase: its row, then what only some runs carry. */
+static void gd_report_size(struct gd_session *s, int idx,
+			   const struct gd_phase *ph,
+			   const struct gd_step_outcome *o, uint64_t size_bytes)
+{
+	bool cpu = s->o->cpu_util && o->res.cpu_util_pct >= 0;
+	struct json_object *row;
+
+	if (cpu && !s->o->output && gd_text_extras(s))
+		printf(" CPU utilisation during %" PRIu64 " B: %.1f%%\n",
+		       size_bytes, o->res.cpu_util_pct);
+	if (o->res.is_bw && ph->dir == GD_DIR_BIDIR)
+		row = gd_report_bidir_row(s, idx, o);
+	else if (o->res.is_bw)
+		row = gd_report_bw_row(s->rep, idx, &o->res.bw);
+	else
+		row = gd_report_lat_row(s->rep, idx, &o->res.lat, size_bytes,
+					o->res.lat.samples);
+	if (!row)
+		return;
+	if (cpu)
+		json_object_object_add(
+			row, "cpu_util_pct",
+			json_object_new_double(o->res.cpu_util_pct));
+	if (s->test->verb == GD_VERB_SEND && o->res.is_bw &&
+	    ph->dir != GD_DIR_BIDIR)
+		gd_row_delivery(row, o);
 }
 
 static void gd_report_phase(struct gd_session *s, unsigned int p,
@@ -416,29 +396,11 @@ static void gd_report_phase(struct gd_session *s, unsigned int p,
 				    gd_dir_name(ph->dir),
 				    gd_phase_memory(s, ph));
 	for (unsigned int z = 0; z < s->num_sizes; z++) {
-		struct gd_step_outcome *o = &outs[z];
-
-		if (!o->ok) {
-			if (!first_fail)
-				first_fail = o;
-			continue;
-		}
-		if (s->o->cpu_util && o->res.cpu_util_pct >= 0 &&
-		    !s->o->output &&
-		    !(s->o->json_path && !strcmp(s->o->json_path, "-")))
-			printf(" CPU utilisation during %" PRIu64
-			       " B: %.1f%%\n",
-			       s->sizes[z], o->res.cpu_util_pct);
-		if (o->res.is_bw && ph->dir == GD_DIR_BIDIR)
-			gd_report_bidir_row(s, idx, o);
-		else if (o->res.is_bw)
-			gd_report_bw_row(s->rep, idx, &o->res.bw);
-		else
-			gd_report_lat_row(s->rep, idx, &o->res.lat, s->sizes[z],
-					  o->res.lat.samples);
+		if (outs[z].ok)
+			gd_report_size(s, idx, ph, &outs[z], s->sizes[z]);
+		else if (!first_fail)
+			first_fail = &outs[z];
 	}
-	gd_report_cpu_util(s, idx, outs);
-	gd_report_delivery(s, idx, outs);
 	steps = gd_steps_json(outs, s->num_sizes, s->sizes, &app_bytes, &cl,
 			      &cr);
 	counters = json_object_new_object();
@@ -456,23 +418,11 @@ static void gd_report_phase(struct gd_session *s, unsigned int p,
 				s->use_imm
 					? "write-with-immediate, receive completion polled"
 					: "write, last byte of the buffer polled"));
-	if (first_fail) {
-		struct json_object *phases, *err;
-
+	if (first_fail)
 		gd_report_phase_fail(s->rep, idx,
 				     first_fail->err ? first_fail->err
 						     : -ECANCELED,
-				     first_fail->error);
-		if (first_fail->stage &&
-		    json_object_object_get_ex(gd_report_root(s->rep), "phases",
-					      &phases) &&
-		    json_object_object_get_ex(
-			    json_object_array_get_idx(phases, (size_t)idx),
-			    "error", &err))
-			json_object_object_add(
-				err, "stage",
-				json_object_new_string(first_fail->stage));
-	}
+				     first_fail->error, first_fail->stage);
 }
 
 void gd_sweep_order(const struct gd_session *s, unsigned int step,

@@ -182,7 +182,7 @@ static void fill_two_phases(struct gd_report *rep)
 		gd_bw_summarize(4096, 1048576, 500000000ull, 0, 0, &bw), 0);
 	gd_report_bw_row(rep, ph, &bw);
 	gd_report_phase_fail(rep, ph, -EFAULT,
-			     "GPU buffer registration failed on rxe0");
+			     "GPU buffer registration failed on rxe0", NULL);
 }
 
 static void check_document(struct json_object *doc)
