@@ -226,12 +226,12 @@ static int gd_judge(struct gd_session *s)
 	}
 	gd_report_set_section(s->rep, "comparison", cmp);
 	gd_report_set_section(s->rep, "verdicts", verd);
-	if (o->output == GD_OUTPUT_ALL && o->json_path &&
-	    strcmp(o->json_path, "-"))
-		gd_compare_print(stdout, doc, cmp, verd);
-	else if (o->output == GD_OUTPUT_ALL)
-		gd_compare_print(o->json_path ? stderr : stdout, doc, cmp,
-				 verd);
+	/* with the document on stdout (--json), the tables go to stderr */
+	if (o->output == GD_OUTPUT_ALL)
+		gd_compare_print(o->json_path && !strcmp(o->json_path, "-")
+					 ? stderr
+					 : stdout,
+				 doc, cmp, verd);
 	if (o->plot_path) {
 		int r = gd_plot_write(doc, o->plot_path, note, sizeof(note));
 

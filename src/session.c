@@ -16,6 +16,7 @@
 
 #include <json-c/json.h>
 
+#include "counters.h"
 #include "error.h"
 #include "session.h"
 
@@ -370,8 +371,12 @@ int gd_session_setup(struct gd_session *s)
 				 ~4095ULL);
 		ret = gd_setup_verbs(s, cm_ip, sizeof(cm_ip));
 	}
-	if (!ret)
+	if (!ret) {
+		s->counters_lifespan_ms = gd_counters_lifespan_ms(
+			gd_counters_root(s->o->counters_root),
+			s->v.port.dev_name, s->v.port.port);
 		ret = gd_exchange_qp_info(s, cm_ip, sizeof(cm_ip));
+	}
 	if (!ret && s->o->rdma_cm)
 		ret = s->is_server
 			      ? gd_cm_accept(&s->v, s->o, s->access)

@@ -81,6 +81,7 @@ struct gd_session {
 	struct json_object *remote_endpoint;
 	uint64_t last_beat_ns;
 	uint64_t recv_outstanding[GD_MAX_QPS];
+	unsigned int counters_lifespan_ms; /* hw_counters cache, read once */
 };
 
 /* session.c: setup and teardown of everything before the steps.

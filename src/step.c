@@ -386,10 +386,7 @@ static int gd_step_measure(struct gd_step_ctx *c, struct gd_step_result *r,
  * sees this window's traffic, not the values cached at its opening. */
 static void gd_counters_settle(struct gd_step_ctx *c)
 {
-	struct gd_session *s = c->st.s;
-	unsigned int life_ms =
-		gd_counters_lifespan_ms(gd_counters_root(s->o->counters_root),
-					s->v.port.dev_name, s->v.port.port);
+	unsigned int life_ms = c->st.s->counters_lifespan_ms;
 	/* the cache expires on jiffies: allow a few ticks beyond it */
 	uint64_t need_ns = (life_ms + 10) * 1000000ULL, elapsed;
 	struct timespec ts;
