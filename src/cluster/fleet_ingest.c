@@ -17,6 +17,7 @@
 
 #include "cluster/fleet.h"
 #include "error.h"
+#include "json_get.h"
 
 /* Bounded copy that always terminates; long paths are cut, not lost. */
 static void copy_str(char *dst, size_t len, const char *src)
@@ -25,16 +26,6 @@ static void copy_str(char *dst, size_t len, const char *src)
 
 	memcpy(dst, src, n);
 	dst[n] = '\0';
-}
-
-static const char *jstr(struct json_object *o, const char *key)
-{
-	struct json_object *v;
-
-	if (!o || !json_object_object_get_ex(o, key, &v) ||
-	    !json_object_is_type(v, json_type_string))
-		return NULL;
-	return json_object_get_string(v);
 }
 
 static struct json_object *jget(struct json_object *o, const char *key)
@@ -117,18 +108,20 @@ static int run_identity(struct gd_fleet *fl, struct gd_fleet_run *r,
 			struct json_object *o)
 {
 	struct json_object *round = jget(o, "round");
-	const char *dir = jstr(o, "direction");
+	const char *dir = gd_json_str(o, "direction");
 
 	r->round = round && json_object_is_type(round, json_type_int)
 			   ? json_object_get_int(round)
-			   : round_number(jstr(o, "round"));
+			   : round_number(gd_json_str(o, "round"));
 	r->step = jint(o, "step", 0);
 	r->repeat = jint(o, "repeat", 1);
 	r->gpu = jint(o, "gpu", 0);
 	r->rail = jint(o, "rail", 0);
 	r->b_to_a = dir && !strcmp(dir, "b_to_a");
-	r->a = gd_fleet_host_index(fl, jstr(o, "server_a"), !fl->have_plan);
-	r->b = gd_fleet_host_index(fl, jstr(o, "server_b"), !fl->have_plan);
+	r->a = gd_fleet_host_index(fl, gd_json_str(o, "server_a"),
+				   !fl->have_plan);
+	r->b = gd_fleet_host_index(fl, gd_json_str(o, "server_b"),
+				   !fl->have_plan);
 	return r->a < 0 || r->b < 0 ? -ENOENT : 0;
 }
 
@@ -140,7 +133,7 @@ static int plan_hosts(struct gd_fleet *fl, struct json_object *hosts)
 	for (i = 0; i < n; i++) {
 		struct json_object *h = json_object_array_get_idx(hosts, i);
 		struct json_object *as = jget(h, "associations");
-		int idx = gd_fleet_host_index(fl, jstr(h, "name"), true);
+		int idx = gd_fleet_host_index(fl, gd_json_str(h, "name"), true);
 
 		if (idx < 0)
 			return -ENOMEM;
@@ -158,7 +151,7 @@ static int plan_hosts(struct gd_fleet *fl, struct json_object *hosts)
 int gd_fleet_load_plan(struct gd_fleet *fl, const char *path)
 {
 	struct json_object *root = json_object_from_file(path), *ex, *cfg;
-	const char *schema = jstr(root, "schema");
+	const char *schema = gd_json_str(root, "schema");
 	size_t i, n;
 	int ret;
 
@@ -179,8 +172,9 @@ int gd_fleet_load_plan(struct gd_fleet *fl, const char *path)
 	n = ex ? json_object_array_length(ex) : 0;
 	for (i = 0; !ret && i < n; i++) {
 		struct json_object *e = json_object_array_get_idx(ex, i);
-		struct gd_fleet_run *r =
-			run_find(fl, jstr(e, "id") ? jstr(e, "id") : "", true);
+		struct gd_fleet_run *r = run_find(
+			fl, gd_json_str(e, "id") ? gd_json_str(e, "id") : "",
+			true);
 
 		if (!r)
 			ret = -ENOMEM;
@@ -200,11 +194,11 @@ static void phase_load(struct gd_fleet_phase *p, struct json_object *ph,
 		       bool lat)
 {
 	struct json_object *res = jget(ph, "results");
-	const char *status = jstr(ph, "status");
+	const char *status = gd_json_str(ph, "status");
 	size_t i, n = res ? json_object_array_length(res) : 0;
 
 	snprintf(p->name, sizeof(p->name), "%s",
-		 jstr(ph, "name") ? jstr(ph, "name") : "?");
+		 gd_json_str(ph, "name") ? gd_json_str(ph, "name") : "?");
 	p->ok = status && !strcmp(status, "ok");
 	for (i = 0; i < n && p->n < GD_FLEET_SIZES_MAX; i++) {
 		struct json_object *row = json_object_array_get_idx(res, i);
@@ -223,7 +217,7 @@ static void error_text(struct json_object *doc, char *dst, size_t len,
 		       const char *who)
 {
 	struct json_object *err = jget(doc, "error");
-	const char *msg = jstr(err, "message");
+	const char *msg = gd_json_str(err, "message");
 	int status = jint(doc, "exit_status", -1);
 
 	if (msg)
@@ -236,14 +230,14 @@ static void run_measure(struct gd_fleet_run *r, struct json_object *doc,
 			const char *file)
 {
 	struct json_object *test = jget(doc, "test"), *ph = jget(doc, "phases");
-	const char *measure = jstr(test, "measure");
+	const char *measure = gd_json_str(test, "measure");
 	size_t i, n = ph ? json_object_array_length(ph) : 0;
 
 	r->have_measure = true;
 	r->lat = measure && !strcmp(measure, "lat");
 	copy_str(r->file, sizeof(r->file), file);
 	r->ok = jint(doc, "exit_status", 1) == 0 &&
-		!jstr(jget(doc, "error"), "message");
+		!gd_json_str(jget(doc, "error"), "message");
 	r->n_phases = 0;
 	for (i = 0; i < n && r->n_phases < GD_FLEET_PHASES_MAX; i++) {
 		struct gd_fleet_phase *p = &r->phases[r->n_phases++];
@@ -269,12 +263,12 @@ static void ingest_envelope(struct gd_fleet *fl, struct json_object *doc)
 	struct json_object *env =
 		jget(doc, "envelope") ? jget(doc, "envelope") : doc;
 	struct json_object *find = jget(env, "findings"), *map;
-	const char *host = jstr(doc, "hostname");
+	const char *host = gd_json_str(doc, "hostname");
 	size_t i, n = find ? json_object_array_length(find) : 0;
 	int idx;
 
 	if (!host)
-		host = jstr(jget(env, "host"), "hostname");
+		host = gd_json_str(jget(env, "host"), "hostname");
 	idx = gd_fleet_host_index(fl, host, !fl->have_plan);
 	if (idx < 0)
 		return;
@@ -285,8 +279,8 @@ static void ingest_envelope(struct gd_fleet *fl, struct json_object *doc)
 	    json_object_array_length(map))
 		fl->hosts[idx].map = true;
 	for (i = 0; i < n; i++) {
-		const char *sev =
-			jstr(json_object_array_get_idx(find, i), "severity");
+		const char *sev = gd_json_str(
+			json_object_array_get_idx(find, i), "severity");
 
 		if (sev && !strcmp(sev, "error"))
 			fl->hosts[idx].envelope_errors++;
@@ -312,13 +306,14 @@ static int ingest_run(struct gd_fleet *fl, struct json_object *doc,
 		      const char *file)
 {
 	struct json_object *labels = jget(doc, "labels");
-	const char *id = jstr(labels, "exec"), *role = jstr(doc, "role");
+	const char *id = gd_json_str(labels, "exec"),
+		   *role = gd_json_str(doc, "role");
 	struct gd_fleet_run *r;
 
-	if (jstr(labels, "check"))
-		ingest_check(fl, doc, jstr(labels, "check"), file);
+	if (gd_json_str(labels, "check"))
+		ingest_check(fl, doc, gd_json_str(labels, "check"), file);
 	if (!id) {
-		fl->n_unlabelled += !jstr(labels, "check");
+		fl->n_unlabelled += !gd_json_str(labels, "check");
 		return 0;
 	}
 	r = run_find(fl, id, !fl->have_plan);
@@ -341,7 +336,8 @@ static int ingest_run(struct gd_fleet *fl, struct json_object *doc,
 static int ingest_file(struct gd_fleet *fl, const char *path)
 {
 	struct json_object *doc = json_object_from_file(path);
-	const char *schema = jstr(doc, "schema"), *tool = jstr(doc, "tool");
+	const char *schema = gd_json_str(doc, "schema"),
+		   *tool = gd_json_str(doc, "tool");
 	int ret = 0;
 
 	fl->n_docs++;
