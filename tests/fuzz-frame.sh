@@ -7,9 +7,13 @@ builddir=${GD_TOP_BUILDDIR:-.}
 fuzzer=$builddir/tests/frame_fuzz
 seeds=$srcdir/tests/fuzz-corpus/frame
 
-if [ ! -x "$fuzzer" ]; then
-	echo "SKIP: $fuzzer was not built (configure found no clang with libFuzzer)" >&2
+if [ -n "${GD_FUZZ_WHY:-}" ]; then
+	echo "SKIP: libFuzzer targets not built: $GD_FUZZ_WHY" >&2
 	exit 77
+fi
+if [ ! -x "$fuzzer" ]; then
+	echo "FAIL: configure enabled fuzzing but $fuzzer was not built" >&2
+	exit 1
 fi
 if [ ! -d "$seeds" ]; then
 	echo "FAIL: seed corpus $seeds is missing" >&2

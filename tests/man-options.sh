@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
-# Keeps man/gdperf.1 and the eight gd_* binaries honest with each other:
+# Keeps man/gdperf.7 and the eight gd_* binaries honest with each other:
 # every long option in each binary's --help is in the page's OPTIONS section,
 # every option that section names exists in --help, each binary has its .so
 # stub, and every verdict code in src/compare.h is documented.
@@ -8,7 +8,7 @@ set -u
 
 top_src=${GD_TOP_SRCDIR:-.}
 top_build=${GD_TOP_BUILDDIR:-.}
-page="$top_src/man/gdperf.1"
+page="$top_src/man/gdperf.7"
 bins="gd_write_bw gd_write_lat gd_read_bw gd_read_lat gd_send_bw gd_send_lat gd_atomic_bw gd_atomic_lat"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/gd-man.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
@@ -62,39 +62,39 @@ for bin in $bins; do
 	n=$(wc -l <"$tmp/help-$bin")
 	[ "$n" -ge 20 ] || fail "$bin --help lists only $n long options; parsing broke?"
 	missing=$(comm -23 "$tmp/help-$bin" "$tmp/man-options" | sed 's/^/--/' | tr '\n' ' ')
-	[ -z "$missing" ] || fail "$bin --help has options missing from the OPTIONS section of man/gdperf.1: $missing"
+	[ -z "$missing" ] || fail "$bin --help has options missing from the OPTIONS section of man/gdperf.7: $missing"
 	cat "$tmp/help-$bin" >>"$tmp/all-help"
 	stub="$top_src/man/$bin.1"
-	if [ ! -r "$stub" ] || ! grep -qx '\.so man1/gdperf\.1' "$stub"; then
-		fail "man/$bin.1 is not a '.so man1/gdperf.1' stub"
+	if [ ! -r "$stub" ] || ! grep -qx '\.so man7/gdperf\.7' "$stub"; then
+		fail "man/$bin.1 is not a '.so man7/gdperf.7' stub"
 	fi
-	grep -q "$bin" "$tmp/page.txt" || fail "man/gdperf.1 never names $bin"
+	grep -q "$bin" "$tmp/page.txt" || fail "man/gdperf.7 never names $bin"
 done
 
 # Reverse: every option the OPTIONS section names must exist in --help.
 sort -u "$tmp/all-help" -o "$tmp/all-help"
 if [ -s "$tmp/all-help" ]; then
 	extra=$(comm -13 "$tmp/all-help" "$tmp/man-mentioned" | sed 's/^/--/' | tr '\n' ' ')
-	[ -z "$extra" ] || fail "man/gdperf.1 OPTIONS documents options no binary's --help has: $extra"
+	[ -z "$extra" ] || fail "man/gdperf.7 OPTIONS documents options no binary's --help has: $extra"
 fi
 
 [ "$(wc -l <"$tmp/man-options")" -ge 20 ] ||
-	fail "the OPTIONS section of man/gdperf.1 has fewer than 20 option tags; parsing broke?"
+	fail "the OPTIONS section of man/gdperf.7 has fewer than 20 option tags; parsing broke?"
 
 # Every verdict code the engine can emit has an entry in the page.
 codes=$(grep -o '"GD_[A-Z_]*"' "$top_src/src/compare.h" | tr -d '"' | sort -u)
 [ -n "$codes" ] || fail "no verdict codes found in src/compare.h"
 for code in $codes; do
-	grep -qx "\.B $code" "$page" || fail "verdict code $code is not documented (.B $code) in man/gdperf.1"
+	grep -qx "\.B $code" "$page" || fail "verdict code $code is not documented (.B $code) in man/gdperf.7"
 done
 
 # The exit statuses --help announces are the ones the page documents.
 for st in 0 1 2 3; do
 	sed -n '/^\.SH EXIT STATUS/,/^\.SH /p' "$page" | grep -qx "\.B $st" ||
-		fail "exit status $st is not documented in man/gdperf.1"
+		fail "exit status $st is not documented in man/gdperf.7"
 done
 
 if [ $status -eq 0 ]; then
-	echo "PASS: $(wc -l <"$tmp/all-help") long options of 8 binaries match man/gdperf.1 both ways; $(echo "$codes" | wc -l) verdict codes and exit statuses 0-3 documented"
+	echo "PASS: $(wc -l <"$tmp/all-help") long options of 8 binaries match man/gdperf.7 both ways; $(echo "$codes" | wc -l) verdict codes and exit statuses 0-3 documented"
 fi
 exit $status

@@ -183,9 +183,16 @@ int gd_topo_load(const char *xml, hwloc_topology_t *out)
 	}
 	if (hwloc_topology_load(topo)) {
 		hwloc_topology_destroy(topo);
-		return gd_err(-EIO, "hwloc could not load the %s topology%s%s",
-			      xml ? "XML" : "live", xml ? " " : "",
-			      xml ? xml : "");
+		/* hwloc's built-in XML reader handles only what lstopo
+		 * writes (no comments); the libxml2 reader is a plugin. */
+		if (xml)
+			return gd_err(
+				-EIO,
+				"hwloc could not load the XML topology %s; export it again with lstopo --of xml, or install libhwloc-plugins (its libxml2 reader accepts XML comments)",
+				xml);
+		return gd_err(
+			-EIO,
+			"hwloc could not load the live topology; check that /sys is mounted and readable (lstopo shows the same)");
 	}
 	*out = topo;
 	return 0;

@@ -4,7 +4,10 @@
 # plan_props.py over gd_plan's JSON; launch files checked for their shape.
 B=${GD_TOP_BUILDDIR:-.}
 S=${GD_TOP_SRCDIR:-.}/tests/cluster
-command -v python3 >/dev/null 2>&1 || { echo "skip: python3 not found" >&2; exit 77; }
+# configure chose the interpreter (--enable-python-tests); run by hand, any python3.
+[ -z "${GD_PYTHON_WHY:-}" ] || { echo "SKIP: Python checks: $GD_PYTHON_WHY" >&2; exit 77; }
+python3() { "${PYTHON3:-$(command -v python3 || echo python3)}" "$@"; }
+command -v "${PYTHON3:-python3}" >/dev/null 2>&1 || { echo "SKIP: python3 not found" >&2; exit 77; }
 T=$(mktemp -d) || exit 1
 trap 'rm -rf "$T"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
