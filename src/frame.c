@@ -20,7 +20,7 @@ static const char *const gd_frame_names[] = {
 	[GD_FRAME_ACCEPT] = "ACCEPT",	[GD_FRAME_REJECT] = "REJECT",
 	[GD_FRAME_QP_INFO] = "QP_INFO", [GD_FRAME_SYNC] = "SYNC",
 	[GD_FRAME_RESULT] = "RESULT",	[GD_FRAME_ERROR] = "ERROR",
-	[GD_FRAME_BYE] = "BYE",
+	[GD_FRAME_BYE] = "BYE",		[GD_FRAME_BEAT] = "BEAT",
 };
 
 const char *gd_frame_type_name(int type)

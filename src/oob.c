@@ -30,7 +30,7 @@
 /* An ERROR frame is a courtesy on the way out; never stall exit on it. */
 #define GD_OOB_ERROR_SEND_MS 1000
 
-static int64_t gd_now_ms(void)
+int64_t gd_oob_now_ms(void)
 {
 	struct timespec ts;
 
@@ -40,7 +40,7 @@ static int64_t gd_now_ms(void)
 
 static int gd_ms_left(int64_t deadline_ms)
 {
-	int64_t left = deadline_ms - gd_now_ms();
+	int64_t left = deadline_ms - gd_oob_now_ms();
 
 	return left > 0 ? (int)left : 0;
 }
@@ -91,6 +91,7 @@ static void gd_set_nodelay(int fd)
 void gd_oob_init(struct gd_oob *oob, int timeout_ms)
 {
 	memset(oob, 0, sizeof(*oob));
+	pthread_mutex_init(&oob->send_lock, NULL);
 	oob->fd = -1;
 	oob->timeout_ms =
 		timeout_ms > 0 ? timeout_ms : GD_OOB_DEFAULT_TIMEOUT_MS;
@@ -174,7 +175,7 @@ int gd_oob_listen(const char *bind_host, uint16_t port, int *listen_fd)
 
 int gd_oob_accept_fd(struct gd_oob *oob, int listen_fd)
 {
-	int64_t deadline_ms = gd_now_ms() + oob->timeout_ms;
+	int64_t deadline_ms = gd_oob_now_ms() + oob->timeout_ms;
 	struct sockaddr_storage ss;
 	socklen_t ss_len;
 	int rc, fd;
@@ -264,7 +265,7 @@ close_fd:
 
 int gd_oob_connect(struct gd_oob *oob, const char *host, uint16_t port)
 {
-	int64_t deadline_ms = gd_now_ms() + oob->timeout_ms;
+	int64_t deadline_ms = gd_oob_now_ms() + oob->timeout_ms;
 	struct addrinfo *res, *ai;
 	int fd = -ETIMEDOUT;
 	int rc;
@@ -401,9 +402,10 @@ static int gd_oob_read_all(struct gd_oob *oob, uint8_t *buf, size_t len,
 	return 0;
 }
 
-int gd_oob_send(struct gd_oob *oob, int type, const struct json_object *payload)
+static int gd_oob_send_within(struct gd_oob *oob, int type,
+			      const struct json_object *payload, int timeout_ms)
 {
-	int64_t deadline_ms = gd_now_ms() + oob->timeout_ms;
+	int64_t deadline_ms = gd_oob_now_ms() + timeout_ms;
 	uint8_t *frame;
 	size_t len;
 	int rc;
@@ -411,9 +413,23 @@ int gd_oob_send(struct gd_oob *oob, int type, const struct json_object *payload)
 	rc = gd_frame_encode(type, payload, &frame, &len);
 	if (rc)
 		return rc;
+	pthread_mutex_lock(&oob->send_lock);
 	rc = gd_oob_write_all(oob, frame, len, deadline_ms, type);
+	pthread_mutex_unlock(&oob->send_lock);
 	free(frame);
 	return rc;
+}
+
+int gd_oob_send_frame(struct gd_oob *oob, int type,
+		      const struct json_object *payload)
+{
+	return gd_oob_send_within(oob, type, payload, oob->timeout_ms);
+}
+
+int gd_oob_send(struct gd_oob *oob, int type, const struct json_object *payload)
+{
+	gd_oob_alive(oob);
+	return gd_oob_send_frame(oob, type, payload);
 }
 
 /*
@@ -478,43 +494,48 @@ static int gd_oob_peer_failed(struct gd_oob *oob, int type,
 	return rc;
 }
 
-int gd_oob_recv(struct gd_oob *oob, int expect, struct json_object **payload)
+/* One whole frame, header and payload, within one silence limit. */
+static int gd_oob_read_frame(struct gd_oob *oob, int expect,
+			     struct gd_frame_hdr *hdr, struct json_object **obj)
 {
-	int64_t deadline_ms = gd_now_ms() + oob->timeout_ms;
+	int64_t deadline_ms = gd_oob_now_ms() + oob->timeout_ms;
 	bool had_err = gd_err_is_set();
 	uint8_t hdr_buf[GD_FRAME_HDR_LEN];
-	struct gd_frame_hdr hdr;
-	struct json_object *obj;
 	uint8_t *body;
 	int rc;
 
-	if (payload)
-		*payload = NULL;
 	rc = gd_oob_read_all(oob, hdr_buf, sizeof(hdr_buf), deadline_ms,
 			     expect);
 	if (rc)
 		return rc;
-	rc = gd_frame_decode_header(hdr_buf, sizeof(hdr_buf), &hdr);
+	rc = gd_frame_decode_header(hdr_buf, sizeof(hdr_buf), hdr);
 	if (rc)
 		return gd_oob_decode_failed(oob, rc, had_err);
-	body = malloc(hdr.len ? hdr.len : 1);
+	body = malloc(hdr->len ? hdr->len : 1);
 	if (!body)
 		return gd_err(-ENOMEM,
 			      "side channel: cannot allocate %u bytes for a %s "
 			      "frame from peer %s",
-			      hdr.len, gd_frame_type_name(hdr.type),
+			      hdr->len, gd_frame_type_name(hdr->type),
 			      oob->peer_name);
-	rc = gd_oob_read_all(oob, body, hdr.len, deadline_ms, expect);
+	rc = gd_oob_read_all(oob, body, hdr->len, deadline_ms, expect);
 	if (!rc) {
-		rc = gd_frame_decode_payload(body, hdr.len, &obj);
+		rc = gd_frame_decode_payload(body, hdr->len, obj);
 		if (rc)
 			rc = gd_oob_decode_failed(oob, rc, had_err);
 	}
 	free(body);
-	if (rc)
-		return rc;
-	if (hdr.type != expect)
-		return gd_oob_peer_failed(oob, hdr.type, obj, expect);
+	return rc;
+}
+
+/* A frame that is not a heartbeat: hand it over when it is the one
+ * expected, else it is the peer's failure (or a protocol error). */
+static int gd_oob_take(struct gd_oob *oob, int expect,
+		       const struct gd_frame_hdr *hdr, struct json_object *obj,
+		       struct json_object **payload)
+{
+	if (hdr->type != expect)
+		return gd_oob_peer_failed(oob, hdr->type, obj, expect);
 	if (payload)
 		*payload = obj;
 	else
@@ -522,10 +543,57 @@ int gd_oob_recv(struct gd_oob *oob, int expect, struct json_object **payload)
 	return 0;
 }
 
+int gd_oob_recv(struct gd_oob *oob, int expect, struct json_object **payload)
+{
+	struct gd_frame_hdr hdr;
+	struct json_object *obj;
+	int rc;
+
+	if (payload)
+		*payload = NULL;
+	/* Each heartbeat restarts the silence limit. */
+	do {
+		gd_oob_alive(oob);
+		rc = gd_oob_read_frame(oob, expect, &hdr, &obj);
+		if (rc)
+			return rc;
+		if (hdr.type == GD_FRAME_BEAT)
+			json_object_put(obj);
+	} while (hdr.type == GD_FRAME_BEAT);
+	gd_oob_alive(oob);
+	return gd_oob_take(oob, expect, &hdr, obj, payload);
+}
+
+int gd_oob_try_recv(struct gd_oob *oob, int expect,
+		    struct json_object **payload)
+{
+	struct pollfd pfd = { .fd = oob->fd, .events = POLLIN };
+	struct gd_frame_hdr hdr;
+	struct json_object *obj;
+	int rc;
+
+	if (payload)
+		*payload = NULL;
+	for (;;) {
+		if (poll(&pfd, 1, 0) <= 0)
+			return 0;
+		rc = gd_oob_read_frame(oob, expect, &hdr, &obj);
+		if (rc)
+			return rc;
+		if (hdr.type != GD_FRAME_BEAT)
+			break;
+		json_object_put(obj);
+	}
+	rc = gd_oob_take(oob, expect, &hdr, obj, payload);
+	return rc ? rc : 1;
+}
+
 void gd_oob_send_error(struct gd_oob *oob, int code, const char *msg)
 {
 	bool had_err = gd_err_is_set();
-	int saved_timeout_ms = oob->timeout_ms;
+	int timeout_ms = oob->timeout_ms < GD_OOB_ERROR_SEND_MS
+				 ? oob->timeout_ms
+				 : GD_OOB_ERROR_SEND_MS;
 	struct json_object *obj;
 
 	if (oob->fd < 0)
@@ -536,17 +604,16 @@ void gd_oob_send_error(struct gd_oob *oob, int code, const char *msg)
 	json_object_object_add(obj, "code", json_object_new_int(code));
 	json_object_object_add(obj, "message",
 			       json_object_new_string(msg ? msg : ""));
-	if (oob->timeout_ms > GD_OOB_ERROR_SEND_MS)
-		oob->timeout_ms = GD_OOB_ERROR_SEND_MS;
 	/* The error being reported matters, not whether the peer heard it. */
-	if (gd_oob_send(oob, GD_FRAME_ERROR, obj) && !had_err)
+	if (gd_oob_send_within(oob, GD_FRAME_ERROR, obj, timeout_ms) &&
+	    !had_err)
 		gd_err_clear();
-	oob->timeout_ms = saved_timeout_ms;
 	json_object_put(obj);
 }
 
 void gd_oob_close(struct gd_oob *oob)
 {
+	gd_oob_beat_stop(oob);
 	if (oob->fd >= 0)
 		close(oob->fd);
 	oob->fd = -1;

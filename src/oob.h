@@ -7,12 +7,15 @@
 #ifndef GD_OOB_H
 #define GD_OOB_H
 
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 
 struct json_object;
 
-#define GD_OOB_VERSION 1
+/* 2: GD_FRAME_BEAT, heartbeats from a thread, accepted between any frames */
+#define GD_OOB_VERSION 2
 #define GD_OOB_DEFAULT_PORT 18515
 #define GD_OOB_DEFAULT_TIMEOUT_MS 10000
 /* Largest payload accepted: a test description or result set, never bulk data.
@@ -34,7 +37,8 @@ enum gd_frame_type {
 	GD_FRAME_RESULT,  /* server results/counters back to the client */
 	GD_FRAME_ERROR,	  /* the peer failed: code + message */
 	GD_FRAME_BYE,
-	GD_FRAME_TYPE_MAX = GD_FRAME_BYE,
+	GD_FRAME_BEAT, /* "still here": read and dropped by every receive */
+	GD_FRAME_TYPE_MAX = GD_FRAME_BEAT,
 };
 
 const char *gd_frame_type_name(int type);
@@ -60,10 +64,17 @@ int gd_frame_decode_header(const uint8_t *buf, size_t len,
 int gd_frame_decode_payload(const uint8_t *buf, size_t len,
 			    struct json_object **payload);
 
+struct gd_oob_beat;
+
 struct gd_oob {
 	int fd;
 	int timeout_ms;	     /* per read/write and for connect retries */
 	char peer_name[128]; /* "host:port" for messages */
+	/* Frames go out whole: the heartbeat thread and the caller share
+	 * the socket. */
+	pthread_mutex_t send_lock;
+	struct gd_oob_beat *beat; /* NULL while no heartbeat thread runs */
+	_Atomic int64_t alive_ms; /* the caller's last sign of life */
 };
 
 void gd_oob_init(struct gd_oob *oob, int timeout_ms);
@@ -89,6 +100,32 @@ int gd_oob_send(struct gd_oob *oob, int type,
  * to discard it.
  */
 int gd_oob_recv(struct gd_oob *oob, int expect, struct json_object **payload);
+/*
+ * Non-blocking: 1 when a frame of type @expect was waiting (and is now in
+ * *payload), 0 when nothing but heartbeats was, or -errno as gd_oob_recv.
+ */
+int gd_oob_try_recv(struct gd_oob *oob, int expect,
+		    struct json_object **payload);
+
+/*
+ * Heartbeats (oob_beat.c). The silence limit (timeout_ms) is judged by the
+ * receiver on any frame, heartbeats included, so a peer whose measuring
+ * thread is slow (busy CPUs, a long system call under emulation) is not
+ * taken for a dead one. A thread sends GD_FRAME_BEAT every quarter of the
+ * limit (at most a second apart) while the caller has shown life within
+ * GD_OOB_STALL_MS or four silence limits, whichever is longer: a caller
+ * stuck for good still falls silent, so the peer never waits forever.
+ */
+#define GD_OOB_STALL_MS 30000
+int gd_oob_beat_start(struct gd_oob *oob);
+void gd_oob_beat_stop(struct gd_oob *oob);
+/* The caller's sign of life: send, receive and the measuring loops. */
+void gd_oob_alive(struct gd_oob *oob);
+int64_t gd_oob_now_ms(void);
+/* Send one whole frame without marking the caller alive (the beat thread). */
+int gd_oob_send_frame(struct gd_oob *oob, int type,
+		      const struct json_object *payload);
+
 /* Convenience: send an ERROR frame with code/message, ignoring failures. */
 void gd_oob_send_error(struct gd_oob *oob, int code, const char *msg);
 void gd_oob_close(struct gd_oob *oob);

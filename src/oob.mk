@@ -1,14 +1,14 @@
 # SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 # The TCP side channel (oob.c) and its frame codec (frame.c), their unit
 # test, and a libFuzzer target for the decoder built with clang.
-libgdperf_la_SOURCES += src/oob.c src/frame.c src/oob.h
+libgdperf_la_SOURCES += src/oob.c src/oob_beat.c src/frame.c src/oob.h
 
 if HAVE_CMOCKA
 check_PROGRAMS += tests/oob_test
 TESTS += tests/oob_test
 tests_oob_test_SOURCES = tests/oob_test.c
 tests_oob_test_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
-tests_oob_test_LDADD = $(gd_common_ldadd) $(CMOCKA_LIBS)
+tests_oob_test_LDADD = $(gd_common_ldadd) $(CMOCKA_LIBS) -lpthread
 endif
 
 # automake compiles programs with $(CC); libFuzzer needs clang, so the fuzz

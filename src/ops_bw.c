@@ -9,7 +9,6 @@
 
 #include <arpa/inet.h>
 #include <errno.h>
-#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,7 +19,7 @@
 #include "stats.h"
 
 #define GD_POLL_BATCH 32
-/* Deadline, silence limit, heartbeat and (on the receiver) a look at the
+/* Deadline, silence limit, sign of life and (on the receiver) a look at the
  * side channel happen every GD_CHECK_MS, timed by the raw clock: a count
  * of loop turns is no clock (under rxe one post can take a millisecond),
  * and a system call every few polls cost ~1% of send bandwidth. */
@@ -28,7 +27,6 @@
 /* ...and the clock itself is read only every 64 turns (rdtsc is a helper
  * call under emulation, and the receiver's turn is its repost latency). */
 #define GD_CHECK_TURNS_MASK 63
-#define GD_BEAT_NS 1000000000ULL
 #define GD_UD_QKEY 0x11111111u
 
 struct gd_bw_loop {
@@ -54,26 +52,6 @@ static uint64_t gd_check_ticks(void)
 bool gd_step_needs_recv(const struct gd_session *s)
 {
 	return s->test->verb == GD_VERB_SEND || s->use_imm;
-}
-
-int gd_step_heartbeat(struct gd_session *s, uint64_t now_ns)
-{
-	struct json_object *b;
-	int ret;
-
-	/* a quarter of the peer's silence limit, at most a second apart */
-	uint64_t every_ns = s->o->oob_timeout_ms * 1000000ULL / 4;
-
-	if (every_ns > GD_BEAT_NS)
-		every_ns = GD_BEAT_NS;
-	if (now_ns - s->last_beat_ns < every_ns)
-		return 0;
-	s->last_beat_ns = now_ns;
-	b = json_object_new_object();
-	json_object_object_add(b, "beat", json_object_new_boolean(1));
-	ret = gd_oob_send(&s->oob, GD_FRAME_SYNC, b);
-	json_object_put(b);
-	return ret;
 }
 
 static enum ibv_wr_opcode gd_bw_opcode(const struct gd_session *s)
@@ -236,14 +214,17 @@ static uint64_t gd_bw_silence_ns(const struct gd_step *st)
 {
 	const struct gd_opts *o = st->s->o;
 	uint64_t in_flight = o->tx_depth * st->s->v.num_qps * st->size_bytes;
-	uint64_t drain_ns = in_flight / GD_SLOWEST_BPS * 1000000000ULL;
+	/* in double: bytes x 1e9 overflows 64 bits past 18 GB in flight,
+	 * and dividing first rounded anything under 10 MiB down to 0 */
+	uint64_t drain_ns =
+		(uint64_t)((double)in_flight * 1e9 / (double)GD_SLOWEST_BPS);
 	uint64_t base_ns = o->oob_timeout_ms * 1000000ULL;
 
 	return drain_ns > base_ns ? drain_ns : base_ns;
 }
 
 /* Every GD_CHECK_MS of the loop, busy or not: the duration
- * deadline, the silence limit and the heartbeat. 0 or -errno. */
+ * deadline, the silence limit and the sign of life. 0 or -errno. */
 static int gd_bw_check(struct gd_bw_loop *L, uint64_t deadline_ns,
 		       uint64_t *last_total, uint64_t *last_progress_ns,
 		       bool *stopping)
@@ -267,7 +248,8 @@ static int gd_bw_check(struct gd_bw_loop *L, uint64_t deadline_ns,
 			s->v.port.dev_name,
 			(unsigned long long)(timeout_ns / 1000000),
 			(unsigned long long)L->done_total, s->oob.peer_name);
-	return gd_step_heartbeat(s, now);
+	gd_oob_alive(&s->oob);
+	return 0;
 }
 
 /* Run until every QP completed count[q] requests, or until @deadline_ns
@@ -453,14 +435,10 @@ int gd_bw_post_recvs(struct gd_step *st)
 static int gd_bw_check_done(struct gd_session *s, bool *done_seen,
 			    uint64_t *peer_sent)
 {
-	struct pollfd pfd = { .fd = s->oob.fd, .events = POLLIN };
 	struct json_object *m = NULL;
-	int ret;
+	int ret = gd_oob_try_recv(&s->oob, GD_FRAME_SYNC, &m);
 
-	if (poll(&pfd, 1, 0) <= 0)
-		return 0;
-	ret = gd_oob_recv(&s->oob, GD_FRAME_SYNC, &m);
-	if (!ret)
+	if (ret == 1)
 		ret = gd_step_done_frame(s, m, done_seen, peer_sent);
 	json_object_put(m);
 	return ret;

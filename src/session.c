@@ -56,7 +56,8 @@ static int gd_hello(struct gd_session *s)
 			"%s: note: peer %s runs gdperf %s, this side %s\n",
 			s->test->name, s->oob.peer_name, ver, PACKAGE_VERSION);
 	json_object_put(peer);
-	return 0;
+	/* Both ends speak this protocol: from here on either may beat. */
+	return gd_oob_beat_start(&s->oob);
 }
 
 static void gd_default_phases(struct gd_opts *o)

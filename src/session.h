@@ -67,7 +67,10 @@ struct gd_session {
 	struct gd_oob oob;
 	struct gd_verbs v;
 	struct gd_report *rep;
-	int access;
+	int access;    /* QP access flags */
+	int mr_access; /* registrations: access plus relaxed ordering */
+	/* MLX5_SCATTER_TO_CQE as this side opened the device; "" untouched */
+	char scatter_to_cqe[160];
 	size_t slot_bytes; /* per-QP region of each buffer */
 	struct gd_local_buf local[GD_PLACE_COUNT];
 	struct gd_remote_buf remote[GD_PLACE_COUNT];
@@ -79,7 +82,6 @@ struct gd_session {
 	uint64_t *samples_ns; /* latency samples, preallocated */
 	size_t samples_cap;
 	struct json_object *remote_endpoint;
-	uint64_t last_beat_ns;
 	uint64_t recv_outstanding[GD_MAX_QPS];
 	unsigned int counters_lifespan_ms; /* hw_counters cache, read once */
 };
@@ -89,6 +91,8 @@ struct gd_session {
  * over an already connected s->oob; no RDMA device involved. */
 int gd_session_handshake(struct gd_session *s);
 int gd_session_setup(struct gd_session *s);
+/* "on (...)" or "off (why)": relaxed ordering of this side's registrations. */
+const char *gd_session_relaxed_ordering(const struct gd_session *s);
 void gd_session_teardown(struct gd_session *s);
 
 /* sweep.c: plan and walk the steps. */
@@ -121,11 +125,9 @@ int gd_lat_run(struct gd_step *st, struct gd_step_result *r);
 bool gd_lat_is_pingpong(const struct gd_session *s);
 /* Does the target of this test need receives posted? */
 bool gd_step_needs_recv(const struct gd_session *s);
-/* Read an initiator's "done" SYNC frame (heartbeats leave @done false):
+/* Read an initiator's "done" SYNC frame (another SYNC leaves @done false):
  * its sent count into @sent, its failure as -ECONNABORTED (recorded). */
 int gd_step_done_frame(struct gd_session *s, struct json_object *m, bool *done,
 		       uint64_t *sent);
-/* Heartbeat from a long initiator loop so a waiting peer knows we live. */
-int gd_step_heartbeat(struct gd_session *s, uint64_t now_ns);
 
 #endif

@@ -154,19 +154,9 @@ static int gd_sync_send(struct gd_session *s, struct json_object *m)
 	return ret;
 }
 
-/* Receive the next SYNC that is not a heartbeat. */
 static int gd_sync_recv(struct gd_session *s, struct json_object **m)
 {
-	struct json_object *x;
-	int ret;
-
-	for (;;) {
-		ret = gd_oob_recv(&s->oob, GD_FRAME_SYNC, m);
-		if (ret || !json_object_object_get_ex(*m, "beat", &x))
-			return ret;
-		json_object_put(*m);
-		*m = NULL;
-	}
+	return gd_oob_recv(&s->oob, GD_FRAME_SYNC, m);
 }
 
 /* Client: announce the step; server: check it against its own plan.
@@ -272,7 +262,7 @@ int gd_step_done_frame(struct gd_session *s, struct json_object *m, bool *done,
 	const char *perr = gd_json_str(m, "error");
 
 	if (!json_object_object_get_ex(m, "done", NULL))
-		return 0; /* a heartbeat */
+		return 0; /* not the done frame */
 	*done = true;
 	if (perr)
 		return gd_err(-ECONNABORTED,
@@ -351,7 +341,6 @@ static int gd_step_measure(struct gd_step_ctx *c, struct gd_step_result *r,
 	bool done_seen = false;
 	int ret = 0;
 
-	s->last_beat_ns = 0;
 	if (s->test->measure == GD_MEASURE_LAT && gd_lat_is_pingpong(s))
 		return gd_lat_run(st, r);
 	if (c->ph->dir == GD_DIR_BIDIR && gd_step_needs_recv(s))

@@ -8,6 +8,8 @@
 
 #include <arpa/inet.h>
 #include <errno.h>
+#include <poll.h>
+#include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -76,12 +78,12 @@ static void test_round_trip_all_types(void **state)
 	for (type = GD_FRAME_HELLO; type <= GD_FRAME_TYPE_MAX; type++) {
 		assert_int_equal(gd_frame_encode(type, in, &buf, &len), 0);
 		assert_int_equal(len, GD_FRAME_HDR_LEN + 7);
-		put_hdr(want, 1, type, 7);
+		put_hdr(want, GD_OOB_VERSION, type, 7);
 		memcpy(want + GD_FRAME_HDR_LEN, body, 7);
 		assert_memory_equal(buf, want, len);
 
 		assert_int_equal(gd_frame_decode_header(buf, len, &hdr), 0);
-		assert_int_equal(hdr.version, 1);
+		assert_int_equal(hdr.version, GD_OOB_VERSION);
 		assert_int_equal(hdr.type, type);
 		assert_int_equal(hdr.len, 7);
 		assert_int_equal(gd_frame_decode_payload(buf + GD_FRAME_HDR_LEN,
@@ -104,7 +106,7 @@ static void test_encode_null_is_empty_object(void **state)
 
 	(void)state;
 	assert_int_equal(gd_frame_encode(GD_FRAME_BYE, NULL, &buf, &len), 0);
-	put_hdr(want, 1, GD_FRAME_BYE, 2);
+	put_hdr(want, GD_OOB_VERSION, GD_FRAME_BYE, 2);
 	want[12] = '{';
 	want[13] = '}';
 	assert_int_equal(len, 14);
@@ -134,35 +136,35 @@ static void test_header_malformed(void **state)
 	uint8_t b[GD_FRAME_HDR_LEN];
 
 	(void)state;
-	put_hdr(b, 1, GD_FRAME_HELLO, 2);
+	put_hdr(b, GD_OOB_VERSION, GD_FRAME_HELLO, 2);
 	b[0] = 'X';
 	assert_int_equal(gd_frame_decode_header(b, sizeof(b), &hdr), -EPROTO);
 	assert_non_null(strstr(gd_err_msg(), "magic"));
 	gd_err_clear();
 
-	put_hdr(b, 2, GD_FRAME_HELLO, 2);
+	put_hdr(b, GD_OOB_VERSION + 1, GD_FRAME_HELLO, 2);
 	assert_int_equal(gd_frame_decode_header(b, sizeof(b), &hdr),
 			 -EPROTONOSUPPORT);
 	assert_non_null(strstr(gd_err_msg(), "same gdperf version"));
 	gd_err_clear();
 
-	put_hdr(b, 1, 0, 2);
+	put_hdr(b, GD_OOB_VERSION, 0, 2);
 	assert_int_equal(gd_frame_decode_header(b, sizeof(b), &hdr), -EPROTO);
 	gd_err_clear();
-	put_hdr(b, 1, 99, 2);
+	put_hdr(b, GD_OOB_VERSION, 99, 2);
 	assert_int_equal(gd_frame_decode_header(b, sizeof(b), &hdr), -EPROTO);
 	assert_non_null(strstr(gd_err_msg(), "unknown frame type 99"));
 	gd_err_clear();
 
 	/* One byte over the limit is refused, the limit itself accepted. */
-	put_hdr(b, 1, GD_FRAME_RESULT, GD_FRAME_MAX_PAYLOAD + 1);
+	put_hdr(b, GD_OOB_VERSION, GD_FRAME_RESULT, GD_FRAME_MAX_PAYLOAD + 1);
 	assert_int_equal(gd_frame_decode_header(b, sizeof(b), &hdr), -EMSGSIZE);
 	gd_err_clear();
-	put_hdr(b, 1, GD_FRAME_RESULT, GD_FRAME_MAX_PAYLOAD);
+	put_hdr(b, GD_OOB_VERSION, GD_FRAME_RESULT, GD_FRAME_MAX_PAYLOAD);
 	assert_int_equal(gd_frame_decode_header(b, sizeof(b), &hdr), 0);
 	assert_int_equal(hdr.len, 1048576);
 
-	put_hdr(b, 1, GD_FRAME_HELLO, 2);
+	put_hdr(b, GD_OOB_VERSION, GD_FRAME_HELLO, 2);
 	assert_int_equal(gd_frame_decode_header(b, 11, &hdr), -EPROTO);
 	assert_non_null(strstr(gd_err_msg(), "11 of 12"));
 }
@@ -329,7 +331,7 @@ static void test_pair_truncated_then_closed(void **state)
 	struct json_object *out;
 	uint8_t b[GD_FRAME_HDR_LEN + 3];
 
-	put_hdr(b, 1, GD_FRAME_HELLO, 10);
+	put_hdr(b, GD_OOB_VERSION, GD_FRAME_HELLO, 10);
 	memcpy(b + GD_FRAME_HDR_LEN, "{\"a", 3);
 	assert_int_equal(write(p->a.fd, b, sizeof(b)), (ssize_t)sizeof(b));
 	gd_oob_close(&p->a);
@@ -374,6 +376,77 @@ static void test_pair_silent_peer_times_out(void **state)
 		strstr(gd_err_msg(),
 		       "no SYNC frame from peer peer-a:2 within 200 ms"));
 	assert_non_null(strstr(gd_err_msg(), "--timeout"));
+}
+
+/* The caller of side a is busy for 800 ms (four silence limits of b),
+ * then sends: a's heartbeat thread must carry b through the wait. */
+static void *send_sync_late(void *arg)
+{
+	struct gd_oob *a = arg;
+
+	poll(NULL, 0, 800);
+	gd_oob_send(a, GD_FRAME_SYNC, NULL);
+	return NULL;
+}
+
+static void test_pair_beats_carry_a_busy_peer(void **state)
+{
+	struct pair *p = *state;
+	struct json_object *out = NULL;
+	pthread_t tid;
+	int64_t t0, elapsed_ms;
+
+	p->a.timeout_ms = 200;
+	p->b.timeout_ms = 200;
+	assert_int_equal(gd_oob_beat_start(&p->a), 0);
+	t0 = mono_ms();
+	assert_int_equal(pthread_create(&tid, NULL, send_sync_late, &p->a), 0);
+	assert_int_equal(gd_oob_recv(&p->b, GD_FRAME_SYNC, &out), 0);
+	elapsed_ms = mono_ms() - t0;
+	pthread_join(tid, NULL);
+	assert_true(elapsed_ms >= 790);
+	json_object_put(out);
+}
+
+/* A caller that has shown no life for longer than the stall limit gets
+ * no beats sent for it: the peer times out as if nothing ran. */
+static void test_pair_beats_stop_for_a_stuck_caller(void **state)
+{
+	struct pair *p = *state;
+	struct json_object *out;
+	int64_t t0, elapsed_ms;
+
+	p->a.timeout_ms = 200;
+	p->b.timeout_ms = 200;
+	assert_int_equal(gd_oob_beat_start(&p->a), 0);
+	atomic_store(&p->a.alive_ms, mono_ms() - GD_OOB_STALL_MS - 1000);
+	t0 = mono_ms();
+	assert_int_equal(gd_oob_recv(&p->b, GD_FRAME_SYNC, &out), -ETIMEDOUT);
+	elapsed_ms = mono_ms() - t0;
+	assert_true(elapsed_ms >= 190);
+	assert_true(elapsed_ms < 1500);
+}
+
+/* try_recv drops heartbeats without blocking and hands over the frame. */
+static void test_pair_try_recv_skips_beats(void **state)
+{
+	struct pair *p = *state;
+	struct json_object *out = NULL;
+
+	assert_int_equal(gd_oob_try_recv(&p->b, GD_FRAME_SYNC, &out), 0);
+	assert_int_equal(gd_oob_send(&p->a, GD_FRAME_BEAT, NULL), 0);
+	assert_int_equal(gd_oob_send(&p->a, GD_FRAME_BEAT, NULL), 0);
+	assert_int_equal(gd_oob_try_recv(&p->b, GD_FRAME_SYNC, &out), 0);
+	assert_null(out);
+	assert_int_equal(gd_oob_send(&p->a, GD_FRAME_BEAT, NULL), 0);
+	assert_int_equal(gd_oob_send(&p->a, GD_FRAME_SYNC, NULL), 0);
+	assert_int_equal(gd_oob_try_recv(&p->b, GD_FRAME_SYNC, &out), 1);
+	assert_non_null(out);
+	json_object_put(out);
+	/* a heartbeat between frames of the handshake is dropped too */
+	assert_int_equal(gd_oob_send(&p->a, GD_FRAME_BEAT, NULL), 0);
+	assert_int_equal(gd_oob_send(&p->a, GD_FRAME_HELLO, NULL), 0);
+	assert_int_equal(gd_oob_recv(&p->b, GD_FRAME_HELLO, NULL), 0);
 }
 
 static uint16_t reserve_unlistened_port(int *fd)
@@ -516,6 +589,14 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_pair_garbage_names_peer,
 						pair_setup, pair_teardown),
 		cmocka_unit_test_setup_teardown(test_pair_silent_peer_times_out,
+						pair_setup, pair_teardown),
+		cmocka_unit_test_setup_teardown(
+			test_pair_beats_carry_a_busy_peer, pair_setup,
+			pair_teardown),
+		cmocka_unit_test_setup_teardown(
+			test_pair_beats_stop_for_a_stuck_caller, pair_setup,
+			pair_teardown),
+		cmocka_unit_test_setup_teardown(test_pair_try_recv_skips_beats,
 						pair_setup, pair_teardown),
 		cmocka_unit_test_setup(test_connect_refused, reset),
 		cmocka_unit_test_setup(test_accept_times_out, reset),

@@ -47,6 +47,29 @@ st=1
 has "$WORK/killed.client" 'peer|server|remote|retry|connection|closed' && st=0
 tap_check $st "server killed mid-run: client message says what happened to the peer" "$WORK/killed.client"
 
+# Server frozen (SIGSTOP) mid-run: its heartbeat thread stops with it, so
+# the client, done with its -D 3 run, must hear silence and give up within
+# its --timeout instead of waiting for the results forever. (rxe answers
+# the writes from the kernel, so the transport alone would not notice.)
+PORT=$(next_port)
+start_bounded 120 "$WORK/frozen.server" gd_write_bw -d rxe0 -x 1 -p $PORT -D 3 --timeout 2000
+spid=$BG_PID
+wait_listen $PORT || diag "frozen: server did not listen on port $PORT"
+t0=$(cut -d. -f1 /proc/uptime)
+start_bounded 90 "$WORK/frozen.client" gd_write_bw -d rxe0 -x 1 -p $PORT -D 3 --timeout 2000 "$GD_VM_ADDR"
+cpid=$BG_PID
+sleep 2
+kill -STOP $spid
+wait $cpid
+crc=$?
+t1=$(cut -d. -f1 /proc/uptime)
+kill -CONT $spid
+kill $spid 2>/dev/null
+wait $spid
+st=1
+[ $crc = 1 ] && [ $((t1 - t0)) -lt 30 ] && has "$WORK/frozen.client" 'within 2000 ms' && st=0
+tap_check $st "server frozen mid-run: client exits 1 on silence within its timeout (status $crc after $((t1 - t0)) s)" "$WORK/frozen.client"
+
 # No server at all: bounded connect with retry, then a clear error.
 PORT=$(next_port)
 t0=$(cut -d. -f1 /proc/uptime)

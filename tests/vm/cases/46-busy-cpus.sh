@@ -1,0 +1,57 @@
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+# The silence limit against a healthy but slow peer: the runs of
+# 45-long-runs.sh again, with every vCPU of the guest kept busy by a spinning
+# shell. The side that only waits must keep hearing its peer; a once-seen
+# failure was the server of `gd_write_bw -D 2 --timeout 500` declaring the
+# client silent in the middle of a healthy run.
+. /gd/guest-lib.sh
+
+busy_pids=
+ncpu=$(grep -c '^processor' /proc/cpuinfo)
+for _ in $(seq "$ncpu"); do
+	sh -c 'while :; do :; done' &
+	busy_pids="$busy_pids $!"
+done
+diag "busy loops on $ncpu vCPU(s):$busy_pids"
+
+# three -D runs: one miss is the failure this case exists for
+for i in 1 2 3; do
+	out=$WORK/busy_write_d_$i
+	start=$(date +%s)
+	run_bounded 90 "$out.txt" gd_write_bw --loopback -d rxe0 -x 1 -s 4096 -D 2 \
+		--timeout 500 --out_json_file="$out.json"
+	rc=$?
+	took=$(($(date +%s) - start))
+	st=1
+	[ $rc = 0 ] && json_ok "$out.json" \
+		'.phases[0].status == "ok" and .phases[0].results[0].elapsed_s >= 1.9' && st=0
+	tap_check $st "busy CPUs: gd_write_bw -D 2 --timeout 500, run $i (exit $rc, ${took} s)" "$out.txt"
+done
+
+out=$WORK/busy_write_d_big
+run_bounded 90 "$out.txt" gd_write_bw --loopback -d rxe0 -x 1 -s 65536 -D 2 \
+	--timeout 500 --out_json_file="$out.json"
+rc=$?
+st=1
+[ $rc = 0 ] && json_ok "$out.json" '.phases[0].status == "ok"' && st=0
+tap_check $st "busy CPUs: gd_write_bw -s 64K -D 2 --timeout 500, 8 MiB in flight (exit $rc)" "$out.txt"
+
+out=$WORK/busy_read_bw
+run_bounded 90 "$out.txt" gd_read_bw --loopback -d rxe0 -x 1 -s 4096 -n 20000 \
+	--timeout 500 --out_json_file="$out.json"
+rc=$?
+st=1
+[ $rc = 0 ] && json_ok "$out.json" "$(gd_json_bw_filter 4096 20000)" && st=0
+tap_check $st "busy CPUs: gd_read_bw -n 20000 --timeout 500 (exit $rc)" "$out.txt"
+
+out=$WORK/busy_read_lat
+run_bounded 90 "$out.txt" gd_read_lat --loopback -d rxe0 -x 1 -n 20000 \
+	--timeout 500 --out_json_file="$out.json"
+rc=$?
+st=1
+[ $rc = 0 ] && json_ok "$out.json" "$(gd_json_lat_filter 2 20000)" && st=0
+tap_check $st "busy CPUs: gd_read_lat -n 20000 --timeout 500 (exit $rc)" "$out.txt"
+
+kill $busy_pids 2>/dev/null
+wait 2>/dev/null
+exit 0
