@@ -4,6 +4,7 @@
 libgdperf_la_SOURCES += \
 	src/error.c src/error.h src/test.c src/test.h \
 	src/json_get.c src/json_get.h \
+	src/version.c src/version.h \
 	src/options.c src/options_wire.c src/options.h src/options_priv.h \
 	src/verbs.c src/cm.c src/verbs.h \
 	src/session.c src/session.h src/sweep.c src/sweep.h src/step.c \

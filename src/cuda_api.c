@@ -21,7 +21,7 @@
 #include "error.h"
 
 #define GD_CUDA_DEFAULT_LIBRARY "libcuda.so.1"
-#define GD_CUDA_WHY_MAX 512
+#define GD_CUDA_WHY_MAX 768
 
 struct gd_cuda_fns {
 	__typeof__(cuInit) *init;
@@ -43,6 +43,7 @@ struct gd_cuda_fns {
 	__typeof__(cuPointerSetAttribute) *pointer_set_attribute;
 	__typeof__(cuPointerGetAttribute) *pointer_get_attribute;
 	__typeof__(cuMemGetHandleForAddressRange) *get_handle_for_range;
+	__typeof__(cuFlushGPUDirectRDMAWrites) *flush_rdma_writes;
 	__typeof__(cuGetErrorName) *get_error_name;
 };
 
@@ -80,16 +81,20 @@ static const struct gd_cuda_sym gd_cuda_syms[] = {
 	GD_SYM(pointer_get_attribute, "cuPointerGetAttribute", NULL, false),
 	GD_SYM(get_handle_for_range, "cuMemGetHandleForAddressRange", NULL,
 	       true),
+	GD_SYM(flush_rdma_writes, "cuFlushGPUDirectRDMAWrites", NULL, true),
 	GD_SYM(get_error_name, "cuGetErrorName", NULL, false),
 };
 
 static struct {
 	pthread_mutex_t lock;
 	void *handle;
-	bool ready; /* resolved and cuInit succeeded */
+	bool ready;   /* resolved and cuInit succeeded */
+	int state;    /* gd_cuda_load_state() */
+	int init_err; /* -errno of a failed cuInit, kept: never retried */
+	char init_why[GD_CUDA_WHY_MAX];
 	char library[256];
 	struct gd_cuda_fns fn;
-} gd_cuda = { .lock = PTHREAD_MUTEX_INITIALIZER };
+} gd_cuda = { .lock = PTHREAD_MUTEX_INITIALIZER, .state = -1 };
 
 static void gd_cu_errstr(CUresult rc, char *out, size_t len)
 {
@@ -141,11 +146,9 @@ static int gd_cuda_resolve(char *why, size_t why_len)
 
 static int gd_cuda_open_locked(char *why, size_t why_len)
 {
-	const char *lib = getenv("GD_CUDA_LIBRARY");
+	const char *lib = gd_cuda_library_name();
 	int ret;
 
-	if (!lib || !*lib)
-		lib = GD_CUDA_DEFAULT_LIBRARY;
 	snprintf(gd_cuda.library, sizeof(gd_cuda.library), "%s", lib);
 	gd_cuda.handle = dlopen(lib, RTLD_NOW | RTLD_LOCAL);
 	if (!gd_cuda.handle) {
@@ -164,10 +167,34 @@ static int gd_cuda_open_locked(char *why, size_t why_len)
 	return ret;
 }
 
+/* cuInit is called once per process. The real driver keeps a failed
+ * cuInit's error for the life of the process (a retry returns it again
+ * without looking for GPUs), so a retry would only hide that the first
+ * failure decides; the first message is returned instead. */
+static int gd_cuda_init_locked(char *why, size_t why_len)
+{
+	char cu[96];
+	CUresult rc;
+
+	if (gd_cuda.init_err) {
+		snprintf(why, why_len, "%s", gd_cuda.init_why);
+		return gd_cuda.init_err;
+	}
+	rc = gd_cuda.fn.init(0);
+	if (!rc)
+		return 0;
+	gd_cu_errstr(rc, cu, sizeof(cu));
+	snprintf(
+		gd_cuda.init_why, sizeof(gd_cuda.init_why),
+		"CUDA driver %s loaded but cuInit failed: %s; no usable GPU in this process (the driver keeps this failure until the process exits): check nvidia-smi, CUDA_VISIBLE_DEVICES and the container's access to /dev/nvidia*",
+		gd_cuda.library, cu);
+	gd_cuda.init_err = gd_cu_to_errno(rc);
+	snprintf(why, why_len, "%s", gd_cuda.init_why);
+	return gd_cuda.init_err;
+}
+
 int gd_cuda_try_load(char *why, size_t why_len)
 {
-	CUresult rc;
-	char cu[96];
 	int ret = 0;
 
 	pthread_mutex_lock(&gd_cuda.lock);
@@ -175,24 +202,59 @@ int gd_cuda_try_load(char *why, size_t why_len)
 		goto out_unlock;
 	if (!gd_cuda.handle) {
 		ret = gd_cuda_open_locked(why, why_len);
-		if (ret)
+		if (ret) {
+			gd_cuda.state = 0;
 			goto out_unlock;
+		}
 	}
-	/* cuInit is retried on every load: a GPU may become visible. */
-	rc = gd_cuda.fn.init(0);
-	if (rc) {
-		gd_cu_errstr(rc, cu, sizeof(cu));
-		snprintf(
-			why, why_len,
-			"CUDA driver %s loaded but cuInit failed: %s; no usable GPU in this process: check nvidia-smi, CUDA_VISIBLE_DEVICES and the container's access to /dev/nvidia*",
-			gd_cuda.library, cu);
-		ret = gd_cu_to_errno(rc);
-		goto out_unlock;
-	}
-	gd_cuda.ready = true;
+	ret = gd_cuda_init_locked(why, why_len);
+	gd_cuda.state = ret ? 1 : 2;
+	gd_cuda.ready = !ret;
 out_unlock:
 	pthread_mutex_unlock(&gd_cuda.lock);
 	return ret;
+}
+
+const char *gd_cuda_library_name(void)
+{
+	const char *lib = getenv("GD_CUDA_LIBRARY");
+
+	return lib && *lib ? lib : GD_CUDA_DEFAULT_LIBRARY;
+}
+
+bool gd_cuda_library_present(void)
+{
+	bool present;
+	void *h;
+
+	pthread_mutex_lock(&gd_cuda.lock);
+	present = gd_cuda.handle != NULL;
+	pthread_mutex_unlock(&gd_cuda.lock);
+	if (present)
+		return true;
+	h = dlopen(gd_cuda_library_name(), RTLD_LAZY | RTLD_LOCAL);
+	if (h)
+		dlclose(h);
+	return h != NULL;
+}
+
+int gd_cuda_load_state(void)
+{
+	return gd_cuda.state;
+}
+
+const char *gd_cuda_ordering_name(int writes_ordering)
+{
+	switch (writes_ordering) {
+	case GD_CU_WRITES_ORDERING_NONE:
+		return "none";
+	case GD_CU_WRITES_ORDERING_OWNER:
+		return "owner";
+	case GD_CU_WRITES_ORDERING_ALL_DEVICES:
+		return "all_devices";
+	default:
+		return "unknown";
+	}
 }
 
 int gd_cuda_load(void)
@@ -212,6 +274,9 @@ void gd_cuda_unload(void)
 		dlclose(gd_cuda.handle);
 	gd_cuda.handle = NULL;
 	gd_cuda.ready = false;
+	gd_cuda.state = -1;
+	gd_cuda.init_err = 0;
+	gd_cuda.init_why[0] = '\0';
 	memset(&gd_cuda.fn, 0, sizeof(gd_cuda.fn));
 	pthread_mutex_unlock(&gd_cuda.lock);
 }
@@ -325,6 +390,10 @@ int gd_cuda_gpu_info(int index, struct gd_gpu_info *info)
 		gd_cuda_attr(dev, CU_DEVICE_ATTRIBUTE_DMA_BUF_SUPPORTED);
 	info->gdr_supported = gd_cuda_attr(
 		dev, CU_DEVICE_ATTRIBUTE_GPU_DIRECT_RDMA_SUPPORTED);
+	info->writes_ordering =
+		gd_cuda_attr(dev, GD_CU_ATTR_GDR_WRITES_ORDERING);
+	info->flush_options =
+		gd_cuda_attr(dev, GD_CU_ATTR_GDR_FLUSH_WRITES_OPTIONS);
 	if (!gd_cuda.fn.device_total_mem(&total, dev))
 		info->total_mem_bytes = total;
 	return 0;
@@ -403,6 +472,8 @@ int gd_cuda_ctx_retain(int index, struct gd_cuda_ctx *ctx)
 	ctx->index = index;
 	ctx->device = dev;
 	ctx->context = cu_ctx;
+	ctx->writes_ordering = info.writes_ordering;
+	ctx->flush_options = info.flush_options;
 	snprintf(ctx->pci_bus_id, sizeof(ctx->pci_bus_id), "%s",
 		 info.pci_bus_id);
 	return 0;
@@ -521,16 +592,60 @@ int gd_cuda_prepare_rdma(const struct gd_cuda_ctx *ctx, uint64_t dptr)
 		ctx->index, ctx->pci_bus_id, cu);
 }
 
-int gd_cuda_export_dmabuf(const struct gd_cuda_ctx *ctx, uint64_t dptr,
-			  size_t len_bytes, int *fd,
-			  unsigned long long *flags_used, char *why,
-			  size_t why_len)
+/* One cuMemGetHandleForAddressRange call; the CUDA error text in @cu. */
+static CUresult gd_cuda_export_once(uint64_t dptr, size_t len_bytes,
+				    unsigned long long flags, int *fd, char *cu,
+				    size_t cu_len)
 {
-	char cu_pcie[96], cu_plain[96];
-	CUresult rc;
+	CUresult rc = gd_cuda.fn.get_handle_for_range(
+		fd, (CUdeviceptr)dptr, len_bytes,
+		CU_MEM_RANGE_HANDLE_TYPE_DMA_BUF_FD, flags);
+
+	if (rc) {
+		*fd = -1;
+		gd_cu_errstr(rc, cu, cu_len);
+	}
+	return rc;
+}
+
+/* The PCIe (BAR1) mapping flag, only when asked: on platforms with two
+ * paths (Grace/C2C) it picks the non-default one. 0 when it worked. */
+static int gd_cuda_export_pcie(const struct gd_cuda_ctx *ctx, uint64_t dptr,
+			       size_t len_bytes, struct gd_cuda_export *out)
+{
+	int version = -1;
+	char cu[96];
+
+	if (gd_cuda.fn.driver_get_version(&version) ||
+	    version < GD_CU_DMABUF_PCIE_MIN_DRIVER) {
+		snprintf(
+			out->pcie_note, sizeof(out->pcie_note),
+			"PCIe mapping flag not tried: CUDA driver %d is older than %d, which introduced it; exported with flags 0",
+			version, GD_CU_DMABUF_PCIE_MIN_DRIVER);
+		return -EOPNOTSUPP;
+	}
+	if (!gd_cuda_export_once(dptr, len_bytes, GD_CU_DMABUF_FLAG_PCIE,
+				 &out->fd, cu, sizeof(cu))) {
+		out->flags = GD_CU_DMABUF_FLAG_PCIE;
+		return 0;
+	}
+	snprintf(
+		out->pcie_note, sizeof(out->pcie_note),
+		"GPU %d (%s) refused the PCIe mapping flag: %s; exported with flags 0 (the driver's default path)",
+		ctx->index, ctx->pci_bus_id, cu);
+	return -EOPNOTSUPP;
+}
+
+int gd_cuda_export_dmabuf(const struct gd_cuda_ctx *ctx, uint64_t dptr,
+			  size_t len_bytes, bool want_pcie,
+			  struct gd_cuda_export *out, char *why, size_t why_len)
+{
+	char cu[96];
 	int ret = gd_cuda_make_current(ctx);
 
-	*fd = -1;
+	out->fd = -1;
+	out->flags = 0;
+	out->pcie_note[0] = '\0';
 	if (ret) {
 		snprintf(why, why_len, "%s", gd_err_msg());
 		return ret;
@@ -542,29 +657,49 @@ int gd_cuda_export_dmabuf(const struct gd_cuda_ctx *ctx, uint64_t dptr,
 			gd_cuda.library);
 		return -EOPNOTSUPP;
 	}
-	/* The PCIe mapping flag asks for a BAR1 mapping that any NIC can
-	 * reach; drivers that do not know the flag refuse it, so retry
-	 * with 0 before giving up. */
-	rc = gd_cuda.fn.get_handle_for_range(
-		fd, (CUdeviceptr)dptr, len_bytes,
-		CU_MEM_RANGE_HANDLE_TYPE_DMA_BUF_FD, GD_CU_DMABUF_FLAG_PCIE);
-	if (!rc) {
-		*flags_used = GD_CU_DMABUF_FLAG_PCIE;
+	if (want_pcie && !gd_cuda_export_pcie(ctx, dptr, len_bytes, out))
 		return 0;
-	}
-	gd_cu_errstr(rc, cu_pcie, sizeof(cu_pcie));
-	rc = gd_cuda.fn.get_handle_for_range(
-		fd, (CUdeviceptr)dptr, len_bytes,
-		CU_MEM_RANGE_HANDLE_TYPE_DMA_BUF_FD, 0);
-	if (!rc) {
-		*flags_used = 0;
+	ret = (int)gd_cuda_export_once(dptr, len_bytes, 0, &out->fd, cu,
+				       sizeof(cu));
+	if (!ret)
 		return 0;
-	}
-	*fd = -1;
-	gd_cu_errstr(rc, cu_plain, sizeof(cu_plain));
 	snprintf(
 		why, why_len,
-		"cuMemGetHandleForAddressRange(DMA_BUF_FD) on GPU %d (%s) failed: %s with the PCIe mapping flag, %s with flags 0",
-		ctx->index, ctx->pci_bus_id, cu_pcie, cu_plain);
-	return gd_cu_to_errno(rc);
+		"cuMemGetHandleForAddressRange(DMA_BUF_FD) on GPU %d (%s) failed: %s with flags 0%s%s",
+		ctx->index, ctx->pci_bus_id, cu, out->pcie_note[0] ? "; " : "",
+		out->pcie_note);
+	return gd_cu_to_errno((CUresult)ret);
+}
+
+const char *gd_cuda_flush_plan(const struct gd_cuda_ctx *ctx)
+{
+	/* The read-back is a consumer in the owner's scope. */
+	if (ctx->writes_ordering >= GD_CU_WRITES_ORDERING_OWNER)
+		return "native ordering";
+	if (!gd_cuda.fn.flush_rdma_writes || ctx->flush_options < 0 ||
+	    !(ctx->flush_options & GD_CU_FLUSH_OPTION_HOST))
+		return "no flush available";
+	return "cuFlushGPUDirectRDMAWrites";
+}
+
+int gd_cuda_flush_rdma_writes(const struct gd_cuda_ctx *ctx)
+{
+	char cu[96];
+	CUresult rc;
+	int ret;
+
+	if (strcmp(gd_cuda_flush_plan(ctx), "cuFlushGPUDirectRDMAWrites"))
+		return 0;
+	ret = gd_cuda_make_current(ctx);
+	if (ret)
+		return ret;
+	rc = gd_cuda.fn.flush_rdma_writes(GD_CU_FLUSH_TARGET_CURRENT_CTX,
+					  GD_CU_FLUSH_TO_OWNER);
+	if (!rc)
+		return 0;
+	gd_cu_errstr(rc, cu, sizeof(cu));
+	return gd_err(
+		gd_cu_to_errno(rc),
+		"cuFlushGPUDirectRDMAWrites on GPU %d (%s) failed: %s; RDMA writes may not be visible to the verification read-back (check dmesg for Xid errors)",
+		ctx->index, ctx->pci_bus_id, cu);
 }

@@ -8,6 +8,7 @@
 #ifndef GD_CUDA_API_H
 #define GD_CUDA_API_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -20,6 +21,8 @@ struct gd_gpu_info {
 	int compute_major, compute_minor;
 	int dmabuf_supported; /* attribute value, -1 unknown */
 	int gdr_supported;    /* GPU_DIRECT_RDMA_SUPPORTED, -1 unknown */
+	int writes_ordering;  /* GPU_DIRECT_RDMA_WRITES_ORDERING, -1 unknown */
+	int flush_options;    /* GPU_DIRECT_RDMA_FLUSH_WRITES_OPTIONS, -1 */
 	uint64_t total_mem_bytes;
 };
 
@@ -32,8 +35,20 @@ int gd_cuda_gpu_info(int index, struct gd_gpu_info *info);
 int gd_cuda_find(const char *index_or_bdf, int *index);
 
 /* Like gd_cuda_load() but records nothing: on failure writes the same
- * message to @why (gd_doctor and the route probe treat it as a finding). */
+ * message to @why (gd_doctor and the route probe treat it as a finding).
+ * A failed cuInit is not retried: the driver keeps that failure for the
+ * life of the process, so later calls return the first message again. */
 int gd_cuda_try_load(char *why, size_t why_len);
+/* The library gd_cuda_load() opens: $GD_CUDA_LIBRARY or libcuda.so.1. */
+const char *gd_cuda_library_name(void);
+/* Can that library be opened? Neither resolves nor calls cuInit (cheap);
+ * for records that say what was checked without probing GPUs. */
+bool gd_cuda_library_present(void);
+/* What the last load attempt found: -1 not tried, 0 no library (or it lacks
+ * needed symbols), 1 cuInit failed, 2 ready. */
+int gd_cuda_load_state(void);
+/* "none", "owner", "all_devices" or "unknown" for a WRITES_ORDERING value. */
+const char *gd_cuda_ordering_name(int writes_ordering);
 /* Forget the loaded library so the next load reads GD_CUDA_LIBRARY again
  * (tests switch between the fake driver and none in one process). */
 void gd_cuda_unload(void);
@@ -45,6 +60,8 @@ struct gd_cuda_ctx {
 	int device;    /* CUdevice */
 	void *context; /* CUcontext */
 	char pci_bus_id[32];
+	int writes_ordering; /* GPU_DIRECT_RDMA_WRITES_ORDERING, -1 unknown */
+	int flush_options;   /* GPU_DIRECT_RDMA_FLUSH_WRITES_OPTIONS, -1 */
 };
 
 int gd_cuda_ctx_retain(int index, struct gd_cuda_ctx *ctx);
@@ -59,12 +76,30 @@ int gd_cuda_copy_dtoh(const struct gd_cuda_ctx *ctx, void *dst, uint64_t src,
 /* Refuse managed memory (RDMA on it measures a CPU path) and set
  * CU_POINTER_ATTRIBUTE_SYNC_MEMOPS so copies complete before RDMA sees them. */
 int gd_cuda_prepare_rdma(const struct gd_cuda_ctx *ctx, uint64_t dptr);
-/* Export [dptr, dptr+len) as a DMA-BUF fd: PCIe mapping flag first, then 0.
- * Records nothing; on failure returns -errno and writes the CUDA error(s)
- * to @why. */
+
+struct gd_cuda_export {
+	int fd;			  /* -1 until exported */
+	unsigned long long flags; /* flags the export succeeded with */
+	char pcie_note[256];	  /* why the PCIe flag was not used, if asked */
+};
+
+/* Export [dptr, dptr+len) as a DMA-BUF fd with flags 0, the driver's
+ * default path. With @want_pcie (--use_cuda_pcie_mapping) the PCIe (BAR1)
+ * mapping flag is tried first when the driver is new enough (>= 12.8) and
+ * 0 after a refusal, the reason kept in @out->pcie_note. Records nothing;
+ * on failure returns -errno and writes the CUDA error(s) to @why. */
 int gd_cuda_export_dmabuf(const struct gd_cuda_ctx *ctx, uint64_t dptr,
-			  size_t len_bytes, int *fd,
-			  unsigned long long *flags_used, char *why,
+			  size_t len_bytes, bool want_pcie,
+			  struct gd_cuda_export *out, char *why,
 			  size_t why_len);
+/* What gd_cuda_flush_rdma_writes() does on @ctx's GPU: "native ordering"
+ * (WRITES_ORDERING owner or all devices: nothing to do),
+ * "cuFlushGPUDirectRDMAWrites" or "no flush available" (ordering none and
+ * the driver offers no flush). */
+const char *gd_cuda_flush_plan(const struct gd_cuda_ctx *ctx);
+/* Make GPUDirect RDMA writes to @ctx's GPU visible before the CPU reads
+ * them back (verification): cuFlushGPUDirectRDMAWrites to the owner when
+ * the GPU's WRITES_ORDERING is weaker than "owner". */
+int gd_cuda_flush_rdma_writes(const struct gd_cuda_ctx *ctx);
 
 #endif

@@ -10,11 +10,31 @@
 
 #include <stddef.h>
 
-/* CU_MEM_RANGE_FLAG_DMA_BUF_MAPPING_TYPE_PCIE: map the dma-buf through BAR1. */
+/* CU_MEM_RANGE_FLAG_DMA_BUF_MAPPING_TYPE_PCIE: map the dma-buf through BAR1.
+ * Known to drivers from 12.8 (perftest's --use_cuda_pcie_mapping check). */
 #define GD_CU_DMABUF_FLAG_PCIE 0x1ULL
+#define GD_CU_DMABUF_PCIE_MIN_DRIVER 12080
+
+/* Device attributes and enums of cuFlushGPUDirectRDMAWrites (CUDA 11.3),
+ * by value so that headers of any age give the same numbers. */
+#define GD_CU_ATTR_GDR_FLUSH_WRITES_OPTIONS 117
+#define GD_CU_ATTR_GDR_WRITES_ORDERING 118
+#define GD_CU_FLUSH_OPTION_HOST 0x1
+#define GD_CU_WRITES_ORDERING_NONE 0
+#define GD_CU_WRITES_ORDERING_OWNER 100
+#define GD_CU_WRITES_ORDERING_ALL_DEVICES 200
+#define GD_CU_FLUSH_TARGET_CURRENT_CTX 0
+#define GD_CU_FLUSH_TO_OWNER 100
 
 #ifdef HAVE_CUDA_H
 #include <cuda.h>
+#if CUDA_VERSION < 11030
+/* Older headers: cuFlushGPUDirectRDMAWrites appeared with CUDA 11.3. */
+typedef int CUflushGPUDirectRDMAWritesTarget;
+typedef int CUflushGPUDirectRDMAWritesScope;
+CUresult cuFlushGPUDirectRDMAWrites(CUflushGPUDirectRDMAWritesTarget target,
+				    CUflushGPUDirectRDMAWritesScope scope);
+#endif
 #if CUDA_VERSION < 11070
 /* Older headers: these appeared with CUDA 11.7. */
 #define CU_DEVICE_ATTRIBUTE_DMA_BUF_SUPPORTED 124
@@ -32,6 +52,8 @@ typedef int CUdevice;
 typedef int CUdevice_attribute;
 typedef int CUpointer_attribute;
 typedef int CUmemRangeHandleType;
+typedef int CUflushGPUDirectRDMAWritesTarget;
+typedef int CUflushGPUDirectRDMAWritesScope;
 typedef unsigned long long CUdeviceptr;
 typedef struct CUctx_st *CUcontext;
 typedef struct CUuuid_st {
@@ -83,6 +105,8 @@ CUresult cuPointerGetAttribute(void *data, CUpointer_attribute attr,
 CUresult cuMemGetHandleForAddressRange(void *handle, CUdeviceptr dptr,
 				       size_t size, CUmemRangeHandleType type,
 				       unsigned long long flags);
+CUresult cuFlushGPUDirectRDMAWrites(CUflushGPUDirectRDMAWritesTarget target,
+				    CUflushGPUDirectRDMAWritesScope scope);
 CUresult cuGetErrorName(CUresult error, const char **name);
 
 #endif /* HAVE_CUDA_H */

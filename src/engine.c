@@ -143,6 +143,11 @@ static void gd_report_header(struct gd_session *s)
 			     s->o->mem_spec ? s->o->mem_spec
 					    : "none (host only)");
 	gd_report_header_route(s);
+	gd_report_header_str(rep, "pcie_relaxed_ordering", "Relaxed ordering",
+			     gd_session_relaxed_ordering(s));
+	if (s->scatter_to_cqe[0])
+		gd_report_header_str(rep, "mlx5_scatter_to_cqe",
+				     "MLX5_SCATTER_TO_CQE", s->scatter_to_cqe);
 	gd_report_header_str(rep, "phases", "Phases",
 			     s->o->phases ? s->o->phases : "HH");
 	gd_report_header_str(rep, "peer", "Peer", s->oob.peer_name);

@@ -38,6 +38,7 @@ struct gd_mem_spec {
 	int gpu_index;	     /* -1 when selected by bus id */
 	char gpu_bus_id[32]; /* "0000:17:00.0" or "" */
 	enum gd_mem_route route;
+	bool dmabuf_pcie; /* --use_cuda_pcie_mapping: ask for the BAR1 path */
 };
 
 /* "host" | "hugepage" | "cuda:N[:route]" | "cuda:BDF[:route]",
@@ -97,7 +98,8 @@ uint8_t gd_pattern_byte(uint32_t seed, size_t index);
 
 /*
  * Decode a registration failure into a message with the next check:
- * ENOMEM -> RLIMIT_MEMLOCK of this process (printed) vs bytes needed;
+ * ENOMEM -> RLIMIT_MEMLOCK of this process (printed) vs bytes needed, or
+ * for GPU memory (not charged to that limit) the GPU's BAR1 space;
  * EFAULT/EINVAL on a device pointer -> peer-memory route not in place;
  * EOPNOTSUPP from ibv_reg_dmabuf_mr -> no DMA-BUF support in driver/device.
  * Records with gd_err and returns @err (negative errno).

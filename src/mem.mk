@@ -26,14 +26,28 @@ TESTS += tests/mem_cuda_test
 tests_mem_cuda_test_SOURCES = tests/mem_cuda_test.c tests/mem_util.h
 tests_mem_cuda_test_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_mem_cuda_test_LDADD = $(gd_common_ldadd) $(CMOCKA_LIBS)
+# libibverbs registration calls replaced by the test's stand-ins, so the
+# route fallback runs without an RDMA device.
+tests_mem_cuda_test_LDFLAGS = -Wl,--wrap=ibv_reg_mr_iova2 \
+	-Wl,--wrap=ibv_reg_mr -Wl,--wrap=ibv_reg_dmabuf_mr -Wl,--wrap=ibv_dereg_mr
 # Both load the fake driver (a test double), so build it first.
 tests/mem_test.log tests/mem_cuda_test.log: tests/fake_cuda/libfakecuda.so$(EXEEXT)
 endif
 
-# Real-GPU smoke test: built on demand (make tests/gpu/cuda-smoke), run by
-# tests/gpu/run.sh on a machine with a GPU; never part of make check.
-EXTRA_PROGRAMS = tests/gpu/cuda-smoke
-tests_gpu_cuda_smoke_SOURCES = tests/gpu/cuda-smoke.c
-tests_gpu_cuda_smoke_LDADD = $(gd_common_ldadd)
-EXTRA_DIST += tests/gpu/run.sh
-CLEANFILES += tests/gpu/cuda-smoke$(EXEEXT)
+# Real-GPU smoke tests, run by tests/gpu/run.sh on a machine with a GPU (no
+# RDMA device needed). cuda-smoke compiles the CUDA loader and the error path
+# into itself and links nothing else, so it starts where libibverbs,
+# librdmacm or json-c are missing; cuda-smoke-mem tests the memory backend
+# with the whole library. make check builds both and runs them against the
+# fake driver (a test double).
+check_PROGRAMS += tests/gpu/cuda-smoke tests/gpu/cuda-smoke-mem
+tests_gpu_cuda_smoke_SOURCES = tests/gpu/cuda-smoke.c src/cuda_api.c \
+	src/error.c
+tests_gpu_cuda_smoke_CFLAGS = $(GD_WARN_CFLAGS)
+tests_gpu_cuda_smoke_LDADD = -ldl
+tests_gpu_cuda_smoke_mem_SOURCES = tests/gpu/cuda-smoke-mem.c
+tests_gpu_cuda_smoke_mem_LDADD = $(gd_common_ldadd)
+TESTS += tests/gpu/fake-smoke.sh
+EXTRA_DIST += tests/gpu/run.sh tests/gpu/fake-smoke.sh
+tests/gpu/fake-smoke.log: tests/fake_cuda/libfakecuda.so$(EXEEXT) \
+	tests/gpu/cuda-smoke$(EXEEXT) tests/gpu/cuda-smoke-mem$(EXEEXT)

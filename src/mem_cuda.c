@@ -4,7 +4,8 @@
  * retained primary context, refused when managed, SYNC_MEMOPS set, filled
  * with the known pattern through explicit copies, and registered by the
  * route gd_route_decide() picks: ibv_reg_mr on the device pointer
- * (peer-memory) or a DMA-BUF export imported with ibv_reg_dmabuf_mr.
+ * (peer-memory) or a DMA-BUF export imported with ibv_reg_dmabuf_mr, with
+ * peer-memory as the fallback of an automatic DMA-BUF choice.
  */
 #include <config.h>
 
@@ -32,8 +33,7 @@ struct gd_cuda_buf {
 	struct gd_gpu_info info;
 	uint64_t base;	   /* what cuMemAlloc returned */
 	size_t span_bytes; /* len rounded up to whole GPU pages */
-	int dmabuf_fd;
-	unsigned long long dmabuf_flags;
+	struct gd_cuda_export exp;
 };
 
 static struct gd_cuda_buf *gd_cuda_priv(const struct gd_mem_buf *buf)
@@ -57,8 +57,8 @@ static int gd_cuda_pick_gpu(const struct gd_mem_spec *spec, int *index)
 
 static void gd_cuda_release(struct gd_cuda_buf *c)
 {
-	if (c->dmabuf_fd >= 0)
-		close(c->dmabuf_fd);
+	if (c->exp.fd >= 0)
+		close(c->exp.fd);
 	if (c->base)
 		gd_cuda_mem_free(&c->ctx, c->base);
 	gd_cuda_ctx_release(&c->ctx);
@@ -74,7 +74,7 @@ static int gd_cuda_alloc(struct gd_mem_buf *buf, size_t len_bytes)
 	if (!c)
 		return gd_err(-ENOMEM,
 			      "no host memory for the cuda buffer state");
-	c->dmabuf_fd = -1;
+	c->exp.fd = -1;
 	ret = gd_cuda_load();
 	if (!ret)
 		ret = gd_cuda_pick_gpu(&buf->spec, &index);
@@ -151,7 +151,7 @@ static int gd_cuda_import_dmabuf(struct gd_mem_buf *buf, struct ibv_pd *pd,
 	/* IOVA = the device address, so peers use the same addresses as with
 	 * the peer-memory route. */
 	buf->mr = ibv_reg_dmabuf_mr(pd, 0, buf->len_bytes, gd_cuda_addr(buf),
-				    c->dmabuf_fd, access);
+				    c->exp.fd, access);
 	if (!buf->mr)
 		return gd_mem_decode_reg_error(errno ? -errno : -EIO, buf,
 					       gd_pd_device(pd),
@@ -167,35 +167,6 @@ static int gd_cuda_import_dmabuf(struct gd_mem_buf *buf, struct ibv_pd *pd,
 #endif
 }
 
-static int gd_cuda_reg_dmabuf(struct gd_mem_buf *buf, struct ibv_pd *pd,
-			      int access, const struct gd_route_decision *d)
-{
-	struct gd_cuda_buf *c = gd_cuda_priv(buf);
-	struct json_object *exp = json_object_new_object();
-	char why[512] = "";
-	int ret;
-
-	json_object_object_add(buf->evidence, "dmabuf_export", exp);
-	ret = gd_cuda_export_dmabuf(&c->ctx, gd_cuda_addr(buf), c->span_bytes,
-				    &c->dmabuf_fd, &c->dmabuf_flags, why,
-				    sizeof(why));
-	if (ret) {
-		json_object_object_add(exp, "error",
-				       json_object_new_string(why));
-		return gd_err(
-			ret,
-			"DMA-BUF export of %zu bytes on GPU %d (%s) for %s failed: %s; route decision: dmabuf because %s; next: use --mem=cuda:%d:peermem with nvidia-peermem loaded (peer-memory: %s)",
-			c->span_bytes, c->ctx.index, c->ctx.pci_bus_id,
-			gd_pd_device(pd), why, d->why, c->ctx.index,
-			d->why_not_peermem[0] ? d->why_not_peermem
-					      : "available");
-	}
-	json_object_object_add(
-		exp, "flags",
-		json_object_new_string(c->dmabuf_flags ? "pcie" : "0"));
-	return gd_cuda_import_dmabuf(buf, pd, access);
-}
-
 static const char *gd_sysfs_root(void)
 {
 	const char *root = getenv("GD_SYSFS_ROOT");
@@ -203,11 +174,132 @@ static const char *gd_sysfs_root(void)
 	return root && *root ? root : "/";
 }
 
+void gd_mem_cuda_bar1_hint(const struct gd_mem_buf *buf, char *out, size_t len)
+{
+	const struct gd_cuda_buf *c = buf ? gd_cuda_priv(buf) : NULL;
+	unsigned long long bar1 =
+		c ? gd_route_bar1_bytes(gd_sysfs_root(), c->ctx.pci_bus_id) : 0;
+	char size[96] = "BAR1 size unknown";
+
+	if (bar1)
+		snprintf(size, sizeof(size),
+			 "BAR1 of GPU %d (%s) is %llu MiB (PCI sysfs)",
+			 c->ctx.index, c->ctx.pci_bus_id, bar1 >> 20);
+	snprintf(
+		out, len,
+		"GPU memory pinned for RDMA (peer-memory or DMA-BUF) is mapped through the GPU's BAR1 aperture and not charged to the locked-memory limit, so the usual cause is BAR1 space: %s; compare 'BAR1 Memory Usage' in nvidia-smi -q -d MEMORY, and use a smaller buffer (-s/--max-size, -q) or stop other processes that register GPU memory",
+		size);
+}
+
+static void gd_cuda_export_evidence(struct gd_mem_buf *buf, bool want_pcie,
+				    const char *error)
+{
+	struct gd_cuda_buf *c = gd_cuda_priv(buf);
+	struct json_object *exp = json_object_new_object();
+
+	json_object_object_add(buf->evidence, "dmabuf_export", exp);
+	json_object_object_add(exp, "pcie_mapping_requested",
+			       json_object_new_boolean(want_pcie));
+	if (c->exp.pcie_note[0])
+		json_object_object_add(
+			exp, "pcie_mapping_note",
+			json_object_new_string(c->exp.pcie_note));
+	if (error)
+		json_object_object_add(exp, "error",
+				       json_object_new_string(error));
+	else
+		json_object_object_add(
+			exp, "flags",
+			json_object_new_string(c->exp.flags ? "pcie" : "0"));
+}
+
+static int gd_cuda_reg_dmabuf(struct gd_mem_buf *buf, struct ibv_pd *pd,
+			      int access, const struct gd_route_decision *d)
+{
+	struct gd_cuda_buf *c = gd_cuda_priv(buf);
+	bool want_pcie = buf->spec.dmabuf_pcie;
+	char why[512] = "", bar1[512] = "";
+	int ret;
+
+	ret = gd_cuda_export_dmabuf(&c->ctx, gd_cuda_addr(buf), c->span_bytes,
+				    want_pcie, &c->exp, why, sizeof(why));
+	gd_cuda_export_evidence(buf, want_pcie, ret ? why : NULL);
+	if (!ret)
+		return gd_cuda_import_dmabuf(buf, pd, access);
+	if (ret == -ENOMEM)
+		gd_mem_cuda_bar1_hint(buf, bar1, sizeof(bar1));
+	return gd_err(
+		ret,
+		"DMA-BUF export of %zu bytes on GPU %d (%s) for %s failed: %s%s%s; route decision: dmabuf because %s; next: use --mem=cuda:%d:peermem with nvidia-peermem loaded (peer-memory: %s)",
+		c->span_bytes, c->ctx.index, c->ctx.pci_bus_id,
+		gd_pd_device(pd), why, bar1[0] ? "; " : "", bar1, d->why,
+		c->ctx.index,
+		d->why_not_peermem[0] ? d->why_not_peermem : "available");
+}
+
+/* One registration attempt through @route, recorded in the evidence. */
+static int gd_cuda_reg_attempt(struct gd_mem_buf *buf, struct ibv_pd *pd,
+			       int access, enum gd_mem_route route,
+			       const struct gd_route_decision *d)
+{
+	struct json_object *a = json_object_new_object(), *list;
+	int ret = route == GD_ROUTE_PEERMEM
+			  ? gd_cuda_reg_peermem(buf, pd, access)
+			  : gd_cuda_reg_dmabuf(buf, pd, access, d);
+
+	if (!json_object_object_get_ex(buf->evidence, "attempts", &list)) {
+		list = json_object_new_array();
+		json_object_object_add(buf->evidence, "attempts", list);
+	}
+	json_object_object_add(
+		a, "route", json_object_new_string(gd_mem_route_name(route)));
+	json_object_object_add(a, "ok", json_object_new_boolean(!ret));
+	if (ret)
+		json_object_object_add(a, "error",
+				       json_object_new_string(gd_err_msg()));
+	json_object_array_add(list, a);
+	return ret;
+}
+
+/* Automatic DMA-BUF failed (the attribute does not say that the NIC driver
+ * and kernel can import a dma-buf): peer-memory, recorded as such. */
+static int gd_cuda_reg_fallback(struct gd_mem_buf *buf, struct ibv_pd *pd,
+				int access, const struct gd_route_decision *d)
+{
+	struct gd_cuda_buf *c = gd_cuda_priv(buf);
+	char first[GD_ERR_MSG_MAX], second[GD_ERR_MSG_MAX];
+	int ret;
+
+	snprintf(first, sizeof(first), "%s", gd_err_msg());
+	gd_err_clear();
+	if (c->exp.fd >= 0)
+		close(c->exp.fd);
+	c->exp.fd = -1;
+	ret = gd_cuda_reg_attempt(buf, pd, access, GD_ROUTE_PEERMEM, d);
+	if (ret) {
+		snprintf(second, sizeof(second), "%s", gd_err_msg());
+		/* Both errors matter; the route evidence keeps them whole. */
+		return gd_err_replace(
+			ret,
+			"GPU %d (%s) memory could not be registered on %s by either route: DMA-BUF (chosen automatically): %.400s; peer-memory fallback: %.400s",
+			c->ctx.index, c->ctx.pci_bus_id, gd_pd_device(pd),
+			first, second);
+	}
+	json_object_object_add(buf->evidence, "route",
+			       json_object_new_string("peermem"));
+	json_object_object_add(
+		buf->evidence, "why",
+		json_object_new_string(
+			"DMA-BUF was chosen automatically but its registration failed (see attempts); fell back to the loaded peer-memory module"));
+	return 0;
+}
+
 static int gd_cuda_reg(struct gd_mem_buf *buf, struct ibv_pd *pd, int access)
 {
 	struct gd_cuda_buf *c = gd_cuda_priv(buf);
 	struct gd_route_facts facts;
 	struct gd_route_decision d;
+	int ret;
 
 	gd_route_probe(gd_sysfs_root(), c->ctx.index, &facts);
 	gd_route_decide(&facts, buf->spec.route, &d);
@@ -220,9 +312,12 @@ static int gd_cuda_reg(struct gd_mem_buf *buf, struct ibv_pd *pd, int access)
 			"GPU %d (%s) memory cannot be registered on %s: %s (DMA-BUF: %s; peer-memory: %s)",
 			c->ctx.index, c->ctx.pci_bus_id, gd_pd_device(pd),
 			d.stop_condition, d.why_not_dmabuf, d.why_not_peermem);
-	if (d.route == GD_ROUTE_PEERMEM)
-		return gd_cuda_reg_peermem(buf, pd, access);
-	return gd_cuda_reg_dmabuf(buf, pd, access, &d);
+	ret = gd_cuda_reg_attempt(buf, pd, access, d.route, &d);
+	/* Only a route gdperf chose may be swapped; a named one is a test
+	 * of that route and its failure is the result. */
+	if (ret && d.fallback == GD_ROUTE_PEERMEM)
+		ret = gd_cuda_reg_fallback(buf, pd, access, &d);
+	return ret;
 }
 
 static int gd_cuda_copy_in(struct gd_mem_buf *buf, size_t off, const void *src,
@@ -232,11 +327,16 @@ static int gd_cuda_copy_in(struct gd_mem_buf *buf, size_t off, const void *src,
 				 gd_cuda_addr(buf) + off, src, len);
 }
 
+/* The read-back of received data: without native ordering, RDMA writes
+ * may still be in flight to the GPU when cuMemcpyDtoH reads. */
 static int gd_cuda_copy_out(struct gd_mem_buf *buf, size_t off, void *dst,
 			    size_t len)
 {
-	return gd_cuda_copy_dtoh(&gd_cuda_priv(buf)->ctx, dst,
-				 gd_cuda_addr(buf) + off, len);
+	const struct gd_cuda_ctx *ctx = &gd_cuda_priv(buf)->ctx;
+	int ret = gd_cuda_flush_rdma_writes(ctx);
+
+	return ret ? ret
+		   : gd_cuda_copy_dtoh(ctx, dst, gd_cuda_addr(buf) + off, len);
 }
 
 static void gd_cuda_describe(const struct gd_mem_buf *buf,
@@ -266,6 +366,12 @@ static void gd_cuda_describe(const struct gd_mem_buf *buf,
 	json_object_object_add(
 		gpu, "total_mem_bytes",
 		json_object_new_int64((int64_t)c->info.total_mem_bytes));
+	json_object_object_add(gpu, "gpu_direct_rdma_writes_ordering",
+			       json_object_new_string(gd_cuda_ordering_name(
+				       c->info.writes_ordering)));
+	json_object_object_add(
+		gpu, "verify_read_back",
+		json_object_new_string(gd_cuda_flush_plan(&c->ctx)));
 	json_object_object_add(obj, "gpu", gpu);
 }
 

@@ -16,6 +16,10 @@ extern const struct gd_mem_ops gd_mem_host_ops;
 extern const struct gd_mem_ops gd_mem_hugepage_ops;
 extern const struct gd_mem_ops gd_mem_cuda_ops;
 
+/* Why GPU memory registration can run out of memory: BAR1 space, with the
+ * BAR1 size of @buf's GPU when PCI sysfs gives it and the check to run. */
+void gd_mem_cuda_bar1_hint(const struct gd_mem_buf *buf, char *out, size_t len);
+
 /* ibv_reg_mr on CPU memory, with decoded failures and plain-route evidence. */
 int gd_mem_reg_plain(struct gd_mem_buf *buf, struct ibv_pd *pd, int access);
 

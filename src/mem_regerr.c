@@ -13,6 +13,7 @@
 
 #include "error.h"
 #include "mem.h"
+#include "mem_priv.h"
 #include "report.h"
 
 static void gd_fmt_limit(rlim_t v, char *out, size_t len)
@@ -37,6 +38,11 @@ static long long gd_locked_bytes(void)
 			break;
 	fclose(f);
 	return kib < 0 ? -1 : kib * 1024;
+}
+
+static bool gd_is_device_memory(const struct gd_mem_buf *buf)
+{
+	return buf && buf->ops && !buf->ops->cpu_accessible;
 }
 
 static void gd_explain_enomem(const struct gd_mem_buf *buf, char *out,
@@ -67,23 +73,20 @@ static void gd_explain_enomem(const struct gd_mem_buf *buf, char *out,
 		soft, hard, buf ? buf->len_bytes : 0, locked);
 }
 
-static bool gd_is_device_memory(const struct gd_mem_buf *buf)
-{
-	return buf && buf->ops && !buf->ops->cpu_accessible;
-}
-
 static void gd_explain(int errnum, const struct gd_mem_buf *buf,
 		       const char *dev, const char *call, char *out, size_t len)
 {
 	bool dmabuf_call = strstr(call, "dmabuf") != NULL;
 
-	if (errnum == ENOMEM) {
+	if (errnum == ENOMEM && gd_is_device_memory(buf)) {
+		gd_mem_cuda_bar1_hint(buf, out, len);
+	} else if (errnum == ENOMEM) {
 		gd_explain_enomem(buf, out, len);
 	} else if ((errnum == EFAULT || errnum == EINVAL) &&
 		   gd_is_device_memory(buf) && !dmabuf_call) {
 		snprintf(
 			out, len,
-			"peer-memory route not in place: load nvidia-peermem (modprobe nvidia-peermem) or use --mem=cuda:N:dmabuf (the kernel could not pin this GPU address)");
+			"peer-memory route not in place (the kernel could not pin this GPU address): load nvidia-peermem where MLNX_OFED/DOCA-OFED provides its peer-memory API (modprobe nvidia-peermem; it cannot load on inbox kernels), or use --mem=cuda:N:dmabuf (open GPU kernel module >= 515, Linux >= 5.12)");
 	} else if (errnum == EOPNOTSUPP && dmabuf_call) {
 		snprintf(
 			out, len,

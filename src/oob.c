@@ -357,7 +357,7 @@ static int gd_oob_write_all(struct gd_oob *oob, const uint8_t *buf, size_t len,
 }
 
 static int gd_oob_read_all(struct gd_oob *oob, uint8_t *buf, size_t len,
-			   int64_t deadline_ms, int expect)
+			   int64_t deadline_ms, int silence_ms, int expect)
 {
 	ssize_t n;
 	int rc;
@@ -371,7 +371,7 @@ static int gd_oob_read_all(struct gd_oob *oob, uint8_t *buf, size_t len,
 				"ms; check the peer is still running and not "
 				"stuck, or raise --timeout",
 				gd_frame_type_name(expect), oob->peer_name,
-				oob->timeout_ms);
+				silence_ms);
 		if (rc)
 			return gd_err(rc,
 				      "side channel: waiting for data from "
@@ -495,17 +495,17 @@ static int gd_oob_peer_failed(struct gd_oob *oob, int type,
 }
 
 /* One whole frame, header and payload, within one silence limit. */
-static int gd_oob_read_frame(struct gd_oob *oob, int expect,
+static int gd_oob_read_frame(struct gd_oob *oob, int expect, int silence_ms,
 			     struct gd_frame_hdr *hdr, struct json_object **obj)
 {
-	int64_t deadline_ms = gd_oob_now_ms() + oob->timeout_ms;
+	int64_t deadline_ms = gd_oob_now_ms() + silence_ms;
 	bool had_err = gd_err_is_set();
 	uint8_t hdr_buf[GD_FRAME_HDR_LEN];
 	uint8_t *body;
 	int rc;
 
 	rc = gd_oob_read_all(oob, hdr_buf, sizeof(hdr_buf), deadline_ms,
-			     expect);
+			     silence_ms, expect);
 	if (rc)
 		return rc;
 	rc = gd_frame_decode_header(hdr_buf, sizeof(hdr_buf), hdr);
@@ -518,7 +518,8 @@ static int gd_oob_read_frame(struct gd_oob *oob, int expect,
 			      "frame from peer %s",
 			      hdr->len, gd_frame_type_name(hdr->type),
 			      oob->peer_name);
-	rc = gd_oob_read_all(oob, body, hdr->len, deadline_ms, expect);
+	rc = gd_oob_read_all(oob, body, hdr->len, deadline_ms, silence_ms,
+			     expect);
 	if (!rc) {
 		rc = gd_frame_decode_payload(body, hdr->len, obj);
 		if (rc)
@@ -545,6 +546,12 @@ static int gd_oob_take(struct gd_oob *oob, int expect,
 
 int gd_oob_recv(struct gd_oob *oob, int expect, struct json_object **payload)
 {
+	return gd_oob_recv_within(oob, expect, payload, oob->timeout_ms);
+}
+
+int gd_oob_recv_within(struct gd_oob *oob, int expect,
+		       struct json_object **payload, int silence_ms)
+{
 	struct gd_frame_hdr hdr;
 	struct json_object *obj;
 	int rc;
@@ -554,7 +561,7 @@ int gd_oob_recv(struct gd_oob *oob, int expect, struct json_object **payload)
 	/* Each heartbeat restarts the silence limit. */
 	do {
 		gd_oob_alive(oob);
-		rc = gd_oob_read_frame(oob, expect, &hdr, &obj);
+		rc = gd_oob_read_frame(oob, expect, silence_ms, &hdr, &obj);
 		if (rc)
 			return rc;
 		if (hdr.type == GD_FRAME_BEAT)
@@ -577,7 +584,8 @@ int gd_oob_try_recv(struct gd_oob *oob, int expect,
 	for (;;) {
 		if (poll(&pfd, 1, 0) <= 0)
 			return 0;
-		rc = gd_oob_read_frame(oob, expect, &hdr, &obj);
+		rc = gd_oob_read_frame(oob, expect, oob->timeout_ms, &hdr,
+				       &obj);
 		if (rc)
 			return rc;
 		if (hdr.type != GD_FRAME_BEAT)

@@ -100,6 +100,9 @@ int gd_oob_send(struct gd_oob *oob, int type,
  * to discard it.
  */
 int gd_oob_recv(struct gd_oob *oob, int expect, struct json_object **payload);
+/* The same with another silence limit than timeout_ms for this wait. */
+int gd_oob_recv_within(struct gd_oob *oob, int expect,
+		       struct json_object **payload, int silence_ms);
 /*
  * Non-blocking: 1 when a frame of type @expect was waiting (and is now in
  * *payload), 0 when nothing but heartbeats was, or -errno as gd_oob_recv.

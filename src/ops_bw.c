@@ -204,25 +204,6 @@ static bool gd_bw_all_done(const struct gd_bw_loop *L)
 	return true;
 }
 
-/* How long without a completion means a dead peer: the side-channel
- * timeout, or longer when what may be in flight would take that long even
- * at GD_SLOWEST_BPS (rxe under emulation completes in large bursts). A dead
- * RC peer is still caught sooner by the transport's retry error. */
-#define GD_SLOWEST_BPS (10ULL << 20)
-
-static uint64_t gd_bw_silence_ns(const struct gd_step *st)
-{
-	const struct gd_opts *o = st->s->o;
-	uint64_t in_flight = o->tx_depth * st->s->v.num_qps * st->size_bytes;
-	/* in double: bytes x 1e9 overflows 64 bits past 18 GB in flight,
-	 * and dividing first rounded anything under 10 MiB down to 0 */
-	uint64_t drain_ns =
-		(uint64_t)((double)in_flight * 1e9 / (double)GD_SLOWEST_BPS);
-	uint64_t base_ns = o->oob_timeout_ms * 1000000ULL;
-
-	return drain_ns > base_ns ? drain_ns : base_ns;
-}
-
 /* Every GD_CHECK_MS of the loop, busy or not: the duration
  * deadline, the silence limit and the sign of life. 0 or -errno. */
 static int gd_bw_check(struct gd_bw_loop *L, uint64_t deadline_ns,
@@ -230,7 +211,7 @@ static int gd_bw_check(struct gd_bw_loop *L, uint64_t deadline_ns,
 		       bool *stopping)
 {
 	struct gd_session *s = L->st->s;
-	uint64_t timeout_ns = gd_bw_silence_ns(L->st);
+	uint64_t timeout_ns = gd_step_silence_ns(L->st);
 	uint64_t now = gd_now_ns();
 
 	if (L->done_total != *last_total) {
@@ -264,9 +245,14 @@ static int gd_bw_burst(struct gd_bw_loop *L, uint64_t deadline_ns)
 	int n;
 
 	while (!gd_bw_all_done(L)) {
-		for (unsigned int q = 0; q < s->v.num_qps; q++)
+		uint64_t posted = 0;
+
+		for (unsigned int q = 0; q < s->v.num_qps; q++) {
+			posted -= L->posted[q];
 			if (gd_bw_post_some(L, q))
 				return gd_err_code();
+			posted += L->posted[q];
+		}
 		n = gd_verbs_poll(&s->v, s->v.send_cq, wc, GD_POLL_BATCH,
 				  s->o->use_event);
 		if (n < 0)
@@ -280,7 +266,11 @@ static int gd_bw_burst(struct gd_bw_loop *L, uint64_t deadline_ns)
 		}
 		if (n)
 			gd_bw_checkpoint(L);
-		if ((++turns & GD_CHECK_TURNS_MASK) ||
+		/* A turn that posted may have spent long in the provider
+		 * (rxe runs the protocol inside ibv_post_send): the clock
+		 * then, whatever the turn count, or -D overran by 64 such
+		 * turns (28 s for -D 2 with busy guest CPUs). */
+		if ((!posted && (++turns & GD_CHECK_TURNS_MASK)) ||
 		    gd_clock_ticks() < next_check)
 			continue;
 		next_check = gd_clock_ticks() + check_ticks;
@@ -453,7 +443,7 @@ int gd_bw_receive(struct gd_step *st, uint64_t *received, bool *done_seen,
 	uint64_t idle_since = gd_now_ns(), check_ticks = gd_check_ticks(),
 		 turns = 0;
 	uint64_t next_check = gd_clock_ticks() + check_ticks;
-	uint64_t timeout_ns = gd_bw_silence_ns(st);
+	uint64_t timeout_ns = gd_step_silence_ns(st);
 	struct ibv_wc wc[GD_POLL_BATCH];
 	int n, ret;
 

@@ -17,6 +17,7 @@
 #include "error.h"
 #include "options.h"
 #include "options_priv.h"
+#include "version.h"
 
 #define OFF(f) offsetof(struct gd_opts, f)
 
@@ -134,6 +135,14 @@ const struct gd_opt_def gd_opt_table[] = {
 	  "perftest spelling of --mem=cuda:BDF", 0 },
 	{ "use_cuda_dmabuf", 0, GD_T_FLAG, OFF(use_cuda_dmabuf), 0, 0, NULL,
 	  "register GPU memory through DMA-BUF (any order with --use_cuda)",
+	  0 },
+	{ "use_cuda_pcie_mapping", 0, GD_T_FLAG, OFF(use_cuda_pcie_mapping), 0,
+	  0, NULL,
+	  "export GPU memory for DMA-BUF with the PCIe (BAR1) mapping flag, CUDA driver >= 12.8 (default: the driver's default path)",
+	  0 },
+	{ "disable_pcie_relaxed", 0, GD_T_FLAG, OFF(disable_pcie_relaxed), 0, 0,
+	  NULL,
+	  "register memory without IBV_ACCESS_RELAXED_ORDERING (on by default, as in perftest)",
 	  0 },
 	{ "verify", 0, GD_T_FLAG, OFF(verify), 0, 0, NULL,
 	  "check the received data after each size (outside the timed window)",
@@ -524,6 +533,12 @@ int gd_opts_validate(const struct gd_test *test, struct gd_opts *o)
 			"-I %" PRIu64
 			": inline data is copied by the CPU and cannot come from GPU memory (--mem %s); drop -I",
 			o->inline_bytes, o->mem_spec);
+	if (o->use_cuda_pcie_mapping &&
+	    (!o->mem_spec || strncmp(o->mem_spec, "cuda", 4) ||
+	     strstr(o->mem_spec, ":peermem")))
+		return gd_err(
+			-EINVAL,
+			"--use_cuda_pcie_mapping applies to DMA-BUF exports of GPU memory: add --mem=cuda:N (auto or :dmabuf route) or --use_cuda=N");
 	return 0;
 }
 
@@ -605,7 +620,7 @@ int gd_opts_parse(const struct gd_test *test, int argc, char **argv,
 		return 1;
 	}
 	if (o->version) {
-		fprintf(out, "%s (gdperf) %s\n", test->name, PACKAGE_VERSION);
+		gd_version_print(out, test->name, true);
 		return 1;
 	}
 	if (optind < argc - 1)

@@ -56,6 +56,8 @@ struct gd_opts {
 	int64_t use_cuda; /* --use_cuda=N, -1 unset */
 	char *use_cuda_bus_id;
 	bool use_cuda_dmabuf;
+	bool use_cuda_pcie_mapping; /* DMA-BUF export with the PCIe flag */
+	bool disable_pcie_relaxed;  /* no IBV_ACCESS_RELAXED_ORDERING */
 	bool use_hugepages;
 	/* paired run */
 	char *phases;

@@ -47,6 +47,49 @@ static int gd_probe_open_module(const char *root)
 	return open_module;
 }
 
+/* "6.1.0-18-amd64" -> 6, 1; -1 when the file is absent (fixtures). */
+static void gd_probe_kernel(const char *root, struct gd_route_facts *f)
+{
+	char path[512];
+	FILE *fp;
+
+	f->kernel_major = -1;
+	f->kernel_minor = -1;
+	snprintf(path, sizeof(path), "%s/proc/sys/kernel/osrelease", root);
+	fp = fopen(path, "r");
+	if (!fp)
+		return;
+	if (fscanf(fp, "%d.%d", &f->kernel_major, &f->kernel_minor) != 2) {
+		f->kernel_major = -1;
+		f->kernel_minor = -1;
+	}
+	fclose(fp);
+}
+
+/* Line N of the PCI resource file is BAR N: "start end flags" in hex. The
+ * NVIDIA driver's proc files do not give BAR1, this file does. */
+unsigned long long gd_route_bar1_bytes(const char *sysfs_root, const char *bdf)
+{
+	unsigned long long start = 0, end = 0, flags;
+	char path[512], line[160];
+	int n = 0;
+	FILE *fp;
+
+	snprintf(path, sizeof(path), "%s/sys/bus/pci/devices/%s/resource",
+		 sysfs_root && *sysfs_root ? sysfs_root : "/", bdf);
+	fp = fopen(path, "r");
+	if (!fp)
+		return 0;
+	while (fgets(line, sizeof(line), fp) && n++ < 1)
+		;
+	fclose(fp);
+	if (n != 2 ||
+	    sscanf(line, "%llx %llx %llx", &start, &end, &flags) != 3 ||
+	    end <= start)
+		return 0;
+	return end - start + 1;
+}
+
 static bool gd_probe_rdma_core_dmabuf(void)
 {
 	void *verbs;
@@ -64,16 +107,40 @@ static bool gd_probe_rdma_core_dmabuf(void)
 	return found;
 }
 
-static void gd_probe_cuda(int gpu, struct gd_route_facts *f)
+/* What the route record can say about the CUDA side, in words. */
+static void gd_probe_cuda_failed(struct gd_route_facts *f)
+{
+	if (gd_cuda_load_state() == 1)
+		snprintf(
+			f->cuda_status, sizeof(f->cuda_status),
+			"CUDA driver %.100s loaded but cuInit failed, GPU not probed",
+			gd_cuda_library_name());
+	else if (strstr(f->driver_error, " lacks "))
+		snprintf(
+			f->cuda_status, sizeof(f->cuda_status),
+			"CUDA driver %.100s too old (lacks an entry point), not probed",
+			gd_cuda_library_name());
+	else
+		snprintf(f->cuda_status, sizeof(f->cuda_status),
+			 "no CUDA driver (%.100s not found), not probed",
+			 gd_cuda_library_name());
+}
+
+static void gd_probe_cuda(const char *root, int gpu, struct gd_route_facts *f)
 {
 	struct gd_gpu_info info;
 	bool had_error = gd_err_is_set();
 
-	if (gd_cuda_try_load(f->driver_error, sizeof(f->driver_error)))
+	if (gd_cuda_try_load(f->driver_error, sizeof(f->driver_error))) {
+		gd_probe_cuda_failed(f);
 		return;
+	}
 	if (gd_cuda_gpu_info(gpu, &info)) {
 		snprintf(f->driver_error, sizeof(f->driver_error), "%s",
 			 gd_err_msg());
+		snprintf(f->cuda_status, sizeof(f->cuda_status),
+			 "CUDA driver loaded, but GPU %d could not be queried",
+			 gpu);
 		/* A probe gathers facts; the failure is one of them and must
 		 * not become the program's error unless it already was. */
 		if (!had_error)
@@ -83,6 +150,12 @@ static void gd_probe_cuda(int gpu, struct gd_route_facts *f)
 	f->gpu_dmabuf_supported = info.dmabuf_supported;
 	f->gpu_gdr_supported = info.gdr_supported;
 	f->cuda_driver_version = info.driver_version;
+	f->writes_ordering = info.writes_ordering;
+	snprintf(f->gpu_bus_id, sizeof(f->gpu_bus_id), "%s", info.pci_bus_id);
+	f->bar1_bytes = gd_route_bar1_bytes(root, info.pci_bus_id);
+	snprintf(f->cuda_status, sizeof(f->cuda_status),
+		 "GPU %d queried through CUDA driver %d", gpu,
+		 info.driver_version);
 }
 
 int gd_route_probe(const char *sysfs_root, int gpu, struct gd_route_facts *f)
@@ -93,12 +166,18 @@ int gd_route_probe(const char *sysfs_root, int gpu, struct gd_route_facts *f)
 	f->gpu_dmabuf_supported = -1;
 	f->gpu_gdr_supported = -1;
 	f->cuda_driver_version = -1;
+	f->writes_ordering = -1;
 	f->peermem_loaded = gd_path_exists(root, "sys/module/nvidia_peermem");
 	f->nv_peer_mem_loaded = gd_path_exists(root, "sys/module/nv_peer_mem");
+	f->ofed_peer_api = gd_path_exists(root, "sys/module/mlx_compat");
 	f->open_kernel_module = gd_probe_open_module(root);
 	f->rdma_core_has_dmabuf = gd_probe_rdma_core_dmabuf();
+	gd_probe_kernel(root, f);
 	if (gpu >= 0)
-		gd_probe_cuda(gpu, f);
+		gd_probe_cuda(root, gpu, f);
+	else
+		snprintf(f->cuda_status, sizeof(f->cuda_status),
+			 "CUDA not probed (no GPU asked for)");
 	return 0;
 }
 
@@ -130,10 +209,15 @@ static void gd_why_not_dmabuf(const struct gd_route_facts *f, char *buf,
 			f->open_kernel_module == 0
 				? " (proprietary NVIDIA kernel module; DMA-BUF needs the open module >= 515)"
 				: " (needs the open GPU kernel module >= 515 and CUDA >= 11.7)");
-	else if (f->gpu_dmabuf_supported < 0)
+	else if (f->gpu_dmabuf_supported < 0 && f->cuda_driver_version > 0)
 		gd_reason_add(
 			buf, len,
-			"GPU DMA-BUF attribute unknown (CUDA driver older than 11.7 or not queried)");
+			"GPU DMA-BUF attribute unknown: CUDA driver %d did not report CU_DEVICE_ATTRIBUTE_DMA_BUF_SUPPORTED (needs >= 11.7)",
+			f->cuda_driver_version);
+	else if (f->gpu_dmabuf_supported < 0)
+		gd_reason_add(buf, len, "GPU DMA-BUF attribute unknown: %s",
+			      f->cuda_status[0] ? f->cuda_status
+						: "not queried");
 	if (f->gpu_gdr_supported == 0)
 		gd_reason_add(
 			buf, len,
@@ -142,6 +226,13 @@ static void gd_why_not_dmabuf(const struct gd_route_facts *f, char *buf,
 		gd_reason_add(
 			buf, len,
 			"rdma-core lacks ibv_reg_dmabuf_mr (needs rdma-core >= 34)");
+	if (f->kernel_major > 0 &&
+	    (f->kernel_major < 5 ||
+	     (f->kernel_major == 5 && f->kernel_minor < 12)))
+		gd_reason_add(
+			buf, len,
+			"kernel %d.%d predates RDMA dma-buf import (Linux >= 5.12)",
+			f->kernel_major, f->kernel_minor);
 }
 
 static void gd_why_not_peermem(const struct gd_route_facts *f, char *buf,
@@ -151,10 +242,14 @@ static void gd_why_not_peermem(const struct gd_route_facts *f, char *buf,
 		gd_reason_add(
 			buf, len,
 			"GPU reports CU_DEVICE_ATTRIBUTE_GPU_DIRECT_RDMA_SUPPORTED=0");
-	if (!f->peermem_loaded && !f->nv_peer_mem_loaded)
+	if (!f->peermem_loaded && !f->nv_peer_mem_loaded && f->ofed_peer_api)
 		gd_reason_add(
 			buf, len,
-			"neither nvidia_peermem nor nv_peer_mem is loaded (/sys/module); load with: modprobe nvidia-peermem");
+			"neither nvidia_peermem nor nv_peer_mem is loaded (/sys/module); MLNX/DOCA-OFED is (mlx_compat), so load with: modprobe nvidia-peermem");
+	else if (!f->peermem_loaded && !f->nv_peer_mem_loaded)
+		gd_reason_add(
+			buf, len,
+			"neither nvidia_peermem nor nv_peer_mem is loaded (/sys/module); nvidia-peermem needs the peer-memory API of MLNX_OFED/DOCA-OFED (no mlx_compat module here: an inbox RDMA stack, where it cannot load)");
 	if (f->peermem_loaded && f->nv_peer_mem_loaded)
 		gd_reason_add(
 			buf, len,
@@ -202,6 +297,10 @@ static void gd_decide_auto(const struct gd_route_facts *f,
 		snprintf(
 			d->why, sizeof(d->why),
 			"GPU reports CU_DEVICE_ATTRIBUTE_DMA_BUF_SUPPORTED=1 and rdma-core has ibv_reg_dmabuf_mr: DMA-BUF needs no peer-memory module");
+		/* The attribute does not say the NIC driver can import: keep
+		 * peer-memory as the fallback when it is usable. */
+		if (!d->why_not_peermem[0])
+			d->fallback = GD_ROUTE_PEERMEM;
 		if (!d->why_not_peermem[0])
 			snprintf(
 				d->why_not_peermem, sizeof(d->why_not_peermem),
@@ -224,7 +323,9 @@ static void gd_decide_auto(const struct gd_route_facts *f,
 		d->stop_condition, sizeof(d->stop_condition),
 		d->peermem_conflict
 			? "no usable GPU registration route: DMA-BUF unavailable and two peer-memory modules conflict; unload nv_peer_mem"
-			: "no supported GPU registration route: load nvidia-peermem (modprobe nvidia-peermem), or use the open GPU kernel module >= 515 with CUDA >= 11.7 and rdma-core >= 34 for DMA-BUF");
+		: f->ofed_peer_api
+			? "no supported GPU registration route: load nvidia-peermem (modprobe nvidia-peermem; MLNX/DOCA-OFED is present), or for DMA-BUF use the open GPU kernel module >= 515, CUDA >= 11.7, rdma-core >= 34 and Linux >= 5.12"
+			: "no supported GPU registration route: for DMA-BUF use the open GPU kernel module >= 515, CUDA >= 11.7, rdma-core >= 34 and Linux >= 5.12; nvidia-peermem needs the peer-memory API of MLNX_OFED/DOCA-OFED and cannot load on inbox kernels");
 }
 
 void gd_route_decide(const struct gd_route_facts *facts,
@@ -232,13 +333,17 @@ void gd_route_decide(const struct gd_route_facts *facts,
 {
 	memset(out, 0, sizeof(*out));
 	out->route = GD_ROUTE_AUTO;
+	out->fallback = GD_ROUTE_AUTO;
 	out->peermem_conflict =
 		facts->peermem_loaded && facts->nv_peer_mem_loaded;
 	if (facts->driver_error[0]) {
-		snprintf(out->why_not_dmabuf, sizeof(out->why_not_dmabuf),
-			 "no CUDA driver");
+		snprintf(out->why_not_dmabuf, sizeof(out->why_not_dmabuf), "%s",
+			 facts->cuda_status[0] ? facts->cuda_status
+					       : "no CUDA driver");
 		snprintf(out->why_not_peermem, sizeof(out->why_not_peermem),
-			 "no CUDA driver");
+			 "%s",
+			 facts->cuda_status[0] ? facts->cuda_status
+					       : "no CUDA driver");
 		snprintf(out->stop_condition, sizeof(out->stop_condition), "%s",
 			 facts->driver_error);
 		return;
@@ -303,6 +408,16 @@ struct json_object *gd_route_evidence(const struct gd_route_facts *facts,
 		json_object_new_boolean(facts->nv_peer_mem_loaded));
 	json_object_object_add(f, "open_kernel_module",
 			       json_object_new_int(facts->open_kernel_module));
+	json_object_object_add(f, "mlx_compat_loaded",
+			       json_object_new_boolean(facts->ofed_peer_api));
+	json_object_object_add(f, "gpu_direct_rdma_writes_ordering",
+			       json_object_new_string(gd_cuda_ordering_name(
+				       facts->writes_ordering)));
+	if (facts->bar1_bytes)
+		json_object_object_add(
+			f, "bar1_bytes",
+			json_object_new_int64((int64_t)facts->bar1_bytes));
+	gd_add_str(f, "cuda_checked", facts->cuda_status);
 	if (facts->driver_error[0])
 		gd_add_str(f, "driver_error", facts->driver_error);
 	json_object_object_add(ev, "facts", f);

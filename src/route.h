@@ -24,11 +24,20 @@ struct gd_route_facts {
 	bool peermem_loaded;	   /* /sys/module/nvidia_peermem */
 	bool nv_peer_mem_loaded;   /* /sys/module/nv_peer_mem (legacy) */
 	int open_kernel_module;	   /* /proc/driver/nvidia/version says Open */
-	char driver_error[160];	   /* why the CUDA driver could not load */
+	int ofed_peer_api;	   /* /sys/module/mlx_compat: MLNX/DOCA-OFED */
+	int kernel_major, kernel_minor; /* proc/sys/kernel/osrelease, -1 */
+	int writes_ordering;	       /* GPU_DIRECT_RDMA_WRITES_ORDERING, -1 */
+	unsigned long long bar1_bytes; /* BAR1 aperture (PCI sysfs), 0 */
+	char gpu_bus_id[32];	       /* the probed GPU's PCI address */
+	char driver_error[160];	       /* why the CUDA driver could not load */
+	char cuda_status[200];	       /* what was checked of the CUDA side */
 };
 
 struct gd_route_decision {
 	enum gd_mem_route route; /* chosen; GD_ROUTE_AUTO = none possible */
+	/* auto chose DMA-BUF: the route to try when its registration fails
+	 * (GD_ROUTE_PEERMEM when a peer-memory module is usable, else AUTO) */
+	enum gd_mem_route fallback;
 	bool possible;
 	bool peermem_conflict; /* nvidia_peermem and nv_peer_mem both loaded */
 	char why[256];	       /* why this route */
@@ -44,6 +53,9 @@ int gd_route_probe(const char *sysfs_root, int gpu, struct gd_route_facts *f);
 void gd_route_decide(const struct gd_route_facts *facts,
 		     enum gd_mem_route requested,
 		     struct gd_route_decision *out);
+/* Size of the GPU's BAR1 aperture from the PCI resource file
+ * (<root>/sys/bus/pci/devices/<bdf>/resource, line 1); 0 when unknown. */
+unsigned long long gd_route_bar1_bytes(const char *sysfs_root, const char *bdf);
 /* Evidence object for the JSON document and the text header. */
 struct json_object *gd_route_evidence(const struct gd_route_facts *facts,
 				      const struct gd_route_decision *d);

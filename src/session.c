@@ -131,10 +131,11 @@ static int gd_alloc_place(struct gd_session *s, enum gd_place p,
 	int ret;
 
 	ret = gd_mem_spec_parse(spec_text, &spec);
+	spec.dmabuf_pcie = s->o->use_cuda_pcie_mapping;
 	if (!ret)
 		ret = gd_mem_alloc(&lb->mem, &spec, len);
 	if (!ret)
-		ret = gd_mem_register(&lb->mem, s->v.pd, s->access);
+		ret = gd_mem_register(&lb->mem, s->v.pd, s->mr_access);
 	if (ret) {
 		snprintf(lb->why_absent, sizeof(lb->why_absent), "%s",
 			 gd_err_msg());
@@ -313,15 +314,56 @@ static int gd_check_ud_mtu(struct gd_session *s)
 	return 0;
 }
 
+/* Does any planned phase put this side's buffer in GPU memory? */
+static bool gd_uses_gpu_memory(const struct gd_session *s)
+{
+	if (!s->o->mem_spec || strncmp(s->o->mem_spec, "cuda", 4))
+		return false;
+	for (unsigned int i = 0; i < s->num_phases; i++)
+		if ((s->is_server ? s->phases[i].server_place
+				  : s->phases[i].client_place) == GD_PLACE_DEV)
+			return true;
+	return false;
+}
+
+/* Relaxed ordering lets the PCIe root complex reorder the NIC's writes, as
+ * perftest does by default: without it GPU bandwidth can read low. It is an
+ * optional flag (rdma-core >= 28 drops it where unsupported); the build
+ * knows it for sure with rdma-core >= 34 (ibv_reg_dmabuf_mr). */
+static void gd_setup_access(struct gd_session *s)
+{
+	s->access = IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE |
+		    IBV_ACCESS_REMOTE_READ;
+	if (s->o->conn == GD_CONN_RC)
+		s->access |= IBV_ACCESS_REMOTE_ATOMIC;
+	s->mr_access = s->access;
+#ifdef HAVE_IBV_REG_DMABUF_MR
+	if (!s->o->disable_pcie_relaxed)
+		s->mr_access |= IBV_ACCESS_RELAXED_ORDERING;
+#endif
+}
+
+const char *gd_session_relaxed_ordering(const struct gd_session *s)
+{
+	if (s->o->disable_pcie_relaxed)
+		return "off (--disable_pcie_relaxed)";
+#ifdef HAVE_IBV_REG_DMABUF_MR
+	return "on (IBV_ACCESS_RELAXED_ORDERING on every registration)";
+#else
+	return "off (this build's rdma-core predates IBV_ACCESS_RELAXED_ORDERING)";
+#endif
+}
+
 static int gd_setup_verbs(struct gd_session *s, char *cm_ip, size_t len)
 {
 	struct gd_opts *o = s->o;
 	int ret;
 
-	s->access = IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE |
-		    IBV_ACCESS_REMOTE_READ;
-	if (o->conn == GD_CONN_RC)
-		s->access |= IBV_ACCESS_REMOTE_ATOMIC;
+	gd_setup_access(s);
+	/* mlx5 reads it when the device context is created. */
+	if (gd_uses_gpu_memory(s))
+		gd_verbs_no_scatter_to_cqe(s->scatter_to_cqe,
+					   sizeof(s->scatter_to_cqe));
 	ret = o->rdma_cm
 		      ? gd_cm_open(&s->v, o->ib_dev, (unsigned int)o->ib_port,
 				   (int)o->gid_index)

@@ -129,5 +129,7 @@ bool gd_step_needs_recv(const struct gd_session *s);
  * its sent count into @sent, its failure as -ECONNABORTED (recorded). */
 int gd_step_done_frame(struct gd_session *s, struct json_object *m, bool *done,
 		       uint64_t *sent);
+/* How long this step may go without news before the peer counts as dead. */
+uint64_t gd_step_silence_ns(const struct gd_step *st);
 
 #endif

@@ -8,6 +8,7 @@
 #include <config.h>
 
 #include <errno.h>
+#include <limits.h>
 #include <inttypes.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -154,6 +155,28 @@ static int gd_sync_send(struct gd_session *s, struct json_object *m)
 	return ret;
 }
 
+/* How long without news means a dead peer: the side-channel timeout, or
+ * longer when what may be in flight would take that long even at
+ * GD_SLOWEST_BPS. rxe runs the protocol inside the poster's system call,
+ * so a healthy peer can be quiet for as long as its window takes to drain:
+ * with every guest vCPU busy this project's guest moved 14 MiB/s; the
+ * floor leaves a factor of 3.5. A dead RC peer is still caught sooner by
+ * the transport's retry error, a dead process by its closed socket. */
+#define GD_SLOWEST_BPS (4ULL << 20)
+
+uint64_t gd_step_silence_ns(const struct gd_step *st)
+{
+	const struct gd_opts *o = st->s->o;
+	uint64_t in_flight = o->tx_depth * st->s->v.num_qps * st->size_bytes;
+	/* in double: bytes x 1e9 overflows 64 bits past 18 GB in flight,
+	 * and dividing first rounded anything under the rate down to 0 */
+	uint64_t drain_ns =
+		(uint64_t)((double)in_flight * 1e9 / (double)GD_SLOWEST_BPS);
+	uint64_t base_ns = o->oob_timeout_ms * 1000000ULL;
+
+	return drain_ns > base_ns ? drain_ns : base_ns;
+}
+
 static int gd_sync_recv(struct gd_session *s, struct json_object **m)
 {
 	return gd_oob_recv(&s->oob, GD_FRAME_SYNC, m);
@@ -272,11 +295,17 @@ int gd_step_done_frame(struct gd_session *s, struct json_object *m, bool *done,
 	return 0;
 }
 
-static int gd_wait_done(struct gd_session *s, uint64_t *sent)
+/* The target waits for the initiator's done frame as long as the
+ * initiator itself would wait for a completion. */
+static int gd_wait_done(struct gd_step *st, uint64_t *sent)
 {
+	struct gd_session *s = st->s;
+	uint64_t silence_ms = gd_step_silence_ns(st) / 1000000;
 	struct json_object *m = NULL;
 	bool done = false;
-	int ret = gd_sync_recv(s, &m);
+	int ret = gd_oob_recv_within(&s->oob, GD_FRAME_SYNC, &m,
+				     silence_ms < INT_MAX ? (int)silence_ms
+							  : INT_MAX);
 
 	if (!ret)
 		ret = gd_step_done_frame(s, m, &done, sent);
@@ -327,7 +356,7 @@ static int gd_step_bidir_recv(struct gd_step_ctx *c, struct gd_step_result *r,
 	if (!ret && t.ret)
 		ret = gd_err(t.ret, "%s", t.msg);
 	if (!ret && !t.done_seen)
-		ret = gd_wait_done(st->s, &peer_sent);
+		ret = gd_wait_done(st, &peer_sent);
 	return ret;
 }
 
@@ -365,10 +394,10 @@ static int gd_step_measure(struct gd_step_ctx *c, struct gd_step_result *r,
 	if (gd_step_needs_recv(s) && s->test->measure == GD_MEASURE_BW) {
 		ret = gd_bw_receive(st, received, &done_seen, &peer_sent);
 		if (!ret && !done_seen)
-			ret = gd_wait_done(s, &peer_sent);
+			ret = gd_wait_done(st, &peer_sent);
 		return ret;
 	}
-	return gd_wait_done(s, &peer_sent);
+	return gd_wait_done(st, &peer_sent);
 }
 
 /* Let the kernel's hw_counters cache expire so the closing snapshot

@@ -64,6 +64,24 @@ static void gd_device_names(struct ibv_device **list, int n, char *buf,
 					ibv_get_device_name(list[i]));
 }
 
+void gd_verbs_no_scatter_to_cqe(char *record, size_t len)
+{
+	const char *v = getenv("MLX5_SCATTER_TO_CQE");
+
+	if (!v) {
+		setenv("MLX5_SCATTER_TO_CQE", "0", 0);
+		snprintf(record, len, "0 (set by gdperf: GPU receive buffers)");
+	} else if (!strcmp(v, "0")) {
+		snprintf(record, len, "0 (set by the user)");
+	} else {
+		/* The user's choice is kept: it may be the experiment. */
+		snprintf(
+			record, len,
+			"%.32s (set by the user and kept: with GPU receive buffers, receives of 32 B or less crash on mlx5)",
+			v);
+	}
+}
+
 int gd_verbs_open(struct gd_verbs *v, const char *name, unsigned int port,
 		  int gid_index)
 {

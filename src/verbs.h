@@ -64,6 +64,15 @@ struct gd_verbs {
 	struct rdma_cm_id *cm_id[GD_MAX_QPS];
 };
 
+/*
+ * Call before any device is opened when receives may land in GPU memory:
+ * rdma-core's mlx5 provider copies receives of up to 32 B (64 B with
+ * 128-byte CQEs) from the CQE into the buffer with the CPU, a CPU store into
+ * device memory. Sets MLX5_SCATTER_TO_CQE=0 as perftest does, unless the
+ * user set it; writes what was done to @record for the header and JSON.
+ */
+void gd_verbs_no_scatter_to_cqe(char *record, size_t len);
+
 /* Open @name (NULL: the first device), query @port and pick the GID.
  * Errors name the device and list the alternatives. */
 int gd_verbs_open(struct gd_verbs *v, const char *name, unsigned int port,

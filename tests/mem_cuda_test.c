@@ -7,6 +7,7 @@
  */
 #include <config.h>
 
+#include <dlfcn.h>
 #include <errno.h>
 #include <ftw.h>
 #include <setjmp.h>
@@ -19,12 +20,15 @@
 #include <unistd.h>
 
 #include <cmocka.h>
+#include <infiniband/verbs.h>
 #include <json-c/json.h>
 
 #include "cuda_api.h"
 #include "error.h"
 #include "mem.h"
 #include "mem_priv.h"
+#include "session.h"
+#include "verbs.h"
 
 static char fake_cuda_path[1024];
 static char empty_root[256];   /* no peer-memory module, no NVIDIA module */
@@ -51,13 +55,28 @@ static const char *json_path_str(struct json_object *o, const char *a,
 	return x ? json_object_get_string(x) : NULL;
 }
 
+/* Call counters of the fake driver (a test hook, not a CUDA entry). */
+static unsigned int fake_calls(const char *what)
+{
+	void *h = dlopen(fake_cuda_path, RTLD_NOW | RTLD_NOLOAD);
+	unsigned int (*calls)(const char *);
+	unsigned int n;
+
+	assert_non_null(h);
+	*(void **)&calls = dlsym(h, "gd_fake_cuda_calls");
+	assert_non_null(calls);
+	n = calls(what);
+	dlclose(h);
+	return n;
+}
+
 static void test_gpu_info(void **state)
 {
 	struct gd_gpu_info info;
 	int count = -1, index = -1;
 
+	/* No DMA-BUF knob: the fake's default is an H200 with open modules. */
 	setenv("GD_FAKE_CUDA_GPU_COUNT", "3", 1);
-	setenv("GD_FAKE_CUDA_DMABUF_ATTR", "1", 1);
 	assert_int_equal(gd_cuda_load(), 0);
 	assert_int_equal(gd_cuda_device_count(&count), 0);
 	assert_int_equal(count, 3);
@@ -71,6 +90,10 @@ static void test_gpu_info(void **state)
 	assert_int_equal(info.compute_minor, 0);
 	assert_int_equal(info.dmabuf_supported, 1);
 	assert_int_equal(info.gdr_supported, 1);
+	assert_int_equal(info.writes_ordering, 0);
+	assert_int_equal(info.flush_options, 1);
+	assert_string_equal(gd_cuda_ordering_name(info.writes_ordering),
+			    "none");
 	assert_int_equal(info.total_mem_bytes, 17179869184ULL);
 	assert_int_equal(gd_cuda_find("0000:18:00.0", &index), 0);
 	assert_int_equal(index, 1);
@@ -188,7 +211,8 @@ static void test_export_failure(void **state)
 	assert_int_equal(gd_mem_register(&buf, NULL, 0), -EOPNOTSUPP);
 	assert_msg_has("DMA-BUF export of 65536 bytes on GPU 0 (0000:17:00.0)");
 	assert_msg_has(
-		"CUDA_ERROR_NOT_SUPPORTED (801) with the PCIe mapping flag, CUDA_ERROR_NOT_SUPPORTED (801) with flags 0");
+		"failed: CUDA_ERROR_NOT_SUPPORTED (801) with flags 0; route decision");
+	assert_int_equal(fake_calls("export_pcie"), 0);
 	assert_msg_has("route decision: dmabuf because requested (:dmabuf)");
 	assert_msg_has("next: use --mem=cuda:0:peermem");
 	assert_msg_has("neither nvidia_peermem nor nv_peer_mem is loaded");
@@ -200,28 +224,65 @@ static void test_export_failure(void **state)
 	gd_mem_free(&buf);
 }
 
-/* Export works (a memfd from the double); with no PD the import stops. */
+/* Register cuda:0 (auto unless @text says) with no PD: export and route
+ * run, the import stops at the missing PD. */
+static void reg_no_pd(const char *text, bool pcie, struct gd_mem_buf *buf)
+{
+	struct gd_mem_spec spec;
+
+	assert_int_equal(gd_mem_spec_parse(text, &spec), 0);
+	spec.dmabuf_pcie = pcie;
+	assert_int_equal(gd_mem_alloc(buf, &spec, 4096), 0);
+	assert_int_equal(gd_mem_register(buf, NULL, 0), -EINVAL);
+	assert_msg_has("without a protection domain");
+	gd_err_clear();
+}
+
+/* The PCIe mapping flag only when asked, and only on drivers >= 12.8:
+ * exported with flags 0 (the default path) otherwise, and said why. */
 static void test_export_flags(void **state)
 {
 	struct gd_mem_buf buf;
-	struct json_object *ev;
+	unsigned int pcie0;
 
-	setenv("GD_FAKE_CUDA_DMABUF_ATTR", "1", 1);
-	assert_int_equal(alloc_cuda("cuda:0", 4096, &buf), 0);
-	assert_int_equal(gd_mem_register(&buf, NULL, 0), -EINVAL);
-	assert_msg_has("without a protection domain");
-	ev = buf.evidence;
-	assert_string_equal(json_path_str(ev, "route", NULL), "dmabuf");
-	assert_string_equal(json_path_str(ev, "dmabuf_export", "flags"),
-			    "pcie");
-	gd_mem_free(&buf);
-
-	gd_err_clear();
-	setenv("GD_FAKE_CUDA_PCIE_FLAG_REFUSE", "1", 1);
-	assert_int_equal(alloc_cuda("cuda:0", 4096, &buf), 0);
-	assert_int_equal(gd_mem_register(&buf, NULL, 0), -EINVAL);
+	reg_no_pd("cuda:0", false, &buf);
+	assert_string_equal(json_path_str(buf.evidence, "route", NULL),
+			    "dmabuf");
 	assert_string_equal(
 		json_path_str(buf.evidence, "dmabuf_export", "flags"), "0");
+	assert_false(json_object_get_boolean(json_object_object_get(
+		json_object_object_get(buf.evidence, "dmabuf_export"),
+		"pcie_mapping_requested")));
+	assert_int_equal(fake_calls("export_pcie"), 0);
+	gd_mem_free(&buf);
+
+	/* Asked, but the fake's default driver 12040 predates the flag. */
+	reg_no_pd("cuda:0", true, &buf);
+	assert_string_equal(
+		json_path_str(buf.evidence, "dmabuf_export", "flags"), "0");
+	assert_has(json_path_str(buf.evidence, "dmabuf_export",
+				 "pcie_mapping_note"),
+		   "CUDA driver 12040 is older than 12080");
+	assert_int_equal(fake_calls("export_pcie"), 0);
+	gd_mem_free(&buf);
+
+	setenv("GD_FAKE_CUDA_DRIVER_VERSION", "12080", 1);
+	reg_no_pd("cuda:0", true, &buf);
+	assert_string_equal(
+		json_path_str(buf.evidence, "dmabuf_export", "flags"), "pcie");
+	pcie0 = fake_calls("export_pcie");
+	assert_int_equal(pcie0, 1);
+	gd_mem_free(&buf);
+
+	setenv("GD_FAKE_CUDA_PCIE_FLAG_REFUSE", "1", 1);
+	reg_no_pd("cuda:0", true, &buf);
+	assert_string_equal(
+		json_path_str(buf.evidence, "dmabuf_export", "flags"), "0");
+	assert_has(
+		json_path_str(buf.evidence, "dmabuf_export",
+			      "pcie_mapping_note"),
+		"refused the PCIe mapping flag: CUDA_ERROR_INVALID_VALUE (1); exported with flags 0");
+	assert_int_equal(fake_calls("export_pcie"), pcie0 + 1);
 	gd_mem_free(&buf);
 }
 
@@ -230,6 +291,7 @@ static void test_route_by_facts(void **state)
 	struct gd_mem_buf buf;
 
 	/* Attribute 0 and no peer-memory module: nothing to try. */
+	setenv("GD_FAKE_CUDA_DMABUF_ATTR", "0", 1);
 	assert_int_equal(alloc_cuda("cuda:0", 4096, &buf), 0);
 	assert_int_equal(gd_mem_register(&buf, NULL, 0), -EOPNOTSUPP);
 	assert_msg_has(
@@ -240,6 +302,7 @@ static void test_route_by_facts(void **state)
 
 	/* nvidia_peermem in the fixture: auto takes the peer-memory route. */
 	gd_err_clear();
+	setenv("GD_FAKE_CUDA_DMABUF_ATTR", "0", 1);
 	setenv("GD_SYSFS_ROOT", peermem_root, 1);
 	assert_int_equal(alloc_cuda("cuda:0", 4096, &buf), 0);
 	assert_int_equal(gd_mem_register(&buf, NULL, 0), -EINVAL);
@@ -265,6 +328,279 @@ static void test_driver_absent(void **state)
 	gd_mem_free(&buf);
 }
 
+/* libibverbs stand-ins, linked with -Wl,--wrap: registration outcomes
+ * without an RDMA device. Only the route and fallback logic is proven. */
+static struct {
+	int dmabuf_errno; /* ibv_reg_dmabuf_mr fails with it; 0 succeeds */
+	int mr_errno;	  /* ibv_reg_mr fails with it; 0 succeeds */
+	unsigned int mr_calls, dmabuf_calls;
+	int access;
+} fv;
+
+static struct ibv_mr *fake_mr(int err, int access)
+{
+	fv.access = access;
+	if (err) {
+		errno = err;
+		return NULL;
+	}
+	return calloc(1, sizeof(struct ibv_mr));
+}
+
+struct ibv_mr *__wrap_ibv_reg_mr_iova2(struct ibv_pd *pd, void *addr,
+				       size_t length, uint64_t iova,
+				       unsigned int access);
+struct ibv_mr *__wrap_ibv_reg_mr_iova2(struct ibv_pd *pd, void *addr,
+				       size_t length, uint64_t iova,
+				       unsigned int access)
+{
+	fv.mr_calls++;
+	return fake_mr(fv.mr_errno, (int)access);
+}
+
+struct ibv_mr *__wrap_ibv_reg_mr(struct ibv_pd *pd, void *addr, size_t length,
+				 int access);
+struct ibv_mr *__wrap_ibv_reg_mr(struct ibv_pd *pd, void *addr, size_t length,
+				 int access)
+{
+	fv.mr_calls++;
+	return fake_mr(fv.mr_errno, access);
+}
+
+struct ibv_mr *__wrap_ibv_reg_dmabuf_mr(struct ibv_pd *pd, uint64_t offset,
+					size_t length, uint64_t iova, int fd,
+					int access);
+struct ibv_mr *__wrap_ibv_reg_dmabuf_mr(struct ibv_pd *pd, uint64_t offset,
+					size_t length, uint64_t iova, int fd,
+					int access)
+{
+	fv.dmabuf_calls++;
+	return fake_mr(fv.dmabuf_errno, access);
+}
+
+int __wrap_ibv_dereg_mr(struct ibv_mr *mr);
+int __wrap_ibv_dereg_mr(struct ibv_mr *mr)
+{
+	free(mr);
+	return 0;
+}
+
+static struct ibv_device fake_dev = { .name = "mlx5_9" };
+static struct ibv_context fake_verbs_ctx = { .device = &fake_dev };
+static struct ibv_pd fake_pd = { .context = &fake_verbs_ctx };
+
+static struct json_object *attempt(const struct gd_mem_buf *buf, size_t i)
+{
+	struct json_object *a = NULL;
+
+	json_object_object_get_ex(buf->evidence, "attempts", &a);
+	return a ? json_object_array_get_idx(a, i) : NULL;
+}
+
+static size_t attempts(const struct gd_mem_buf *buf)
+{
+	struct json_object *a = NULL;
+
+	json_object_object_get_ex(buf->evidence, "attempts", &a);
+	return a ? json_object_array_length(a) : 0;
+}
+
+/* Auto chose DMA-BUF (attribute 1) but the NIC cannot import: peer-memory
+ * takes over when loaded, never for a named route, both attempts kept. */
+static void test_dmabuf_fallback(void **state)
+{
+	struct gd_mem_buf buf;
+
+	memset(&fv, 0, sizeof(fv));
+	fv.dmabuf_errno = EOPNOTSUPP;
+	setenv("GD_SYSFS_ROOT", peermem_root, 1);
+	assert_int_equal(alloc_cuda("cuda:0", 4096, &buf), 0);
+	assert_int_equal(gd_mem_register(&buf, &fake_pd, 7), 0);
+	assert_false(gd_err_is_set());
+	assert_int_equal(buf.route_used, GD_ROUTE_PEERMEM);
+	assert_int_equal(fv.dmabuf_calls, 1);
+	assert_int_equal(fv.mr_calls, 1);
+	assert_string_equal(json_path_str(buf.evidence, "route", NULL),
+			    "peermem");
+	assert_has(json_path_str(buf.evidence, "why", NULL),
+		   "fell back to the loaded peer-memory module");
+	assert_int_equal(attempts(&buf), 2);
+	assert_string_equal(json_path_str(attempt(&buf, 0), "route", NULL),
+			    "dmabuf");
+	assert_has(
+		json_path_str(attempt(&buf, 0), "error", NULL),
+		"ibv_reg_dmabuf_mr of 4096 bytes of cuda:0 memory on mlx5_9 failed: errno 95 (EOPNOTSUPP");
+	assert_string_equal(json_path_str(attempt(&buf, 1), "route", NULL),
+			    "peermem");
+	assert_true(json_object_get_boolean(
+		json_object_object_get(attempt(&buf, 1), "ok")));
+	gd_mem_free(&buf);
+
+	/* A failed export is a failed DMA-BUF route too. */
+	setenv("GD_FAKE_CUDA_EXPORT_FAIL", "1", 1);
+	assert_int_equal(alloc_cuda("cuda:0", 4096, &buf), 0);
+	assert_int_equal(gd_mem_register(&buf, &fake_pd, 7), 0);
+	assert_int_equal(buf.route_used, GD_ROUTE_PEERMEM);
+	assert_has(json_path_str(attempt(&buf, 0), "error", NULL),
+		   "DMA-BUF export of 65536 bytes");
+	gd_mem_free(&buf);
+	unsetenv("GD_FAKE_CUDA_EXPORT_FAIL");
+
+	/* Named: the route under test fails, nothing else is tried. */
+	fv.mr_calls = 0;
+	assert_int_equal(alloc_cuda("cuda:0:dmabuf", 4096, &buf), 0);
+	assert_int_equal(gd_mem_register(&buf, &fake_pd, 7), -EOPNOTSUPP);
+	assert_msg_has("ibv_reg_dmabuf_mr");
+	assert_int_equal(fv.mr_calls, 0);
+	assert_int_equal(attempts(&buf), 1);
+	gd_mem_free(&buf);
+
+	/* Auto without a peer-memory module: no fallback to try. */
+	gd_err_clear();
+	setenv("GD_SYSFS_ROOT", empty_root, 1);
+	assert_int_equal(alloc_cuda("cuda:0", 4096, &buf), 0);
+	assert_int_equal(gd_mem_register(&buf, &fake_pd, 7), -EOPNOTSUPP);
+	assert_int_equal(fv.mr_calls, 0);
+	assert_int_equal(attempts(&buf), 1);
+	gd_mem_free(&buf);
+
+	/* Both routes fail: one message with both errors. */
+	gd_err_clear();
+	fv.mr_errno = EFAULT;
+	setenv("GD_SYSFS_ROOT", peermem_root, 1);
+	assert_int_equal(alloc_cuda("cuda:0", 4096, &buf), 0);
+	assert_int_equal(gd_mem_register(&buf, &fake_pd, 7), -EFAULT);
+	assert_msg_has("could not be registered on mlx5_9 by either route");
+	assert_msg_has("errno 95 (EOPNOTSUPP");
+	assert_msg_has("peer-memory fallback: ibv_reg_mr");
+	gd_mem_free(&buf);
+}
+
+/* GPU memory pinned for RDMA is not charged to RLIMIT_MEMLOCK: ENOMEM is
+ * explained as BAR1, with its size from the PCI resource file. */
+static void test_bar1_enomem(void **state)
+{
+	struct gd_mem_buf buf;
+
+	memset(&fv, 0, sizeof(fv));
+	fv.mr_errno = ENOMEM;
+	setenv("GD_SYSFS_ROOT", peermem_root, 1);
+	assert_int_equal(alloc_cuda("cuda:0:peermem", 4096, &buf), 0);
+	assert_int_equal(gd_mem_register(&buf, &fake_pd, 7), -ENOMEM);
+	assert_msg_has("errno 12 (ENOMEM");
+	assert_msg_has("BAR1 of GPU 0 (0000:17:00.0) is 256 MiB (PCI sysfs)");
+	assert_msg_has("nvidia-smi -q -d MEMORY");
+	assert_true(strstr(gd_err_msg(), "ulimit -l") == NULL);
+	assert_int_equal(json_object_get_int64(json_object_object_get(
+				 json_object_object_get(buf.evidence, "facts"),
+				 "bar1_bytes")),
+			 256 << 20);
+	gd_mem_free(&buf);
+
+	/* The fake's BAR1 exhaustion: the export itself runs out. */
+	gd_err_clear();
+	setenv("GD_FAKE_CUDA_BAR1_BYTES", "0", 1);
+	assert_int_equal(alloc_cuda("cuda:0:dmabuf", 4096, &buf), 0);
+	assert_int_equal(gd_mem_register(&buf, &fake_pd, 7), -ENOMEM);
+	assert_msg_has("CUDA_ERROR_OUT_OF_MEMORY (2) with flags 0");
+	assert_msg_has("usual cause is BAR1 space");
+	gd_mem_free(&buf);
+}
+
+/* The verification read-back flushes GPUDirect RDMA writes first unless
+ * the GPU orders them natively. */
+static void test_flush_before_read_back(void **state)
+{
+	struct gd_mem_buf buf;
+	struct json_object *d;
+	unsigned int n;
+
+	assert_int_equal(alloc_cuda("cuda:0", 4096, &buf), 0);
+	n = fake_calls("flush");
+	assert_int_equal(gd_mem_check_pattern(&buf, 0, 4096, GD_MEM_INIT_SEED),
+			 0);
+	assert_int_equal(fake_calls("flush"), n + 1);
+	d = gd_mem_describe(&buf);
+	assert_string_equal(json_path_str(d, "gpu", "verify_read_back"),
+			    "cuFlushGPUDirectRDMAWrites");
+	assert_string_equal(
+		json_path_str(d, "gpu", "gpu_direct_rdma_writes_ordering"),
+		"none");
+	json_object_put(d);
+	gd_mem_free(&buf);
+
+	setenv("GD_FAKE_CUDA_WRITES_ORDERING", "100", 1);
+	assert_int_equal(alloc_cuda("cuda:0", 4096, &buf), 0);
+	n = fake_calls("flush");
+	assert_int_equal(gd_mem_check_pattern(&buf, 0, 4096, GD_MEM_INIT_SEED),
+			 0);
+	assert_int_equal(fake_calls("flush"), n);
+	d = gd_mem_describe(&buf);
+	assert_string_equal(json_path_str(d, "gpu", "verify_read_back"),
+			    "native ordering");
+	json_object_put(d);
+	gd_mem_free(&buf);
+
+	setenv("GD_FAKE_CUDA_WRITES_ORDERING", "0", 1);
+	setenv("GD_FAKE_CUDA_FLUSH_OPTIONS", "0", 1);
+	assert_int_equal(alloc_cuda("cuda:0", 4096, &buf), 0);
+	d = gd_mem_describe(&buf);
+	assert_string_equal(json_path_str(d, "gpu", "verify_read_back"),
+			    "no flush available");
+	json_object_put(d);
+	gd_mem_free(&buf);
+}
+
+/* A failed cuInit is final for the process, as in the real driver. */
+static void test_no_cuinit_retry(void **state)
+{
+	char first[GD_ERR_MSG_MAX];
+	unsigned int n;
+
+	setenv("GD_FAKE_CUDA_NO_DEVICE", "1", 1);
+	assert_int_equal(gd_cuda_load(), -ENODEV);
+	snprintf(first, sizeof(first), "%s", gd_err_msg());
+	assert_has(first, "keeps this failure until the process exits");
+	n = fake_calls("cuInit");
+	assert_int_equal(gd_cuda_load_state(), 1);
+	unsetenv("GD_FAKE_CUDA_NO_DEVICE");
+	gd_err_clear();
+	assert_int_equal(gd_cuda_load(), -ENODEV);
+	assert_string_equal(gd_err_msg(), first);
+	assert_int_equal(fake_calls("cuInit"), n);
+}
+
+/* MLX5_SCATTER_TO_CQE=0 before the device opens, the user's value kept. */
+static void test_scatter_to_cqe(void **state)
+{
+	char rec[160];
+
+	unsetenv("MLX5_SCATTER_TO_CQE");
+	gd_verbs_no_scatter_to_cqe(rec, sizeof(rec));
+	assert_string_equal(getenv("MLX5_SCATTER_TO_CQE"), "0");
+	assert_has(rec, "0 (set by gdperf");
+	gd_verbs_no_scatter_to_cqe(rec, sizeof(rec));
+	assert_has(rec, "0 (set by the user)");
+	setenv("MLX5_SCATTER_TO_CQE", "1", 1);
+	gd_verbs_no_scatter_to_cqe(rec, sizeof(rec));
+	assert_string_equal(getenv("MLX5_SCATTER_TO_CQE"), "1");
+	assert_has(rec, "1 (set by the user and kept");
+	unsetenv("MLX5_SCATTER_TO_CQE");
+}
+
+static void test_relaxed_ordering_record(void **state)
+{
+	struct gd_opts o = { .disable_pcie_relaxed = false };
+	struct gd_session s = { .o = &o };
+
+#ifdef HAVE_IBV_REG_DMABUF_MR
+	assert_has(gd_session_relaxed_ordering(&s), "on (");
+#endif
+	o.disable_pcie_relaxed = true;
+	assert_string_equal(gd_session_relaxed_ordering(&s),
+			    "off (--disable_pcie_relaxed)");
+}
+
 static int rm_entry(const char *path, const struct stat *st, int flag,
 		    struct FTW *ftw)
 {
@@ -273,13 +609,33 @@ static int rm_entry(const char *path, const struct stat *st, int flag,
 
 static void make_peermem_root(void)
 {
-	static const char *const dirs[] = { "", "/sys", "/sys/module",
-					    "/sys/module/nvidia_peermem" };
+	static const char *const dirs[] = {
+		"",
+		"/sys",
+		"/sys/module",
+		"/sys/module/nvidia_peermem",
+		"/sys/bus",
+		"/sys/bus/pci",
+		"/sys/bus/pci/devices",
+		"/sys/bus/pci/devices/0000:17:00.0",
+	};
 	char path[512];
+	FILE *f;
 
 	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
 		snprintf(path, sizeof(path), "%s%s", peermem_root, dirs[i]);
 		mkdir(path, 0755);
+	}
+	/* BAR0 16 MiB, BAR1 256 MiB (64-bit: line 2 empty), as sysfs has it. */
+	snprintf(path, sizeof(path),
+		 "%s/sys/bus/pci/devices/0000:17:00.0/resource", peermem_root);
+	f = fopen(path, "w");
+	if (f) {
+		fputs("0x00000000fa000000 0x00000000faffffff 0x0000000000040200\n"
+		      "0x0000038000000000 0x000003800fffffff 0x000000000014220c\n"
+		      "0x0000000000000000 0x0000000000000000 0x0000000000000000\n",
+		      f);
+		fclose(f);
 	}
 }
 
@@ -297,6 +653,12 @@ int main(void)
 		cmocka_unit_test_setup(test_export_flags, reset),
 		cmocka_unit_test_setup(test_route_by_facts, reset),
 		cmocka_unit_test_setup(test_driver_absent, reset),
+		cmocka_unit_test_setup(test_dmabuf_fallback, reset),
+		cmocka_unit_test_setup(test_bar1_enomem, reset),
+		cmocka_unit_test_setup(test_flush_before_read_back, reset),
+		cmocka_unit_test_setup(test_no_cuinit_retry, reset),
+		cmocka_unit_test_setup(test_scatter_to_cqe, reset),
+		cmocka_unit_test_setup(test_relaxed_ordering_record, reset),
 	};
 	int ret;
 

@@ -285,7 +285,7 @@ static void test_regerr_table(void **state)
 		  true,
 		  "ibv_reg_mr",
 		  { "errno 14 (EFAULT",
-		    "peer-memory route not in place: load nvidia-peermem (modprobe nvidia-peermem) or use --mem=cuda:N:dmabuf" } },
+		    "load nvidia-peermem where MLNX_OFED/DOCA-OFED provides its peer-memory API (modprobe nvidia-peermem; it cannot load on inbox kernels), or use --mem=cuda:N:dmabuf (open GPU kernel module >= 515, Linux >= 5.12)" } },
 		{ EINVAL,
 		  true,
 		  "ibv_reg_mr",
@@ -462,6 +462,47 @@ static void test_route_requested_and_blockers(void **state)
 	assert_false(d.possible);
 	assert_has(d.stop_condition, "CUDA driver not available (libcuda.so.1");
 
+	/* The messages say what can work here: nvidia-peermem only with
+	 * MLNX/DOCA-OFED's peer-memory API, DMA-BUF only from Linux 5.12. */
+	base_facts(&f);
+	f.gpu_dmabuf_supported = 1;
+	f.rdma_core_has_dmabuf = true;
+	f.kernel_major = 5;
+	f.kernel_minor = 4;
+	gd_route_decide(&f, GD_ROUTE_AUTO, &d);
+	assert_false(d.possible);
+	assert_has(d.why_not_dmabuf,
+		   "kernel 5.4 predates RDMA dma-buf import (Linux >= 5.12)");
+	assert_has(d.why_not_peermem,
+		   "needs the peer-memory API of MLNX_OFED/DOCA-OFED");
+	assert_has(d.stop_condition, "cannot load");
+	assert_has(d.stop_condition, "Linux >= 5.12");
+	f.ofed_peer_api = 1;
+	gd_route_decide(&f, GD_ROUTE_AUTO, &d);
+	assert_has(d.why_not_peermem, "so load with: modprobe nvidia-peermem");
+	assert_has(d.stop_condition, "MLNX/DOCA-OFED is present");
+	f.kernel_minor = 12;
+	f.ofed_peer_api = 1;
+	f.peermem_loaded = true;
+	gd_route_decide(&f, GD_ROUTE_AUTO, &d);
+	assert_int_equal(d.route, GD_ROUTE_DMABUF);
+	assert_int_equal(d.fallback, GD_ROUTE_PEERMEM);
+	f.peermem_loaded = false;
+	gd_route_decide(&f, GD_ROUTE_AUTO, &d);
+	assert_int_equal(d.fallback, GD_ROUTE_AUTO);
+
+	/* Nothing probed: the record says what was checked, not a guess. */
+	base_facts(&f);
+	f.gpu_dmabuf_supported = -1;
+	f.cuda_driver_version = -1;
+	snprintf(f.cuda_status, sizeof(f.cuda_status),
+		 "no CUDA driver (libcuda.so.1 not found), not probed");
+	gd_route_decide(&f, GD_ROUTE_AUTO, &d);
+	assert_has(
+		d.why_not_dmabuf,
+		"GPU DMA-BUF attribute unknown: no CUDA driver (libcuda.so.1 not found), not probed");
+	assert_true(strstr(d.why_not_dmabuf, "older than 11.7") == NULL);
+
 	base_facts(&f);
 	gd_route_decide(&f, GD_ROUTE_PLAIN, &d);
 	assert_false(d.possible);
@@ -567,11 +608,17 @@ static void test_route_probe_fixture(void **state)
 	assert_int_equal(f.gpu_gdr_supported, 1);
 	assert_int_equal(f.cuda_driver_version, 12040);
 	assert_string_equal(f.driver_error, "");
+	assert_string_equal(f.cuda_status,
+			    "GPU 0 queried through CUDA driver 12040");
+	assert_int_equal(f.writes_ordering, 0);
 	/* A probe that cannot load the driver records a fact, not an error. */
 	gd_cuda_unload();
 	setenv("GD_CUDA_LIBRARY", "/nonexistent/libcuda.so.1", 1);
 	gd_route_probe(fixture_root, 0, &f);
 	assert_has(f.driver_error, "CUDA driver not available (");
+	assert_string_equal(
+		f.cuda_status,
+		"no CUDA driver (/nonexistent/libcuda.so.1 not found), not probed");
 	assert_false(gd_err_is_set());
 }
 

@@ -19,6 +19,7 @@
 #include <json-c/json.h>
 
 #include "error.h"
+#include "oob.h"
 #include "options.h"
 #include "opts_util.h"
 
@@ -440,6 +441,24 @@ static void test_cuda_spellings(void **state)
 	REJECT(&t_write_bw, -EINVAL, "--use_cuda_bus_id", "--use_cuda=0",
 	       "--use_cuda_bus_id=0000:17:00.0");
 	REJECT(&t_write_bw, -EINVAL, "--use_cuda", "--use_cuda=gpu0");
+	/* perftest's GPU-path flags: both off unless given. */
+	assert_int_equal(PARSE(&t_write_bw, &o, "--use_cuda=0",
+			       "--use_cuda_pcie_mapping",
+			       "--disable_pcie_relaxed"),
+			 0);
+	assert_true(o.use_cuda_pcie_mapping);
+	assert_true(o.disable_pcie_relaxed);
+	gd_opts_free(&o);
+	assert_int_equal(PARSE(&t_write_bw, &o, "--use_cuda=0"), 0);
+	assert_false(o.use_cuda_pcie_mapping);
+	assert_false(o.disable_pcie_relaxed);
+	gd_opts_free(&o);
+	REJECT(&t_write_bw, -EINVAL,
+	       "--use_cuda_pcie_mapping applies to DMA-BUF",
+	       "--use_cuda_pcie_mapping");
+	REJECT(&t_write_bw, -EINVAL,
+	       "--use_cuda_pcie_mapping applies to DMA-BUF",
+	       "--mem=cuda:0:peermem", "--use_cuda_pcie_mapping");
 }
 
 static void test_json_and_labels(void **state)
@@ -562,8 +581,9 @@ static void test_short_help_and_version(void **state)
 			 1);
 	fclose(f);
 	gd_opts_free(&o);
-	snprintf(want, sizeof(want), "gd_read_lat (gdperf) %s\n",
-		 PACKAGE_VERSION);
+	snprintf(want, sizeof(want),
+		 "gd_read_lat (gdperf) %s\nside-channel protocol: %d\n",
+		 PACKAGE_VERSION, GD_OOB_VERSION);
 	assert_string_equal(buf, want);
 	free(buf);
 	buf = NULL;

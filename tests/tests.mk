@@ -28,3 +28,8 @@ tests_sweep_test_SOURCES = tests/sweep_test.c tests/opts_util.h
 tests_sweep_test_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_sweep_test_LDADD = $(gd_common_ldadd) $(CMOCKA_LIBS)
 endif
+
+# -V/--version of every installed program, in the one format.
+AM_TESTS_ENVIRONMENT += GD_PROGRAMS='$(bin_PROGRAMS)'; export GD_PROGRAMS;
+TESTS += tests/version.sh
+EXTRA_DIST += tests/version.sh

@@ -15,6 +15,7 @@
 
 #include "cluster/plan.h"
 #include "error.h"
+#include "version.h"
 
 enum {
 	OPT_CONFIG = 256,
@@ -25,8 +26,6 @@ enum {
 	OPT_SLURM,
 	OPT_COMMANDS,
 	OPT_QUIET,
-	OPT_HELP,
-	OPT_VERSION,
 	OPT_SET
 };
 
@@ -56,8 +55,8 @@ static const struct option long_opts[] = {
 	{ "slurm", required_argument, NULL, OPT_SLURM },
 	{ "commands", required_argument, NULL, OPT_COMMANDS },
 	{ "quiet", no_argument, NULL, OPT_QUIET },
-	{ "help", no_argument, NULL, OPT_HELP },
-	{ "version", no_argument, NULL, OPT_VERSION },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -92,7 +91,8 @@ static void usage(FILE *f)
 		"  --out-dir DIR          write DIR/plan.json plan.csv plan.sbatch plan.cmds\n"
 		"  --json FILE  --csv FILE  --slurm FILE  --commands FILE\n"
 		"  --quiet                no worksheet on stdout\n"
-		"  --help  --version\n"
+		"  -h, --help             this help\n"
+		"  -V, --version          print the version\n"
 		"Exit status: 0 success, 1 output could not be written, 2 bad input.\n");
 }
 
@@ -107,7 +107,7 @@ static int parse_args(int argc, char **argv, struct gd_plan_cfg *cfg,
 	int c, idx, ret = 0;
 
 	while (!ret &&
-	       (c = getopt_long(argc, argv, "", long_opts, &idx)) != -1) {
+	       (c = getopt_long(argc, argv, "hV", long_opts, &idx)) != -1) {
 		switch (c) {
 		case OPT_SET:
 			ret = gd_plan_cfg_set(cfg, long_opts[idx].name, optarg);
@@ -136,11 +136,11 @@ static int parse_args(int argc, char **argv, struct gd_plan_cfg *cfg,
 		case OPT_QUIET:
 			o->quiet = true;
 			break;
-		case OPT_HELP:
+		case 'h':
 			usage(stdout);
 			return 1;
-		case OPT_VERSION:
-			printf("gd_plan %s\n", PACKAGE_VERSION);
+		case 'V':
+			gd_version_print(stdout, "gd_plan", false);
 			return 1;
 		default:
 			return gd_err(-EINVAL,

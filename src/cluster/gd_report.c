@@ -16,6 +16,7 @@
 
 #include "cluster/fleet.h"
 #include "error.h"
+#include "version.h"
 
 enum {
 	OPT_PLAN = 256,
@@ -26,9 +27,7 @@ enum {
 	OPT_MIN_DEV,
 	OPT_MAX_CV,
 	OPT_RATIO,
-	OPT_GATE_FROM,
-	OPT_HELP,
-	OPT_VERSION
+	OPT_GATE_FROM
 };
 
 static const struct option long_opts[] = {
@@ -41,8 +40,8 @@ static const struct option long_opts[] = {
 	{ "max-cv", required_argument, NULL, OPT_MAX_CV },
 	{ "expect-ratio", required_argument, NULL, OPT_RATIO },
 	{ "gate-from", required_argument, NULL, OPT_GATE_FROM },
-	{ "help", no_argument, NULL, OPT_HELP },
-	{ "version", no_argument, NULL, OPT_VERSION },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -63,7 +62,8 @@ static void usage(FILE *f)
 		"  --expect-ratio R       gate: every D phase at least R x HH bandwidth\n"
 		"  --gate-from SIZE       judge sizes from SIZE bytes up, K/M/G suffixes\n"
 		"                         (default 64K; a shorter curve: its largest size)\n"
-		"  --help  --version\n"
+		"  -h, --help             this help\n"
+		"  -V, --version          print the version\n"
 		"Exit status: 0 every gate and coverage requirement passes, 3 otherwise,\n"
 		"2 bad input, 1 a report could not be written.\n");
 }
@@ -118,7 +118,7 @@ static int parse_args(int argc, char **argv, struct gd_fleet_opts *o,
 	int c, ret = 0;
 
 	while (!ret &&
-	       (c = getopt_long(argc, argv, "", long_opts, NULL)) != -1) {
+	       (c = getopt_long(argc, argv, "hV", long_opts, NULL)) != -1) {
 		switch (c) {
 		case OPT_PLAN:
 			a->plan = optarg;
@@ -149,11 +149,11 @@ static int parse_args(int argc, char **argv, struct gd_fleet_opts *o,
 		case OPT_GATE_FROM:
 			ret = parse_size(optarg, &o->gate_from_bytes);
 			break;
-		case OPT_HELP:
+		case 'h':
 			usage(stdout);
 			return 1;
-		case OPT_VERSION:
-			printf("gd_report %s\n", PACKAGE_VERSION);
+		case 'V':
+			gd_version_print(stdout, "gd_report", false);
 			return 1;
 		default:
 			return gd_err(-EINVAL,

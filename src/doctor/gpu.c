@@ -16,6 +16,7 @@
 #include "cuda_api.h"
 #include "doctor/doctor.h"
 #include "error.h"
+#include "route.h"
 
 /* "NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  550.54.14 ..." */
 static void gd_gpu_kernel_module(struct gd_doctor_ctx *ctx,
@@ -68,9 +69,11 @@ static struct json_object *gd_tristate(int v)
 	return v < 0 ? NULL : json_object_new_boolean(v);
 }
 
-static struct json_object *gd_gpu_one(const struct gd_gpu_info *g)
+static struct json_object *gd_gpu_one(struct gd_doctor_ctx *ctx,
+				      const struct gd_gpu_info *g)
 {
 	struct json_object *o = json_object_new_object();
+	unsigned long long bar1 = gd_route_bar1_bytes(ctx->root, g->pci_bus_id);
 	char cc[16];
 
 	snprintf(cc, sizeof(cc), "%d.%d", g->compute_major, g->compute_minor);
@@ -88,6 +91,21 @@ static struct json_object *gd_gpu_one(const struct gd_gpu_info *g)
 	json_object_object_add(
 		o, "total_memory_MiB",
 		json_object_new_int64((int64_t)(g->total_mem_bytes >> 20)));
+	json_object_object_add(
+		o, "gpudirect_rdma_writes_ordering",
+		g->writes_ordering < 0
+			? NULL
+			: json_object_new_string(
+				  gd_cuda_ordering_name(g->writes_ordering)));
+	/* The NVIDIA proc files do not give BAR1; the PCI resource does. */
+	json_object_object_add(
+		o, "bar1_MiB",
+		bar1 ? json_object_new_int64((int64_t)(bar1 >> 20)) : NULL);
+	json_object_object_add(
+		o, "bar1_source",
+		json_object_new_string(
+			bar1 ? "/sys/bus/pci/devices/BDF/resource (BAR 1)"
+			     : "unknown (no PCI resource file for this GPU)"));
 	return o;
 }
 
@@ -134,7 +152,7 @@ static void gd_gpu_devices(struct gd_doctor_ctx *ctx, struct json_object *gpu,
 			json_object_object_add(
 				driver, "cuda_driver_version",
 				json_object_new_int(info.driver_version));
-		json_object_array_add(gpus, gd_gpu_one(&info));
+		json_object_array_add(gpus, gd_gpu_one(ctx, &info));
 	}
 	if (!count)
 		gd_doctor_finding(

@@ -18,6 +18,7 @@
 #include "envelope.h"
 #include "error.h"
 #include "options.h"
+#include "version.h"
 
 #define GD_EXIT_USAGE 2
 
@@ -91,7 +92,7 @@ static int gd_doctor_parse(int argc, char **argv, struct gd_doctor_args *a)
 			gd_doctor_usage(stdout);
 			return 1;
 		case 'V':
-			printf("gd_doctor %s\n", PACKAGE_VERSION);
+			gd_version_print(stdout, "gd_doctor", false);
 			return 1;
 		default:
 			return gd_err(-EINVAL,

@@ -19,31 +19,71 @@
 
 #include "doctor/doctor.h"
 
-/* rdma-core names libibverbs "libibverbs.so.1.<abi>.<release>", so the
- * package release is the last two fields of the loaded file's name. */
-static void gd_rdma_core_version(struct json_object *rdma)
+/* rdma-core installs libibverbs as "libibverbs.so.1.<abi>.<major>.<minor>"
+ * (libibverbs.so.1.14.44.0 is rdma-core 44.0): the release is the last two
+ * fields, present only in that full name. NULL for any other name, e.g. a
+ * copy named after the soname alone ("libibverbs.so.1"). */
+static bool gd_rdma_core_from_soname(const char *base, char *ver, size_t len)
+{
+	unsigned int abi, major, minor;
+	char tail;
+
+	if (sscanf(base, "libibverbs.so.1.%u.%u.%u%c", &abi, &major, &minor,
+		   &tail) != 3)
+		return false;
+	snprintf(ver, len, "%u.%u", major, minor);
+	return true;
+}
+
+/* The package database of Debian-like systems: "Version: 44.0-2" of
+ * libibverbs1, upstream part only. */
+static bool gd_rdma_core_from_dpkg(struct gd_doctor_ctx *ctx, char *ver,
+				   size_t len)
+{
+	char path[512], line[256];
+	bool in_pkg = false;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/var/lib/dpkg/status",
+		 strcmp(ctx->root, "/") ? ctx->root : "");
+	f = fopen(path, "r");
+	if (!f)
+		return false;
+	while (fgets(line, sizeof(line), f)) {
+		if (!strncmp(line, "Package: ", 9))
+			in_pkg = !strcmp(line + 9, "libibverbs1\n");
+		else if (in_pkg && sscanf(line, "Version: %63[0-9.]", ver) == 1)
+			break;
+		else if (in_pkg && line[0] == '\n')
+			in_pkg = false;
+	}
+	fclose(f);
+	return in_pkg && ver[0] && len > 0;
+}
+
+static void gd_rdma_core_version(struct gd_doctor_ctx *ctx,
+				 struct json_object *rdma)
 {
 	char real[PATH_MAX], ver[64] = "";
-	const char *base, *p;
+	const char *base = NULL, *source = "unknown";
 	Dl_info info;
-	int dots = 0;
 
 	if (dladdr((void *)ibv_get_device_list, &info) && info.dli_fname &&
 	    realpath(info.dli_fname, real)) {
 		base = strrchr(real, '/');
 		base = base ? base + 1 : real;
-		for (p = base + strlen(base); p > base; p--)
-			if (p[-1] == '.' && ++dots == 2)
-				break;
-		if (dots == 2 && strstr(base, ".so."))
-			snprintf(ver, sizeof(ver), "%.63s", p);
-		json_object_object_add(rdma, "libibverbs",
-				       json_object_new_string(base));
-	} else {
-		json_object_object_add(rdma, "libibverbs", NULL);
 	}
+	if (base && gd_rdma_core_from_soname(base, ver, sizeof(ver)))
+		source = "libibverbs file name";
+	else if (gd_rdma_core_from_dpkg(ctx, ver, sizeof(ver)))
+		source = "dpkg (libibverbs1)";
+	else
+		ver[0] = '\0';
+	json_object_object_add(rdma, "libibverbs", gd_json_str_or_null(base));
 	json_object_object_add(rdma, "rdma_core_version",
 			       gd_json_str_or_null(ver));
+	json_object_object_add(rdma, "rdma_core_version_source",
+			       json_object_new_string(source));
 }
 
 static int gd_name_sort(const struct dirent **a, const struct dirent **b)
@@ -357,7 +397,7 @@ int gd_doctor_rdma(struct gd_doctor_ctx *ctx, struct json_object *rdma)
 	struct dirent **list;
 	int i, n;
 
-	gd_rdma_core_version(rdma);
+	gd_rdma_core_version(ctx, rdma);
 	gd_rdma_providers(ctx, rdma);
 	if (ctx->live)
 		verbs_devs = ibv_get_device_list(NULL);

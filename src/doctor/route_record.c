@@ -11,10 +11,25 @@
 
 #include <json-c/json.h>
 
+#include "cuda_api.h"
 #include "doctor/doctor.h"
 #include "error.h"
 #include "mem.h"
 #include "route.h"
+
+/* GPUs not probed (a run without GPU memory): say what was checked. */
+static void gd_route_unprobed(struct gd_route_facts *f)
+{
+	if (gd_cuda_library_present())
+		snprintf(
+			f->cuda_status, sizeof(f->cuda_status),
+			"CUDA driver %.100s present; GPUs not probed (this run uses no GPU memory)",
+			gd_cuda_library_name());
+	else
+		snprintf(f->cuda_status, sizeof(f->cuda_status),
+			 "no CUDA driver (%.100s not found), not probed",
+			 gd_cuda_library_name());
+}
 
 /* @probe_gpu is the ordinal the probe asks CUDA about; @gpu the one the
  * record names (-1: no GPU, but the probe still learns why not). */
@@ -31,6 +46,8 @@ static struct json_object *gd_route_one(struct gd_doctor_ctx *ctx, int gpu,
 	ret = gd_route_probe(ctx->root, probe_gpu, &f);
 	if (ret)
 		gd_doctor_take_error(was_set, ret, msg, sizeof(msg));
+	if (probe_gpu < 0)
+		gd_route_unprobed(&f);
 	gd_route_decide(&f, GD_ROUTE_AUTO, &d);
 	json_object_object_add(rec, "gpu",
 			       gpu < 0 ? NULL : json_object_new_int(gpu));

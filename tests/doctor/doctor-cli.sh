@@ -43,7 +43,7 @@ printf 'mlx5_0\n' >"$tmp/bad-rails"
 check "malformed --rails line exits 2" \
 	test "$(status --root="$fx/root" --topology-xml="$fx/dual-socket-8gpu.xml" --rails="$tmp/bad-rails")" = 2
 check "the message names file and line" grep -q "bad-rails:1:" "$tmp/err"
-check "-V prints the version" sh -c "'$doctor' -V | grep -q '^gd_doctor [0-9]'"
+check "-V prints the version" sh -c "'$doctor' -V | grep -q '^gd_doctor (gdperf) [0-9]'"
 "$doctor" --help >"$tmp/help" 2>&1
 check "--help exits 0" test $? -eq 0
 for opt in --root --topology-xml --rails --memlock-need --json --diff --help --version; do

@@ -51,6 +51,10 @@ check "ACS is not guessed in fixture mode" \
 check "ACS bridges of GPU0's PIX path: downstream, upstream, downstream" \
 	test "$("$dump" get "$tmp/doc.json" envelope.topology.map.0.acs_path.0.bridge) $("$dump" get "$tmp/doc.json" envelope.topology.map.0.acs_path.1.bridge) $("$dump" get "$tmp/doc.json" envelope.topology.map.0.acs_path.2.bridge)" = "0000:16:00.0 0000:16:01.0 0000:15:00.0"
 check "nothing on stderr" test ! -s "$tmp/stderr.txt"
+check "rdma-core version from the libibverbs file name or the package, not 'so.1'" \
+	sh -c "'$dump' get '$tmp/doc.json' envelope.rdma.rdma_core_version | grep -Eqx '[0-9]+\.[0-9]+'"
+check "no CUDA driver: the route record says what was checked" \
+	sh -c "'$dump' get '$tmp/doc.json' envelope.registration_route.0.evidence.why_not.dmabuf | grep -qx 'no CUDA driver (/nonexistent/libcuda.so.1 not found), not probed'"
 
 fake=$build/tests/fake_cuda/libfakecuda.so
 if [ -f "$fake" ]; then
@@ -62,6 +66,12 @@ if [ -f "$fake" ]; then
 	check "map row 0000:17:00.0 carries CUDA index 0" test "$(get envelope.topology.map.0.cuda_index)" = 0
 	check "map row 0000:1c:00.0 has no CUDA index" test "$(get envelope.topology.map.1.cuda_index)" = null
 	check "route record: DMA-BUF intended for GPU 0" test "$(get envelope.registration_route.0.intended)" = dmabuf
+	check "fake GPU 0: GPUDirect RDMA writes ordering recorded" \
+		test "$(get envelope.gpu.gpus.0.gpudirect_rdma_writes_ordering)" = none
+	check "fake GPU 0: BAR1 256 MiB from the PCI resource file" \
+		test "$(get envelope.gpu.gpus.0.bar1_MiB)" = 256
+	check "route record facts: what was checked of CUDA" \
+		test "$(get envelope.registration_route.0.evidence.facts.cuda_checked)" = "GPU 0 queried through CUDA driver 12040"
 	check "no cuda-driver-missing finding with a driver" \
 		sh -c "! '$dump' findings '$tmp/fake.json' | grep -q cuda-driver-missing"
 

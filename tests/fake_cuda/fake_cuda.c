@@ -3,15 +3,27 @@
  * TEST DOUBLE, NOT A GPU DRIVER: a fake libcuda exporting the driver API
  * entry points gdperf resolves, backed by host memory (device pointers are
  * host pointers, so Soft-RoCE can register them through the "peermem" route).
- * It proves our control flow, never a GPU path. Knobs, read on every call:
- *   GD_FAKE_CUDA_NO_DEVICE=1        cuInit fails with CUDA_ERROR_NO_DEVICE
+ * It proves our control flow, never a GPU path. Its defaults follow an H200
+ * with the open kernel modules (DMA-BUF attribute 1). Knobs, read on every
+ * call:
+ *   GD_FAKE_CUDA_NO_DEVICE=1        cuInit fails with CUDA_ERROR_NO_DEVICE;
+ *                                   like the real driver the failure stays
+ *                                   for the life of the process
  *   GD_FAKE_CUDA_GPU_COUNT=N        N GPUs (default 1), bus 0000:17:00.0,
- * :18:... GD_FAKE_CUDA_DMABUF_ATTR=0|1    CU_DEVICE_ATTRIBUTE_DMA_BUF_SUPPORTED
- * (0) GD_FAKE_CUDA_ALLOC_FAIL=1       cuMemAlloc fails with OUT_OF_MEMORY
+ *                                   0000:18:00.0, ...
+ *   GD_FAKE_CUDA_DMABUF_ATTR=0|1    CU_DEVICE_ATTRIBUTE_DMA_BUF_SUPPORTED (1)
+ *   GD_FAKE_CUDA_DRIVER_VERSION=N   cuDriverGetVersion (default 12040)
+ *   GD_FAKE_CUDA_WRITES_ORDERING=N  GPU_DIRECT_RDMA_WRITES_ORDERING: 0 none
+ *                                   (default), 100 owner, 200 all devices
+ *   GD_FAKE_CUDA_FLUSH_OPTIONS=N    GPU_DIRECT_RDMA_FLUSH_WRITES_OPTIONS (1)
+ *   GD_FAKE_CUDA_BAR1_BYTES=N       BAR1 aperture: DMA-BUF exports beyond N
+ *                                   live bytes fail with OUT_OF_MEMORY
+ *   GD_FAKE_CUDA_ALLOC_FAIL=1       cuMemAlloc fails with OUT_OF_MEMORY
  *   GD_FAKE_CUDA_EXPORT_FAIL=1      DMA-BUF export fails with NOT_SUPPORTED
  *   GD_FAKE_CUDA_PCIE_FLAG_REFUSE=1 export refuses the PCIe mapping flag only
  *   GD_FAKE_CUDA_MANAGED=1          every pointer reports IS_MANAGED=1
- * DMA-BUF export returns a memfd of the requested size.
+ * DMA-BUF export returns a memfd of the requested size. Tests read the call
+ * counters gd_fake_cuda_calls("cuInit"|"flush"|"export_pcie").
  */
 #include <config.h>
 
@@ -37,6 +49,7 @@ struct fake_alloc {
 	size_t len;
 	int device;
 	bool sync_memops;
+	size_t exported; /* bytes of BAR1 its DMA-BUF exports hold */
 };
 
 struct fake_ctx {
@@ -46,6 +59,8 @@ struct fake_ctx {
 
 static pthread_mutex_t fake_lock = PTHREAD_MUTEX_INITIALIZER;
 static bool fake_initialised;
+static CUresult fake_init_rc; /* a failed cuInit is sticky */
+static unsigned int fake_init_calls, fake_flush_calls, fake_pcie_exports;
 static struct fake_alloc fake_allocs[FAKE_MAX_ALLOCS];
 static struct fake_ctx fake_ctxs[FAKE_MAX_GPUS];
 static _Thread_local struct fake_ctx *fake_current;
@@ -55,6 +70,26 @@ static bool fake_knob(const char *name)
 	const char *v = getenv(name);
 
 	return v && !strcmp(v, "1");
+}
+
+static long fake_int(const char *name, long dflt)
+{
+	const char *v = getenv(name);
+
+	return v && *v ? strtol(v, NULL, 0) : dflt;
+}
+
+/* Test hook, not a driver entry point: how often @what was called. */
+unsigned int gd_fake_cuda_calls(const char *what);
+unsigned int gd_fake_cuda_calls(const char *what)
+{
+	if (!strcmp(what, "cuInit"))
+		return fake_init_calls;
+	if (!strcmp(what, "flush"))
+		return fake_flush_calls;
+	if (!strcmp(what, "export_pcie"))
+		return fake_pcie_exports;
+	return 0;
 }
 
 static int fake_gpu_count(void)
@@ -91,17 +126,22 @@ static struct fake_alloc *fake_find(CUdeviceptr p, size_t len)
 
 CUresult cuInit(unsigned int flags)
 {
+	fake_init_calls++;
 	if (flags)
 		return CUDA_ERROR_INVALID_VALUE;
-	if (fake_knob("GD_FAKE_CUDA_NO_DEVICE"))
-		return CUDA_ERROR_NO_DEVICE;
+	if (fake_init_rc)
+		return fake_init_rc;
+	if (fake_knob("GD_FAKE_CUDA_NO_DEVICE")) {
+		fake_init_rc = CUDA_ERROR_NO_DEVICE;
+		return fake_init_rc;
+	}
 	fake_initialised = true;
 	return CUDA_SUCCESS;
 }
 
 CUresult cuDriverGetVersion(int *version)
 {
-	*version = 12040;
+	*version = (int)fake_int("GD_FAKE_CUDA_DRIVER_VERSION", 12040);
 	return CUDA_SUCCESS;
 }
 
@@ -170,7 +210,15 @@ CUresult cuDeviceGetAttribute(int *value, CUdevice_attribute attr, CUdevice dev)
 		*value = 1;
 		break;
 	case CU_DEVICE_ATTRIBUTE_DMA_BUF_SUPPORTED:
-		*value = fake_knob("GD_FAKE_CUDA_DMABUF_ATTR");
+		*value = (int)fake_int("GD_FAKE_CUDA_DMABUF_ATTR", 1);
+		break;
+	case GD_CU_ATTR_GDR_WRITES_ORDERING:
+		*value = (int)fake_int("GD_FAKE_CUDA_WRITES_ORDERING",
+				       GD_CU_WRITES_ORDERING_NONE);
+		break;
+	case GD_CU_ATTR_GDR_FLUSH_WRITES_OPTIONS:
+		*value = (int)fake_int("GD_FAKE_CUDA_FLUSH_OPTIONS",
+				       GD_CU_FLUSH_OPTION_HOST);
 		break;
 	default:
 		return CUDA_ERROR_INVALID_VALUE;
@@ -241,7 +289,7 @@ CUresult cuMemAlloc_v2(CUdeviceptr *dptr, size_t bytes)
 			continue;
 		fake_allocs[i] =
 			(struct fake_alloc){ (uintptr_t)p, bytes,
-					     fake_current->device, false };
+					     fake_current->device, false, 0 };
 		*dptr = (CUdeviceptr)(uintptr_t)p;
 		rc = CUDA_SUCCESS;
 		break;
@@ -336,6 +384,26 @@ CUresult cuPointerGetAttribute(void *data, CUpointer_attribute attr,
 	return rc;
 }
 
+/* Charge @size bytes of BAR1 to the allocation holding @dptr. */
+static CUresult fake_bar1_charge(CUdeviceptr dptr, size_t size)
+{
+	long limit = fake_int("GD_FAKE_CUDA_BAR1_BYTES", -1);
+	struct fake_alloc *a;
+	size_t used = 0;
+	CUresult rc = CUDA_SUCCESS;
+
+	pthread_mutex_lock(&fake_lock);
+	for (int i = 0; i < FAKE_MAX_ALLOCS; i++)
+		used += fake_allocs[i].exported;
+	a = fake_find(dptr, size);
+	if (limit >= 0 && used + size > (size_t)limit)
+		rc = CUDA_ERROR_OUT_OF_MEMORY;
+	else if (a)
+		a->exported += size;
+	pthread_mutex_unlock(&fake_lock);
+	return rc;
+}
+
 CUresult cuMemGetHandleForAddressRange(void *handle, CUdeviceptr dptr,
 				       size_t size, CUmemRangeHandleType type,
 				       unsigned long long flags)
@@ -348,10 +416,15 @@ CUresult cuMemGetHandleForAddressRange(void *handle, CUdeviceptr dptr,
 	if ((int)type != CU_MEM_RANGE_HANDLE_TYPE_DMA_BUF_FD ||
 	    dptr % FAKE_HOST_PAGE || size % FAKE_HOST_PAGE || flags > 1)
 		return CUDA_ERROR_INVALID_VALUE;
+	if (flags)
+		fake_pcie_exports++;
 	if (fake_knob("GD_FAKE_CUDA_EXPORT_FAIL"))
 		return CUDA_ERROR_NOT_SUPPORTED;
 	if (flags && fake_knob("GD_FAKE_CUDA_PCIE_FLAG_REFUSE"))
 		return CUDA_ERROR_INVALID_VALUE;
+	rc = fake_bar1_charge(dptr, size);
+	if (rc)
+		return rc;
 	fd = memfd_create("gdperf-fake-cuda-dmabuf (test double)", MFD_CLOEXEC);
 	if (fd < 0)
 		return CUDA_ERROR_UNKNOWN;
@@ -360,6 +433,19 @@ CUresult cuMemGetHandleForAddressRange(void *handle, CUdeviceptr dptr,
 		return CUDA_ERROR_UNKNOWN;
 	}
 	*(int *)handle = fd;
+	return CUDA_SUCCESS;
+}
+
+CUresult cuFlushGPUDirectRDMAWrites(CUflushGPUDirectRDMAWritesTarget target,
+				    CUflushGPUDirectRDMAWritesScope scope)
+{
+	if (!fake_current)
+		return CUDA_ERROR_INVALID_CONTEXT;
+	if ((int)target != GD_CU_FLUSH_TARGET_CURRENT_CTX ||
+	    ((int)scope != GD_CU_FLUSH_TO_OWNER &&
+	     (int)scope != GD_CU_WRITES_ORDERING_ALL_DEVICES))
+		return CUDA_ERROR_INVALID_VALUE;
+	fake_flush_calls++;
 	return CUDA_SUCCESS;
 }
 

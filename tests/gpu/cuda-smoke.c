@@ -1,29 +1,29 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
- * Real-GPU smoke test of the cuda backend, no RDMA device needed: load the
- * driver, list GPUs, allocate 64 MiB, set SYNC_MEMOPS, export DMA-BUF, round
- * trip the verification pattern, free. One line per step with PASS, FAIL,
- * SKIP or INFO. Not part of make check; run by tests/gpu/run.sh.
+ * Real-GPU smoke test of the CUDA side of the cuda backend, no RDMA device
+ * and no libibverbs, librdmacm or json-c needed (it links only cuda_api.c
+ * and error.c, so it starts on any GPU machine): the backend's own calls
+ * for load, inventory, allocation, SYNC_MEMOPS, copies, DMA-BUF export with
+ * and without the PCIe flag, the write-ordering attribute, the flush before
+ * a read-back, and no cuInit retry. Every PASS is an asserted check; one
+ * line per step. Exit 0 pass, 1 fail, 77 no driver or GPU. Run by
+ * tests/gpu/run.sh; make check runs it against the fake driver.
  */
 #include <config.h>
 
-#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
-#include <time.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
-#include <json-c/json.h>
-
 #include "cuda_api.h"
+#include "cuda_compat.h"
 #include "error.h"
-#include "mem.h"
-#include "route.h"
 
 #define SMOKE_LEN_BYTES (64u << 20)
-#define SMOKE_SEED 0x5eedu
-#define SMOKE_FLIP_OFFSET 12345u
+#define SMOKE_PAGE_BYTES (64u * 1024u)
 
 static int smoke_failures;
 
@@ -40,170 +40,195 @@ step(const char *verdict, const char *fmt, ...)
 	va_end(ap);
 	putchar('\n');
 	fflush(stdout);
+	gd_err_clear();
 }
 
-static double now_s(void)
+/* PASS when @ok, else FAIL with the recorded error. */
+static void check(int ok, const char *what)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+	if (ok)
+		step("PASS", "%s", what);
+	else
+		step("FAIL", "%s: %s", what,
+		     gd_err_is_set() ? gd_err_msg() : "check failed");
 }
 
-static void list_gpus(int count)
+/* In a child, before this process initialises CUDA: a cuInit that failed
+ * (no visible GPU) must fail again, with the same message, once the GPUs
+ * are visible again: the driver keeps the failure, so must we. */
+static void case_no_cuinit_retry(void)
 {
-	for (int i = 0; i < count; i++) {
-		struct gd_gpu_info g;
+	char first[GD_ERR_MSG_MAX];
+	int status = 0;
+	pid_t pid = fork();
 
-		if (gd_cuda_gpu_info(i, &g)) {
-			step("FAIL", "gpu %d: %s", i, gd_err_msg());
-			gd_err_clear();
-			continue;
-		}
-		step("INFO",
-		     "gpu %d: %s, %s, %s, cc %d.%d, driver %d, %llu MiB, DMA_BUF_SUPPORTED=%d, GPU_DIRECT_RDMA_SUPPORTED=%d",
-		     i, g.name, g.pci_bus_id, g.uuid, g.compute_major,
-		     g.compute_minor, g.driver_version,
-		     (unsigned long long)(g.total_mem_bytes >> 20),
-		     g.dmabuf_supported, g.gdr_supported);
-	}
-}
-
-static void route_record(int gpu)
-{
-	struct gd_route_facts f;
-	struct gd_route_decision d;
-	struct json_object *ev;
-
-	gd_route_probe("/", gpu, &f);
-	gd_route_decide(&f, GD_ROUTE_AUTO, &d);
-	ev = gd_route_evidence(&f, &d);
-	step("INFO", "route decision (auto): %s",
-	     json_object_to_json_string_ext(ev, JSON_C_TO_STRING_PLAIN));
-	json_object_put(ev);
-}
-
-static void export_dmabuf(const struct gd_mem_buf *buf, int gpu)
-{
-	struct gd_cuda_ctx ctx;
-	struct gd_gpu_info g;
-	unsigned long long flags = 0;
-	char why[512] = "";
-	int fd = -1;
-
-	if (gd_cuda_ctx_retain(gpu, &ctx) || gd_cuda_gpu_info(gpu, &g)) {
-		step("FAIL", "retain context of gpu %d: %s", gpu, gd_err_msg());
+	if (pid == 0) {
+		setenv("CUDA_VISIBLE_DEVICES", "", 1);
+		setenv("GD_FAKE_CUDA_NO_DEVICE", "1", 1);
+		if (!gd_cuda_load())
+			_exit(77);
+		if (gd_cuda_load_state() == 0)
+			_exit(78); /* no usable library: nothing to test */
+		snprintf(first, sizeof(first), "%s", gd_err_msg());
+		unsetenv("CUDA_VISIBLE_DEVICES");
+		unsetenv("GD_FAKE_CUDA_NO_DEVICE");
 		gd_err_clear();
+		_exit(!gd_cuda_load() || strcmp(first, gd_err_msg()) ? 1 : 0);
+	}
+	if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+		step("FAIL", "no cuInit retry: child did not run");
+	else if (WEXITSTATUS(status) == 78)
+		step("SKIP", "no cuInit retry: no CUDA driver to ask");
+	else if (WEXITSTATUS(status) == 77)
+		step("SKIP",
+		     "no cuInit retry: cuInit succeeded with CUDA_VISIBLE_DEVICES empty");
+	else
+		check(WEXITSTATUS(status) == 0,
+		      "no cuInit retry: a failed cuInit stays failed, same message");
+}
+
+static void case_info(int gpu, struct gd_gpu_info *g)
+{
+	if (gd_cuda_gpu_info(gpu, g)) {
+		step("FAIL", "gpu %d: %s", gpu, gd_err_msg());
 		return;
 	}
-	if (gd_cuda_prepare_rdma(&ctx, (uint64_t)(uintptr_t)buf->addr)) {
-		step("FAIL", "set CU_POINTER_ATTRIBUTE_SYNC_MEMOPS: %s",
-		     gd_err_msg());
-		gd_err_clear();
-	} else {
-		step("PASS",
-		     "set CU_POINTER_ATTRIBUTE_SYNC_MEMOPS on the buffer (managed memory check included)");
+	step("INFO",
+	     "gpu %d: %s, %s, %s, cc %d.%d, driver %d, %llu MiB, DMA_BUF_SUPPORTED=%d, GPU_DIRECT_RDMA_SUPPORTED=%d, WRITES_ORDERING=%d (%s), FLUSH_WRITES_OPTIONS=%d",
+	     gpu, g->name, g->pci_bus_id, g->uuid, g->compute_major,
+	     g->compute_minor, g->driver_version,
+	     (unsigned long long)(g->total_mem_bytes >> 20),
+	     g->dmabuf_supported, g->gdr_supported, g->writes_ordering,
+	     gd_cuda_ordering_name(g->writes_ordering), g->flush_options);
+	if (g->writes_ordering < 0)
+		step("SKIP",
+		     "GPU_DIRECT_RDMA_WRITES_ORDERING not reported (driver < 11.3)");
+	else
+		check(strcmp(gd_cuda_ordering_name(g->writes_ordering),
+			     "unknown"),
+		      "GPU_DIRECT_RDMA_WRITES_ORDERING is none, owner or all_devices");
+}
+
+/* Copies through the backend's cuMemcpy wrappers, every byte compared. */
+static void case_copies(const struct gd_cuda_ctx *ctx, uint64_t dptr)
+{
+	unsigned char *in = malloc(SMOKE_LEN_BYTES);
+	unsigned char *out = malloc(SMOKE_LEN_BYTES);
+	int ok;
+
+	if (!in || !out) {
+		step("FAIL", "no host memory for the copy buffers");
+		goto out_free;
 	}
-	if (!gd_cuda_export_dmabuf(&ctx, (uint64_t)(uintptr_t)buf->addr,
-				   SMOKE_LEN_BYTES, &fd, &flags, why,
-				   sizeof(why))) {
-		step("PASS", "DMA-BUF export of %u MiB: fd %d, flags %s",
-		     SMOKE_LEN_BYTES >> 20, fd,
-		     flags ? "CU_MEM_RANGE_FLAG_DMA_BUF_MAPPING_TYPE_PCIE"
-			   : "0");
-		close(fd);
-	} else {
-		step(g.dmabuf_supported == 1 ? "FAIL" : "SKIP",
+	for (size_t i = 0; i < SMOKE_LEN_BYTES; i++)
+		in[i] = (unsigned char)(i * 131u + (i >> 12));
+	memset(out, 0, SMOKE_LEN_BYTES);
+	ok = !gd_cuda_copy_htod(ctx, dptr, in, SMOKE_LEN_BYTES) &&
+	     !gd_cuda_copy_dtoh(ctx, out, dptr, SMOKE_LEN_BYTES) &&
+	     !memcmp(in, out, SMOKE_LEN_BYTES);
+	check(ok, "64 MiB cuMemcpyHtoD then cuMemcpyDtoH: all bytes match");
+	check(!gd_cuda_flush_rdma_writes(ctx),
+	      gd_cuda_flush_plan(ctx)[0] == 'c'
+		      ? "flush before read-back: cuFlushGPUDirectRDMAWrites returned success"
+		      : "flush before read-back: not needed or not offered (see WRITES_ORDERING)");
+out_free:
+	free(in);
+	free(out);
+}
+
+/* The export the backend does by default (flags 0), then with the PCIe
+ * flag asked for: used, or refused and recorded with flags 0. */
+static void case_export(const struct gd_cuda_ctx *ctx, uint64_t dptr,
+			int dmabuf_supported)
+{
+	struct gd_cuda_export e;
+	char why[512] = "";
+
+	if (gd_cuda_export_dmabuf(ctx, dptr, SMOKE_LEN_BYTES, false, &e, why,
+				  sizeof(why))) {
+		step(dmabuf_supported == 1 ? "FAIL" : "SKIP",
 		     "DMA-BUF export (DMA_BUF_SUPPORTED=%d): %s",
-		     g.dmabuf_supported, why);
+		     dmabuf_supported, why);
+		return;
 	}
+	check(e.fd >= 0 && e.flags == 0 && !e.pcie_note[0],
+	      "DMA-BUF export of 64 MiB with flags 0 (default path)");
+	close(e.fd);
+	if (gd_cuda_export_dmabuf(ctx, dptr, SMOKE_LEN_BYTES, true, &e, why,
+				  sizeof(why))) {
+		step("FAIL", "DMA-BUF export with the PCIe flag asked: %s",
+		     why);
+		return;
+	}
+	if (e.flags)
+		check(e.fd >= 0 && !e.pcie_note[0],
+		      "DMA-BUF export with CU_MEM_RANGE_FLAG_DMA_BUF_MAPPING_TYPE_PCIE");
+	else
+		check(e.fd >= 0 && e.pcie_note[0],
+		      "DMA-BUF export: PCIe flag not used, fell back to flags 0 and said why");
+	if (e.pcie_note[0])
+		step("INFO", "%s", e.pcie_note);
+	close(e.fd);
+}
+
+static void case_buffer(int gpu, const struct gd_gpu_info *g)
+{
+	struct gd_cuda_ctx ctx;
+	uint64_t base = 0, dptr;
+
+	if (gd_cuda_ctx_retain(gpu, &ctx)) {
+		step("FAIL", "retain the primary context of gpu %d: %s", gpu,
+		     gd_err_msg());
+		return;
+	}
+	if (gd_cuda_mem_alloc(&ctx, SMOKE_LEN_BYTES + SMOKE_PAGE_BYTES,
+			      &base)) {
+		step("FAIL", "allocate 64 MiB on gpu %d: %s", gpu,
+		     gd_err_msg());
+		goto out_release;
+	}
+	step("PASS", "allocate 64 MiB on gpu %d at 0x%llx", gpu,
+	     (unsigned long long)base);
+	dptr = (base + SMOKE_PAGE_BYTES - 1) &
+	       ~(uint64_t)(SMOKE_PAGE_BYTES - 1);
+	check(!gd_cuda_prepare_rdma(&ctx, dptr),
+	      "not managed memory; CU_POINTER_ATTRIBUTE_SYNC_MEMOPS set");
+	case_copies(&ctx, dptr);
+	case_export(&ctx, dptr, g->dmabuf_supported);
+	gd_cuda_mem_free(&ctx, base);
+	check(!gd_err_is_set(), "free (cuMemFree on the retained context)");
+out_release:
 	gd_cuda_ctx_release(&ctx);
 }
 
-static void pattern_round_trip(struct gd_mem_buf *buf)
-{
-	double t0 = now_s();
-	uint8_t flipped;
-
-	if (gd_mem_check_pattern(buf, 0, SMOKE_LEN_BYTES, 0))
-		step("FAIL",
-		     "initial pattern (written before registration) read back: %s",
-		     gd_err_msg());
-	else
-		step("PASS",
-		     "initial pattern read back through cuMemcpyDtoH (%.0f ms)",
-		     (now_s() - t0) * 1e3);
-	gd_err_clear();
-	t0 = now_s();
-	if (gd_mem_fill_pattern(buf, 0, SMOKE_LEN_BYTES, SMOKE_SEED) ||
-	    gd_mem_check_pattern(buf, 0, SMOKE_LEN_BYTES, SMOKE_SEED))
-		step("FAIL", "pattern seed 0x%x copy in/out: %s", SMOKE_SEED,
-		     gd_err_msg());
-	else
-		step("PASS",
-		     "pattern seed 0x%x: %u MiB copied in and out, all bytes match (%.0f ms)",
-		     SMOKE_SEED, SMOKE_LEN_BYTES >> 20, (now_s() - t0) * 1e3);
-	gd_err_clear();
-	flipped = (uint8_t)(gd_pattern_byte(SMOKE_SEED, SMOKE_FLIP_OFFSET) ^
-			    0x80);
-	if (buf->ops->copy_in(buf, SMOKE_FLIP_OFFSET, &flipped, 1)) {
-		step("FAIL", "write one corrupt byte: %s", gd_err_msg());
-	} else if (gd_mem_check_pattern(buf, 0, SMOKE_LEN_BYTES, SMOKE_SEED) !=
-			   -EILSEQ ||
-		   !strstr(gd_err_msg(), "offset 12345")) {
-		step("FAIL",
-		     "verification missed a corrupt byte at offset %u: %s",
-		     SMOKE_FLIP_OFFSET, gd_err_msg());
-	} else {
-		step("PASS", "verification caught the corrupt byte: %s",
-		     gd_err_msg());
-	}
-	gd_err_clear();
-}
-
+/* Usage: cuda-smoke [cuda:N|cuda:BDF|N|BDF] (default GPU 0). */
 int main(int argc, char **argv)
 {
-	const char *spec_text = argc > 1 ? argv[1] : "cuda:0";
-	struct gd_mem_spec spec;
-	struct gd_mem_buf buf;
-	struct json_object *desc;
-	int count = 0, gpu;
+	const char *ref = argc > 1 ? argv[1] : "0";
+	struct gd_gpu_info g;
+	int count = 0, gpu = 0;
 
-	if (gd_mem_spec_parse(spec_text, &spec) || spec.kind != GD_MEM_CUDA) {
-		fprintf(stderr, "usage: %s [cuda:N|cuda:BDF]: %s\n", argv[0],
-			gd_err_msg());
-		return 2;
-	}
+	if (!strncmp(ref, "cuda:", 5))
+		ref += 5;
+	/* First, while this process has not called cuInit (the child forks
+	 * from a process without CUDA state). */
+	case_no_cuinit_retry();
 	if (gd_cuda_load()) {
 		step("SKIP", "load CUDA driver: %s", gd_err_msg());
 		return 77;
 	}
-	step("PASS", "load CUDA driver (%s)",
-	     getenv("GD_CUDA_LIBRARY") ? getenv("GD_CUDA_LIBRARY")
-				       : "libcuda.so.1");
+	step("PASS", "load CUDA driver (%s)", gd_cuda_library_name());
 	if (gd_cuda_device_count(&count) || !count) {
 		step("SKIP", "no GPU visible: %s", gd_err_msg());
 		return 77;
 	}
 	step("PASS", "%d GPU(s) visible", count);
-	list_gpus(count);
-	if (gd_mem_alloc(&buf, &spec, SMOKE_LEN_BYTES)) {
-		step("FAIL", "allocate %u MiB on %s: %s", SMOKE_LEN_BYTES >> 20,
-		     spec_text, gd_err_msg());
+	if (gd_cuda_find(ref, &gpu)) {
+		step("FAIL", "GPU %s: %s", ref, gd_err_msg());
 		return 1;
 	}
-	desc = gd_mem_describe(&buf);
-	gpu = json_object_get_int(json_object_object_get(
-		json_object_object_get(desc, "gpu"), "index"));
-	json_object_put(desc);
-	step("PASS", "allocate %u MiB on %s (gpu %d) at 0x%llx",
-	     SMOKE_LEN_BYTES >> 20, spec_text, gpu,
-	     (unsigned long long)(uintptr_t)buf.addr);
-	route_record(gpu);
-	export_dmabuf(&buf, gpu);
-	pattern_round_trip(&buf);
-	gd_mem_free(&buf);
-	step("PASS", "free");
+	case_info(gpu, &g);
+	case_buffer(gpu, &g);
 	printf("%s: %d step(s) failed\n", smoke_failures ? "FAIL" : "PASS",
 	       smoke_failures);
 	return smoke_failures ? 1 : 0;

@@ -110,6 +110,68 @@ else
 	grep -q 'lacks DMA-BUF support' "$WORK/$n.txt"
 	tap_check $? "dmabuf run: stderr names the missing DMA-BUF support" "$WORK/$n.txt"
 
+	# (f) the default route with the fake's H200-like DMA-BUF attribute 1:
+	# rxe cannot import a dma-buf, so auto falls back to peer-memory when a
+	# peer-memory module is loaded (a fixture /sys/module/nvidia_peermem),
+	# and records both attempts; without one, no fallback and DD fails.
+	# Registrations ask for relaxed ordering (rxe accepts the optional
+	# flag); MLX5_SCATTER_TO_CQE=0 is set before the device is opened.
+	fx=$WORK/root
+	mkdir -p "$fx/sys/module/nvidia_peermem"
+	n=auto_fallback
+	export GD_SYSFS_ROOT=$fx
+	cuda_run $n "$FAKE" gd_write_bw -n $ITERS -s $SIZE \
+		--mem=cuda:0 --phases=HH,DD --verify
+	unset GD_SYSFS_ROOT
+	check $n "$RC == 0 and $(bw_phase_ok DD)
+		and all(.phases[1].memory.local, .phases[1].memory.remote;
+			.route == \"peermem\" and .route_evidence.route == \"peermem\"
+			and (.route_evidence.attempts | length) == 2
+			and .route_evidence.attempts[0].route == \"dmabuf\"
+			and .route_evidence.attempts[0].ok == false
+			and (.route_evidence.attempts[0].error | contains(\"ibv_reg_dmabuf_mr\"))
+			and .route_evidence.attempts[1].route == \"peermem\"
+			and .route_evidence.attempts[1].ok == true
+			and .gpu.verify_read_back == \"cuFlushGPUDirectRDMAWrites\")" \
+		"auto route, DMA-BUF attribute 1, rxe cannot import: fell back to peermem on both sides, both attempts recorded, DD verified after the flush"
+	check $n '(.header.pcie_relaxed_ordering | startswith("on"))
+		and (.header.mlx5_scatter_to_cqe | startswith("0 (set by gdperf"))' \
+		"header: relaxed ordering on, MLX5_SCATTER_TO_CQE=0 set by gdperf"
+	n=auto_nofallback
+	cuda_run $n "$FAKE" gd_write_bw -n $ITERS -s $SIZE --mem=cuda:0 --phases=HH,DD
+	check $n "$RC == 1 and $(bw_phase_ok HH)
+		and (.phases[1] | .status == \"failed\"
+			and (.error.message | contains(\"ibv_reg_dmabuf_mr\")))" \
+		"auto route without a peer-memory module: no fallback, DD fails with the DMA-BUF error"
+	n=relaxed_off
+	export MLX5_SCATTER_TO_CQE=1
+	cuda_run $n "$FAKE" gd_write_bw \
+		-n $ITERS -s $SIZE --mem=cuda:0:peermem --phases=DD --disable_pcie_relaxed
+	unset MLX5_SCATTER_TO_CQE
+	check $n "$RC == 0 and .header.pcie_relaxed_ordering == \"off (--disable_pcie_relaxed)\"
+		and (.header.mlx5_scatter_to_cqe | startswith(\"1 (set by the user and kept\"))" \
+		"--disable_pcie_relaxed recorded as off; a user's MLX5_SCATTER_TO_CQE=1 kept and recorded"
+	n=hostonly
+	run_bounded 90 "$WORK/$n.txt" env -u GD_CUDA_LIBRARY gd_write_bw --loopback \
+		-d rxe0 -x 1 -n $ITERS -s $SIZE --out_json_file="$WORK/$n.json"
+	RC=$?
+	check $n "$RC == 0 and .header.mlx5_scatter_to_cqe == null
+		and (.envelope.registration_route[0].evidence.why_not.dmabuf
+			| contains(\"no CUDA driver (libcuda.so.1 not found), not probed\"))" \
+		"host-only run: MLX5_SCATTER_TO_CQE untouched; route record says no CUDA driver was found, not probed"
+
+	# (g) small sizes 2 B .. 64 KiB into GPU memory (the sizes scatter-to-CQE
+	# would copy with the CPU on mlx5): send and write, verified.
+	for prog in gd_send_bw gd_write_bw; do
+		n=small_${prog#gd_}
+		cuda_run $n "$FAKE" $prog -n 20 -a --max-size=65536 \
+			--mem=cuda:0:peermem --phases=DD --verify
+		check $n "$RC == 0 and (.phases[0].results | length) == 16
+			and .phases[0].results[0].size_bytes == 2
+			and all(.phases[0].steps[]; .verify.ok == true)" \
+			"$prog -a 2 B..64 KiB into fake GPU memory (peermem): 16 sizes, all verified"
+	done
+
 	# (d) write latency with device memory: the CPU cannot poll GPU memory,
 	# so every phase (HH too, for a like-for-like pair) uses write with
 	# immediate and polls the receive CQ.

@@ -1,0 +1,186 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+# Drives contrib/bash-completion/gdperf the way bash does (COMP_WORDS split
+# at COMP_WORDBREAKS, COMP_CWORD, COMP_LINE) under bash-completion, against
+# the built programs and a fixture /sys and /proc tree. Checks that each
+# program is offered exactly the options of its option table (src/options.c
+# for the benchmarks, the struct option arrays of the other three), with the
+# same "takes an argument" reading, and that option values complete.
+set -u
+
+top_src=${GD_TOP_SRCDIR:-.}
+top_build=${GD_TOP_BUILDDIR:-.}
+comp="$top_src/contrib/bash-completion/gdperf"
+progs=${GD_PROGRAMS:-}
+[ -n "$progs" ] || { echo "FAIL: GD_PROGRAMS is empty; run through make check"; exit 1; }
+
+bc=
+for f in ${GD_BASH_COMPLETION:-} /usr/share/bash-completion/bash_completion \
+	/usr/local/share/bash-completion/bash_completion /etc/bash_completion; do
+	[ -r "$f" ] && { bc=$f; break; }
+done
+if [ -z "$bc" ]; then
+	echo "SKIP: bash-completion is not installed (no bash_completion script; set GD_BASH_COMPLETION)" >&2
+	exit 77
+fi
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/gd-comp.XXXXXX") || exit 1
+trap 'rm -rf "$tmp"' EXIT
+status=0
+checks=0
+
+fail() {
+	echo "FAIL: $*"
+	status=1
+}
+
+# Fixture: three RDMA devices (mlx5_1 has one port), two NVIDIA GPUs,
+# and a working directory with files of the kinds the options take.
+for d in mlx5_0/ports/1 mlx5_0/ports/2 mlx5_1/ports/1 rxe0/ports/1; do
+	mkdir -p "$tmp/root/sys/class/infiniband/$d"
+done
+mkdir -p "$tmp/root/proc/driver/nvidia/gpus/0000:3b:00.0" \
+	"$tmp/root/proc/driver/nvidia/gpus/0000:86:00.0"
+mkdir -p "$tmp/cwd/results" "$tmp/home"
+touch "$tmp/cwd/a.json" "$tmp/cwd/curve.svg" "$tmp/cwd/topo.xml" "$tmp/cwd/hosts.txt"
+printf '192.0.2.1 node-a\n192.0.2.2 node-b\n' >"$tmp/hosts"
+
+# The option table of a program, "OPTION ARG" per line, ARG y or n, read
+# from the source the binary was built from.
+table() {
+	case $1 in
+	gd_doctor) src=$top_src/src/doctor/main.c ;;
+	gd_plan) src=$top_src/src/cluster/gd_plan.c ;;
+	gd_report) src=$top_src/src/cluster/gd_report.c ;;
+	*)
+		awk '/gd_opt_table\[\] = \{/ { t = 1; next }
+		t && /^};/ { exit }
+		t && /^\t\{ "/ {
+			split($0, f, "\""); rest = substr($0, index($0, "\", ") + 3)
+			split(rest, a, ", "); arg = a[2] == "GD_T_FLAG" ? "n" : "y"
+			print "--" f[2], arg
+			if (a[1] ~ /^'\''.'\''$/) print "-" substr(a[1], 2, 1), arg
+		}' "$top_src/src/options.c"
+		return
+		;;
+	esac
+	awk -F'"' '/^\t+\{ "[^"]+", (no|required|optional)_argument/ {
+		print "--" $2, ($3 ~ /no_argument/ ? "n" : "y") }' "$src"
+	sed -n 's/.*getopt_long(argc, argv, "\([^"]*\)".*/\1/p' "$src" |
+		awk '{ for (i = 1; i <= length($0); i++) { c = substr($0, i, 1)
+			if (c == ":") continue
+			print "-" c, (substr($0, i + 1, 1) == ":" ? "y" : "n") } }'
+}
+
+# Run the completion for LINE (the cursor at its end) in bash with
+# bash-completion loaded; print COMPREPLY sorted, one per line.
+complete_line() {
+	PATH="$top_build:$PATH" HOME="$tmp/home" HOSTFILE="$tmp/hosts" \
+		BASH_COMPLETION_USER_DIR="$tmp/home/none" \
+		_gdperf_root="$tmp/root" LINE="$1" BC="$bc" COMP="$comp" \
+		bash --norc --noprofile -c '
+		cd "'"$tmp/cwd"'" || exit 1
+		. "$BC" >/dev/null 2>&1
+		. "$COMP"
+		COMP_LINE=$LINE COMP_POINT=${#LINE} COMP_WORDS=()
+		read -ra parts <<<"$LINE"
+		for w in "${parts[@]}"; do
+			while [[ $w =~ ^([^=:]*)([=:]+)(.*)$ ]]; do
+				[[ ${BASH_REMATCH[1]} ]] && COMP_WORDS+=("${BASH_REMATCH[1]}")
+				COMP_WORDS+=("${BASH_REMATCH[2]}")
+				w=${BASH_REMATCH[3]}
+			done
+			[[ $w ]] && COMP_WORDS+=("$w")
+		done
+		[[ $LINE == *" " ]] && COMP_WORDS+=("")
+		COMP_CWORD=$((${#COMP_WORDS[@]} - 1))
+		_gdperf "${COMP_WORDS[0]}" "${COMP_WORDS[COMP_CWORD]}" \
+			"${COMP_WORDS[COMP_CWORD - 1]}" 2>/dev/null
+		[[ ${#COMPREPLY[@]} -gt 0 ]] && printf "%s\n" "${COMPREPLY[@]}" | LC_ALL=C sort
+		exit 0'
+}
+
+# expect LINE WORD... : the completion of LINE is exactly WORDs.
+expect() {
+	local line=$1 got want
+	shift
+	got=$(complete_line "$line" | tr '\n' ' ')
+	want=$(printf '%s\n' "$@" | LC_ALL=C sort | tr '\n' ' ')
+	[ "$#" -eq 0 ] && want=
+	checks=$((checks + 1))
+	[ "$got" = "$want" ] || fail "'$line<TAB>' offers '$got', expected '$want'"
+}
+
+# What the completion itself read from --help: "OPTION KIND META".
+parsed() {
+	PATH="$top_build:$PATH" COMP="$comp" P="$1" bash --norc --noprofile -c '
+		. "$COMP"
+		_gdperf_options "$P"'
+}
+
+# 1. Every program: offered options == its option table, both ways.
+n=0
+for prog in $progs; do
+	prog=${prog%.exe}
+	[ -x "$top_build/$prog" ] || { fail "$top_build/$prog not built"; continue; }
+	table "$prog" | LC_ALL=C sort -u >"$tmp/table"
+	[ "$(wc -l <"$tmp/table")" -ge 4 ] || { fail "$prog: option table not found in the sources"; continue; }
+	grep '^--' "$tmp/table" | cut -d' ' -f1 >"$tmp/want-long"
+	cut -d' ' -f1 "$tmp/table" | LC_ALL=C sort >"$tmp/want-all"
+	complete_line "$prog --" | sed 's/=$//' | LC_ALL=C sort >"$tmp/got-long"
+	complete_line "$prog -" | sed 's/=$//' | LC_ALL=C sort >"$tmp/got-all"
+	checks=$((checks + 2))
+	for kind in long all; do
+		d=$(diff "$tmp/want-$kind" "$tmp/got-$kind" | grep '^[<>]' | tr '\n' ' ')
+		[ -z "$d" ] || fail "$prog: $kind options offered differ from the option table (< table only, > completion only): $d"
+	done
+	# Argument or not, as the table says (gd_doctor --diff is a flag whose
+	# metavariables A.json B.json are its positional envelopes).
+	parsed "$prog" | awk '{ print $1, ($2 == "n" ? "n" : "y") }' |
+		LC_ALL=C sort -u >"$tmp/got-args"
+	[ "$prog" = gd_doctor ] && sed -i 's/^--diff y$/--diff n/' "$tmp/got-args"
+	d=$(diff "$tmp/table" "$tmp/got-args" | grep '^[<>]' | tr '\n' ' ')
+	[ -z "$d" ] || fail "$prog: argument-taking options differ from the option table: $d"
+	n=$((n + 1))
+done
+[ "$n" -ge 11 ] || fail "only $n programs checked; GD_PROGRAMS='$progs'"
+
+# 2. The value completers name only options some program has.
+for prog in $progs; do table "${prog%.exe}"; done | cut -d' ' -f1 | LC_ALL=C sort -u >"$tmp/all-options"
+grep -v '^[[:space:]]*#' "$comp" | grep -o -- '--[a-z][a-z0-9_-]*' | LC_ALL=C sort -u >"$tmp/named"
+d=$(LC_ALL=C comm -23 "$tmp/named" "$tmp/all-options" | tr '\n' ' ')
+[ -z "$d" ] || fail "$comp names options no program has: $d"
+
+# 3. Values.
+expect 'gd_write_bw -d ' mlx5_0 mlx5_1 rxe0
+expect 'gd_write_bw --ib-dev=mlx' mlx5_0 mlx5_1
+expect 'gd_read_lat -d mlx5_1 -i ' 1
+expect 'gd_read_lat --ib-port=' 1 2
+expect 'gd_send_bw --connection=' RC UC UD
+expect 'gd_send_bw -c U' UC UD
+expect 'gd_write_bw --mem=' host hugepage cuda:0 cuda:1 cuda:0000:3b:00.0 cuda:0000:86:00.0
+expect 'gd_write_bw --mem=cuda:1:' auto dmabuf peermem
+expect 'gd_write_bw --mem=cuda:0000:86:00.0:p' peermem
+expect 'gd_write_bw --mem=h' host hugepage
+expect 'gd_write_bw --use_cuda_bus_id=0000:8' 86:00.0
+expect 'gd_atomic_bw --phases=HH,D' HH,DD HH,DH
+expect 'gd_write_lat --output=' bandwidth latency message_rate
+expect 'gd_write_bw --out_json_file=' a.json curve.svg hosts.txt results topo.xml
+expect 'gd_write_bw --plot=' curve.svg results
+expect 'gd_write_bw --counters-root=' results
+expect 'gd_write_bw --size ' 
+expect 'gd_write_bw -s 4K --ib' --ib-dev= --ib-port=
+expect 'gd_write_bw node-' node-a node-b
+expect 'gd_doctor --topology-xml=' results topo.xml
+expect 'gd_doctor --diff ' a.json results
+expect 'gd_doctor --diff a.json ' a.json results
+expect 'gd_plan --tool gd_write_' gd_write_bw gd_write_lat
+expect 'gd_plan --launcher ' clush local pdsh ssh
+expect 'gd_plan --gpu-mem n' none
+expect 'gd_plan --hosts h' hosts.txt
+expect 'gd_report --plots ' results
+expect 'gd_report --plan ' a.json results
+expect 'gd_report ' results
+
+[ $status -eq 0 ] && echo "PASS: $checks completions of $n programs; options match the option tables both ways"
+exit $status

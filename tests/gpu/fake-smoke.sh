@@ -1,0 +1,54 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+# tests/gpu/run.sh against the fake CUDA driver (a TEST DOUBLE, never a GPU):
+# the smoke programs' control flow and assertions, and that cuda-smoke needs
+# no libibverbs, librdmacm or json-c to start. Proves no GPU path.
+set -u
+build=${GD_TOP_BUILDDIR:-.}
+src=${GD_TOP_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}
+fake=$build/tests/fake_cuda/libfakecuda.so
+out=$(mktemp) || exit 1
+trap 'rm -f "$out"' EXIT
+fail=0
+check() {
+	what=$1
+	shift
+	if "$@"; then
+		echo "ok - $what"
+	else
+		echo "FAIL - $what"
+		fail=1
+	fi
+}
+
+if command -v readelf >/dev/null; then
+	needed=$(readelf -d "$build/tests/gpu/cuda-smoke" | awk '/NEEDED/ { print $NF }')
+	check "cuda-smoke needs none of libibverbs, librdmacm, json-c ($(echo $needed))" \
+		sh -c "! echo '$needed' | grep -Eq 'libibverbs|librdmacm|libjson-c'"
+fi
+GD_CUDA_LIBRARY=$fake GD_FAKE_CUDA_DRIVER_VERSION=12080 \
+	sh "$src/tests/gpu/run.sh" "$build" cuda:0 >"$out" 2>&1
+rc=$?
+cat "$out"
+check "run.sh passes on the fake driver (exit $rc)" test "$rc" -eq 0
+check "no FAIL or SKIP line" sh -c "! grep -Eq '^(FAIL|SKIP) ' '$out'"
+for step in "no cuInit retry: a failed cuInit stays failed" \
+	"GPU_DIRECT_RDMA_WRITES_ORDERING is none, owner or all_devices" \
+	"flush before read-back: cuFlushGPUDirectRDMAWrites returned success" \
+	"DMA-BUF export of 64 MiB with flags 0 (default path)" \
+	"DMA-BUF export with CU_MEM_RANGE_FLAG_DMA_BUF_MAPPING_TYPE_PCIE" \
+	"verification catches one corrupt byte at offset 12345"; do
+	check "PASS $step" grep -q "^PASS $step" "$out"
+done
+# The PCIe flag refused: the fallback to flags 0 is a checked step too.
+GD_CUDA_LIBRARY=$fake GD_FAKE_CUDA_DRIVER_VERSION=12080 \
+	GD_FAKE_CUDA_PCIE_FLAG_REFUSE=1 "$build/tests/gpu/cuda-smoke" cuda:0 >"$out" 2>&1
+rc=$?
+check "PCIe flag refused: cuda-smoke still passes (exit $rc)" test "$rc" -eq 0
+check "PASS fell back to flags 0 and said why" \
+	grep -q "^PASS DMA-BUF export: PCIe flag not used, fell back to flags 0" "$out"
+# No driver at all: skipped, not failed.
+GD_CUDA_LIBRARY=/nonexistent/libcuda.so.1 "$build/tests/gpu/cuda-smoke" >"$out" 2>&1
+rc=$?
+check "no CUDA driver: exit 77 (got $rc)" test "$rc" -eq 77
+exit $fail
