@@ -251,17 +251,30 @@ skip:
 	return 1;
 }
 
-/* The side that prepares second says go, so neither starts early. */
+/* Neither side starts before both are prepared: the client says "ready"
+ * once its buffers are filled, the server answers "go" once its own are.
+ * A one-way "go" from the client let it write into a buffer the server was
+ * still filling: a lost first ping in write latency (both ends then wait
+ * for a write that came too early) and a --verify mismatch showing the
+ * server's own fill pattern. */
 static int gd_step_go(struct gd_session *s)
 {
+	const char *say = s->is_server ? "go" : "ready";
 	struct json_object *m = NULL;
 	int ret;
 
-	if (!s->is_server) {
-		m = gd_obj();
-		json_object_object_add(m, "go", json_object_new_boolean(1));
-		return gd_sync_send(s, m);
+	if (s->is_server) {
+		ret = gd_sync_recv(s, &m);
+		json_object_put(m);
+		if (ret)
+			return ret;
 	}
+	m = gd_obj();
+	json_object_object_add(m, say, json_object_new_boolean(1));
+	ret = gd_sync_send(s, m);
+	if (ret || s->is_server)
+		return ret;
+	m = NULL;
 	ret = gd_sync_recv(s, &m);
 	json_object_put(m);
 	return ret;

@@ -35,32 +35,6 @@ static bool gd_rdma_core_from_soname(const char *base, char *ver, size_t len)
 	return true;
 }
 
-/* The package database of Debian-like systems: "Version: 44.0-2" of
- * libibverbs1, upstream part only. */
-static bool gd_rdma_core_from_dpkg(struct gd_doctor_ctx *ctx, char *ver,
-				   size_t len)
-{
-	char path[512], line[256];
-	bool in_pkg = false;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/var/lib/dpkg/status",
-		 strcmp(ctx->root, "/") ? ctx->root : "");
-	f = fopen(path, "r");
-	if (!f)
-		return false;
-	while (fgets(line, sizeof(line), f)) {
-		if (!strncmp(line, "Package: ", 9))
-			in_pkg = !strcmp(line + 9, "libibverbs1\n");
-		else if (in_pkg && sscanf(line, "Version: %63[0-9.]", ver) == 1)
-			break;
-		else if (in_pkg && line[0] == '\n')
-			in_pkg = false;
-	}
-	fclose(f);
-	return in_pkg && ver[0] && len > 0;
-}
-
 static void gd_rdma_core_version(struct gd_doctor_ctx *ctx,
 				 struct json_object *rdma)
 {
@@ -73,10 +47,10 @@ static void gd_rdma_core_version(struct gd_doctor_ctx *ctx,
 		base = strrchr(real, '/');
 		base = base ? base + 1 : real;
 	}
+	/* Only the library's own name: a package database is the package
+	 * manager's to read (and not every rdma-core comes from one). */
 	if (base && gd_rdma_core_from_soname(base, ver, sizeof(ver)))
 		source = "libibverbs file name";
-	else if (gd_rdma_core_from_dpkg(ctx, ver, sizeof(ver)))
-		source = "dpkg (libibverbs1)";
 	else
 		ver[0] = '\0';
 	json_object_object_add(rdma, "libibverbs", gd_json_str_or_null(base));

@@ -22,6 +22,8 @@
  *   GD_FAKE_CUDA_EXPORT_FAIL=1      DMA-BUF export fails with NOT_SUPPORTED
  *   GD_FAKE_CUDA_PCIE_FLAG_REFUSE=1 export refuses the PCIe mapping flag only
  *   GD_FAKE_CUDA_MANAGED=1          every pointer reports IS_MANAGED=1
+ *   GD_FAKE_CUDA_HTOD_DELAY_MS=N    each host-to-device copy takes N ms more
+ *                                   (a slow buffer fill on one end)
  * DMA-BUF export returns a memfd of the requested size. Tests read the call
  * counters gd_fake_cuda_calls("cuInit"|"flush"|"export_pcie").
  */
@@ -332,7 +334,10 @@ static CUresult fake_check_range(CUdeviceptr p, size_t len)
 CUresult cuMemcpyHtoD_v2(CUdeviceptr dst, const void *src, size_t bytes)
 {
 	CUresult rc = fake_check_range(dst, bytes);
+	long delay_ms = fake_int("GD_FAKE_CUDA_HTOD_DELAY_MS", 0);
 
+	if (delay_ms > 0)
+		usleep((useconds_t)delay_ms * 1000);
 	if (!rc)
 		memcpy((void *)(uintptr_t)dst, src, bytes);
 	return rc;

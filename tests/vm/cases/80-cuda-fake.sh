@@ -160,6 +160,19 @@ else
 			| contains(\"no CUDA driver (libcuda.so.1 not found), not probed\"))" \
 		"host-only run: MLX5_SCATTER_TO_CQE untouched; route record says no CUDA driver was found, not probed"
 
+	# (h) the start barrier: the server's buffer (fake GPU memory, filled
+	# through a copy made 300 ms slow) must be prepared before the client,
+	# on host memory, starts writing into it. With a one-way "go" the
+	# client's data landed first and the server's fill overwrote it.
+	n=barrier
+	export GD_FAKE_CUDA_HTOD_DELAY_MS=300
+	cuda_run $n "$FAKE" gd_write_bw -n 20 -s 65536 --mem=cuda:0:peermem \
+		--phases=HD --verify
+	unset GD_FAKE_CUDA_HTOD_DELAY_MS
+	check $n "$RC == 0 and .phases[0].status == \"ok\"
+		and all(.phases[0].steps[]; .verify.ok == true)" \
+		"gd_write_bw --phases=HD --verify with a slow server-side fill: exit $RC, the client waited for the server"
+
 	# (g) small sizes 2 B .. 64 KiB into GPU memory (the sizes scatter-to-CQE
 	# would copy with the CPU on mlx5): send and write, verified.
 	for prog in gd_send_bw gd_write_bw; do
