@@ -16,7 +16,7 @@
 #include <cmocka.h>
 #include <json-c/json.h>
 
-#include "compare.h"
+#include "report/compare.h"
 
 /* Documents are written with ' for " to keep them readable here. */
 static struct json_object *doc_from(const char *text)

@@ -20,8 +20,8 @@
 #include <cmocka.h>
 #include <json-c/json.h>
 
-#include "counters.h"
-#include "error.h"
+#include "transport/counters.h"
+#include "util/error.h"
 
 static void fixture_root(char *buf, size_t len, const char *tree,
 			 const char *when)

@@ -12,8 +12,8 @@
 
 #include <json-c/json.h>
 
-#include "error.h"
-#include "oob.h"
+#include "util/error.h"
+#include "transport/oob.h"
 
 static void gd_fuzz_reencode(int type, struct json_object *obj)
 {

@@ -19,11 +19,11 @@
 #include <cmocka.h>
 #include <json-c/json.h>
 
-#include "error.h"
-#include "options.h"
+#include "util/error.h"
+#include "engine/options.h"
 #include "opts_util.h"
-#include "report.h"
-#include "stats.h"
+#include "report/report.h"
+#include "util/stats.h"
 
 static struct json_object *get(struct json_object *obj, const char *key)
 {

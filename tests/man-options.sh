@@ -3,7 +3,7 @@
 # Keeps man/gdperf.7 and the eight gd_* binaries honest with each other:
 # every long option in each binary's --help is in the page's OPTIONS section,
 # every option that section names exists in --help, each binary has its .so
-# stub, and every verdict code in src/compare.h is documented.
+# stub, and every verdict code in src/report/compare.h is documented.
 set -u
 
 top_src=${GD_TOP_SRCDIR:-.}
@@ -82,8 +82,8 @@ fi
 	fail "the OPTIONS section of man/gdperf.7 has fewer than 20 option tags; parsing broke?"
 
 # Every verdict code the engine can emit has an entry in the page.
-codes=$(grep -o '"GD_[A-Z_]*"' "$top_src/src/compare.h" | tr -d '"' | sort -u)
-[ -n "$codes" ] || fail "no verdict codes found in src/compare.h"
+codes=$(grep -o '"GD_[A-Z_]*"' "$top_src/src/report/compare.h" | tr -d '"' | sort -u)
+[ -n "$codes" ] || fail "no verdict codes found in src/report/compare.h"
 for code in $codes; do
 	grep -qx "\.B $code" "$page" || fail "verdict code $code is not documented (.B $code) in man/gdperf.7"
 done

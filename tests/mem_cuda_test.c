@@ -23,12 +23,12 @@
 #include <infiniband/verbs.h>
 #include <json-c/json.h>
 
-#include "cuda_api.h"
-#include "error.h"
-#include "mem.h"
-#include "mem_priv.h"
-#include "session.h"
-#include "verbs.h"
+#include "mem/cuda_api.h"
+#include "util/error.h"
+#include "mem/mem.h"
+#include "mem/mem_priv.h"
+#include "engine/session.h"
+#include "transport/verbs.h"
 
 static char fake_cuda_path[1024];
 static char empty_root[256];   /* no peer-memory module, no NVIDIA module */

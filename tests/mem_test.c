@@ -23,11 +23,11 @@
 #include <cmocka.h>
 #include <json-c/json.h>
 
-#include "cuda_api.h"
-#include "error.h"
-#include "mem.h"
-#include "mem_priv.h"
-#include "route.h"
+#include "mem/cuda_api.h"
+#include "util/error.h"
+#include "mem/mem.h"
+#include "mem/mem_priv.h"
+#include "mem/route.h"
 
 static char fake_cuda_path[1024];
 static char fixture_root[256];

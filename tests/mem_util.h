@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cuda_api.h"
-#include "error.h"
+#include "mem/cuda_api.h"
+#include "util/error.h"
 
 static void assert_has(const char *text, const char *fragment)
 {

@@ -26,8 +26,8 @@
 #include <cmocka.h>
 #include <json-c/json.h>
 
-#include "error.h"
-#include "oob.h"
+#include "util/error.h"
+#include "transport/oob.h"
 
 /* Header bytes for @type and @len with the right magic and version. */
 static void put_hdr(uint8_t *p, uint16_t version, uint16_t type, uint32_t len)

@@ -18,9 +18,9 @@
 #include <cmocka.h>
 #include <json-c/json.h>
 
-#include "error.h"
-#include "oob.h"
-#include "options.h"
+#include "util/error.h"
+#include "transport/oob.h"
+#include "engine/options.h"
 #include "opts_util.h"
 
 static void test_defaults_write_bw(void **state)

@@ -18,8 +18,8 @@
 #include <cmocka.h>
 #include <json-c/json.h>
 
-#include "error.h"
-#include "options.h"
+#include "util/error.h"
+#include "engine/options.h"
 #include "opts_util.h"
 
 /* The options that travel to the server, by their wire (long) names. */

@@ -11,8 +11,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "error.h"
-#include "options.h"
+#include "util/error.h"
+#include "engine/options.h"
 
 static const struct gd_test t_write_bw = {
 	.name = "gd_write_bw",

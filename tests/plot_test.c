@@ -19,7 +19,7 @@
 #include <cmocka.h>
 #include <json-c/json.h>
 
-#include "plot.h"
+#include "report/plot.h"
 
 static char tmpdir[] = "/tmp/gd-plot-XXXXXX";
 

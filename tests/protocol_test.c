@@ -25,11 +25,11 @@
 #include <cmocka.h>
 #include <json-c/json.h>
 
-#include "error.h"
-#include "oob.h"
-#include "options.h"
+#include "util/error.h"
+#include "transport/oob.h"
+#include "engine/options.h"
 #include "opts_util.h"
-#include "session.h"
+#include "engine/session.h"
 
 /* One end: its session, its options and what its handshake returned. */
 struct side {

@@ -21,8 +21,8 @@
 #include <cmocka.h>
 #include <json-c/json.h>
 
-#include "error.h"
-#include "report.h"
+#include "util/error.h"
+#include "report/report.h"
 
 #define BW_COLUMNS_MiB                                                         \
 	" #bytes     #iterations    BW peak[MiB/sec]    BW average[MiB/sec]   MsgRate[Mpps]\n"

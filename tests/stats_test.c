@@ -19,8 +19,8 @@
 #include <cmocka.h>
 #include <json-c/json.h>
 
-#include "error.h"
-#include "stats.h"
+#include "util/error.h"
+#include "util/stats.h"
 
 #define EPS 1e-9
 

@@ -16,7 +16,7 @@
 #include <cmocka.h>
 
 #include "opts_util.h"
-#include "session.h"
+#include "engine/session.h"
 
 static void plan(struct gd_session *s, struct gd_opts *o,
 		 const struct gd_test *t)

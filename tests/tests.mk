@@ -33,3 +33,7 @@ endif
 AM_TESTS_ENVIRONMENT += GD_PROGRAMS='$(bin_PROGRAMS)'; export GD_PROGRAMS;
 TESTS += tests/version.sh
 EXTRA_DIST += tests/version.sh
+
+# The layers of src/ on the built objects: no call cycles, calls go down.
+TESTS += tests/layers/layers.sh
+EXTRA_DIST += tests/layers/layers.sh tests/layers/layers.py

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 # Every installed program answers -V and --version the same way, in the one
-# format of src/version.c: "PROG (gdperf) VERSION", then only "name: value"
+# format of src/util/version.c: "PROG (gdperf) VERSION", then only "name: value"
 # lines, on stdout, with exit status 0. Packaging and bug reports rely on it.
 set -u
 

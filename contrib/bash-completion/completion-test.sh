@@ -3,7 +3,7 @@
 # Drives contrib/bash-completion/gdperf the way bash does (COMP_WORDS split
 # at COMP_WORDBREAKS, COMP_CWORD, COMP_LINE) under bash-completion, against
 # the built programs and a fixture /sys and /proc tree. Checks that each
-# program is offered exactly the options of its option table (src/options.c
+# program is offered exactly the options of its option table (src/engine/options.c
 # for the benchmarks, the struct option arrays of the other three), with the
 # same "takes an argument" reading, and that option values complete.
 set -u
@@ -49,9 +49,9 @@ printf '192.0.2.1 node-a\n192.0.2.2 node-b\n' >"$tmp/hosts"
 # from the source the binary was built from.
 table() {
 	case $1 in
-	gd_doctor) src=$top_src/src/doctor/main.c ;;
-	gd_plan) src=$top_src/src/cluster/gd_plan.c ;;
-	gd_report) src=$top_src/src/cluster/gd_report.c ;;
+	gd_doctor) src=$top_src/src/tools/doctor/main.c ;;
+	gd_plan) src=$top_src/src/tools/cluster/gd_plan.c ;;
+	gd_report) src=$top_src/src/tools/cluster/gd_report.c ;;
 	*)
 		awk '/gd_opt_table\[\] = \{/ { t = 1; next }
 		t && /^};/ { exit }
@@ -60,7 +60,7 @@ table() {
 			split(rest, a, ", "); arg = a[2] == "GD_T_FLAG" ? "n" : "y"
 			print "--" f[2], arg
 			if (a[1] ~ /^'\''.'\''$/) print "-" substr(a[1], 2, 1), arg
-		}' "$top_src/src/options.c"
+		}' "$top_src/src/engine/options.c"
 		return
 		;;
 	esac

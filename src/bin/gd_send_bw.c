@@ -2,7 +2,7 @@
 /* gd_send_bw: send/receive bandwidth. The engine does the rest. */
 #include <config.h>
 
-#include "test.h"
+#include "engine/test.h"
 
 static const struct gd_test gd_this_test = {
 	.name = "gd_send_bw",

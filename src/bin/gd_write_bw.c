@@ -3,7 +3,7 @@
  * rest. */
 #include <config.h>
 
-#include "test.h"
+#include "engine/test.h"
 
 static const struct gd_test gd_this_test = {
 	.name = "gd_write_bw",

@@ -2,7 +2,7 @@
 /* gd_write_lat: RDMA write ping-pong latency. The engine does the rest. */
 #include <config.h>
 
-#include "test.h"
+#include "engine/test.h"
 
 static const struct gd_test gd_this_test = {
 	.name = "gd_write_lat",

@@ -16,8 +16,8 @@
 
 #include <cmocka.h>
 
-#include "cluster/fleet.h"
-#include "cluster/plan.h"
+#include "tools/cluster/fleet.h"
+#include "tools/cluster/plan.h"
 
 static void test_median_mad(void **state)
 {

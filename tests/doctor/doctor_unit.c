@@ -18,11 +18,11 @@
 #include <cmocka.h>
 #include <json-c/json.h>
 
-#include "doctor/doctor.h"
-#include "doctor/rails.h"
-#include "doctor/topology.h"
-#include "envelope.h"
-#include "error.h"
+#include "envelope/doctor.h"
+#include "envelope/rails.h"
+#include "envelope/topology.h"
+#include "envelope/envelope.h"
+#include "util/error.h"
 
 static char fixtures[4096];
 

@@ -39,7 +39,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "cuda_compat.h"
+#include "mem/cuda_compat.h"
 
 #define FAKE_MAX_GPUS 16
 #define FAKE_MAX_ALLOCS 256

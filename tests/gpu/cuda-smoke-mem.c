@@ -16,40 +16,14 @@
 
 #include <json-c/json.h>
 
-#include "cuda_api.h"
-#include "error.h"
-#include "mem.h"
+#include "mem/cuda_api.h"
+#include "util/error.h"
+#include "smoke_report.h"
+#include "mem/mem.h"
 
 #define SMOKE_LEN_BYTES (64u << 20)
 #define SMOKE_SEED 0x5eedu
 #define SMOKE_FLIP_OFFSET 12345u
-
-static int smoke_failures;
-
-static void __attribute__((format(printf, 2, 3)))
-step(const char *verdict, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!strcmp(verdict, "FAIL"))
-		smoke_failures++;
-	printf("%-4s ", verdict);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	putchar('\n');
-	fflush(stdout);
-	gd_err_clear();
-}
-
-static void check(int ok, const char *what)
-{
-	if (ok)
-		step("PASS", "%s", what);
-	else
-		step("FAIL", "%s: %s", what,
-		     gd_err_is_set() ? gd_err_msg() : "check failed");
-}
 
 static void pattern_round_trip(struct gd_mem_buf *buf)
 {

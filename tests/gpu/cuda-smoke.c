@@ -18,40 +18,13 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "cuda_api.h"
-#include "cuda_compat.h"
-#include "error.h"
+#include "mem/cuda_api.h"
+#include "mem/cuda_compat.h"
+#include "util/error.h"
+#include "smoke_report.h"
 
 #define SMOKE_LEN_BYTES (64u << 20)
 #define SMOKE_PAGE_BYTES (64u * 1024u)
-
-static int smoke_failures;
-
-static void __attribute__((format(printf, 2, 3)))
-step(const char *verdict, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!strcmp(verdict, "FAIL"))
-		smoke_failures++;
-	printf("%-4s ", verdict);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	putchar('\n');
-	fflush(stdout);
-	gd_err_clear();
-}
-
-/* PASS when @ok, else FAIL with the recorded error. */
-static void check(int ok, const char *what)
-{
-	if (ok)
-		step("PASS", "%s", what);
-	else
-		step("FAIL", "%s: %s", what,
-		     gd_err_is_set() ? gd_err_msg() : "check failed");
-}
 
 /* In a child, before this process initialises CUDA: a cuInit that failed
  * (no visible GPU) must fail again, with the same message, once the GPUs

@@ -231,7 +231,7 @@ gd_pair_test() {
 	tap_check $st "$tname: client JSON has $tsize B x $titers $measure rows with consistent numbers"
 	[ "$st" = 0 ] || json_diag "$WORK/$tname.client.json"
 	json_ok "$WORK/$tname.client.json" '.role == "client"'
-	tap_check $? "$tname: client JSON says role \"client\" (top-level .role, src/report.h)"
+	tap_check $? "$tname: client JSON says role \"client\" (top-level .role, src/report/report.h)"
 	st=1
 	json_ok "$WORK/$tname.server.json" '.schema == "gdperf.run/1" and .role == "server" and .exit_status == 0 and .error == null' && st=0
 	tap_check $st "$tname: server JSON is a clean gdperf.run/1 document"

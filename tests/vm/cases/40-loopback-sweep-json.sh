@@ -21,7 +21,7 @@ for t in write_bw:bw:65536 read_bw:bw:65536 send_bw:bw:65536 atomic_bw:bw:8 \
 	json_ok "$out.json" '.role == "loopback"' || bad_role="$bad_role $name"
 done
 [ -z "$bad_role" ]
-tap_check $? "--loopback documents say role \"loopback\" (top-level .role, src/report.h)${bad_role:+; not in:$bad_role}"
+tap_check $? "--loopback documents say role \"loopback\" (top-level .role, src/report/report.h)${bad_role:+; not in:$bad_role}"
 
 # pow2_list FROM_EXP TO_EXP: jq array literal of 2^FROM .. 2^TO.
 pow2_list() {
@@ -67,5 +67,5 @@ tap_check $st "gd_send_bw -a --max-size=16K client/server: exits $SERVER_RC/$CLI
 	"$WORK/sweep_pair.client" "$WORK/sweep_pair.server"
 [ $st = 0 ] || json_diag "$WORK/sweep_pair.client.json"
 json_ok "$WORK/sweep_pair.client.json" ".test.sizes_bytes == $(pow2_list 1 14)"
-tap_check $? "gd_send_bw -a --max-size=16K: test.sizes_bytes lists the 14 sizes (src/report.h)"
+tap_check $? "gd_send_bw -a --max-size=16K: test.sizes_bytes lists the 14 sizes (src/report/report.h)"
 exit 0

@@ -1,0 +1,393 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+/*
+ * gd_main: the whole life of one gd_* invocation. Parse options, pick the
+ * role (server, client, or both with --loopback), run the session and the
+ * sweep, judge the paired results, and report once: text, JSON, exit code.
+ */
+#include <config.h>
+
+#include <errno.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <json-c/json.h>
+
+#include "report/compare.h"
+#include "envelope/envelope.h"
+#include "util/error.h"
+#include "util/json_get.h"
+#include "report/plot.h"
+#include "engine/session.h"
+
+enum { GD_EXIT_OK = 0, GD_EXIT_FAIL = 1, GD_EXIT_USAGE = 2, GD_EXIT_GATE = 3 };
+
+static volatile sig_atomic_t gd_stop_requested;
+
+static void gd_on_sigint(int sig)
+{
+	(void)sig;
+	gd_stop_requested = 1;
+}
+
+/* --cpu: one CPU for every phase, so placement is the only variable. */
+static int gd_pin_cpu(const struct gd_opts *o, bool loopback_server)
+{
+	long cpu = (long)o->cpu + (loopback_server ? 1 : 0);
+	cpu_set_t set;
+
+	if (o->cpu < 0)
+		return 0;
+	CPU_ZERO(&set);
+	CPU_SET((int)cpu, &set);
+	if (sched_setaffinity(0, sizeof(set), &set))
+		return gd_err(
+			-errno,
+			"cannot pin to CPU %ld: %s; check --cpu against the CPUs this process may use (taskset -p $$, cgroup cpuset)",
+			cpu, strerror(errno));
+	return 0;
+}
+
+/* The CPUs this process may run on, as "0-3,8" style text for the header. */
+static void gd_affinity_text(char *buf, size_t len)
+{
+	cpu_set_t set;
+	size_t off = 0;
+	int start = -1;
+
+	buf[0] = '\0';
+	if (sched_getaffinity(0, sizeof(set), &set)) {
+		snprintf(buf, len, "unknown");
+		return;
+	}
+	for (int c = 0; c <= CPU_SETSIZE && off < len; c++) {
+		bool in = c < CPU_SETSIZE && CPU_ISSET(c, &set);
+
+		if (in && start < 0)
+			start = c;
+		if (!in && start >= 0) {
+			off += (size_t)snprintf(buf + off, len - off, "%s%d",
+						off ? "," : "", start);
+			if (c - 1 > start && off < len)
+				off += (size_t)snprintf(buf + off, len - off,
+							"-%d", c - 1);
+			start = -1;
+		}
+	}
+}
+
+/* The registration route of this side's device memory and why, so the
+ * text says which route was really used, not only the JSON. */
+static void gd_report_header_route(struct gd_session *s)
+{
+	const struct gd_local_buf *lb = &s->local[GD_PLACE_DEV];
+	struct json_object *ev = lb->mem.evidence;
+	const char *v;
+
+	if (!s->o->mem_spec)
+		return;
+	if (!lb->ok) {
+		gd_report_header_str(s->rep, "route", "Route",
+				     "none: device memory unavailable");
+		gd_report_header_str(s->rep, "route_why", "  why",
+				     lb->why_absent);
+		return;
+	}
+	gd_report_header_str(s->rep, "route", "Route",
+			     gd_mem_route_name(lb->mem.route_used));
+	if ((v = gd_json_str(ev, "why")))
+		gd_report_header_str(s->rep, "route_why", "  why", v);
+	if ((v = gd_json_str(gd_json_path(ev, "why_not", NULL), "dmabuf")))
+		gd_report_header_str(s->rep, "route_why_not_dmabuf",
+				     "  not DMA-BUF", v);
+	if ((v = gd_json_str(gd_json_path(ev, "why_not", NULL), "peermem")))
+		gd_report_header_str(s->rep, "route_why_not_peermem",
+				     "  not peermem", v);
+}
+
+static void gd_report_header(struct gd_session *s)
+{
+	const struct gd_port_info *p = &s->v.port;
+	struct gd_report *rep = s->rep;
+	char buf[160];
+
+	gd_report_header_str(rep, "test", "Test", s->test->name);
+	gd_report_header_str(rep, "role", "Role",
+			     s->o->loopback ? "loopback client"
+			     : s->is_server ? "server"
+					    : "client");
+	gd_report_header_str(rep, "device", "Device", p->dev_name);
+	gd_report_header_int(rep, "port", "Port", p->port);
+	gd_report_header_str(rep, "link_layer", "Link type",
+			     p->link_layer == IBV_LINK_LAYER_ETHERNET
+				     ? "Ethernet"
+				     : "InfiniBand");
+	gd_report_header_int(rep, "active_mtu_bytes", "Active MTU",
+			     p->active_mtu_bytes);
+	snprintf(buf, sizeof(buf), "%d (%s, %s)", p->gid_index, p->gid_type,
+		 p->gid_text);
+	gd_report_header_str(rep, "gid", "GID index", buf);
+	gd_report_header_str(rep, "qp_type", "Connection",
+			     gd_conn_name(s->o->conn));
+	gd_report_header_int(rep, "num_qps", "Number of QPs",
+			     (long long)s->o->num_qps);
+	gd_report_header_str(
+		rep, "connect_via", "Connected by",
+		s->o->rdma_cm ? "rdma_cm" : "QP numbers over the side channel");
+	gd_report_header_str(rep, "memory", "Device memory",
+			     s->o->mem_spec ? s->o->mem_spec
+					    : "none (host only)");
+	gd_report_header_route(s);
+	gd_report_header_str(rep, "pcie_relaxed_ordering", "Relaxed ordering",
+			     gd_session_relaxed_ordering(s));
+	if (s->scatter_to_cqe[0])
+		gd_report_header_str(rep, "mlx5_scatter_to_cqe",
+				     "MLX5_SCATTER_TO_CQE", s->scatter_to_cqe);
+	gd_report_header_str(rep, "phases", "Phases",
+			     s->o->phases ? s->o->phases : "HH");
+	gd_report_header_str(rep, "peer", "Peer", s->oob.peer_name);
+	gd_report_header_str(rep, "clock", "Clock", gd_clock_describe());
+	gd_affinity_text(buf, sizeof(buf));
+	gd_report_header_str(rep, "cpu_affinity", "CPU affinity", buf);
+	if (s->test->verb == GD_VERB_WRITE &&
+	    s->test->measure == GD_MEASURE_LAT)
+		gd_report_header_str(
+			rep, "completion", "Completion",
+			s->use_imm ? "write-with-immediate (receive CQ polled)"
+				   : "last byte polled");
+	gd_report_header_done(rep);
+}
+
+static struct json_object *gd_labels_json(const struct gd_opts *o)
+{
+	struct json_object *l = json_object_new_object();
+
+	for (unsigned int i = 0; i < o->num_labels; i++) {
+		char *eq = strchr(o->labels[i], '=');
+
+		*eq = '\0';
+		json_object_object_add(l, o->labels[i],
+				       json_object_new_string(eq + 1));
+		*eq = '=';
+	}
+	return l;
+}
+
+static void gd_add_envelope(struct gd_report *rep, const char *mem_spec)
+{
+	/* The envelope costs tens of ms; the CUDA part only when a GPU is
+	 * in the test, since cuInit can take seconds on a busy node. */
+	struct gd_envelope_opts eo = {
+		.flags = mem_spec && !strncmp(mem_spec, "cuda", 4)
+				 ? 0
+				 : GD_ENVELOPE_NO_GPU,
+	};
+	struct json_object *env = NULL;
+
+	if (!gd_envelope_collect(&eo, &env))
+		gd_report_set_section(rep, "envelope", env);
+	else
+		gd_err_clear();
+}
+
+/* A failed phase fails the run (exit 1) although every phase reports. */
+static bool gd_any_phase_failed(struct json_object *doc)
+{
+	struct json_object *phases, *st;
+
+	if (!json_object_object_get_ex(doc, "phases", &phases))
+		return false;
+	for (size_t i = 0; i < json_object_array_length(phases); i++)
+		if (json_object_object_get_ex(
+			    json_object_array_get_idx(phases, i), "status",
+			    &st) &&
+		    strcmp(json_object_get_string(st), "ok"))
+			return true;
+	return false;
+}
+
+/* Comparison, gates, verdicts and the plot, from the finished document. */
+static int gd_judge(struct gd_session *s)
+{
+	const struct gd_opts *o = s->o;
+	struct gd_gate_cfg g = { .expect_ratio = o->expect_ratio,
+				 .gate_from_bytes = o->gate_from_bytes,
+				 .min_bw_MiBps = o->min_bw_MiBps,
+				 .max_lat_us = o->max_lat_us,
+				 .max_lat_is_p99 = o->max_lat_p99 };
+	struct json_object *doc = gd_report_root(s->rep), *cmp = NULL,
+			   *verd = NULL;
+	bool gate_failed = false;
+	char note[512] = "";
+
+	if (gd_compare_run(doc, &g, &cmp, &verd, &gate_failed)) {
+		gd_err_clear();
+		return 0;
+	}
+	gd_report_set_section(s->rep, "comparison", cmp);
+	gd_report_set_section(s->rep, "verdicts", verd);
+	/* with the document on stdout (--json), the tables go to stderr */
+	if (o->output == GD_OUTPUT_ALL)
+		gd_compare_print(o->json_path && !strcmp(o->json_path, "-")
+					 ? stderr
+					 : stdout,
+				 doc, cmp, verd);
+	if (o->plot_path) {
+		int r = gd_plot_write(doc, o->plot_path, note, sizeof(note));
+
+		if (r)
+			fprintf(stderr, "%s: plot: %s\n", s->test->name,
+				r > 0 ? note : gd_err_msg());
+		gd_err_clear();
+	}
+	if (gd_any_phase_failed(doc))
+		return GD_EXIT_FAIL;
+	return gate_failed ? GD_EXIT_GATE : GD_EXIT_OK;
+}
+
+static int gd_run_role(const struct gd_test *test, struct gd_opts *o, int argc,
+		       char **argv, bool is_server, bool quiet)
+{
+	struct gd_report_cfg cfg = {
+		.tool = test->name,
+		.version = PACKAGE_VERSION,
+		.measure = test->measure,
+		.report_gbits = o->report_gbits,
+		/* the loopback server child must not overwrite the client's
+		   file */
+		.only = o->output,
+		.json_path = is_server && o->loopback ? NULL : o->json_path,
+		.text = quiet ? NULL : stdout,
+	};
+	struct gd_session s = { .test = test, .o = o, .is_server = is_server };
+	int ret, status = GD_EXIT_OK;
+
+	s.oob.fd = -1;
+	s.rep = gd_report_new(&cfg, argc, argv);
+	if (!s.rep) {
+		fprintf(stderr, "%s: out of memory\n", test->name);
+		return GD_EXIT_FAIL;
+	}
+	gd_report_set_section(s.rep, "role",
+			      json_object_new_string(o->loopback ? "loopback"
+						     : is_server ? "server"
+								 : "client"));
+	if (!is_server)
+		gd_add_envelope(s.rep, o->mem_spec);
+	ret = gd_pin_cpu(o, is_server && o->loopback);
+	if (!ret)
+		ret = gd_session_setup(&s);
+	if (!ret) {
+		gd_report_set_section(s.rep, "test", gd_sweep_describe(&s));
+		gd_report_set_section(s.rep, "labels", gd_labels_json(o));
+		struct json_object *ep = json_object_new_object();
+
+		json_object_object_add(ep, "local", gd_verbs_describe(&s.v));
+		json_object_object_add(ep, "remote",
+				       json_object_get(s.remote_endpoint));
+		gd_report_set_section(s.rep, "endpoints", ep);
+		gd_report_header(&s);
+		do {
+			ret = gd_sweep_run(&s);
+		} while (!ret && o->run_infinitely && !gd_stop_requested);
+	}
+	if (!ret && !is_server)
+		status = gd_judge(&s);
+	if (ret) {
+		fprintf(stderr, "%s%s: error: %s\n", test->name,
+			is_server ? " (server)" : "", gd_err_msg());
+		gd_report_set_error(s.rep, ret, gd_err_msg());
+		status = GD_EXIT_FAIL;
+	}
+	gd_session_teardown(&s);
+	if (gd_report_finish(s.rep, status) && status == GD_EXIT_OK) {
+		fprintf(stderr, "%s: error: %s\n", test->name, gd_err_msg());
+		status = GD_EXIT_FAIL;
+	}
+	gd_report_free(s.rep);
+	return status;
+}
+
+/* Server in a child process, client here, both on the same device. */
+static int gd_run_loopback(const struct gd_test *test, struct gd_opts *o,
+			   int argc, char **argv)
+{
+	int wstatus = 0, client_status, server_status;
+	pid_t child;
+
+	fflush(NULL);
+	child = fork();
+	if (child < 0) {
+		fprintf(stderr, "%s: cannot fork the loopback server: %s\n",
+			test->name, strerror(errno));
+		return GD_EXIT_FAIL;
+	}
+	if (child == 0)
+		_exit(gd_run_role(test, o, argc, argv, true, true));
+	free(o->server_host);
+	o->server_host = strdup("127.0.0.1");
+	client_status = gd_run_role(test, o, argc, argv, false, false);
+	if (waitpid(child, &wstatus, 0) < 0 || !WIFEXITED(wstatus))
+		server_status = GD_EXIT_FAIL;
+	else
+		server_status = WEXITSTATUS(wstatus);
+	if (client_status == GD_EXIT_OK && server_status != GD_EXIT_OK) {
+		fprintf(stderr,
+			"%s: the loopback server side failed (exit %d)\n",
+			test->name, server_status);
+		return GD_EXIT_FAIL;
+	}
+	return client_status;
+}
+
+/* Bad input still leaves the one JSON document a CI lab expects, when the
+ * document's path was parsed before the error. */
+static void gd_usage_document(const struct gd_test *test,
+			      const struct gd_opts *o, int argc, char **argv)
+{
+	struct gd_report_cfg cfg = { .tool = test->name,
+				     .version = PACKAGE_VERSION,
+				     .measure = test->measure,
+				     .json_path = o->json_path };
+	struct gd_report *rep;
+
+	if (!o->json_path || !strcmp(o->json_path, "-"))
+		return;
+	rep = gd_report_new(&cfg, argc, argv);
+	if (!rep)
+		return;
+	gd_report_set_error(rep, gd_err_code(), gd_err_msg());
+	gd_report_finish(rep, GD_EXIT_USAGE);
+	gd_report_free(rep);
+}
+
+int gd_main(const struct gd_test *test, int argc, char **argv)
+{
+	struct gd_opts o;
+	int ret;
+
+	ret = gd_opts_parse(test, argc, argv, &o, stdout);
+	if (ret) {
+		if (ret < 0) {
+			fprintf(stderr, "%s: error: %s\n", test->name,
+				gd_err_msg());
+			gd_usage_document(test, &o, argc, argv);
+		}
+		gd_opts_free(&o);
+		return ret > 0 ? GD_EXIT_OK : GD_EXIT_USAGE;
+	}
+	gd_clock_init();
+	signal(SIGPIPE, SIG_IGN);
+	signal(SIGINT, gd_on_sigint);
+	srand48((long)getpid() ^ (long)time(NULL));
+	ret = o.loopback ? gd_run_loopback(test, &o, argc, argv)
+			 : gd_run_role(test, &o, argc, argv, !o.server_host,
+				       false);
+	gd_opts_free(&o);
+	return ret;
+}

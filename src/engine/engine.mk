@@ -1,0 +1,12 @@
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+# The engine: the test description (test.c), the option table, the
+# session (handshake, buffers), the sweep and its steps, the measured loops
+# and gd_main.
+libgdperf_la_SOURCES += \
+	src/engine/test.c src/engine/test.h \
+	src/engine/options.c src/engine/options_wire.c src/engine/options.h \
+	src/engine/options_priv.h \
+	src/engine/session.c src/engine/session.h \
+	src/engine/sweep.c src/engine/sweep.h src/engine/step.c \
+	src/engine/loop.c src/engine/ops_bw.c src/engine/ops_lat.c \
+	src/engine/engine.c

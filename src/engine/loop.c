@@ -1,0 +1,111 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+/*
+ * What the measured loops (bandwidth and latency) and the step around them
+ * share: which side posts receives and keeping them posted, the
+ * initiator's "done" frame, and how long a step may go without news.
+ * Both loops and the step call down into this file, never back up.
+ */
+#include <config.h>
+
+#include <errno.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <json-c/json.h>
+
+#include "engine/session.h"
+#include "util/error.h"
+#include "util/json_get.h"
+
+bool gd_step_needs_recv(const struct gd_session *s)
+{
+	return s->test->verb == GD_VERB_SEND || s->use_imm;
+}
+
+static int gd_post_recv_one(struct gd_step *st, unsigned int q)
+{
+	struct gd_session *s = st->s;
+	/* Full slot length: a receive left over from an earlier step (an
+	 * unreliable transport dropped its message) still fits any size. */
+	struct ibv_sge sge = {
+		.addr = (uintptr_t)st->lb->mem.addr + q * s->slot_bytes,
+		.length = (uint32_t)s->slot_bytes,
+		.lkey = st->lb->mem.mr->lkey,
+	};
+	struct ibv_recv_wr wr = { .wr_id = q, .sg_list = &sge, .num_sge = 1 },
+			   *bad;
+
+	/* write-with-immediate consumes a receive but no buffer */
+	if (s->test->verb == GD_VERB_WRITE)
+		wr.num_sge = 0;
+	if (ibv_post_recv(s->v.qp[q], &wr, &bad))
+		return gd_err(
+			-EIO,
+			"ibv_post_recv failed on %s QP %u: %s; check -r against the device's max_qp_wr",
+			s->v.port.dev_name, q, strerror(errno));
+	s->recv_outstanding[q]++;
+	return 0;
+}
+
+/* Keep min(rx-depth, still needed) receives posted on QP @q. */
+int gd_step_recv_refill(struct gd_step *st, unsigned int q,
+			uint64_t still_needed)
+{
+	struct gd_session *s = st->s;
+	uint64_t want =
+		still_needed < s->o->rx_depth ? still_needed : s->o->rx_depth;
+
+	while (s->recv_outstanding[q] < want)
+		if (gd_post_recv_one(st, q))
+			return gd_err_code();
+	return 0;
+}
+
+int gd_step_post_recvs(struct gd_step *st)
+{
+	struct gd_session *s = st->s;
+	uint64_t per_qp = st->iters ? st->iters + st->warmup : UINT64_MAX;
+
+	for (unsigned int q = 0; q < s->v.num_qps; q++)
+		if (gd_step_recv_refill(st, q, per_qp))
+			return gd_err_code();
+	return 0;
+}
+
+int gd_step_done_frame(struct gd_session *s, struct json_object *m, bool *done,
+		       uint64_t *sent)
+{
+	const char *perr = gd_json_str(m, "error");
+
+	if (!json_object_object_get_ex(m, "done", NULL))
+		return 0; /* not the done frame */
+	*done = true;
+	if (perr)
+		return gd_err(-ECONNABORTED,
+			      "peer %s failed during the step: %s",
+			      s->oob.peer_name, perr);
+	*sent = (uint64_t)gd_json_int(m, "sent", (int64_t)*sent);
+	return 0;
+}
+
+/* How long without news means a dead peer: the side-channel timeout, or
+ * longer when what may be in flight would take that long even at
+ * GD_SLOWEST_BPS. rxe runs the protocol inside the poster's system call,
+ * so a healthy peer can be quiet for as long as its window takes to drain:
+ * with every guest vCPU busy this project's guest moved 14 MiB/s; the
+ * floor leaves a factor of 3.5. A dead RC peer is still caught sooner by
+ * the transport's retry error, a dead process by its closed socket. */
+#define GD_SLOWEST_BPS (4ULL << 20)
+
+uint64_t gd_step_silence_ns(const struct gd_step *st)
+{
+	const struct gd_opts *o = st->s->o;
+	uint64_t in_flight = o->tx_depth * st->s->v.num_qps * st->size_bytes;
+	/* in double: bytes x 1e9 overflows 64 bits past 18 GB in flight,
+	 * and dividing first rounded anything under the rate down to 0 */
+	uint64_t drain_ns =
+		(uint64_t)((double)in_flight * 1e9 / (double)GD_SLOWEST_BPS);
+	uint64_t base_ns = o->oob_timeout_ms * 1000000ULL;
+
+	return drain_ns > base_ns ? drain_ns : base_ns;
+}

@@ -1,0 +1,274 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+/*
+ * Latency loops. Read and atomic time one request to its completion.
+ * Write and send are ping-pong: write polls the last byte of the incoming
+ * half of the buffer (host memory, like perftest) or, with device memory,
+ * uses write-with-immediate and polls the receive completion.
+ */
+#include <config.h>
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "util/error.h"
+#include "engine/session.h"
+#include "util/stats.h"
+
+#define GD_SPIN_CHECK (1u << 20)
+
+bool gd_lat_is_pingpong(const struct gd_session *s)
+{
+	return s->test->verb == GD_VERB_WRITE || s->test->verb == GD_VERB_SEND;
+}
+
+struct gd_lat_loop {
+	struct gd_step *st;
+	struct ibv_send_wr wr;
+	struct ibv_sge sge;
+	uint64_t sent; /* ping-pong sends posted */
+	uint64_t recv_needed;
+	uint64_t timeout_ns;
+};
+
+static int gd_lat_timeout(struct gd_lat_loop *L, uint64_t start_ns,
+			  const char *what)
+{
+	struct gd_session *s = L->st->s;
+
+	if (gd_now_ns() - start_ns < L->timeout_ns)
+		return 0;
+	return gd_err(-ETIMEDOUT,
+		      "no %s on %s for %llu ms; is the peer %s still running?",
+		      what, s->v.port.dev_name,
+		      (unsigned long long)s->o->oob_timeout_ms,
+		      s->oob.peer_name);
+}
+
+/* Wait for one completion on @cq, failing after the silence timeout. */
+static int gd_lat_wait_cq(struct gd_lat_loop *L, struct ibv_cq *cq,
+			  const char *what)
+{
+	struct gd_session *s = L->st->s;
+	struct ibv_wc wc;
+	uint64_t start = 0;
+	unsigned int spins = 0;
+	int n;
+
+	for (;;) {
+		n = gd_verbs_poll(&s->v, cq, &wc, 1, s->o->use_event);
+		if (n)
+			return n < 0 ? n : 0;
+		if (++spins % GD_SPIN_CHECK)
+			continue;
+		if (!start)
+			start = gd_now_ns();
+		else if (gd_lat_timeout(L, start, what))
+			return gd_err_code();
+	}
+}
+
+/*
+ * Ping-pong sends are signalled one in -Q (and the last one), as perftest
+ * does: a completion per message costs the provider work inside the
+ * measured round trip. The SQ is sized for -Q unsignalled requests; the
+ * signalled one is reaped at once so the queue never fills. Read and atomic
+ * requests are always signalled: their completion is the measurement.
+ */
+static int gd_lat_send(struct gd_lat_loop *L, bool last)
+{
+	struct gd_session *s = L->st->s;
+	bool sig =
+		!gd_lat_is_pingpong(s) || ++L->sent % s->o->cq_mod == 0 || last;
+	struct ibv_send_wr *bad;
+
+	if (sig)
+		L->wr.send_flags |= IBV_SEND_SIGNALED;
+	else
+		L->wr.send_flags &= ~IBV_SEND_SIGNALED;
+	if (ibv_post_send(s->v.qp[0], &L->wr, &bad))
+		return gd_err(-EIO, "ibv_post_send failed on %s: %s",
+			      s->v.port.dev_name, strerror(errno));
+	if (sig && gd_lat_is_pingpong(s))
+		return gd_lat_wait_cq(L, s->v.send_cq, "send completion");
+	return 0;
+}
+
+static int gd_lat_recv(struct gd_lat_loop *L)
+{
+	struct gd_session *s = L->st->s;
+
+	if (gd_lat_wait_cq(L, s->v.recv_cq, "message from the peer"))
+		return gd_err_code();
+	s->recv_outstanding[0]--;
+	L->recv_needed--;
+	return gd_step_recv_refill(L->st, 0, L->recv_needed);
+}
+
+/* Spin on the last byte of the incoming half until it equals @val. */
+static int gd_lat_wait_byte(struct gd_lat_loop *L, volatile uint8_t *p,
+			    uint8_t val)
+{
+	uint64_t start = 0;
+	unsigned int spins = 0;
+
+	while (*p != val) {
+		if (++spins % GD_SPIN_CHECK)
+			continue;
+		if (!start)
+			start = gd_now_ns();
+		else if (gd_lat_timeout(L, start, "write from the peer"))
+			return gd_err_code();
+	}
+	return 0;
+}
+
+static void gd_lat_template(struct gd_lat_loop *L)
+{
+	struct gd_step *st = L->st;
+	struct gd_session *s = st->s;
+	size_t half = s->slot_bytes / 2;
+	bool cpu = st->lb->mem.ops->cpu_accessible;
+
+	L->sge.addr = (uintptr_t)st->lb->mem.addr;
+	L->sge.length = (uint32_t)st->size_bytes;
+	L->sge.lkey = st->lb->mem.mr->lkey;
+	L->wr.sg_list = &L->sge;
+	L->wr.num_sge = 1;
+	L->wr.send_flags = 0;
+	if (cpu && st->size_bytes <= s->v.port.max_inline_bytes &&
+	    st->size_bytes <= s->o->inline_bytes &&
+	    s->test->verb != GD_VERB_READ && s->test->verb != GD_VERB_ATOMIC)
+		L->wr.send_flags |= IBV_SEND_INLINE;
+	switch (s->test->verb) {
+	case GD_VERB_SEND:
+		L->wr.opcode = IBV_WR_SEND;
+		if (s->v.conn == GD_CONN_UD) {
+			L->sge.addr += GD_UD_GRH_BYTES;
+			L->wr.wr.ud.ah = s->v.ah;
+			L->wr.wr.ud.remote_qpn = s->v.remote_qpn[0];
+			L->wr.wr.ud.remote_qkey = 0x11111111u;
+		}
+		return;
+	case GD_VERB_READ:
+		L->wr.opcode = IBV_WR_RDMA_READ;
+		break;
+	case GD_VERB_ATOMIC:
+		L->wr.opcode = IBV_WR_ATOMIC_FETCH_AND_ADD;
+		L->wr.wr.atomic.remote_addr = st->rb->addr;
+		L->wr.wr.atomic.rkey = st->rb->rkey;
+		L->wr.wr.atomic.compare_add = 1;
+		return;
+	case GD_VERB_WRITE:
+		L->wr.opcode = s->use_imm ? IBV_WR_RDMA_WRITE_WITH_IMM
+					  : IBV_WR_RDMA_WRITE;
+		L->wr.wr.rdma.remote_addr = st->rb->addr + half;
+		L->wr.wr.rdma.rkey = st->rb->rkey;
+		return;
+	}
+	L->wr.wr.rdma.remote_addr = st->rb->addr;
+	L->wr.wr.rdma.rkey = st->rb->rkey;
+}
+
+static int gd_lat_ping(struct gd_lat_loop *L, uint8_t val, bool poll_byte,
+		       bool last)
+{
+	struct gd_step *st = L->st;
+	size_t half = st->s->slot_bytes / 2;
+	uint8_t *base = st->lb->mem.addr;
+
+	if (poll_byte) {
+		base[st->size_bytes - 1] = val;
+		if (gd_lat_send(L, last))
+			return gd_err_code();
+		return gd_lat_wait_byte(L, base + half + st->size_bytes - 1,
+					val);
+	}
+	if (gd_lat_send(L, last))
+		return gd_err_code();
+	if (!gd_lat_is_pingpong(st->s))
+		return gd_lat_wait_cq(L, st->s->v.send_cq, "completion");
+	return gd_lat_recv(L);
+}
+
+static int gd_lat_pong(struct gd_lat_loop *L, uint8_t val, bool poll_byte,
+		       bool last)
+{
+	struct gd_step *st = L->st;
+	size_t half = st->s->slot_bytes / 2;
+	uint8_t *base = st->lb->mem.addr;
+
+	if (poll_byte) {
+		if (gd_lat_wait_byte(L, base + half + st->size_bytes - 1, val))
+			return gd_err_code();
+		base[st->size_bytes - 1] = val;
+		return gd_lat_send(L, last);
+	}
+	if (gd_lat_recv(L))
+		return gd_err_code();
+	return gd_lat_send(L, last);
+}
+
+static void gd_lat_gap(const struct gd_session *s)
+{
+	struct timespec ts;
+
+	if (!s->o->latency_gap_us)
+		return;
+	ts.tv_sec = (time_t)(s->o->latency_gap_us / 1000000);
+	ts.tv_nsec = (long)(s->o->latency_gap_us % 1000000) * 1000;
+	nanosleep(&ts, NULL);
+}
+
+int gd_lat_run(struct gd_step *st, struct gd_step_result *r)
+{
+	struct gd_session *s = st->s;
+	struct gd_lat_loop L = { .st = st };
+	bool poll_byte = s->test->verb == GD_VERB_WRITE && !s->use_imm;
+	uint64_t total = st->iters ? st->iters + st->warmup : s->samples_cap;
+	uint64_t deadline = 0, k = 0, t0, t1;
+	double ns_per_tick = gd_clock_ns_per_tick();
+	int ret = 0;
+
+	L.timeout_ns = s->o->oob_timeout_ms * 1000000ULL;
+	L.recv_needed = st->iters + st->warmup;
+	gd_lat_template(&L);
+	if (!st->iters)
+		deadline =
+			gd_clock_ticks() + (uint64_t)((double)s->o->duration_s *
+						      1e9 / ns_per_tick);
+	for (uint64_t i = 0; i < total && !ret; i++) {
+		uint8_t val = (uint8_t)(i % 255 + 1);
+
+		/* The side channel's heartbeat thread beats while this loop
+		 * shows life; a clock read every 16 turns, outside the
+		 * sample. */
+		if (!(i & 15))
+			gd_oob_alive(&s->oob);
+		if (!st->initiator) {
+			ret = gd_lat_pong(&L, val, poll_byte, i + 1 == total);
+			continue;
+		}
+		t0 = gd_clock_ticks();
+		ret = gd_lat_ping(&L, val, poll_byte, i + 1 == total);
+		t1 = gd_clock_ticks();
+		if (i >= st->warmup && k < s->samples_cap)
+			s->samples_ns[k++] = t1 - t0;
+		if (deadline && t1 >= deadline)
+			break;
+		gd_lat_gap(s);
+	}
+	if (ret || !st->initiator)
+		return ret;
+	/* samples were taken in ticks: convert once, outside the loop */
+	for (uint64_t i = 0; i < k; i++)
+		s->samples_ns[i] =
+			(uint64_t)((double)s->samples_ns[i] * ns_per_tick +
+				   0.5);
+	r->is_bw = false;
+	r->msgs_done = k;
+	r->app_bytes = k * st->size_bytes * (gd_lat_is_pingpong(s) ? 2 : 1);
+	return gd_lat_summarize(s->samples_ns, k, gd_lat_is_pingpong(s) ? 2 : 1,
+				&r->lat);
+}

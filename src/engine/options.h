@@ -1,0 +1,118 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+/*
+ * Command-line options: one table drives getopt, --help, validation and
+ * which fields travel to the peer (and must match there).
+ */
+#ifndef GD_OPTIONS_H
+#define GD_OPTIONS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "util/parse.h"
+
+#include "engine/test.h"
+#include "report/report.h"
+
+struct json_object;
+
+#define GD_MAX_LABELS 16
+#define GD_SWEEP_MIN_BYTES 2ULL
+#define GD_SWEEP_MAX_BYTES (8ULL << 20)
+
+struct gd_opts {
+	/* endpoint */
+	char *ib_dev;
+	uint64_t ib_port;
+	int64_t gid_index; /* -1: first RoCE v2 IPv4 GID, else 0 */
+	uint64_t tcp_port;
+	char *server_host; /* NULL: server role */
+	bool loopback;
+	bool rdma_cm;
+	uint64_t oob_timeout_ms;
+	/* test shape (travels) */
+	enum gd_conn conn;
+	uint64_t size_bytes;
+	bool all_sizes;
+	uint64_t min_size_bytes, max_size_bytes;
+	uint64_t iters;
+	uint64_t duration_s;
+	uint64_t warmup_iters;
+	uint64_t num_qps;
+	uint64_t tx_depth, rx_depth;
+	uint64_t cq_mod;
+	uint64_t post_list;
+	uint64_t inline_bytes;
+	bool bidir;
+	uint64_t mtu_bytes; /* 0: the port's active MTU */
+	int64_t sl, tos;
+	uint64_t qp_timeout, retry_count;
+	bool use_event;
+	bool write_with_imm;
+	uint64_t latency_gap_us;
+	bool run_infinitely;
+	bool verify;
+	/* memory */
+	char *mem_spec;	  /* --mem */
+	int64_t use_cuda; /* --use_cuda=N, -1 unset */
+	char *use_cuda_bus_id;
+	bool use_cuda_dmabuf;
+	bool use_cuda_pcie_mapping; /* DMA-BUF export with the PCIe flag */
+	bool disable_pcie_relaxed;  /* no IBV_ACCESS_RELAXED_ORDERING */
+	bool use_hugepages;
+	/* paired run */
+	char *phases;
+	bool reverse;
+	bool no_interleave;
+	char *counters_root;
+	double expect_ratio;
+	uint64_t gate_from_bytes;
+	double min_bw_MiBps;
+	double max_lat_us;
+	bool max_lat_p99;
+	char *plot_path;
+	/* output */
+	bool report_gbits;
+	bool out_json;
+	char *json_path;
+	enum gd_output_only output;
+	bool cpu_util;
+	int64_t cpu; /* --cpu, -1: not pinned */
+	bool ignore_cpu_freq;
+	bool dont_xchg_versions;
+	char *labels[GD_MAX_LABELS];
+	unsigned int num_labels;
+	bool help, version;
+	/* which options the user gave explicitly (bit per table entry) */
+	uint64_t given_mask[2];
+};
+
+/* Parse argv for @test. 0 ok, -EINVAL usage error (message recorded),
+ * 1 when --help/--version was handled (printed to @out). */
+int gd_opts_parse(const struct gd_test *test, int argc, char **argv,
+		  struct gd_opts *o, FILE *out);
+void gd_opts_free(struct gd_opts *o);
+void gd_opts_usage(const struct gd_test *test, FILE *out);
+
+/* The travelling fields as a JSON object (client -> server). */
+struct json_object *gd_opts_to_wire(const struct gd_test *test,
+				    const struct gd_opts *o);
+/*
+ * Server side: check every travelling field of @wire against the table's
+ * limits, then against this side's own explicitly given options; adopt
+ * the client's values otherwise. On mismatch returns -EINVAL and fills
+ * field/ours/theirs for the REJECT frame.
+ */
+int gd_opts_from_wire(const struct gd_test *test, struct gd_opts *o,
+		      struct json_object *wire, char *field, size_t field_len,
+		      char *ours, char *theirs, size_t val_len);
+/* Test description object for the JSON document. */
+struct json_object *gd_opts_describe(const struct gd_test *test,
+				     const struct gd_opts *o);
+/* Did the user give --@long_name explicitly? */
+bool gd_opts_given(const struct gd_opts *o, const char *long_name);
+/* Every long option name, for the man-page consistency test. */
+void gd_opts_list_long(FILE *out);
+
+#endif

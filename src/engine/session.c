@@ -1,0 +1,448 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+/*
+ * Session setup: the side-channel handshake (hello, test description,
+ * accept or reject), the verbs resources, the buffers of every memory
+ * placement registered once up front, and the QP/buffer exchange.
+ */
+#include <config.h>
+
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <json-c/json.h>
+
+#include "transport/counters.h"
+#include "util/error.h"
+#include "engine/session.h"
+
+#define GD_SERVER_ACCEPT_WAIT_MS (INT_MAX / 2)
+
+static int gd_hello(struct gd_session *s)
+{
+	struct json_object *h = json_object_new_object(), *peer = NULL, *v;
+	const char *tool = "", *ver = "";
+	int ret;
+
+	json_object_object_add(h, "tool",
+			       json_object_new_string(s->test->name));
+	json_object_object_add(h, "version",
+			       json_object_new_string(PACKAGE_VERSION));
+	json_object_object_add(h, "protocol",
+			       json_object_new_int(GD_OOB_VERSION));
+	ret = gd_oob_send(&s->oob, GD_FRAME_HELLO, h);
+	json_object_put(h);
+	if (!ret)
+		ret = gd_oob_recv(&s->oob, GD_FRAME_HELLO, &peer);
+	if (ret)
+		return ret;
+	if (json_object_object_get_ex(peer, "tool", &v))
+		tool = json_object_get_string(v);
+	if (json_object_object_get_ex(peer, "version", &v))
+		ver = json_object_get_string(v);
+	if (strcmp(tool, s->test->name)) {
+		gd_err(-EINVAL,
+		       "the peer %s runs %s, this side runs %s; start the same test on both ends",
+		       s->oob.peer_name, tool, s->test->name);
+		json_object_put(peer);
+		return -EINVAL;
+	}
+	if (strcmp(ver, PACKAGE_VERSION))
+		fprintf(stderr,
+			"%s: note: peer %s runs gdperf %s, this side %s\n",
+			s->test->name, s->oob.peer_name, ver, PACKAGE_VERSION);
+	json_object_put(peer);
+	/* Both ends speak this protocol: from here on either may beat. */
+	return gd_oob_beat_start(&s->oob);
+}
+
+static void gd_default_phases(struct gd_opts *o)
+{
+	if (o->phases)
+		return;
+	o->phases = strdup(o->mem_spec ? "HH,DD" : "HH");
+}
+
+static int gd_exchange_test(struct gd_session *s)
+{
+	struct json_object *w = NULL;
+	char field[64], ours[128], theirs[128];
+	int ret;
+
+	if (!s->is_server) {
+		gd_default_phases(s->o);
+		w = gd_opts_to_wire(s->test, s->o);
+		ret = gd_oob_send(&s->oob, GD_FRAME_TEST, w);
+		json_object_put(w);
+		return ret ? ret : gd_oob_recv(&s->oob, GD_FRAME_ACCEPT, NULL);
+	}
+	ret = gd_oob_recv(&s->oob, GD_FRAME_TEST, &w);
+	if (ret)
+		return ret;
+	ret = gd_opts_from_wire(s->test, s->o, w, field, sizeof(field), ours,
+				theirs, sizeof(ours));
+	json_object_put(w);
+	if (ret) {
+		struct json_object *r = json_object_new_object();
+
+		json_object_object_add(r, "field",
+				       json_object_new_string(field));
+		json_object_object_add(r, "local",
+				       json_object_new_string(ours));
+		json_object_object_add(r, "peer",
+				       json_object_new_string(theirs));
+		json_object_object_add(r, "message",
+				       json_object_new_string(gd_err_msg()));
+		gd_oob_send(&s->oob, GD_FRAME_REJECT, r);
+		json_object_put(r);
+		return ret;
+	}
+	return gd_oob_send(&s->oob, GD_FRAME_ACCEPT, NULL);
+}
+
+static int gd_connect_oob(struct gd_session *s)
+{
+	struct gd_opts *o = s->o;
+	int ret;
+
+	gd_oob_init(&s->oob, (int)o->oob_timeout_ms);
+	if (!s->is_server)
+		return gd_oob_connect(&s->oob, o->server_host,
+				      (uint16_t)o->tcp_port);
+	/* A server waits for its client as long as it takes, like perftest;
+	 * once connected, the silence timeout applies. */
+	s->oob.timeout_ms = GD_SERVER_ACCEPT_WAIT_MS;
+	ret = gd_oob_accept(&s->oob, o->loopback ? "127.0.0.1" : NULL,
+			    (uint16_t)o->tcp_port);
+	s->oob.timeout_ms = (int)o->oob_timeout_ms;
+	return ret;
+}
+
+static int gd_alloc_place(struct gd_session *s, enum gd_place p,
+			  const char *spec_text)
+{
+	struct gd_local_buf *lb = &s->local[p];
+	size_t len = s->slot_bytes * s->o->num_qps;
+	struct gd_mem_spec spec;
+	int ret;
+
+	ret = gd_mem_spec_parse(spec_text, &spec);
+	spec.dmabuf_pcie = s->o->use_cuda_pcie_mapping;
+	if (!ret)
+		ret = gd_mem_alloc(&lb->mem, &spec, len);
+	if (!ret)
+		ret = gd_mem_register(&lb->mem, s->v.pd, s->mr_access);
+	if (ret) {
+		snprintf(lb->why_absent, sizeof(lb->why_absent), "%s",
+			 gd_err_msg());
+		snprintf(lb->stage, sizeof(lb->stage), "register");
+		lb->err = ret;
+		gd_mem_free(&lb->mem);
+		if (p == GD_PLACE_HOST)
+			return ret;
+		/* A device placement that fails only fails its phases. */
+		fprintf(stderr, "%s%s: %s memory unavailable: %s\n",
+			s->test->name, s->is_server ? " (server)" : "",
+			spec_text, lb->why_absent);
+		gd_err_clear();
+		return 0;
+	}
+	lb->ok = true;
+	return 0;
+}
+
+static int gd_setup_buffers(struct gd_session *s)
+{
+	const char *host = s->o->use_hugepages ? "hugepage" : "host";
+	int ret;
+
+	ret = gd_alloc_place(s, GD_PLACE_HOST, host);
+	if (ret)
+		return ret;
+	if (s->o->mem_spec)
+		return gd_alloc_place(s, GD_PLACE_DEV, s->o->mem_spec);
+	snprintf(s->local[GD_PLACE_DEV].why_absent,
+		 sizeof(s->local[GD_PLACE_DEV].why_absent),
+		 "this side has no device memory configured (no --mem)");
+	return 0;
+}
+
+static const char *const gd_place_key[GD_PLACE_COUNT] = { "H", "D" };
+
+static struct json_object *gd_bufs_json(const struct gd_session *s)
+{
+	struct json_object *b = json_object_new_object();
+
+	for (int p = 0; p < GD_PLACE_COUNT; p++) {
+		const struct gd_local_buf *lb = &s->local[p];
+		struct json_object *e = json_object_new_object();
+
+		if (lb->ok) {
+			json_object_object_add(
+				e, "addr",
+				json_object_new_int64(
+					(int64_t)(uintptr_t)lb->mem.addr));
+			json_object_object_add(
+				e, "rkey",
+				json_object_new_int64(lb->mem.mr->rkey));
+			json_object_object_add(e, "memory",
+					       gd_mem_describe(&lb->mem));
+		} else {
+			json_object_object_add(
+				e, "error",
+				json_object_new_string(lb->why_absent));
+			if (lb->stage[0])
+				json_object_object_add(
+					e, "stage",
+					json_object_new_string(lb->stage));
+			if (lb->err)
+				json_object_object_add(
+					e, "code",
+					json_object_new_int(lb->err));
+		}
+		json_object_object_add(b, gd_place_key[p], e);
+	}
+	return b;
+}
+
+static int gd_bufs_from_json(struct gd_session *s, struct json_object *b)
+{
+	for (int p = 0; p < GD_PLACE_COUNT; p++) {
+		struct gd_remote_buf *rb = &s->remote[p];
+		struct json_object *e, *a, *k, *err;
+
+		if (!json_object_object_get_ex(b, gd_place_key[p], &e))
+			return gd_err(-EPROTO,
+				      "peer %s sent no buffer entry '%s'",
+				      s->oob.peer_name, gd_place_key[p]);
+		if (json_object_object_get_ex(e, "addr", &a) &&
+		    json_object_object_get_ex(e, "rkey", &k) &&
+		    json_object_is_type(a, json_type_int) &&
+		    json_object_is_type(k, json_type_int)) {
+			rb->present = true;
+			rb->addr = (uint64_t)json_object_get_int64(a);
+			rb->rkey = (uint32_t)json_object_get_int64(k);
+			if (json_object_object_get_ex(e, "memory", &err))
+				rb->memory = json_object_get(err);
+		} else if (json_object_object_get_ex(e, "error", &err)) {
+			snprintf(rb->why_absent, sizeof(rb->why_absent),
+				 "peer: %s", json_object_get_string(err));
+			if (json_object_object_get_ex(e, "stage", &err))
+				snprintf(rb->stage, sizeof(rb->stage), "%s",
+					 json_object_get_string(err));
+			if (json_object_object_get_ex(e, "code", &err) &&
+			    json_object_is_type(err, json_type_int) &&
+			    json_object_get_int(err) < 0)
+				rb->err = json_object_get_int(err);
+		} else {
+			return gd_err(
+				-EPROTO,
+				"peer %s sent a malformed buffer entry '%s'",
+				s->oob.peer_name, gd_place_key[p]);
+		}
+	}
+	return 0;
+}
+
+static int gd_exchange_qp_info(struct gd_session *s, char *cm_ip,
+			       size_t cm_ip_len)
+{
+	struct json_object *mine = json_object_new_object(), *peer = NULL, *x;
+	struct gd_qp_peer lp, rp;
+	int ret;
+
+	if (!s->o->rdma_cm) {
+		gd_verbs_local_peer(&s->v, &lp);
+		json_object_object_add(mine, "qp",
+				       gd_qp_peer_to_json(&lp, s->v.num_qps));
+	}
+	json_object_object_add(mine, "bufs", gd_bufs_json(s));
+	json_object_object_add(mine, "endpoint", gd_verbs_describe(&s->v));
+	json_object_object_add(mine, "cm_ip", json_object_new_string(cm_ip));
+	/* The server speaks first so a client never waits on a dead server. */
+	if (s->is_server)
+		ret = gd_oob_send(&s->oob, GD_FRAME_QP_INFO, mine);
+	else
+		ret = gd_oob_recv(&s->oob, GD_FRAME_QP_INFO, &peer);
+	if (!ret && s->is_server)
+		ret = gd_oob_recv(&s->oob, GD_FRAME_QP_INFO, &peer);
+	else if (!ret)
+		ret = gd_oob_send(&s->oob, GD_FRAME_QP_INFO, mine);
+	json_object_put(mine);
+	if (ret)
+		goto out;
+	if (!s->o->rdma_cm) {
+		ret = json_object_object_get_ex(peer, "qp", &x)
+			      ? gd_qp_peer_from_json(x, s->v.num_qps, &rp)
+			      : gd_err(-EPROTO, "peer sent no QP data");
+		if (!ret)
+			ret = gd_verbs_connect(&s->v, s->o, &rp);
+	} else if (!s->is_server &&
+		   json_object_object_get_ex(peer, "cm_ip", &x)) {
+		snprintf(cm_ip, cm_ip_len, "%s", json_object_get_string(x));
+	}
+	if (!ret)
+		ret = json_object_object_get_ex(peer, "bufs", &x)
+			      ? gd_bufs_from_json(s, x)
+			      : gd_err(-EPROTO, "peer sent no buffer data");
+	if (!ret && json_object_object_get_ex(peer, "endpoint", &x))
+		s->remote_endpoint = json_object_get(x);
+out:
+	json_object_put(peer);
+	return ret;
+}
+
+static uint64_t gd_max_size(const struct gd_opts *o)
+{
+	return o->all_sizes ? o->max_size_bytes : o->size_bytes;
+}
+
+static int gd_check_ud_mtu(struct gd_session *s)
+{
+	uint32_t mtu = s->o->mtu_bytes ? (uint32_t)s->o->mtu_bytes
+				       : s->v.port.active_mtu_bytes;
+
+	if (s->o->conn == GD_CONN_UD && gd_max_size(s->o) > mtu)
+		return gd_err(
+			-EINVAL,
+			"UD messages cannot exceed the path MTU (%u bytes on %s); use -s or --max-size of at most %u",
+			mtu, s->v.port.dev_name, mtu);
+	return 0;
+}
+
+/* Does any planned phase put this side's buffer in GPU memory? */
+static bool gd_uses_gpu_memory(const struct gd_session *s)
+{
+	if (!s->o->mem_spec || strncmp(s->o->mem_spec, "cuda", 4))
+		return false;
+	for (unsigned int i = 0; i < s->num_phases; i++)
+		if ((s->is_server ? s->phases[i].server_place
+				  : s->phases[i].client_place) == GD_PLACE_DEV)
+			return true;
+	return false;
+}
+
+/* Relaxed ordering lets the PCIe root complex reorder the NIC's writes, as
+ * perftest does by default: without it GPU bandwidth can read low. It is an
+ * optional flag (rdma-core >= 28 drops it where unsupported); the build
+ * knows it for sure with rdma-core >= 34 (ibv_reg_dmabuf_mr). */
+static void gd_setup_access(struct gd_session *s)
+{
+	s->access = IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE |
+		    IBV_ACCESS_REMOTE_READ;
+	if (s->o->conn == GD_CONN_RC)
+		s->access |= IBV_ACCESS_REMOTE_ATOMIC;
+	s->mr_access = s->access;
+#ifdef HAVE_IBV_REG_DMABUF_MR
+	if (!s->o->disable_pcie_relaxed)
+		s->mr_access |= IBV_ACCESS_RELAXED_ORDERING;
+#endif
+}
+
+const char *gd_session_relaxed_ordering(const struct gd_session *s)
+{
+	if (s->o->disable_pcie_relaxed)
+		return "off (--disable_pcie_relaxed)";
+#ifdef HAVE_IBV_REG_DMABUF_MR
+	return "on (IBV_ACCESS_RELAXED_ORDERING on every registration)";
+#else
+	return "off (this build's rdma-core predates IBV_ACCESS_RELAXED_ORDERING)";
+#endif
+}
+
+static int gd_setup_verbs(struct gd_session *s, char *cm_ip, size_t len)
+{
+	struct gd_opts *o = s->o;
+	int ret;
+
+	gd_setup_access(s);
+	/* mlx5 reads it when the device context is created. */
+	if (gd_uses_gpu_memory(s))
+		gd_verbs_no_scatter_to_cqe(s->scatter_to_cqe,
+					   sizeof(s->scatter_to_cqe));
+	ret = o->rdma_cm
+		      ? gd_cm_open(&s->cm, &s->v, o->ib_dev,
+				   (unsigned int)o->ib_port, (int)o->gid_index)
+		      : gd_verbs_open(&s->v, o->ib_dev,
+				      (unsigned int)o->ib_port,
+				      (int)o->gid_index);
+	if (!ret)
+		ret = gd_check_ud_mtu(s);
+	if (!ret)
+		ret = gd_verbs_create_pd_cq(&s->v, o);
+	if (!ret)
+		ret = gd_setup_buffers(s);
+	if (ret)
+		return ret;
+	if (!o->rdma_cm)
+		return gd_verbs_create_qps(&s->v, o, s->access);
+	ret = gd_gid_to_ipv4(&s->v.port.gid, cm_ip, len);
+	if (!ret && s->is_server)
+		ret = gd_cm_listen(&s->cm, cm_ip, (uint16_t)(o->tcp_port + 1));
+	return ret;
+}
+
+int gd_session_handshake(struct gd_session *s)
+{
+	int ret = gd_hello(s);
+
+	return ret ? ret : gd_exchange_test(s);
+}
+
+int gd_session_setup(struct gd_session *s)
+{
+	char cm_ip[64] = "";
+	int ret;
+
+	ret = gd_connect_oob(s);
+	if (ret)
+		return ret;
+	ret = gd_session_handshake(s);
+	if (!ret)
+		ret = gd_sweep_plan(s);
+	if (!ret) {
+		/* Two page-aligned halves: outgoing data and, for ping-pong
+		 * writes, the region the peer writes into (a message that
+		 * straddles a page costs the provider a second page copy). */
+		s->slot_bytes =
+			2 *
+			(size_t)((gd_max_size(s->o) + GD_UD_GRH_BYTES + 4095) &
+				 ~4095ULL);
+		ret = gd_setup_verbs(s, cm_ip, sizeof(cm_ip));
+	}
+	if (!ret) {
+		s->counters_lifespan_ms = gd_counters_lifespan_ms(
+			gd_counters_root(s->o->counters_root),
+			s->v.port.dev_name, s->v.port.port);
+		ret = gd_exchange_qp_info(s, cm_ip, sizeof(cm_ip));
+	}
+	if (!ret && s->o->rdma_cm)
+		ret = s->is_server
+			      ? gd_cm_accept(&s->cm, s->o, s->access)
+			      : gd_cm_connect(&s->cm, s->o, cm_ip,
+					      (uint16_t)(s->o->tcp_port + 1),
+					      s->access);
+	if (ret && s->oob.fd >= 0)
+		gd_oob_send_error(&s->oob, gd_err_code(), gd_err_msg());
+	return ret;
+}
+
+void gd_session_teardown(struct gd_session *s)
+{
+	for (int p = 0; p < GD_PLACE_COUNT; p++) {
+		gd_mem_free(&s->local[p].mem);
+		json_object_put(s->remote[p].memory);
+		s->remote[p].memory = NULL;
+	}
+	gd_cm_close(&s->cm);
+	gd_verbs_close(&s->v);
+	gd_oob_close(&s->oob);
+	free(s->samples_ns);
+	json_object_put(s->remote_endpoint);
+	s->samples_ns = NULL;
+	s->remote_endpoint = NULL;
+}

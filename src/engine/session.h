@@ -1,0 +1,143 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+/*
+ * One side of a test: the side channel, the verbs resources, the buffers of
+ * each memory placement, and the plan of steps both sides walk in lockstep.
+ * Private to the engine (engine.c, session.c, sweep.c, ops_*.c).
+ */
+#ifndef GD_SESSION_H
+#define GD_SESSION_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "mem/mem.h"
+#include "transport/oob.h"
+#include "engine/options.h"
+#include "report/report.h"
+#include "engine/test.h"
+#include "transport/cm.h"
+#include "transport/verbs.h"
+
+enum gd_place { GD_PLACE_HOST, GD_PLACE_DEV, GD_PLACE_COUNT };
+enum gd_dir { GD_DIR_FORWARD, GD_DIR_REVERSE, GD_DIR_BIDIR };
+
+#define GD_MAX_PHASES 16
+#define GD_MAX_SIZES 40
+#define GD_BW_SEGMENTS 8 /* peak bandwidth: best of 8 windows */
+
+struct gd_phase {
+	char name[16]; /* "HH", "DD:rev", ... */
+	enum gd_place client_place, server_place;
+	enum gd_dir dir;
+	int report_idx;
+	bool failed;
+};
+
+struct gd_remote_buf {
+	bool present;
+	uint64_t addr;
+	uint32_t rkey;
+	char why_absent[600];
+	char stage[16];		    /* where the peer's buffer failed */
+	int err;		    /* the peer's -errno for it */
+	struct json_object *memory; /* the peer's description */
+};
+
+struct gd_local_buf {
+	struct gd_mem_buf mem;
+	bool ok;
+	char why_absent[512];
+	char stage[16]; /* "register" when alloc/reg failed */
+	int err;	/* -errno of that failure */
+};
+
+/* What one step measured on the initiating side. */
+struct gd_step_result {
+	bool is_bw;
+	struct gd_bw_summary bw;
+	struct gd_lat_summary lat;
+	uint64_t msgs_done;
+	uint64_t app_bytes;
+	double cpu_util_pct; /* --cpu_util, -1 when not sampled */
+};
+
+struct gd_session {
+	const struct gd_test *test;
+	struct gd_opts *o;
+	bool is_server;
+	struct gd_oob oob;
+	struct gd_verbs v;
+	struct gd_cm cm; /* -R only */
+	struct gd_report *rep;
+	int access;    /* QP access flags */
+	int mr_access; /* registrations: access plus relaxed ordering */
+	/* MLX5_SCATTER_TO_CQE as this side opened the device; "" untouched */
+	char scatter_to_cqe[160];
+	size_t slot_bytes; /* per-QP region of each buffer */
+	struct gd_local_buf local[GD_PLACE_COUNT];
+	struct gd_remote_buf remote[GD_PLACE_COUNT];
+	struct gd_phase phases[GD_MAX_PHASES];
+	unsigned int num_phases;
+	uint64_t sizes[GD_MAX_SIZES];
+	unsigned int num_sizes;
+	bool use_imm;	      /* write latency/bw via write-with-imm */
+	uint64_t *samples_ns; /* latency samples, preallocated */
+	size_t samples_cap;
+	struct json_object *remote_endpoint;
+	uint64_t recv_outstanding[GD_MAX_QPS];
+	unsigned int counters_lifespan_ms; /* hw_counters cache, read once */
+};
+
+/* session.c: setup and teardown of everything before the steps.
+ * gd_session_handshake: hello and test description (accept or reject)
+ * over an already connected s->oob; no RDMA device involved. */
+int gd_session_handshake(struct gd_session *s);
+int gd_session_setup(struct gd_session *s);
+/* "on (...)" or "off (why)": relaxed ordering of this side's registrations. */
+const char *gd_session_relaxed_ordering(const struct gd_session *s);
+void gd_session_teardown(struct gd_session *s);
+
+/* sweep.c: plan and walk the steps. */
+int gd_sweep_plan(struct gd_session *s);
+int gd_sweep_run(struct gd_session *s);
+/* Which phase and size step number @step runs (both sides agree). */
+void gd_sweep_order(const struct gd_session *s, unsigned int step,
+		    unsigned int *phase, unsigned int *size_idx);
+/* The "test" section: options with units plus the planned sizes. */
+struct json_object *gd_sweep_describe(const struct gd_session *s);
+
+/* ops_bw.c / ops_lat.c: the measured loops. @lb/@rb are the local buffer
+ * and the remote buffer of this step. */
+struct gd_step {
+	struct gd_session *s;
+	struct gd_local_buf *lb;
+	const struct gd_remote_buf *rb;
+	uint64_t size_bytes;
+	uint64_t iters; /* 0 in duration mode */
+	uint64_t warmup;
+	bool initiator;
+	bool target;
+};
+/* The measured loops: ops_bw.c and ops_lat.c. */
+int gd_bw_initiate(struct gd_step *st, struct gd_step_result *r);
+int gd_bw_receive(struct gd_step *st, uint64_t *received, bool *done_seen,
+		  uint64_t *peer_sent);
+int gd_lat_run(struct gd_step *st, struct gd_step_result *r);
+bool gd_lat_is_pingpong(const struct gd_session *s);
+
+/* What the loops and the step share: loop.c. */
+/* Does the target of this test need receives posted? */
+bool gd_step_needs_recv(const struct gd_session *s);
+/* Keep min(rx-depth, @still_needed) receives posted on QP @q. */
+int gd_step_recv_refill(struct gd_step *st, unsigned int q,
+			uint64_t still_needed);
+/* The receives a step needs, on every QP. */
+int gd_step_post_recvs(struct gd_step *st);
+/* Read an initiator's "done" SYNC frame (another SYNC leaves @done false):
+ * its sent count into @sent, its failure as -ECONNABORTED (recorded). */
+int gd_step_done_frame(struct gd_session *s, struct json_object *m, bool *done,
+		       uint64_t *sent);
+/* How long this step may go without news before the peer counts as dead. */
+uint64_t gd_step_silence_ns(const struct gd_step *st);
+
+#endif

@@ -1,0 +1,553 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+/*
+ * One step (phase x size) walked by both sides in lockstep over the side
+ * channel: the client announces it, the server checks it against its own
+ * plan and prepares, the client prepares and says go, the initiator runs
+ * the measured loop, both take counter deltas, the server sends its half.
+ */
+#include <config.h>
+
+#include <errno.h>
+#include <limits.h>
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include <json-c/json.h>
+
+#include "transport/counters.h"
+#include "util/error.h"
+#include "util/json_get.h"
+#include "engine/sweep.h"
+
+struct gd_step_ctx {
+	struct gd_step st;
+	struct gd_counter_snap *before;
+	const struct gd_phase *ph;
+	uint32_t seed;
+	uint64_t before_ns; /* when the opening snapshot was read */
+	bool verify_here;   /* this side checks its buffer */
+};
+
+static struct json_object *gd_obj(void)
+{
+	return json_object_new_object();
+}
+
+static bool gd_initiates(const struct gd_session *s, const struct gd_phase *ph)
+{
+	return ph->dir == GD_DIR_BIDIR ||
+	       (ph->dir == GD_DIR_FORWARD) != s->is_server;
+}
+
+static bool gd_targets(const struct gd_session *s, const struct gd_phase *ph)
+{
+	return ph->dir == GD_DIR_BIDIR || !gd_initiates(s, ph);
+}
+
+/* Why this side cannot run the phase, or NULL; with where it failed
+ * ("register", or "config" when never configured) and its -errno. */
+static const char *gd_step_unavailable(struct gd_session *s,
+				       const struct gd_phase *ph,
+				       const char **stage, int *err)
+{
+	enum gd_place mine = s->is_server ? ph->server_place : ph->client_place;
+	enum gd_place theirs =
+		s->is_server ? ph->client_place : ph->server_place;
+	const struct gd_local_buf *lb = &s->local[mine];
+	const struct gd_remote_buf *rb = &s->remote[theirs];
+
+	if (!lb->ok) {
+		*stage = lb->stage[0] ? "register" : "config";
+		*err = lb->err;
+		return lb->why_absent;
+	}
+	if (!rb->present) {
+		*stage = rb->stage[0] ? "register" : "config";
+		*err = rb->err;
+		return rb->why_absent;
+	}
+	*stage = "peer";
+	*err = 0;
+	return NULL;
+}
+
+static bool gd_verify_applies(const struct gd_session *s)
+{
+	return s->o->verify && s->test->verb != GD_VERB_ATOMIC &&
+	       !(s->test->measure == GD_MEASURE_LAT && gd_lat_is_pingpong(s));
+}
+
+/* Fill the data source with the step's pattern and the destination with
+ * its complement, so stale data can never pass the check. */
+static int gd_step_prepare(struct gd_step_ctx *c)
+{
+	struct gd_step *st = &c->st;
+	struct gd_session *s = st->s;
+	bool source =
+		s->test->verb == GD_VERB_READ ? st->target : st->initiator;
+	size_t half = s->slot_bytes / 2;
+	int ret = 0;
+
+	if (gd_verify_applies(s)) {
+		c->verify_here = !source && c->ph->dir != GD_DIR_BIDIR;
+		for (unsigned int q = 0; q < s->v.num_qps && !ret; q++)
+			ret = gd_mem_fill_pattern(
+				&st->lb->mem, q * s->slot_bytes,
+				st->size_bytes + GD_UD_GRH_BYTES,
+				source ? c->seed : ~c->seed);
+	}
+	if (!ret && s->test->verb == GD_VERB_WRITE && !s->use_imm &&
+	    s->test->measure == GD_MEASURE_LAT)
+		memset((uint8_t *)st->lb->mem.addr + half, 0, st->size_bytes);
+	if (!ret && st->target && gd_step_needs_recv(s))
+		ret = gd_step_post_recvs(st);
+	if (!ret && s->test->measure == GD_MEASURE_LAT &&
+	    gd_lat_is_pingpong(s) && gd_step_needs_recv(s) && !st->target)
+		ret = gd_step_post_recvs(st);
+	if (!ret) {
+		c->before_ns = gd_now_ns();
+		ret = gd_counters_snapshot(
+			gd_counters_root(s->o->counters_root),
+			s->v.port.dev_name, s->v.port.port, &c->before);
+	}
+	return ret;
+}
+
+static struct json_object *gd_step_verify(struct gd_step_ctx *c)
+{
+	struct gd_step *st = &c->st;
+	struct gd_session *s = st->s;
+	struct json_object *v;
+	size_t off = s->v.conn == GD_CONN_UD && s->test->verb == GD_VERB_SEND
+			     ? GD_UD_GRH_BYTES
+			     : 0;
+	int ret = 0;
+
+	if (!c->verify_here)
+		return NULL;
+	v = gd_obj();
+	/* UD receives land after the 40-byte GRH; UD senders send from the
+	 * same offset so pattern indexes line up. */
+	for (unsigned int q = 0; q < s->v.num_qps && !ret; q++)
+		ret = gd_mem_check_pattern(&st->lb->mem,
+					   q * s->slot_bytes + off,
+					   st->size_bytes, c->seed);
+	json_object_object_add(v, "checked_bytes",
+			       json_object_new_int64((int64_t)(st->size_bytes *
+							       s->v.num_qps)));
+	json_object_object_add(v, "ok", json_object_new_boolean(!ret));
+	if (ret) {
+		json_object_object_add(v, "error",
+				       json_object_new_string(gd_err_msg()));
+		gd_err_clear();
+	}
+	return v;
+}
+
+static int gd_sync_send(struct gd_session *s, struct json_object *m)
+{
+	int ret = gd_oob_send(&s->oob, GD_FRAME_SYNC, m);
+
+	json_object_put(m);
+	return ret;
+}
+
+static int gd_sync_recv(struct gd_session *s, struct json_object **m)
+{
+	return gd_oob_recv(&s->oob, GD_FRAME_SYNC, m);
+}
+
+/* Client: announce the step; server: check it against its own plan.
+ * Returns 1 when the step is skipped (reason in out->error). */
+static int gd_step_agree(struct gd_session *s, unsigned int no,
+			 const struct gd_phase *ph, uint64_t size,
+			 struct gd_step_outcome *out)
+{
+	const char *stage, *peer_why;
+	int err;
+	const char *why = gd_step_unavailable(s, ph, &stage, &err);
+	struct json_object *m = NULL;
+	int ret;
+
+	if (!s->is_server) {
+		m = gd_obj();
+		json_object_object_add(m, "step", json_object_new_int64(no));
+		json_object_object_add(m, "phase",
+				       json_object_new_string(ph->name));
+		json_object_object_add(m, "size",
+				       json_object_new_int64((int64_t)size));
+		if (why)
+			json_object_object_add(m, "skip",
+					       json_object_new_string(why));
+		ret = gd_sync_send(s, m);
+		if (ret || why)
+			goto skip;
+		ret = gd_sync_recv(s, &m);
+		if (ret)
+			return ret;
+		peer_why = gd_json_str(m, "skip");
+		if (peer_why)
+			snprintf(out->error, sizeof(out->error), "server: %s",
+				 peer_why);
+		json_object_put(m);
+		return peer_why ? 1 : 0;
+	}
+	ret = gd_sync_recv(s, &m);
+	if (ret)
+		return ret;
+	if (gd_json_int(m, "step", -1) != no || !gd_json_str(m, "phase") ||
+	    strcmp(gd_json_str(m, "phase"), ph->name) ||
+	    gd_json_int(m, "size", -1) != (int64_t)size) {
+		json_object_put(m);
+		return gd_err(
+			-EPROTO,
+			"peer %s announced a step that is not step %u (%s, %" PRIu64
+			" bytes) of this side's plan; are both ends the same gdperf version?",
+			s->oob.peer_name, no, ph->name, size);
+	}
+	peer_why = gd_json_str(m, "skip");
+	if (peer_why)
+		snprintf(out->error, sizeof(out->error), "client: %s",
+			 peer_why);
+	json_object_put(m);
+	if (peer_why)
+		return 1;
+	m = gd_obj();
+	if (why)
+		json_object_object_add(m, "skip", json_object_new_string(why));
+	ret = gd_sync_send(s, m);
+	if (ret || !why)
+		return ret;
+skip:
+	if (ret)
+		return ret;
+	snprintf(out->error, sizeof(out->error), "%s: %s",
+		 s->is_server ? "server" : "client", why);
+	return 1;
+}
+
+/* Neither side starts before both are prepared: the client says "ready"
+ * once its buffers are filled, the server answers "go" once its own are.
+ * A one-way "go" from the client let it write into a buffer the server was
+ * still filling: a lost first ping in write latency (both ends then wait
+ * for a write that came too early) and a --verify mismatch showing the
+ * server's own fill pattern. */
+static int gd_step_go(struct gd_session *s)
+{
+	const char *say = s->is_server ? "go" : "ready";
+	struct json_object *m = NULL;
+	int ret;
+
+	if (s->is_server) {
+		ret = gd_sync_recv(s, &m);
+		json_object_put(m);
+		if (ret)
+			return ret;
+	}
+	m = gd_obj();
+	json_object_object_add(m, say, json_object_new_boolean(1));
+	ret = gd_sync_send(s, m);
+	if (ret || s->is_server)
+		return ret;
+	m = NULL;
+	ret = gd_sync_recv(s, &m);
+	json_object_put(m);
+	return ret;
+}
+
+static int gd_send_done(struct gd_session *s, uint64_t sent, int err)
+{
+	struct json_object *m = gd_obj();
+
+	json_object_object_add(m, "done", json_object_new_boolean(1));
+	json_object_object_add(m, "sent", json_object_new_int64((int64_t)sent));
+	if (err)
+		json_object_object_add(m, "error",
+				       json_object_new_string(gd_err_msg()));
+	return gd_sync_send(s, m);
+}
+
+/* The target waits for the initiator's done frame as long as the
+ * initiator itself would wait for a completion. */
+static int gd_wait_done(struct gd_step *st, uint64_t *sent)
+{
+	struct gd_session *s = st->s;
+	uint64_t silence_ms = gd_step_silence_ns(st) / 1000000;
+	struct json_object *m = NULL;
+	bool done = false;
+	int ret = gd_oob_recv_within(&s->oob, GD_FRAME_SYNC, &m,
+				     silence_ms < INT_MAX ? (int)silence_ms
+							  : INT_MAX);
+
+	if (!ret)
+		ret = gd_step_done_frame(s, m, &done, sent);
+	json_object_put(m);
+	return ret;
+}
+
+/* Bidirectional send (or write-with-immediate): this side receives in a
+ * second thread while the first one sends. gd_err is per thread, so the
+ * receiver's message is carried back by hand. */
+struct gd_recv_thread {
+	struct gd_step *st;
+	uint64_t received, peer_sent;
+	bool done_seen;
+	int ret;
+	char msg[GD_ERR_MSG_MAX];
+};
+
+static void *gd_recv_thread_main(void *arg)
+{
+	struct gd_recv_thread *t = arg;
+
+	t->ret = gd_bw_receive(t->st, &t->received, &t->done_seen,
+			       &t->peer_sent);
+	if (t->ret)
+		snprintf(t->msg, sizeof(t->msg), "%s", gd_err_msg());
+	return NULL;
+}
+
+static int gd_step_bidir_recv(struct gd_step_ctx *c, struct gd_step_result *r,
+			      uint64_t *received)
+{
+	struct gd_step *st = &c->st;
+	struct gd_recv_thread t = { .st = st };
+	uint64_t peer_sent = 0;
+	pthread_t tid;
+	int ret;
+
+	ret = pthread_create(&tid, NULL, gd_recv_thread_main, &t);
+	if (ret)
+		return gd_err(-ret, "cannot start the receive thread: %s",
+			      strerror(ret));
+	ret = gd_bw_initiate(st, r);
+	if (gd_send_done(st->s, r->msgs_done, ret) && !ret)
+		ret = gd_err_code();
+	pthread_join(tid, NULL);
+	*received = t.received;
+	if (!ret && t.ret)
+		ret = gd_err(t.ret, "%s", t.msg);
+	if (!ret && !t.done_seen)
+		ret = gd_wait_done(st, &peer_sent);
+	return ret;
+}
+
+/* The measured part. Returns -errno when the QPs are no longer usable. */
+static int gd_step_measure(struct gd_step_ctx *c, struct gd_step_result *r,
+			   uint64_t *received)
+{
+	struct gd_step *st = &c->st;
+	struct gd_session *s = st->s;
+	uint64_t peer_sent = 0;
+	bool done_seen = false;
+	int ret = 0;
+
+	if (s->test->measure == GD_MEASURE_LAT && gd_lat_is_pingpong(s))
+		return gd_lat_run(st, r);
+	if (c->ph->dir == GD_DIR_BIDIR && gd_step_needs_recv(s))
+		return gd_step_bidir_recv(c, r, received);
+	if (st->initiator) {
+		struct gd_cpu_sample c0, c1;
+		bool cpu = s->o->cpu_util && !gd_cpu_sample(&c0);
+
+		ret = s->test->measure == GD_MEASURE_LAT
+			      ? gd_lat_run(st, r)
+			      : gd_bw_initiate(st, r);
+		r->cpu_util_pct = cpu && !gd_cpu_sample(&c1)
+					  ? gd_cpu_util_pct(&c0, &c1)
+					  : -1;
+		if (gd_send_done(s, r->msgs_done, ret) && !ret)
+			ret = gd_err_code();
+		if (ret)
+			return ret;
+	}
+	if (!st->target)
+		return 0;
+	if (gd_step_needs_recv(s) && s->test->measure == GD_MEASURE_BW) {
+		ret = gd_bw_receive(st, received, &done_seen, &peer_sent);
+		if (!ret && !done_seen)
+			ret = gd_wait_done(st, &peer_sent);
+		return ret;
+	}
+	return gd_wait_done(st, &peer_sent);
+}
+
+/* Let the kernel's hw_counters cache expire so the closing snapshot
+ * sees this window's traffic, not the values cached at its opening. */
+static void gd_counters_settle(struct gd_step_ctx *c)
+{
+	unsigned int life_ms = c->st.s->counters_lifespan_ms;
+	/* the cache expires on jiffies: allow a few ticks beyond it */
+	uint64_t need_ns = (life_ms + 10) * 1000000ULL, elapsed;
+	struct timespec ts;
+
+	if (!life_ms)
+		return;
+	elapsed = gd_now_ns() - c->before_ns;
+	if (elapsed >= need_ns)
+		return;
+	ts.tv_sec = 0;
+	ts.tv_nsec = (long)(need_ns - elapsed);
+	nanosleep(&ts, NULL);
+}
+
+static struct json_object *gd_step_counters(struct gd_step_ctx *c)
+{
+	struct gd_session *s = c->st.s;
+	struct gd_counter_snap *after = NULL;
+	struct json_object *d = NULL;
+
+	gd_counters_settle(c);
+	if (!c->before ||
+	    gd_counters_snapshot(gd_counters_root(s->o->counters_root),
+				 s->v.port.dev_name, s->v.port.port, &after) ||
+	    gd_counters_delta(c->before, after, &d)) {
+		/* Counters are evidence, not the measurement: note and go on.
+		 */
+		d = gd_obj();
+		json_object_object_add(d, "error",
+				       json_object_new_string(gd_err_msg()));
+		gd_err_clear();
+	}
+	gd_counters_free(after);
+	gd_counters_free(c->before);
+	c->before = NULL;
+	return d;
+}
+
+static struct json_object *gd_result_json(const struct gd_step_result *r)
+{
+	return r->is_bw ? gd_bw_summary_json(&r->bw)
+			: gd_lat_summary_json(&r->lat);
+}
+
+/* Server sends its half; client takes it and the initiator's figures. */
+static int gd_step_exchange(struct gd_step_ctx *c, struct gd_step_outcome *out,
+			    uint64_t received)
+{
+	struct gd_session *s = c->st.s;
+	struct json_object *m = NULL, *x;
+	int ret;
+
+	if (s->is_server) {
+		m = gd_obj();
+		json_object_object_add(m, "counters", out->counters_local);
+		json_object_object_add(m, "verify", out->verify);
+		json_object_object_add(
+			m, "received",
+			json_object_new_int64((int64_t)received));
+		if (c->st.initiator) {
+			json_object_object_add(m, "result",
+					       gd_result_json(&out->res));
+			json_object_object_add(
+				m, "sent",
+				json_object_new_int64(
+					(int64_t)out->res.msgs_done));
+		}
+		out->counters_local = NULL;
+		out->verify = NULL;
+		ret = gd_oob_send(&s->oob, GD_FRAME_RESULT, m);
+		json_object_put(m);
+		return ret;
+	}
+	ret = gd_oob_recv(&s->oob, GD_FRAME_RESULT, &m);
+	if (ret)
+		return ret;
+	out->target_received =
+		c->st.target ? received
+			     : (uint64_t)gd_json_int(m, "received", 0);
+	if (json_object_object_get_ex(m, "counters", &x))
+		out->counters_remote = json_object_get(x);
+	if (json_object_object_get_ex(m, "verify", &x) &&
+	    json_object_is_type(x, json_type_object)) {
+		json_object_put(out->verify);
+		out->verify = json_object_get(x);
+	}
+	if (c->ph->dir == GD_DIR_BIDIR &&
+	    json_object_object_get_ex(m, "result", &x) &&
+	    s->test->measure == GD_MEASURE_BW) {
+		ret = gd_bw_summary_from_json(x, &out->peer_bw);
+		out->has_peer_bw = !ret;
+	} else if (!c->st.initiator &&
+		   json_object_object_get_ex(m, "result", &x)) {
+		out->res.is_bw = s->test->measure == GD_MEASURE_BW;
+		ret = out->res.is_bw
+			      ? gd_bw_summary_from_json(x, &out->res.bw)
+			      : gd_lat_summary_from_json(x, &out->res.lat);
+		out->res.app_bytes =
+			out->res.is_bw
+				? out->res.bw.iters * out->res.bw.size_bytes
+				: 0;
+		out->res.msgs_done = (uint64_t)gd_json_int(m, "sent", 0);
+	}
+	json_object_put(m);
+	return ret;
+}
+
+int gd_step_run(struct gd_session *s, unsigned int step_no,
+		const struct gd_phase *ph, uint64_t size_bytes,
+		struct gd_step_outcome *out)
+{
+	enum gd_place mine = s->is_server ? ph->server_place : ph->client_place;
+	enum gd_place theirs =
+		s->is_server ? ph->client_place : ph->server_place;
+	struct gd_step_ctx c = {
+		.st = { .s = s,
+			.lb = &s->local[mine],
+			.rb = &s->remote[theirs],
+			.size_bytes = size_bytes,
+			.iters = s->o->duration_s ? 0 : s->o->iters,
+			.warmup = s->o->warmup_iters,
+			.initiator = gd_initiates(s, ph),
+			.target = gd_targets(s, ph) },
+		.ph = ph,
+		.seed = 0x9e3779b9u * (step_no + 1),
+	};
+	uint64_t received = 0;
+	struct json_object *v;
+	int ret;
+
+	memset(out, 0, sizeof(*out));
+	ret = gd_step_agree(s, step_no, ph, size_bytes, out);
+	if (ret > 0)
+		gd_step_unavailable(s, ph, &out->stage, &out->err);
+	if (ret)
+		return ret > 0 ? 0 : (out->stage = "oob", ret);
+	out->ran = true;
+	ret = gd_step_prepare(&c);
+	if (!ret)
+		ret = gd_step_go(s);
+	if (!ret)
+		ret = gd_step_measure(&c, &out->res, &received);
+	if (ret) {
+		gd_counters_free(c.before);
+		out->stage = "transfer";
+		out->err = ret;
+		snprintf(out->error, sizeof(out->error), "%s", gd_err_msg());
+		return ret;
+	}
+	out->counters_local = gd_step_counters(&c);
+	out->verify = gd_step_verify(&c);
+	ret = gd_step_exchange(&c, out, received);
+	if (ret) {
+		out->stage = "oob";
+		out->err = ret;
+		snprintf(out->error, sizeof(out->error), "%s", gd_err_msg());
+		return ret;
+	}
+	out->ok = true;
+	if (out->verify && json_object_object_get_ex(out->verify, "ok", &v) &&
+	    !json_object_get_boolean(v)) {
+		out->ok = false;
+		out->stage = "verify";
+		out->err = -EILSEQ;
+		json_object_object_get_ex(out->verify, "error", &v);
+		snprintf(out->error, sizeof(out->error),
+			 "data verification failed: %s",
+			 v ? json_object_get_string(v) : "mismatch");
+	}
+	return 0;
+}

@@ -1,0 +1,102 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+/*
+ * Memory backends, the generic half: the enum-indexed ops table, dispatch
+ * to a backend and the JSON description. The --mem grammar is in
+ * mem_spec.c, the verification pattern in mem_pattern.c; backends call
+ * those, never this file.
+ */
+#include <config.h>
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <infiniband/verbs.h>
+#include <json-c/json.h>
+
+#include "util/error.h"
+#include "mem/mem.h"
+#include "mem/mem_priv.h"
+
+static const struct gd_mem_ops *const gd_mem_backends[GD_MEM_KIND_COUNT] = {
+	[GD_MEM_HOST] = &gd_mem_host_ops,
+	[GD_MEM_HUGEPAGE] = &gd_mem_hugepage_ops,
+	[GD_MEM_CUDA] = &gd_mem_cuda_ops,
+};
+
+int gd_mem_alloc(struct gd_mem_buf *buf, const struct gd_mem_spec *spec,
+		 size_t len_bytes)
+{
+	int ret;
+
+	memset(buf, 0, sizeof(*buf));
+	if ((unsigned int)spec->kind >= GD_MEM_KIND_COUNT)
+		return gd_err(-EINVAL, "unknown memory kind %d", spec->kind);
+	if (!len_bytes)
+		return gd_err(-EINVAL, "memory buffer of 0 bytes requested");
+	buf->ops = gd_mem_backends[spec->kind];
+	buf->spec = *spec;
+	ret = buf->ops->alloc(buf, len_bytes);
+	if (ret) {
+		buf->ops = NULL;
+		return ret;
+	}
+	return 0;
+}
+
+int gd_mem_register(struct gd_mem_buf *buf, struct ibv_pd *pd, int access)
+{
+	if (!buf->ops || !buf->addr)
+		return gd_err(
+			-EINVAL,
+			"registering a memory buffer that was not allocated");
+	if (buf->mr)
+		return gd_err(-EBUSY, "%s buffer is already registered",
+			      buf->ops->name);
+	return buf->ops->reg(buf, pd, access);
+}
+
+void gd_mem_free(struct gd_mem_buf *buf)
+{
+	if (buf->mr) {
+		/* A failure here leaves nothing for the caller to act on:
+		 * the process is tearing the buffer down either way. */
+		(void)ibv_dereg_mr(buf->mr);
+		buf->mr = NULL;
+	}
+	if (buf->ops && buf->addr)
+		buf->ops->free(buf);
+	if (buf->evidence)
+		json_object_put(buf->evidence);
+	memset(buf, 0, sizeof(*buf));
+}
+
+struct json_object *gd_mem_describe(const struct gd_mem_buf *buf)
+{
+	struct json_object *obj = json_object_new_object();
+	char spec[GD_MEM_SPEC_MAX];
+
+	gd_mem_spec_format(&buf->spec, spec, sizeof(spec));
+	json_object_object_add(
+		obj, "kind",
+		json_object_new_string(gd_mem_kind_name(buf->spec.kind)));
+	json_object_object_add(obj, "spec", json_object_new_string(spec));
+	json_object_object_add(obj, "len_bytes",
+			       json_object_new_int64((int64_t)buf->len_bytes));
+	json_object_object_add(
+		obj, "cpu_accessible",
+		json_object_new_boolean(buf->ops && buf->ops->cpu_accessible));
+	json_object_object_add(obj, "registered",
+			       json_object_new_boolean(buf->mr != NULL));
+	json_object_object_add(
+		obj, "route",
+		json_object_new_string(gd_mem_route_name(buf->route_used)));
+	if (buf->ops && buf->ops->describe)
+		buf->ops->describe(buf, obj);
+	if (buf->evidence)
+		json_object_object_add(obj, "route_evidence",
+				       json_object_get(buf->evidence));
+	return obj;
+}

@@ -1,0 +1,145 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+/*
+ * Registration failures decoded into next checks: the raw errno (number and
+ * name) always stays in the message, followed by what it usually means for
+ * this memory type and call, and the one thing to check or change next.
+ */
+#include <config.h>
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/resource.h>
+
+#include "util/error.h"
+#include "mem/mem.h"
+#include "mem/mem_priv.h"
+#include "report/report.h"
+
+static void gd_fmt_limit(rlim_t v, char *out, size_t len)
+{
+	if (v == RLIM_INFINITY)
+		snprintf(out, len, "unlimited");
+	else
+		snprintf(out, len, "%llu bytes", (unsigned long long)v);
+}
+
+/* Bytes this process has locked already (VmLck), -1 when unknown. */
+static long long gd_locked_bytes(void)
+{
+	char line[128];
+	long long kib = -1;
+	FILE *f = fopen("/proc/self/status", "r");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "VmLck: %lld kB", &kib) == 1)
+			break;
+	fclose(f);
+	return kib < 0 ? -1 : kib * 1024;
+}
+
+static bool gd_is_device_memory(const struct gd_mem_buf *buf)
+{
+	return buf && buf->ops && !buf->ops->cpu_accessible;
+}
+
+static void gd_explain_enomem(const struct gd_mem_buf *buf, char *out,
+			      size_t len)
+{
+	struct rlimit rl;
+	char soft[32], hard[32];
+	long long locked = gd_locked_bytes();
+
+	if (getrlimit(RLIMIT_MEMLOCK, &rl)) {
+		snprintf(
+			out, len,
+			"the locked-memory limit of this process could not be read; raise it with ulimit -l or LimitMEMLOCK= for services");
+		return;
+	}
+	gd_fmt_limit(rl.rlim_cur, soft, sizeof(soft));
+	gd_fmt_limit(rl.rlim_max, hard, sizeof(hard));
+	if (rl.rlim_cur == RLIM_INFINITY) {
+		snprintf(
+			out, len,
+			"locked-memory limit (RLIMIT_MEMLOCK) of this process is soft %s, hard %s, so it is not the cause: check free memory and the device's MR resources (ibv_devinfo -v: max_mr, max_mr_size)",
+			soft, hard);
+		return;
+	}
+	snprintf(
+		out, len,
+		"locked-memory limit (RLIMIT_MEMLOCK) of this process is soft %s, hard %s; this registration needs %zu bytes more (already locked: %lld bytes); raise with ulimit -l or LimitMEMLOCK= for services (limits from a login configuration do not reach running services, schedulers or containers)",
+		soft, hard, buf ? buf->len_bytes : 0, locked);
+}
+
+static void gd_explain(int errnum, const struct gd_mem_buf *buf,
+		       const char *dev, const char *call, char *out, size_t len)
+{
+	bool dmabuf_call = strstr(call, "dmabuf") != NULL;
+
+	if (errnum == ENOMEM && buf && buf->ops && buf->ops->enomem_hint) {
+		buf->ops->enomem_hint(buf, out, len);
+	} else if (errnum == ENOMEM) {
+		gd_explain_enomem(buf, out, len);
+	} else if ((errnum == EFAULT || errnum == EINVAL) &&
+		   gd_is_device_memory(buf) && !dmabuf_call) {
+		snprintf(
+			out, len,
+			"peer-memory route not in place (the kernel could not pin this GPU address): load nvidia-peermem where MLNX_OFED/DOCA-OFED provides its peer-memory API (modprobe nvidia-peermem; it cannot load on inbox kernels), or use --mem=cuda:N:dmabuf (open GPU kernel module >= 515, Linux >= 5.12)");
+	} else if (errnum == EOPNOTSUPP && dmabuf_call) {
+		snprintf(
+			out, len,
+			"driver or device %s lacks DMA-BUF support (the RDMA driver cannot import a dma-buf); use --mem=cuda:N:peermem with nvidia-peermem loaded, or a NIC driver with dma-buf import (mlx5, Linux >= 5.12)",
+			dev);
+	} else if (errnum == EOPNOTSUPP) {
+		snprintf(
+			out, len,
+			"device %s does not support this registration; check the access flags against ibv_devinfo -v",
+			dev);
+	} else if (errnum == EPERM || errnum == EACCES) {
+		snprintf(
+			out, len,
+			"permission denied: check access to /dev/infiniband/uverbs* for this user, and that the access flags (remote atomic, relaxed ordering, on-demand paging) are allowed on %s",
+			dev);
+	} else if (errnum == EFAULT) {
+		snprintf(
+			out, len,
+			"the address range is not fully mapped in this process (a bug in the caller or a freed buffer)");
+	} else if (errnum == EINVAL && dmabuf_call) {
+		snprintf(
+			out, len,
+			"%s rejected the dma-buf (fd, offset or IOVA); check the driver log (dmesg) for the import error",
+			dev);
+	} else if (errnum == EINVAL) {
+		snprintf(
+			out, len,
+			"%s rejected the arguments: check the access flags and the buffer size against max_mr_size (ibv_devinfo -v)",
+			dev);
+	} else {
+		snprintf(
+			out, len,
+			"unexpected error; check the kernel log (dmesg) for the driver's reason");
+	}
+}
+
+int gd_mem_decode_reg_error(int err, const struct gd_mem_buf *buf,
+			    const char *device_name, const char *call)
+{
+	int errnum = err < 0 ? -err : err;
+	const char *dev = device_name ? device_name : "(unknown device)";
+	char spec[GD_MEM_SPEC_MAX] = "unknown";
+	char why[512];
+
+	if (!errnum)
+		errnum = EIO;
+	if (buf)
+		gd_mem_spec_format(&buf->spec, spec, sizeof(spec));
+	gd_explain(errnum, buf, dev, call ? call : "registration", why,
+		   sizeof(why));
+	return gd_err(
+		-errnum,
+		"%s of %zu bytes of %s memory on %s failed: errno %d (%s: %s): %s",
+		call ? call : "registration", buf ? buf->len_bytes : 0, spec,
+		dev, errnum, gd_errno_name(errnum), strerror(errnum), why);
+}

@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+/*
+ * The GPU-memory registration route decision (DMA-BUF vs peer-memory), made
+ * from gathered evidence. Shared by the cuda memory backend and gd_doctor's
+ * route record so there is one decision code, not two copies.
+ */
+#ifndef GD_ROUTE_H
+#define GD_ROUTE_H
+
+#include <stdbool.h>
+
+#include "mem/mem.h"
+
+struct json_object;
+
+/* Everything the decision looks at; gathered by gd_route_probe() or filled
+ * by tests. -1 means "unknown / could not be read". */
+struct gd_route_facts {
+	int gpu_dmabuf_supported; /* CU_DEVICE_ATTRIBUTE_DMA_BUF_SUPPORTED */
+	int gpu_gdr_supported; /* CU_DEVICE_ATTRIBUTE_GPU_DIRECT_RDMA_SUPPORTED
+				*/
+	int cuda_driver_version;   /* cuDriverGetVersion, e.g. 12040 */
+	bool rdma_core_has_dmabuf; /* ibv_reg_dmabuf_mr resolvable */
+	bool peermem_loaded;	   /* /sys/module/nvidia_peermem */
+	bool nv_peer_mem_loaded;   /* /sys/module/nv_peer_mem (legacy) */
+	int open_kernel_module;	   /* /proc/driver/nvidia/version says Open */
+	int ofed_peer_api;	   /* /sys/module/mlx_compat: MLNX/DOCA-OFED */
+	int kernel_major, kernel_minor; /* proc/sys/kernel/osrelease, -1 */
+	int writes_ordering;	       /* GPU_DIRECT_RDMA_WRITES_ORDERING, -1 */
+	unsigned long long bar1_bytes; /* BAR1 aperture (PCI sysfs), 0 */
+	char gpu_bus_id[32];	       /* the probed GPU's PCI address */
+	char driver_error[160];	       /* why the CUDA driver could not load */
+	char cuda_status[200];	       /* what was checked of the CUDA side */
+};
+
+struct gd_route_decision {
+	enum gd_mem_route route; /* chosen; GD_ROUTE_AUTO = none possible */
+	/* auto chose DMA-BUF: the route to try when its registration fails
+	 * (GD_ROUTE_PEERMEM when a peer-memory module is usable, else AUTO) */
+	enum gd_mem_route fallback;
+	bool possible;
+	bool peermem_conflict; /* nvidia_peermem and nv_peer_mem both loaded */
+	char why[256];	       /* why this route */
+	char why_not_dmabuf[256]; /* empty when chosen */
+	char why_not_peermem[256];
+	char stop_condition[256]; /* when !possible: what blocks testing */
+};
+
+/* Gather facts from the system: sysfs_root is "/" normally (tests pass a
+ * fixture root); the CUDA part is skipped when @gpu < 0. */
+int gd_route_probe(const char *sysfs_root, int gpu, struct gd_route_facts *f);
+/* Pure: decide @requested (AUTO, DMABUF or PEERMEM) from @facts. */
+void gd_route_decide(const struct gd_route_facts *facts,
+		     enum gd_mem_route requested,
+		     struct gd_route_decision *out);
+/* Size of the GPU's BAR1 aperture from the PCI resource file
+ * (<root>/sys/bus/pci/devices/<bdf>/resource, line 1); 0 when unknown. */
+unsigned long long gd_route_bar1_bytes(const char *sysfs_root, const char *bdf);
+/* Evidence object for the JSON document and the text header. */
+struct json_object *gd_route_evidence(const struct gd_route_facts *facts,
+				      const struct gd_route_decision *d);
+
+#endif

@@ -1,0 +1,444 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+/*
+ * Side-by-side text report of a paired run: one figure table per
+ * direction with ratio columns, the counter table of both ends, the
+ * app-vs-port cross-check, each phase's memory and route, the verdicts.
+ */
+#include <config.h>
+
+#include <stdio.h>
+#include <string.h>
+
+#include <json-c/json.h>
+
+#include "report/compare.h"
+#include "report/compare_priv.h"
+#include "util/stats.h"
+
+#define GD_RULE                                                                \
+	"---------------------------------------------------------------------------------------\n"
+
+static const char *gd_cell(char *buf, size_t len, struct json_object *fig,
+			   const char *key, double scale)
+{
+	const char *st = gd_json_str(fig, "status");
+	double x;
+
+	if (gd_json_num(fig, key, &x))
+		snprintf(buf, len, "%.2f", x * scale);
+	else
+		snprintf(buf, len, "%s", st && strcmp(st, "ok") ? st : "-");
+	return buf;
+}
+
+static const char *gd_num_cell(char *buf, size_t len, struct json_object *obj,
+			       const char *key)
+{
+	double x;
+
+	if (gd_json_num(obj, key, &x))
+		snprintf(buf, len, "%.2f", x);
+	else
+		snprintf(buf, len, "-");
+	return buf;
+}
+
+static void gd_print_bw_head(FILE *out, struct json_object *row, bool gbits)
+{
+	char col[48];
+
+	fprintf(out, " %-10s", "#bytes");
+	json_object_object_foreach(gd_json_path(row, "phases", NULL), pl, fig)
+	{
+		(void)fig;
+		snprintf(col, sizeof(col), "%s BW average[%s]", pl,
+			 gbits ? "Gb/sec" : "MiB/sec");
+		fprintf(out, " %-24s", col);
+	}
+	json_object_object_foreach(gd_json_path(row, "ratios", NULL), lab, r)
+	{
+		(void)r;
+		fprintf(out, " %-8s", lab);
+	}
+	fputc('\n', out);
+}
+
+static void gd_print_bw_row(FILE *out, struct json_object *head,
+			    struct json_object *row, bool gbits)
+{
+	struct json_object *figs = gd_json_path(row, "phases", NULL);
+	struct json_object *ratios = gd_json_path(row, "ratios", NULL);
+	double scale = gbits ? gd_MiBps_to_Gbps(1.0) : 1.0, size = 0;
+	char buf[32];
+
+	gd_json_num(row, "size_bytes", &size);
+	fprintf(out, " %-10.0f", size);
+	json_object_object_foreach(gd_json_path(head, "phases", NULL), pl, hf)
+	{
+		(void)hf;
+		fprintf(out, " %-24s",
+			gd_cell(buf, sizeof(buf), gd_json_path(figs, pl, NULL),
+				"bw_avg_MiBps", scale));
+	}
+	json_object_object_foreach(gd_json_path(head, "ratios", NULL), lab, hr)
+	{
+		(void)hr;
+		fprintf(out, " %-8s",
+			gd_num_cell(buf, sizeof(buf), ratios, lab));
+	}
+	fputc('\n', out);
+}
+
+static void gd_print_lat_head(FILE *out, struct json_object *row)
+{
+	static const char *const cols[][2] = {
+		{ "t_typical[usec]", "diff_typical_us" },
+		{ "t_99%[usec]", "diff_p99_us" },
+	};
+	char col[48];
+
+	fprintf(out, " %-10s", "#bytes");
+	for (int k = 0; k < 2; k++) {
+		json_object_object_foreach(gd_json_path(row, "phases", NULL),
+					   pl, f)
+		{
+			(void)f;
+			snprintf(col, sizeof(col), "%s %s", pl, cols[k][0]);
+			fprintf(out, " %-19s", col);
+		}
+		json_object_object_foreach(gd_json_path(row, cols[k][1], NULL),
+					   lab, d)
+		{
+			(void)d;
+			snprintf(col, sizeof(col), "%s%s[usec]", lab,
+				 k ? " p99" : "");
+			fprintf(out, " %-16s", col);
+		}
+	}
+	json_object_object_foreach(gd_json_path(row, "ratios", NULL), rl, r)
+	{
+		(void)r;
+		fprintf(out, " %-8s", rl);
+	}
+	fputc('\n', out);
+}
+
+static void gd_print_lat_row(FILE *out, struct json_object *head,
+			     struct json_object *row)
+{
+	static const char *const keys[][2] = {
+		{ "lat_typical_us", "diff_typical_us" },
+		{ "lat_p99_us", "diff_p99_us" },
+	};
+	struct json_object *figs = gd_json_path(row, "phases", NULL);
+	double size = 0;
+	char buf[32];
+
+	gd_json_num(row, "size_bytes", &size);
+	fprintf(out, " %-10.0f", size);
+	for (int k = 0; k < 2; k++) {
+		struct json_object *diffs = gd_json_path(row, keys[k][1], NULL);
+
+		json_object_object_foreach(gd_json_path(head, "phases", NULL),
+					   pl, f)
+		{
+			(void)f;
+			fprintf(out, " %-19s",
+				gd_cell(buf, sizeof(buf),
+					gd_json_path(figs, pl, NULL),
+					keys[k][0], 1.0));
+		}
+		json_object_object_foreach(gd_json_path(head, keys[k][1], NULL),
+					   lab, d)
+		{
+			(void)d;
+			fprintf(out, " %-16s",
+				gd_num_cell(buf, sizeof(buf), diffs, lab));
+		}
+	}
+	json_object_object_foreach(gd_json_path(head, "ratios", NULL), rl, r)
+	{
+		(void)r;
+		fprintf(out, " %-8s",
+			gd_num_cell(buf, sizeof(buf),
+				    gd_json_path(row, "ratios", NULL), rl));
+	}
+	fputc('\n', out);
+}
+
+static void gd_print_figures(FILE *out, struct json_object *doc,
+			     struct json_object *comparison)
+{
+	const char *bw_unit =
+		gd_json_str(gd_json_path(doc, "units", NULL), "bw");
+	bool gbits = bw_unit && !strcmp(bw_unit, "Gb/s");
+	bool lat = gd_doc_is_lat(doc);
+	struct json_object *head = NULL;
+	const char *dir = NULL;
+
+	for (size_t i = 0; i < json_object_array_length(comparison); i++) {
+		struct json_object *row =
+			json_object_array_get_idx(comparison, i);
+		const char *d = gd_json_str(row, "direction");
+
+		if (!dir || strcmp(dir, d)) {
+			dir = d;
+			head = row;
+			fprintf(out, GD_RULE " Direction: %s%s\n", d,
+				!strcmp(d, "bidir")
+					? " (sum of both directions)"
+					: "");
+			if (lat)
+				gd_print_lat_head(out, row);
+			else
+				gd_print_bw_head(out, row, gbits);
+		}
+		if (lat)
+			gd_print_lat_row(out, head, row);
+		else
+			gd_print_bw_row(out, head, row, gbits);
+	}
+}
+
+static void gd_phase_label(char *buf, size_t len, struct json_object *ph)
+{
+	const char *dir = gd_phase_direction(ph);
+
+	snprintf(buf, len, "%s%s", gd_phase_placement(ph),
+		 !strcmp(dir, "reverse") ? "-rev"
+		 : !strcmp(dir, "bidir") ? "-bi"
+					 : "");
+}
+
+/* Counter entry of one side, or NULL; also tells whether it moved. */
+static struct json_object *gd_side_counter(struct json_object *ph,
+					   const char *side, const char *name)
+{
+	struct json_object *list = gd_json_path(ph, "counters", side);
+
+	list = gd_json_path(list, "counters", NULL);
+	for (size_t i = 0; list && i < json_object_array_length(list); i++) {
+		struct json_object *c = json_object_array_get_idx(list, i);
+
+		if (!strcmp(gd_json_str(c, "name") ?: "", name))
+			return c;
+	}
+	return NULL;
+}
+
+static void gd_counter_cell(FILE *out, struct json_object *c)
+{
+	const char *cls = gd_json_str(c, "class");
+	char buf[32];
+	double d;
+
+	if (!gd_json_num(c, "delta", &d)) {
+		fprintf(out, " %-14s", "-");
+		return;
+	}
+	snprintf(buf, sizeof(buf), "%.0f%s", d,
+		 d > 0 && cls && !strcmp(cls, "error")	      ? "!"
+		 : d > 0 && cls && !strcmp(cls, "congestion") ? "~"
+							      : "");
+	fprintf(out, " %-14s", buf);
+}
+
+/* Union of counter names over phases and sides, keeping first-seen order;
+ * only counters that moved somewhere are kept. */
+static struct json_object *gd_moved_counters(struct json_object *phases,
+					     unsigned int *still)
+{
+	static const char *const sides[] = { "local", "remote" };
+	struct json_object *all = json_object_new_object();
+	struct json_object *moved = json_object_new_object();
+
+	for (size_t i = 0; i < json_object_array_length(phases); i++) {
+		for (int s = 0; s < 2; s++) {
+			struct json_object *list = gd_json_path(
+				json_object_array_get_idx(phases, i),
+				"counters", sides[s]);
+
+			list = gd_json_path(list, "counters", NULL);
+			for (size_t k = 0;
+			     list && k < json_object_array_length(list); k++) {
+				struct json_object *c =
+					json_object_array_get_idx(list, k);
+				const char *name = gd_json_str(c, "name");
+				double d = 0;
+
+				if (!name)
+					continue;
+				json_object_object_add(all, name, NULL);
+				if (gd_json_num(c, "delta", &d) && d > 0 &&
+				    !json_object_object_get_ex(moved, name,
+							       NULL))
+					json_object_object_add(
+						moved, name,
+						json_object_new_string(
+							gd_json_str(c, "unit")
+								?: ""));
+			}
+		}
+	}
+	*still = (unsigned int)(json_object_object_length(all) -
+				json_object_object_length(moved));
+	json_object_put(all);
+	return moved;
+}
+
+static void gd_print_counters(FILE *out, struct json_object *phases)
+{
+	static const char *const sides[] = { "local", "remote" };
+	unsigned int still = 0;
+	struct json_object *moved = gd_moved_counters(phases, &still);
+	size_t np = json_object_array_length(phases);
+	char lab[48];
+
+	if (!json_object_object_length(moved) && !still) {
+		json_object_put(moved);
+		return;
+	}
+	fprintf(out, GD_RULE
+		" Counters: delta over the measured windows (! error counter moved, ~ congestion)\n");
+	fprintf(out, " %-32s %-8s", "counter", "unit");
+	for (size_t i = 0; i < np; i++) {
+		for (int s = 0; s < 2; s++) {
+			char col[64];
+
+			gd_phase_label(lab, sizeof(lab),
+				       json_object_array_get_idx(phases, i));
+			snprintf(col, sizeof(col), "%s %s", lab, sides[s]);
+			fprintf(out, " %-14s", col);
+		}
+	}
+	fputc('\n', out);
+	json_object_object_foreach(moved, name, unit)
+	{
+		fprintf(out, " %-32s %-8s", name, json_object_get_string(unit));
+		for (size_t i = 0; i < np; i++)
+			for (int s = 0; s < 2; s++)
+				gd_counter_cell(
+					out, gd_side_counter(
+						     json_object_array_get_idx(
+							     phases, i),
+						     sides[s], name));
+		fputc('\n', out);
+	}
+	if (still)
+		fprintf(out, " (%u more counters did not move)\n", still);
+	json_object_put(moved);
+}
+
+static void gd_print_port_check(FILE *out, struct json_object *phases)
+{
+	bool header = false;
+	char lab[48];
+
+	for (size_t i = 0; i < json_object_array_length(phases); i++) {
+		struct json_object *ph = json_object_array_get_idx(phases, i);
+		struct json_object *pc = gd_json_path(ph, "port_check", NULL);
+		double app = 0, port, r, exp;
+
+		if (!pc)
+			continue;
+		if (!header)
+			fprintf(out,
+				" Port cross-check (bytes the application moved vs what the sending port counted):\n");
+		header = true;
+		gd_phase_label(lab, sizeof(lab), ph);
+		gd_json_num(pc, "app_bytes", &app);
+		fprintf(out, "  %-8s app %.0f bytes; sender %s:", lab, app,
+			gd_json_str(pc, "sender") ?: "?");
+		if (gd_json_num(pc, "port_bytes", &port))
+			fprintf(out, " port %.0f bytes", port);
+		if (gd_json_num(pc, "bytes_ratio", &r))
+			fprintf(out, " (ratio %.3f)", r);
+		if (gd_json_num(pc, "port_packets", &port) &&
+		    gd_json_num(pc, "expected_packets", &exp))
+			fprintf(out,
+				" port %.0f packets vs >= %.0f expected at the MTU",
+				port, exp);
+		if (gd_json_num(pc, "packets_ratio", &r))
+			fprintf(out, " (ratio %.3f)", r);
+		if (!gd_json_num(pc, "port_bytes", &port) &&
+		    !gd_json_num(pc, "port_packets", &port))
+			fprintf(out,
+				" no byte or packet counters on that side");
+		fputc('\n', out);
+	}
+}
+
+static void gd_print_mem_side(FILE *out, struct json_object *m,
+			      const char *side)
+{
+	const char *kind = gd_json_str(m, "kind");
+	const char *dev = gd_json_str(m, "device");
+	const char *route = gd_json_str(m, "route");
+
+	fprintf(out, "%s %s%s%s%s%s%s", side, kind ? kind : "unknown",
+		dev ? " " : "", dev ? dev : "", route ? " (" : "",
+		route ? route : "", route ? ")" : "");
+}
+
+static void gd_print_memory(FILE *out, struct json_object *phases)
+{
+	char lab[48];
+
+	fprintf(out, " Memory and registration route per phase:\n");
+	for (size_t i = 0; i < json_object_array_length(phases); i++) {
+		struct json_object *ph = json_object_array_get_idx(phases, i);
+
+		gd_phase_label(lab, sizeof(lab), ph);
+		fprintf(out, "  %-8s %-7s", lab,
+			gd_json_str(ph, "status") ?: "?");
+		gd_print_mem_side(out, gd_json_path(ph, "memory", "local"),
+				  " local");
+		gd_print_mem_side(out, gd_json_path(ph, "memory", "remote"),
+				  "; remote");
+		if (!gd_phase_ok(ph) &&
+		    gd_json_str(gd_json_path(ph, "error", NULL), "message"))
+			fprintf(out, "; error: %s",
+				gd_json_str(gd_json_path(ph, "error", NULL),
+					    "message"));
+		fputc('\n', out);
+	}
+}
+
+static void gd_print_verdicts(FILE *out, struct json_object *verdicts)
+{
+	fprintf(out, GD_RULE " Verdict:\n");
+	for (size_t i = 0; i < json_object_array_length(verdicts); i++) {
+		struct json_object *v = json_object_array_get_idx(verdicts, i);
+		struct json_object *ev = gd_json_path(v, "evidence", NULL);
+
+		fprintf(out, "  [%s] %s: %s\n",
+			gd_json_str(v, "severity") ?: "?",
+			gd_json_str(v, "code") ?: "?",
+			gd_json_str(v, "summary") ?: "");
+		for (size_t k = 0; ev && k < json_object_array_length(ev); k++)
+			fprintf(out, "      evidence: %s\n",
+				json_object_get_string(
+					json_object_array_get_idx(ev, k)));
+		fprintf(out, "      next: %s\n",
+			gd_json_str(v, "next_check") ?: "");
+	}
+}
+
+void gd_compare_print(FILE *out, struct json_object *doc,
+		      struct json_object *comparison,
+		      struct json_object *verdicts)
+{
+	struct json_object *phases = gd_json_path(doc, "phases", NULL);
+
+	if (!out || !phases)
+		return;
+	if (comparison)
+		gd_print_figures(out, doc, comparison);
+	gd_print_counters(out, phases);
+	gd_print_port_check(out, phases);
+	fprintf(out, GD_RULE);
+	gd_print_memory(out, phases);
+	if (verdicts)
+		gd_print_verdicts(out, verdicts);
+	/* the run report's closing rule ends this block too */
+}

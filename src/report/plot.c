@@ -1,0 +1,236 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+/*
+ * gnuplot script for the curves of every phase of a run document, and the
+ * optional run of gnuplot itself. The data travel inline (datablocks) so
+ * the script alone reproduces the picture on another machine.
+ */
+#include <config.h>
+
+#include <errno.h>
+#include <limits.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <json-c/json.h>
+
+#include "report/compare_priv.h"
+#include "util/error.h"
+#include "report/plot.h"
+#include "util/stats.h"
+
+extern char **environ;
+
+/* Single-quoted gnuplot string: a quote is written twice. */
+static void gd_plot_quote(FILE *f, const char *s)
+{
+	fputc('\'', f);
+	for (; *s; s++) {
+		if (*s == '\'')
+			fputc('\'', f);
+		fputc(*s, f);
+	}
+	fputc('\'', f);
+}
+
+/* Phase labels come from the document: keep them inert in the script. */
+static void gd_plot_label(char *buf, size_t len, struct json_object *ph)
+{
+	size_t i;
+
+	snprintf(buf, len, "%s %s", gd_phase_placement(ph),
+		 gd_phase_direction(ph));
+	for (i = 0; buf[i]; i++)
+		if (!strchr("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789 -+/.",
+			    buf[i]))
+			buf[i] = '_';
+}
+
+static void gd_plot_header(FILE *f, struct json_object *doc,
+			   const char *svg_path, bool lat, bool gbits)
+{
+	const char *tool = gd_json_str(doc, "tool");
+
+	fprintf(f,
+		"# gdperf plot script: run 'gnuplot THIS_FILE' to draw the SVG\n");
+	fprintf(f,
+		"set terminal svg size 960,600 dynamic enhanced font 'sans,11'\nset output ");
+	gd_plot_quote(f, svg_path);
+	fprintf(f, "\nset title ");
+	gd_plot_quote(f, tool ? tool : "gdperf");
+	fprintf(f, " noenhanced\nset xlabel 'message size [bytes]'\n");
+	fprintf(f,
+		"set logscale x 2\nset format x '2^{%%L}'\nset grid\nset key top left\n");
+	if (lat)
+		fprintf(f,
+			"set ylabel 'latency [usec] (solid: typical, dashed: p99)'\nset logscale y 10\n");
+	else
+		fprintf(f, "set ylabel 'BW average [%s]'\n",
+			gbits ? "Gb/sec" : "MiB/sec");
+}
+
+/* One datablock per phase with results; returns how many were written. */
+static unsigned int gd_plot_data(FILE *f, struct json_object *phases, bool lat,
+				 double scale)
+{
+	unsigned int nblocks = 0;
+
+	for (size_t i = 0; i < json_object_array_length(phases); i++) {
+		struct json_object *ph = json_object_array_get_idx(phases, i);
+		struct json_object *res = gd_json_path(ph, "results", NULL);
+		size_t nr = res ? json_object_array_length(res) : 0;
+
+		if (!gd_phase_ok(ph) || !nr)
+			continue;
+		fprintf(f, "$d%zu << EOD\n", i);
+		for (size_t k = 0; k < nr; k++) {
+			struct json_object *r =
+				json_object_array_get_idx(res, k);
+			double s, y, p99 = 0;
+
+			if (!gd_json_num(r, "size_bytes", &s) ||
+			    !gd_json_num(
+				    r, lat ? "lat_typical_us" : "bw_avg_MiBps",
+				    &y))
+				continue;
+			if (lat && !gd_json_num(r, "lat_p99_us", &p99))
+				p99 = y;
+			if (lat)
+				fprintf(f, "%.0f %.4f %.4f\n", s, y, p99);
+			else
+				fprintf(f, "%.0f %.4f\n", s, y * scale);
+		}
+		fprintf(f, "EOD\n");
+		nblocks++;
+	}
+	return nblocks;
+}
+
+static void gd_plot_curves(FILE *f, struct json_object *phases, bool lat)
+{
+	const char *sep = "plot ";
+	char label[64];
+
+	for (size_t i = 0; i < json_object_array_length(phases); i++) {
+		struct json_object *ph = json_object_array_get_idx(phases, i);
+		struct json_object *res = gd_json_path(ph, "results", NULL);
+
+		if (!gd_phase_ok(ph) || !res || !json_object_array_length(res))
+			continue;
+		gd_plot_label(label, sizeof(label), ph);
+		fprintf(f,
+			"%s$d%zu using 1:2 with linespoints lw 2 lc %zu title '%s'",
+			sep, i, i + 1, label);
+		if (lat)
+			fprintf(f,
+				", \\\n     $d%zu using 1:3 with lines dt 2 lc %zu title '%s p99'",
+				i, i + 1, label);
+		sep = ", \\\n     ";
+	}
+	fprintf(f, "\n");
+}
+
+/* Absolute path of gnuplot on PATH, or false. */
+static bool gd_find_gnuplot(char *buf, size_t len)
+{
+	const char *path = getenv("PATH");
+
+	while (path && *path) {
+		const char *end = strchr(path, ':');
+		size_t n = end ? (size_t)(end - path) : strlen(path);
+
+		if (n &&
+		    (size_t)snprintf(buf, len, "%.*s/gnuplot", (int)n, path) <
+			    len &&
+		    !access(buf, X_OK))
+			return true;
+		path = end ? end + 1 : NULL;
+	}
+	return false;
+}
+
+static int gd_run_gnuplot(const char *prog, const char *script)
+{
+	char *argv[] = { (char *)"gnuplot", (char *)script, NULL };
+	int status, ret;
+	pid_t pid;
+
+	ret = posix_spawn(&pid, prog, NULL, NULL, argv, environ);
+	if (ret)
+		return gd_err(
+			-ret,
+			"plot: could not start %s: %s; run gnuplot %s by hand",
+			prog, strerror(ret), script);
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return gd_err(-errno,
+				      "plot: lost track of gnuplot on %s",
+				      script);
+	if (!WIFEXITED(status) || WEXITSTATUS(status))
+		return gd_err(
+			-EIO,
+			"plot: gnuplot failed on %s (status %d): run gnuplot %s to see why",
+			script, status, script);
+	return 0;
+}
+
+static void gd_script_path(char *buf, size_t len, const char *svg_path)
+{
+	size_t n = strlen(svg_path);
+
+	if (n > 4 && !strcmp(svg_path + n - 4, ".svg"))
+		n -= 4;
+	snprintf(buf, len, "%.*s.gp", (int)n, svg_path);
+}
+
+int gd_plot_write(struct json_object *doc, const char *svg_path, char *note,
+		  size_t note_len)
+{
+	struct json_object *phases = gd_json_path(doc, "phases", NULL);
+	const char *bw_unit =
+		gd_json_str(gd_json_path(doc, "units", NULL), "bw");
+	bool gbits = bw_unit && !strcmp(bw_unit, "Gb/s");
+	bool lat = gd_doc_is_lat(doc);
+	char script[PATH_MAX], prog[PATH_MAX];
+	unsigned int nblocks;
+	FILE *f;
+
+	if (note && note_len)
+		note[0] = '\0';
+	if (!svg_path || !svg_path[0] || !phases)
+		return gd_err(
+			-EINVAL,
+			"plot: need an output path and a document with phases[]");
+	gd_script_path(script, sizeof(script), svg_path);
+	f = fopen(script, "w");
+	if (!f)
+		return gd_err(
+			-errno,
+			"plot: cannot write gnuplot script %s: %s; check the directory of --plot",
+			script, strerror(errno));
+	gd_plot_header(f, doc, svg_path, lat, gbits);
+	nblocks = gd_plot_data(f, phases, lat,
+			       gbits ? gd_MiBps_to_Gbps(1.0) : 1.0);
+	if (nblocks)
+		gd_plot_curves(f, phases, lat);
+	if (fclose(f))
+		return gd_err(-EIO, "plot: writing %s failed; check free space",
+			      script);
+	if (!nblocks)
+		return gd_err(
+			-ENODATA,
+			"plot: no phase produced results, nothing to draw in %s",
+			svg_path);
+	if (!gd_find_gnuplot(prog, sizeof(prog))) {
+		if (note && note_len)
+			snprintf(
+				note, note_len,
+				"gnuplot not installed: wrote script %s; run gnuplot %s",
+				script, script);
+		return GD_PLOT_NO_GNUPLOT;
+	}
+	return gd_run_gnuplot(prog, script);
+}

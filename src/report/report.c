@@ -1,0 +1,576 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+/*
+ * Run report: each call updates the perftest-style text table and the JSON
+ * document together, so the two can never disagree. The JSON file is written
+ * once, atomically (temporary file, fsync, rename), when the run finishes.
+ */
+#include <config.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <json-c/json.h>
+
+#include "util/error.h"
+#include "report/report.h"
+
+#define GD_REPORT_SCHEMA "gdperf.run/1"
+#define GD_REPORT_LABEL_W 15
+/* perftest's rule line: scripts split tables on it. */
+#define GD_REPORT_RULE                                                         \
+	"---------------------------------------------------------------------------------------"
+#define GD_LAT_COLUMNS                                                           \
+	" #bytes #iterations    t_min[usec]    t_max[usec]  t_typical[usec]    " \
+	"t_avg[usec]    t_stdev[usec]   99% percentile[usec]   "                 \
+	"99.9% percentile[usec] "
+
+struct gd_report_hdr_line {
+	char *label;
+	char *value;
+};
+
+struct gd_report {
+	struct gd_report_cfg cfg;
+	FILE *text;	/* NULL when text is off or --output=X */
+	FILE *only_out; /* --output=X numbers; NULL when off */
+	struct json_object *root;
+	struct json_object *header;
+	struct json_object *phases;
+	struct gd_report_hdr_line *hdr;
+	size_t n_hdr, cap_hdr;
+	bool table_open;
+	bool error_set;
+};
+
+static const char *gd_str0(const char *s)
+{
+	return s ? s : "";
+}
+
+/* json-c 0.13 lacks new_uint64; counts and sizes stay far below 2^63. */
+static struct json_object *gd_json_u64(uint64_t v)
+{
+	return json_object_new_int64((int64_t)v);
+}
+
+static const char *gd_bw_unit_text(const struct gd_report *rep)
+{
+	return rep->cfg.report_gbits ? "Gb/sec" : "MiB/sec";
+}
+
+static void gd_report_started_at(char *buf, size_t len)
+{
+	struct timespec ts;
+	struct tm tm;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	gmtime_r(&ts.tv_sec, &tm);
+	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+static struct json_object *gd_report_units(const struct gd_report *rep)
+{
+	struct json_object *u = json_object_new_object();
+
+	json_object_object_add(u, "size", json_object_new_string("bytes"));
+	json_object_object_add(u, "bw",
+			       json_object_new_string(rep->cfg.report_gbits
+							      ? "Gb/s"
+							      : "MiB/s"));
+	json_object_object_add(u, "msg_rate", json_object_new_string("Mpps"));
+	json_object_object_add(u, "lat", json_object_new_string("usec"));
+	return u;
+}
+
+static void gd_report_init_root(struct gd_report *rep, int argc, char **argv)
+{
+	struct json_object *root = rep->root, *cmd;
+	char host[HOST_NAME_MAX + 1] = "";
+	char when[32];
+	int i;
+
+	json_object_object_add(root, "schema",
+			       json_object_new_string(GD_REPORT_SCHEMA));
+	json_object_object_add(root, "tool",
+			       json_object_new_string(gd_str0(rep->cfg.tool)));
+	json_object_object_add(
+		root, "version",
+		json_object_new_string(gd_str0(rep->cfg.version)));
+	cmd = json_object_new_array();
+	for (i = 0; i < argc && argv && argv[i]; i++)
+		json_object_array_add(cmd, json_object_new_string(argv[i]));
+	json_object_object_add(root, "command_line", cmd);
+	gd_report_started_at(when, sizeof(when));
+	json_object_object_add(root, "started_at",
+			       json_object_new_string(when));
+	gethostname(host, sizeof(host) - 1);
+	json_object_object_add(root, "hostname", json_object_new_string(host));
+	json_object_object_add(root, "header", json_object_get(rep->header));
+	json_object_object_add(root, "units", gd_report_units(rep));
+	json_object_object_add(root, "phases", json_object_get(rep->phases));
+}
+
+struct gd_report *gd_report_new(const struct gd_report_cfg *cfg, int argc,
+				char **argv)
+{
+	struct gd_report *rep;
+
+	if (!cfg) {
+		gd_err(-EINVAL,
+		       "internal: report created without a configuration");
+		return NULL;
+	}
+	rep = calloc(1, sizeof(*rep));
+	if (!rep)
+		goto err_nomem;
+	rep->cfg = *cfg;
+	rep->text = cfg->text;
+	/* JSON on stdout must stay parseable: the table moves to stderr. */
+	if (cfg->json_path && !strcmp(cfg->json_path, "-") &&
+	    rep->text == stdout)
+		rep->text = stderr;
+	if (cfg->only != GD_OUTPUT_ALL) {
+		rep->only_out = rep->text;
+		rep->text = NULL;
+	}
+	rep->root = json_object_new_object();
+	rep->header = json_object_new_object();
+	rep->phases = json_object_new_array();
+	if (!rep->root || !rep->header || !rep->phases)
+		goto err_free;
+	gd_report_init_root(rep, argc, argv);
+	return rep;
+
+err_free:
+	gd_report_free(rep);
+err_nomem:
+	gd_err(-ENOMEM,
+	       "out of memory creating the run report; check the process memory limit (ulimit -v)");
+	return NULL;
+}
+
+void gd_report_free(struct gd_report *rep)
+{
+	size_t i;
+
+	if (!rep)
+		return;
+	for (i = 0; i < rep->n_hdr; i++) {
+		free(rep->hdr[i].label);
+		free(rep->hdr[i].value);
+	}
+	free(rep->hdr);
+	json_object_put(rep->phases);
+	json_object_put(rep->header);
+	json_object_put(rep->root);
+	free(rep);
+}
+
+static void gd_report_hdr_text(struct gd_report *rep, const char *label,
+			       const char *value)
+{
+	struct gd_report_hdr_line *n;
+	size_t cap;
+
+	if (!rep->text || !label)
+		return;
+	if (rep->n_hdr == rep->cap_hdr) {
+		cap = rep->cap_hdr ? 2 * rep->cap_hdr : 16;
+		n = realloc(rep->hdr, cap * sizeof(*n));
+		if (!n)
+			return;
+		rep->hdr = n;
+		rep->cap_hdr = cap;
+	}
+	n = &rep->hdr[rep->n_hdr];
+	n->label = strdup(label);
+	n->value = strdup(gd_str0(value));
+	if (!n->label || !n->value) {
+		free(n->label);
+		free(n->value);
+		return;
+	}
+	rep->n_hdr++;
+}
+
+void gd_report_header_str(struct gd_report *rep, const char *key,
+			  const char *label, const char *value)
+{
+	if (!rep)
+		return;
+	if (key)
+		json_object_object_add(rep->header, key,
+				       value ? json_object_new_string(value)
+					     : NULL);
+	gd_report_hdr_text(rep, label, value);
+}
+
+void gd_report_header_int(struct gd_report *rep, const char *key,
+			  const char *label, long long value)
+{
+	char buf[32];
+
+	if (!rep)
+		return;
+	if (key)
+		json_object_object_add(rep->header, key,
+				       json_object_new_int64(value));
+	snprintf(buf, sizeof(buf), "%lld", value);
+	gd_report_hdr_text(rep, label, buf);
+}
+
+void gd_report_header_done(struct gd_report *rep)
+{
+	size_t i;
+
+	if (!rep || !rep->text)
+		return;
+	fprintf(rep->text, "%s\n", GD_REPORT_RULE);
+	for (i = 0; i < rep->n_hdr; i++)
+		fprintf(rep->text, " %-*s: %s\n", GD_REPORT_LABEL_W,
+			rep->hdr[i].label, rep->hdr[i].value);
+	fprintf(rep->text, "%s\n", GD_REPORT_RULE);
+}
+
+void gd_report_set_section(struct gd_report *rep, const char *key,
+			   struct json_object *val)
+{
+	if (!rep || !key) {
+		json_object_put(val);
+		return;
+	}
+	json_object_object_add(rep->root, key, val);
+}
+
+struct json_object *gd_report_root(struct gd_report *rep)
+{
+	return rep ? rep->root : NULL;
+}
+
+static void gd_report_columns(struct gd_report *rep)
+{
+	const char *u = gd_bw_unit_text(rep);
+
+	if (rep->cfg.measure == GD_MEASURE_LAT)
+		fprintf(rep->text, "%s\n", GD_LAT_COLUMNS);
+	else
+		fprintf(rep->text,
+			" #bytes     #iterations    BW peak[%s]    BW average[%s]   MsgRate[Mpps]\n",
+			u, u);
+}
+
+int gd_report_phase_begin(struct gd_report *rep, const char *name,
+			  const char *placement, const char *direction,
+			  struct json_object *memory)
+{
+	struct json_object *ph;
+
+	if (!rep) {
+		json_object_put(memory);
+		return -EINVAL;
+	}
+	ph = json_object_new_object();
+	if (!ph) {
+		json_object_put(memory);
+		return gd_err(
+			-ENOMEM,
+			"out of memory adding phase %s to the report; check the process memory limit",
+			gd_str0(name));
+	}
+	json_object_object_add(ph, "name",
+			       json_object_new_string(gd_str0(name)));
+	json_object_object_add(ph, "placement",
+			       json_object_new_string(gd_str0(placement)));
+	json_object_object_add(ph, "direction",
+			       json_object_new_string(gd_str0(direction)));
+	json_object_object_add(ph, "status", json_object_new_string("ok"));
+	json_object_object_add(ph, "error", NULL);
+	if (memory)
+		json_object_object_add(ph, "memory", memory);
+	json_object_object_add(ph, "results", json_object_new_array());
+	json_object_array_add(rep->phases, ph);
+
+	if (rep->text) {
+		if (rep->table_open)
+			fprintf(rep->text, "%s\n", GD_REPORT_RULE);
+		if (name && *name) {
+			if (direction && *direction)
+				fprintf(rep->text, " Phase %s (%s)\n", name,
+					direction);
+			else
+				fprintf(rep->text, " Phase %s\n", name);
+		}
+		gd_report_columns(rep);
+		rep->table_open = true;
+	}
+	return (int)json_object_array_length(rep->phases) - 1;
+}
+
+static struct json_object *gd_report_phase(struct gd_report *rep, int phase)
+{
+	if (!rep || phase < 0 ||
+	    (size_t)phase >= json_object_array_length(rep->phases))
+		return NULL;
+	return json_object_array_get_idx(rep->phases, phase);
+}
+
+static void gd_report_add_result(struct json_object *ph,
+				 struct json_object *row)
+{
+	struct json_object *results;
+
+	if (!json_object_object_get_ex(ph, "results", &results)) {
+		results = json_object_new_array();
+		json_object_object_add(ph, "results", results);
+	}
+	json_object_array_add(results, row);
+}
+
+static void gd_report_bw_text(struct gd_report *rep,
+			      const struct gd_bw_summary *bw)
+{
+	double peak = bw->peak_MiBps, avg = bw->avg_MiBps;
+	int unit_len = (int)strlen(gd_bw_unit_text(rep));
+
+	if (rep->cfg.report_gbits) {
+		peak = gd_MiBps_to_Gbps(peak);
+		avg = gd_MiBps_to_Gbps(avg);
+	}
+	if (rep->only_out) {
+		if (rep->cfg.only == GD_OUTPUT_BANDWIDTH)
+			fprintf(rep->only_out, "%.2f\n", avg);
+		else if (rep->cfg.only == GD_OUTPUT_MESSAGE_RATE)
+			fprintf(rep->only_out, "%.6f\n", bw->msg_rate_Mpps);
+		return;
+	}
+	if (!rep->text)
+		return;
+	/* Each value starts under its column name; the width of a column is
+	 * its name plus the gap to the next one, minus one separating blank. */
+	fprintf(rep->text,
+		" %-10" PRIu64 " %-14" PRIu64 " %-*.2f %-*.2f %.6f\n",
+		bw->size_bytes, bw->iters, 12 + unit_len, peak, 14 + unit_len,
+		avg, bw->msg_rate_Mpps);
+}
+
+struct json_object *gd_report_bw_row(struct gd_report *rep, int phase,
+				     const struct gd_bw_summary *bw)
+{
+	struct json_object *ph = gd_report_phase(rep, phase), *row;
+
+	if (!ph || !bw)
+		return NULL;
+	row = gd_bw_summary_json(bw);
+	gd_report_add_result(ph, row);
+	gd_report_bw_text(rep, bw);
+	return row;
+}
+
+static void gd_report_lat_text(struct gd_report *rep,
+			       const struct gd_lat_summary *lat,
+			       uint64_t size_bytes, uint64_t iters)
+{
+	if (rep->only_out) {
+		if (rep->cfg.only == GD_OUTPUT_LATENCY)
+			fprintf(rep->only_out, "%.2f\n", lat->typical_us);
+		return;
+	}
+	if (!rep->text)
+		return;
+	fprintf(rep->text,
+		" %-6" PRIu64 " %-14" PRIu64
+		" %-14.2f %-12.2f %-18.2f %-14.2f %-15.2f %-22.2f %.2f\n",
+		size_bytes, iters, lat->min_us, lat->max_us, lat->typical_us,
+		lat->avg_us, lat->stdev_us, lat->p99_us, lat->p999_us);
+}
+
+struct json_object *gd_report_lat_row(struct gd_report *rep, int phase,
+				      const struct gd_lat_summary *lat,
+				      uint64_t size_bytes, uint64_t iters)
+{
+	struct json_object *ph = gd_report_phase(rep, phase), *row;
+
+	if (!ph || !lat)
+		return NULL;
+	row = gd_lat_summary_json(lat);
+	json_object_object_add(row, "size_bytes", gd_json_u64(size_bytes));
+	json_object_object_add(row, "iterations", gd_json_u64(iters));
+	gd_report_add_result(ph, row);
+	gd_report_lat_text(rep, lat, size_bytes, iters);
+	return row;
+}
+
+void gd_report_phase_set(struct gd_report *rep, int phase, const char *key,
+			 struct json_object *val)
+{
+	struct json_object *ph = gd_report_phase(rep, phase);
+
+	if (!ph || !key) {
+		json_object_put(val);
+		return;
+	}
+	json_object_object_add(ph, key, val);
+}
+
+static struct json_object *gd_report_error_obj(int err, const char *msg)
+{
+	struct json_object *e = json_object_new_object();
+
+	/* Always -errno in JSON, whichever sign the caller passed. */
+	if (err > 0)
+		err = -err;
+	json_object_object_add(e, "code", json_object_new_int(err));
+	json_object_object_add(e, "errno_name",
+			       json_object_new_string(gd_errno_name(err)));
+	json_object_object_add(e, "message",
+			       json_object_new_string(gd_str0(msg)));
+	return e;
+}
+
+void gd_report_phase_fail(struct gd_report *rep, int phase, int err,
+			  const char *msg, const char *stage)
+{
+	struct json_object *ph = gd_report_phase(rep, phase), *e;
+	const char *name = "";
+	struct json_object *n;
+
+	if (!ph)
+		return;
+	json_object_object_add(ph, "status", json_object_new_string("failed"));
+	e = gd_report_error_obj(err, msg);
+	if (stage)
+		json_object_object_add(e, "stage",
+				       json_object_new_string(stage));
+	json_object_object_add(ph, "error", e);
+	if (json_object_object_get_ex(ph, "name", &n))
+		name = json_object_get_string(n);
+	if (rep->text)
+		fprintf(rep->text, " Phase %s failed (%s): %s\n", name,
+			gd_errno_name(err), gd_str0(msg));
+}
+
+void gd_report_set_error(struct gd_report *rep, int err, const char *msg)
+{
+	if (!rep)
+		return;
+	json_object_object_add(rep->root, "error",
+			       gd_report_error_obj(err, msg));
+	rep->error_set = true;
+}
+
+static int gd_write_all(int fd, const char *buf, size_t len)
+{
+	ssize_t n;
+
+	while (len) {
+		n = write(fd, buf, len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		buf += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+static int gd_report_write_fail(const char *path, const char *tmp, int ret,
+				const char *step)
+{
+	if (tmp)
+		unlink(tmp);
+	return gd_err(
+		ret,
+		"cannot write the JSON report %s: %s failed: %s; check that the directory exists and is writable and that the disk is not full",
+		path, step, strerror(-ret));
+}
+
+/* tmp + fsync + rename: a reader never sees a half-written document. */
+static int gd_report_write_atomic(const char *path, const char *doc)
+{
+	char tmp[PATH_MAX];
+	int fd, ret;
+
+	if ((size_t)snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", path,
+			     (long)getpid()) >= sizeof(tmp))
+		return gd_report_write_fail(path, NULL, -ENAMETOOLONG, "open");
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return gd_report_write_fail(path, NULL, -errno, "open");
+	ret = gd_write_all(fd, doc, strlen(doc));
+	if (ret) {
+		close(fd);
+		return gd_report_write_fail(path, tmp, ret, "write");
+	}
+	if (fsync(fd)) {
+		ret = -errno;
+		close(fd);
+		return gd_report_write_fail(path, tmp, ret, "fsync");
+	}
+	if (close(fd))
+		return gd_report_write_fail(path, tmp, -errno, "close");
+	if (rename(tmp, path))
+		return gd_report_write_fail(path, tmp, -errno, "rename");
+	return 0;
+}
+
+static int gd_report_write_stdout(const char *doc)
+{
+	if (fputs(doc, stdout) == EOF || fflush(stdout))
+		return gd_err(
+			-EIO,
+			"cannot write the JSON report to stdout: %s; check the pipe or file stdout is redirected to",
+			strerror(errno));
+	return 0;
+}
+
+int gd_report_finish(struct gd_report *rep, int exit_status)
+{
+	unsigned int flags = JSON_C_TO_STRING_PRETTY;
+	const char *json;
+	char *doc;
+	int ret;
+
+	if (!rep)
+		return -EINVAL;
+	if (rep->text) {
+		if (rep->table_open)
+			fprintf(rep->text, "%s\n", GD_REPORT_RULE);
+		rep->table_open = false;
+		fflush(rep->text);
+	}
+	if (rep->only_out)
+		fflush(rep->only_out);
+	/* A failed run without an explicit error still carries the diagnosis.
+	 */
+	if (!rep->error_set && exit_status && gd_err_is_set())
+		gd_report_set_error(rep, gd_err_code(), gd_err_msg());
+	if (!rep->error_set)
+		json_object_object_add(rep->root, "error", NULL);
+	json_object_object_add(rep->root, "exit_status",
+			       json_object_new_int(exit_status));
+	if (!rep->cfg.json_path)
+		return 0;
+
+#ifdef JSON_C_TO_STRING_NOSLASHESCAPE
+	flags |= JSON_C_TO_STRING_NOSLASHESCAPE;
+#endif
+	json = json_object_to_json_string_ext(rep->root, (int)flags);
+	if (!json || asprintf(&doc, "%s\n", json) < 0)
+		return gd_err(
+			-ENOMEM,
+			"out of memory serialising the JSON report %s; check the process memory limit",
+			rep->cfg.json_path);
+	if (!strcmp(rep->cfg.json_path, "-"))
+		ret = gd_report_write_stdout(doc);
+	else
+		ret = gd_report_write_atomic(rep->cfg.json_path, doc);
+	free(doc);
+	return ret;
+}

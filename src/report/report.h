@@ -1,0 +1,112 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+/*
+ * One call per field feeds both the text table (stdout) and the JSON
+ * document (one per invocation, written atomically at the end).
+ *
+ * JSON document, schema "gdperf.run/1" (keys carry their unit):
+ * {
+ *   "schema": "gdperf.run/1", "tool": "gd_write_bw", "version": "0.1.0",
+ *   "command_line": ["gd_write_bw", "-a", ...], "started_at": ISO-8601 UTC,
+ *   "hostname": "...", "role": "client"|"server"|"loopback",
+ *   "labels": {"k": "v", ...},          from --label K=V (gd_plan uses them)
+ *   "test": {"verb": "write", "measure": "bw"|"lat", "connection": "RC",
+ *            "qps": 1, "size_bytes": 65536, "all": false,
+ *            "min_size_bytes": 2, "max_size_bytes": 8388608,
+ *            "iterations": 5000, "duration_s": 0, "warmup_iterations": 100,
+ *            "tx_depth": 128, "rx_depth": 512, "cq_mod": 100,
+ *            "post_list": 1, "inline_bytes": 0, "phases": "HH,DD", ...},
+ *   "header": {"device": "rxe0", "port": 1, "link_layer": "Ethernet",
+ *              "active_mtu_bytes": 1024, "gid_index": 1, ...},
+ *   "endpoints": {"local": {...}, "remote": {...}},
+ *   "units": {"size": "bytes", "bw": "MiB/s" (or "Gb/s"), "msg_rate": "Mpps",
+ *             "lat": "usec"},
+ *   "phases": [ {"name": "HH", "placement": "HH", "direction": "forward",
+ *                "status": "ok"|"failed"|"skipped", "error": {..}|null,
+ *                "memory": {"local": {...}, "remote": {...}},
+ *                "results": [ {"size_bytes": N, "iterations": N,
+ *                              "bw_peak_MiBps": x, "bw_avg_MiBps": x,
+ *                              "bw_avg_Gbps": x, "msg_rate_Mpps": x} |
+ *                             {"size_bytes": N, "iterations": N,
+ *                              "lat_min_us": x, "lat_max_us": x,
+ *                              "lat_typical_us": x, "lat_avg_us": x,
+ *                              "lat_stdev_us": x, "lat_p99_us": x,
+ *                              "lat_p999_us": x} ],
+ *                "counters": {"local": {...}, "remote": {...}} } ],
+ *   "comparison": [...], "verdicts": [...],
+ *   "envelope": {...} (gd_doctor's), "error": null | {"code": -errno,
+ *   "errno_name": "ENOMEM", "message": "..."}, "exit_status": 0
+ * }
+ */
+#ifndef GD_REPORT_H
+#define GD_REPORT_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "util/stats.h"
+#include "engine/test.h"
+
+struct json_object;
+
+enum gd_output_only {
+	GD_OUTPUT_ALL = 0,	/* full table */
+	GD_OUTPUT_BANDWIDTH,	/* --output=bandwidth: average BW only */
+	GD_OUTPUT_MESSAGE_RATE, /* --output=message_rate */
+	GD_OUTPUT_LATENCY,	/* --output=latency: typical latency only */
+};
+
+struct gd_report_cfg {
+	const char *tool; /* "gd_write_bw" */
+	const char *version;
+	enum gd_measure measure;
+	bool report_gbits; /* BW columns in Gb/s instead of MiB/s */
+	enum gd_output_only only;
+	const char *json_path; /* NULL: no JSON; "-": stdout (text to stderr) */
+	FILE *text;	       /* normally stdout; NULL = no text */
+};
+
+struct gd_report;
+
+struct gd_report *gd_report_new(const struct gd_report_cfg *cfg, int argc,
+				char **argv);
+void gd_report_free(struct gd_report *rep);
+
+/* Header block: text "  Key : value" lines and json "header".key.
+ * gd_report_header_str/int also set the JSON value with the right type. */
+void gd_report_header_str(struct gd_report *rep, const char *key,
+			  const char *label, const char *value);
+void gd_report_header_int(struct gd_report *rep, const char *key,
+			  const char *label, long long value);
+/* Print the header block (call once after the header fields are set). */
+void gd_report_header_done(struct gd_report *rep);
+
+/* Top-level JSON sections owned by other modules ("test", "endpoints",
+ * "labels", "envelope", "comparison", "verdicts"); takes ownership. */
+void gd_report_set_section(struct gd_report *rep, const char *key,
+			   struct json_object *val);
+struct json_object *gd_report_root(struct gd_report *rep);
+
+/* Phases: begin returns an index; rows go to the current phase. Text prints
+ * the column header when a phase begins (perftest's exact column names). */
+int gd_report_phase_begin(struct gd_report *rep, const char *name,
+			  const char *placement, const char *direction,
+			  struct json_object *memory);
+/* Both return the JSON row just added (owned by the document, NULL when
+ * @phase does not exist) so callers can add keys to that same row. */
+struct json_object *gd_report_bw_row(struct gd_report *rep, int phase,
+				     const struct gd_bw_summary *bw);
+struct json_object *gd_report_lat_row(struct gd_report *rep, int phase,
+				      const struct gd_lat_summary *lat,
+				      uint64_t size_bytes, uint64_t iters);
+void gd_report_phase_set(struct gd_report *rep, int phase, const char *key,
+			 struct json_object *val);
+/* @stage (may be NULL) says where it failed: register, config, oob, ... */
+void gd_report_phase_fail(struct gd_report *rep, int phase, int err,
+			  const char *msg, const char *stage);
+
+/* Record the run's error (code is -errno) and the final exit status. */
+void gd_report_set_error(struct gd_report *rep, int err, const char *msg);
+/* Write the JSON document atomically (tmp + rename) if configured. */
+int gd_report_finish(struct gd_report *rep, int exit_status);
+
+#endif

@@ -1,0 +1,23 @@
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+# What a run says: the text/JSON run report, the paired run's comparison,
+# gates and verdicts with its side-by-side text, and the gnuplot picture.
+libgdperf_la_SOURCES += \
+	src/report/report.c src/report/report.h \
+	src/report/compare.c src/report/compare.h src/report/compare_priv.h \
+	src/report/doc_read.c src/report/doc_read.h \
+	src/report/verdict.c src/report/compare_print.c \
+	src/report/plot.c src/report/plot.h
+
+if HAVE_CMOCKA
+check_PROGRAMS += tests/report_test tests/compare_test tests/plot_test
+TESTS += tests/report_test tests/compare_test tests/plot_test
+tests_report_test_SOURCES = tests/report_test.c
+tests_report_test_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_report_test_LDADD = $(gd_common_ldadd) $(CMOCKA_LIBS)
+tests_compare_test_SOURCES = tests/compare_test.c
+tests_compare_test_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_compare_test_LDADD = $(gd_common_ldadd) $(CMOCKA_LIBS)
+tests_plot_test_SOURCES = tests/plot_test.c
+tests_plot_test_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_plot_test_LDADD = $(gd_common_ldadd) $(CMOCKA_LIBS)
+endif

@@ -1,0 +1,571 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+/*
+ * Triage of a paired run: the pattern of phases that passed and failed,
+ * ratios against HH and moved counters map to stable reason codes and the
+ * next controlled check (the usual host-versus-GPU troubleshooting matrix).
+ * A verdict states only what its evidence shows.
+ */
+#include <config.h>
+
+#include <stdio.h>
+#include <string.h>
+
+#include <json-c/json.h>
+
+#include "report/compare.h"
+#include "report/compare_priv.h"
+
+enum gd_fail_reason { GD_FAIL_OTHER, GD_FAIL_REG, GD_FAIL_OOB, GD_FAIL_CONFIG };
+
+/* Evidence collected per reason code before the verdicts are emitted. */
+enum gd_vslot {
+	GD_VS_OOB,
+	GD_VS_BOTH,
+	GD_VS_HOST,
+	GD_VS_REG,
+	GD_VS_PATH,
+	GD_VS_ONEDIR,
+	GD_VS_CONFIG,
+	GD_VS_COUNT
+};
+
+struct gd_vctx {
+	struct json_object *doc, *phases, *comparison;
+	const struct gd_gate_cfg *gates;
+	struct json_object *ev[GD_VS_COUNT];
+	struct json_object *out[3]; /* error, warning, info */
+	struct gd_sbuf mixed; /* which endpoint the mixed placements blame */
+};
+
+enum { GD_SEV_ERROR, GD_SEV_WARNING, GD_SEV_INFO };
+static const char *const gd_sev_name[] = { "error", "warning", "info" };
+
+static const char *const gd_oob_errnos[] = {
+	"ECONNREFUSED", "ETIMEDOUT",	"EHOSTUNREACH", "ENETUNREACH",
+	"ECONNRESET",	"ECONNABORTED", "EPIPE",	"EADDRNOTAVAIL",
+};
+
+static enum gd_fail_reason gd_error_reason(struct json_object *err)
+{
+	const char *stage = gd_json_str(err, "stage");
+	const char *msg = gd_json_str(err, "message");
+	const char *name = gd_json_str(err, "errno_name");
+
+	if (stage)
+		return !strcmp(stage, "register") ? GD_FAIL_REG
+		       : !strcmp(stage, "oob")	  ? GD_FAIL_OOB
+		       : !strcmp(stage, "config") ? GD_FAIL_CONFIG
+						  : GD_FAIL_OTHER;
+	if (msg && (strcasestr(msg, "ibv_reg") || strcasestr(msg, "regist")))
+		return GD_FAIL_REG;
+	if (msg &&
+	    (strcasestr(msg, "side channel") || strcasestr(msg, "bootstrap")))
+		return GD_FAIL_OOB;
+	for (size_t i = 0;
+	     name && i < sizeof(gd_oob_errnos) / sizeof(gd_oob_errnos[0]); i++)
+		if (!strcmp(name, gd_oob_errnos[i]))
+			return GD_FAIL_OOB;
+	return GD_FAIL_OTHER;
+}
+
+static bool gd_phase_failed(struct json_object *ph)
+{
+	const char *s = gd_json_str(ph, "status");
+
+	return s && !strcmp(s, "failed");
+}
+
+static void gd_ev(struct gd_vctx *v, enum gd_vslot slot, const char *text)
+{
+	if (!v->ev[slot])
+		v->ev[slot] = json_object_new_array();
+	json_object_array_add(v->ev[slot], json_object_new_string(text));
+}
+
+static void gd_ev_phase(struct gd_vctx *v, enum gd_vslot slot,
+			struct json_object *ph, const char *prefix)
+{
+	struct json_object *err = gd_json_path(ph, "error", NULL);
+	struct gd_sbuf sb = { .len = 0 };
+
+	gd_sb_add(&sb, "%s%s %s %s", prefix, gd_phase_placement(ph),
+		  gd_phase_direction(ph), gd_json_str(ph, "status") ?: "?");
+	if (gd_json_str(err, "errno_name"))
+		gd_sb_add(&sb, ": %s", gd_json_str(err, "errno_name"));
+	if (gd_json_str(err, "message"))
+		gd_sb_add(&sb, ": %s", gd_json_str(err, "message"));
+	gd_ev(v, slot, sb.buf);
+}
+
+static void gd_emit(struct gd_vctx *v, int sev, const char *code,
+		    const char *summary, struct json_object *evidence,
+		    const char *next)
+{
+	struct json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "code", json_object_new_string(code));
+	json_object_object_add(o, "severity",
+			       json_object_new_string(gd_sev_name[sev]));
+	json_object_object_add(o, "summary", json_object_new_string(summary));
+	json_object_object_add(o, "evidence",
+			       evidence ? evidence : json_object_new_array());
+	json_object_object_add(o, "next_check", json_object_new_string(next));
+	json_object_array_add(v->out[sev], o);
+}
+
+static struct json_object *gd_find_phase(struct gd_vctx *v, const char *pl,
+					 const char *dir)
+{
+	for (size_t i = 0; i < json_object_array_length(v->phases); i++) {
+		struct json_object *ph =
+			json_object_array_get_idx(v->phases, i);
+
+		if (!strcmp(gd_phase_placement(ph), pl) &&
+		    !strcmp(gd_phase_direction(ph), dir))
+			return ph;
+	}
+	return NULL;
+}
+
+/* HD puts device memory only on the server, DH only on the client. */
+static void gd_mixed_hint(struct gd_vctx *v, const char *dir)
+{
+	struct json_object *hd = gd_find_phase(v, "HD", dir);
+	struct json_object *dh = gd_find_phase(v, "DH", dir);
+
+	if (v->mixed.len)
+		return;
+	if (hd && dh && gd_phase_ok(hd) && gd_phase_failed(dh))
+		gd_sb_add(
+			&v->mixed,
+			"DH failed and HD passed (%s): the client's (local) GPU path is at fault",
+			dir);
+	else if (hd && dh && gd_phase_ok(dh) && gd_phase_failed(hd))
+		gd_sb_add(
+			&v->mixed,
+			"HD failed and DH passed (%s): the server's (remote) GPU path is at fault",
+			dir);
+	else if (hd && dh && gd_phase_failed(hd) && gd_phase_failed(dh))
+		gd_sb_add(
+			&v->mixed,
+			"HD and DH both failed (%s): both endpoints' GPU paths, or something they share",
+			dir);
+}
+
+static const char *gd_opposite(const char *dir)
+{
+	if (!strcmp(dir, "forward"))
+		return "reverse";
+	if (!strcmp(dir, "reverse"))
+		return "forward";
+	return NULL;
+}
+
+/* Classify one failed device-memory phase whose host baseline held. */
+static void gd_judge_device_failure(struct gd_vctx *v, struct json_object *ph)
+{
+	struct json_object *err = gd_json_path(ph, "error", NULL);
+	const char *dir = gd_phase_direction(ph), *opp = gd_opposite(dir);
+	struct json_object *twin =
+		opp ? gd_find_phase(v, gd_phase_placement(ph), opp) : NULL;
+
+	if (gd_error_reason(err) == GD_FAIL_REG) {
+		gd_ev_phase(v, GD_VS_REG, ph, "");
+		return;
+	}
+	if (gd_error_reason(err) == GD_FAIL_CONFIG) {
+		gd_ev_phase(v, GD_VS_CONFIG, ph, "");
+		return;
+	}
+	gd_mixed_hint(v, dir);
+	if (twin && gd_phase_ok(twin)) {
+		char buf[96];
+
+		snprintf(buf, sizeof(buf), "%s %s passed",
+			 gd_phase_placement(twin), opp);
+		gd_ev(v, GD_VS_ONEDIR, buf);
+		gd_ev_phase(v, GD_VS_ONEDIR, ph, "");
+	} else {
+		gd_ev_phase(v, GD_VS_PATH, ph, "");
+	}
+}
+
+static void gd_judge_failures(struct gd_vctx *v)
+{
+	struct json_object *doc_err = gd_json_path(v->doc, "error", NULL);
+	size_t np = json_object_array_length(v->phases);
+
+	if (doc_err && gd_error_reason(doc_err) == GD_FAIL_OOB)
+		gd_ev(v, GD_VS_OOB,
+		      gd_json_str(doc_err, "message") ?: "run error");
+	for (size_t i = 0; i < np; i++) {
+		struct json_object *ph =
+			json_object_array_get_idx(v->phases, i);
+		const char *dir = gd_phase_direction(ph);
+		struct json_object *hh = gd_find_phase(v, "HH", dir);
+		bool hh_failed =
+			hh && gd_phase_failed(hh) &&
+			gd_error_reason(gd_json_path(hh, "error", NULL)) !=
+				GD_FAIL_OOB;
+
+		if (!gd_phase_failed(ph))
+			continue;
+		if (gd_error_reason(gd_json_path(ph, "error", NULL)) ==
+		    GD_FAIL_OOB)
+			gd_ev_phase(v, GD_VS_OOB, ph, "");
+		else if (!gd_phase_has_device(ph))
+			gd_ev_phase(v, GD_VS_HOST, ph, "");
+		else if (hh_failed)
+			gd_ev_phase(v, GD_VS_BOTH, ph, "");
+		else
+			gd_judge_device_failure(v, ph);
+	}
+	/* a failed HH alongside failed device phases is one "both fail" case */
+	if (v->ev[GD_VS_BOTH] && v->ev[GD_VS_HOST]) {
+		for (size_t i = 0;
+		     i < json_object_array_length(v->ev[GD_VS_HOST]); i++)
+			gd_ev(v, GD_VS_BOTH,
+			      json_object_get_string(json_object_array_get_idx(
+				      v->ev[GD_VS_HOST], i)));
+		json_object_put(v->ev[GD_VS_HOST]);
+		v->ev[GD_VS_HOST] = NULL;
+	}
+}
+
+static const char *gd_next_with_mixed(struct gd_vctx *v, struct gd_sbuf *sb,
+				      const char *base)
+{
+	gd_sb_add(sb, "%s", base);
+	if (v->mixed.len)
+		gd_sb_add(sb, " Mixed placements: %s.", v->mixed.buf);
+	else
+		gd_sb_add(
+			sb,
+			" Run --phases=HH,DD,HD,DH (HD: device memory on the server only; DH: on the client only) to tell which endpoint.");
+	return sb->buf;
+}
+
+static void gd_emit_failures(struct gd_vctx *v)
+{
+	struct gd_sbuf sb = { .len = 0 };
+
+	if (v->ev[GD_VS_OOB])
+		gd_emit(v, GD_SEV_ERROR, GD_V_OOB_FAIL,
+			"side channel (TCP bootstrap) failed: this says nothing about the RDMA path",
+			v->ev[GD_VS_OOB],
+			"Check the bootstrap interface and TCP reachability: the server is started and listening on that port (ECONNREFUSED), the address routes through the intended interface and no firewall drops it (ETIMEDOUT, EHOSTUNREACH).");
+	if (v->ev[GD_VS_BOTH])
+		gd_emit(v, GD_SEV_ERROR, GD_V_BOTH_FAIL,
+			"host and device (D) memory phases both fail: the fault is below memory placement",
+			v->ev[GD_VS_BOTH],
+			"Check the port state on both ends (ibv_devinfo: PORT_ACTIVE, link layer), bootstrap reachability, and that both ends run matching options (device -d, port -i, GID index -x, connection -c, QPs -q, MTU, sizes).");
+	if (v->ev[GD_VS_HOST])
+		gd_emit(v, GD_SEV_ERROR, GD_V_HOST_FAIL,
+			"host-memory phase fails: the fault is not specific to device (D) memory",
+			v->ev[GD_VS_HOST],
+			"Check the port state on both ends (ibv_devinfo), bootstrap reachability, matching options on both ends, and the locked-memory limit (ulimit -l) for host buffers.");
+	if (v->ev[GD_VS_REG])
+		gd_emit(v, GD_SEV_ERROR, GD_V_GPU_REG_FAIL,
+			"host memory passes but device (D) memory registration fails",
+			v->ev[GD_VS_REG],
+			"Check the registration route (DMA-BUF: GPU driver, kernel and rdma-core support; peer-memory: nvidia-peermem loaded), that this process sees the GPU (CUDA_VISIBLE_DEVICES, container device nodes), and the locked-memory limit of this process (ulimit -l); gd_doctor records all three.");
+	if (v->ev[GD_VS_CONFIG])
+		gd_emit(v, GD_SEV_ERROR, GD_V_CONFIG,
+			"a device (D) memory phase could not run: one side has no device memory configured",
+			v->ev[GD_VS_CONFIG],
+			"Give --mem (or --use_cuda) on the side the placement needs (client first, server second in HD/DH/DD), or choose --phases that match what each side has.");
+	if (v->ev[GD_VS_ONEDIR])
+		gd_emit(v, GD_SEV_ERROR, GD_V_ONE_DIR_FAIL,
+			"only one direction fails with device (D) memory: suspect the device memory path of the endpoint that changed role",
+			v->ev[GD_VS_ONEDIR],
+			gd_next_with_mixed(
+				v, &sb,
+				"Check the other endpoint's GPU path (its GPU/NIC locality, registration and peer access)."));
+	sb.len = 0;
+	if (v->ev[GD_VS_PATH])
+		gd_emit(v, GD_SEV_ERROR, GD_V_GPU_PATH_FAIL,
+			"host memory passes but a device (D) memory phase fails after registration",
+			v->ev[GD_VS_PATH],
+			gd_next_with_mixed(
+				v, &sb,
+				"Check the GPU data path (peer access through the PCI hierarchy, ACS redirect, data verification)."));
+	for (int s = 0; s < GD_VS_COUNT; s++)
+		v->ev[s] = NULL; /* ownership moved into the verdicts */
+}
+
+#define GD_SLOW_MAX 16
+
+struct gd_slow {
+	char key[64]; /* "DD/HH forward" */
+	unsigned int count;
+	double worst, worst_ratio;
+	uint64_t worst_size, first_size, last_size;
+};
+
+static void gd_slow_note(struct gd_slow *slow, unsigned int *n,
+			 const char *label, const char *dir, double speed,
+			 double ratio, uint64_t size)
+{
+	char key[64];
+	unsigned int i;
+
+	snprintf(key, sizeof(key), "%s %s", label, dir);
+	for (i = 0; i < *n && strcmp(slow[i].key, key); i++)
+		;
+	if (i == *n) {
+		if (*n == GD_SLOW_MAX)
+			return;
+		(*n)++;
+		memset(&slow[i], 0, sizeof(slow[i]));
+		snprintf(slow[i].key, sizeof(slow[i].key), "%s", key);
+		slow[i].first_size = size;
+		slow[i].worst = speed + 1;
+	}
+	slow[i].count++;
+	slow[i].last_size = size;
+	if (speed < slow[i].worst) {
+		slow[i].worst = speed;
+		slow[i].worst_ratio = ratio;
+		slow[i].worst_size = size;
+	}
+}
+
+/* Device phases slower than HH: bandwidth X/HH, or latency HH/X, below
+ * the expected ratio (0.8 when none was given) at the gated sizes. */
+static void gd_judge_speed(struct gd_vctx *v)
+{
+	double floor = v->gates->expect_ratio > 0 ? v->gates->expect_ratio
+						  : GD_COMPARE_SLOW_RATIO;
+	bool lat = gd_doc_is_lat(v->doc);
+	struct gd_slow slow[GD_SLOW_MAX];
+	struct json_object *ev;
+	unsigned int n = 0;
+
+	for (size_t i = 0; i < json_object_array_length(v->comparison); i++) {
+		struct json_object *row =
+			json_object_array_get_idx(v->comparison, i);
+		struct json_object *ratios = gd_json_path(row, "ratios", NULL);
+		double size = 0;
+
+		gd_json_num(row, "size_bytes", &size);
+		if (!ratios || (uint64_t)size < v->gates->gate_from_bytes)
+			continue;
+		json_object_object_foreach(ratios, label, val)
+		{
+			double r, speed;
+
+			if (!val || !strchr(label, 'D') ||
+			    !gd_json_num(ratios, label, &r) || r <= 0)
+				continue;
+			speed = lat ? 1.0 / r : r;
+			if (speed < floor)
+				gd_slow_note(slow, &n, label,
+					     gd_json_str(row, "direction"),
+					     speed, r, (uint64_t)size);
+		}
+	}
+	if (!n)
+		return;
+	ev = json_object_new_array();
+	for (unsigned int i = 0; i < n; i++) {
+		struct gd_sbuf sb = { .len = 0 };
+
+		gd_sb_add(
+			&sb,
+			"%s %s %.2f at %u size(s) (%llu..%llu bytes); worst %s %.2f at %llu bytes",
+			slow[i].key,
+			lat ? "latency speed (HH/X) below"
+			    : "bandwidth ratio below",
+			floor, slow[i].count,
+			(unsigned long long)slow[i].first_size,
+			(unsigned long long)slow[i].last_size,
+			lat ? "latency ratio" : "ratio", slow[i].worst_ratio,
+			(unsigned long long)slow[i].worst_size);
+		json_object_array_add(ev, json_object_new_string(sb.buf));
+	}
+	gd_emit(v, GD_SEV_WARNING, GD_V_GPU_SLOWER,
+		lat ? "device (D) memory has higher latency than host memory beyond the expected ratio"
+		    : "device (D) memory is slower than host memory beyond the expected ratio",
+		ev,
+		"Check GPU/NIC locality and the path class between them (PIX/PXB expected; PHB, NODE or SYS cost bandwidth: gd_doctor's map), the PCI hierarchy and PCIe link width/speed, and ACS redirect on the bridges in between.");
+}
+
+static int64_t gd_counter_delta(struct json_object *delta, const char *name)
+{
+	struct json_object *list = gd_json_path(delta, "counters", NULL);
+
+	for (size_t i = 0; list && i < json_object_array_length(list); i++) {
+		struct json_object *c = json_object_array_get_idx(list, i);
+		const char *n = gd_json_str(c, "name");
+		double d;
+
+		if (n && !strcmp(n, name) && gd_json_num(c, "delta", &d))
+			return (int64_t)d;
+	}
+	return -1;
+}
+
+/* "DD forward local: symbol_error +2" for every moved counter in @key. */
+static void gd_moved_evidence(struct gd_vctx *v, const char *key,
+			      struct json_object **ev)
+{
+	static const char *const sides[] = { "local", "remote" };
+
+	for (size_t i = 0; i < json_object_array_length(v->phases); i++) {
+		struct json_object *ph =
+			json_object_array_get_idx(v->phases, i);
+
+		for (int s = 0; s < 2; s++) {
+			struct json_object *delta =
+				gd_json_path(ph, "counters", sides[s]);
+			struct json_object *moved =
+				gd_json_path(delta, key, NULL);
+			struct gd_sbuf sb = { .len = 0 };
+			size_t nm = moved ? json_object_array_length(moved) : 0;
+
+			if (!nm)
+				continue;
+			gd_sb_add(&sb, "%s %s %s:", gd_phase_placement(ph),
+				  gd_phase_direction(ph), sides[s]);
+			for (size_t k = 0; k < nm; k++) {
+				const char *name = json_object_get_string(
+					json_object_array_get_idx(moved, k));
+
+				gd_sb_add(&sb, " %s +%lld", name,
+					  (long long)gd_counter_delta(delta,
+								      name));
+			}
+			if (!*ev)
+				*ev = json_object_new_array();
+			json_object_array_add(*ev,
+					      json_object_new_string(sb.buf));
+		}
+	}
+}
+
+static void gd_judge_counters(struct gd_vctx *v)
+{
+	struct json_object *err = NULL, *cong = NULL;
+
+	gd_moved_evidence(v, "errors_moved", &err);
+	gd_moved_evidence(v, "congestion_moved", &cong);
+	if (err)
+		gd_emit(v, GD_SEV_ERROR, GD_V_ERROR_COUNTERS,
+			"error counters moved during the measured windows: suspect the link or fabric, and treat the figures as suspect",
+			err,
+			"Check the link and fabric: cable/transceiver, the switch port's own error counters, link speed/width, and on RoCE pause/PFC and discard counters (ethtool -S); rerun to see whether the named counters keep moving.");
+	if (cong)
+		gd_emit(v, GD_SEV_WARNING, GD_V_CONGESTION,
+			"congestion notification (CNP/ECN) counters moved: congestion control shaped these figures",
+			cong,
+			"Check for competing traffic on the ports and the fabric's ECN/CNP settings; rerun on an idle fabric before comparing.");
+}
+
+static void gd_judge_gates(struct gd_vctx *v, struct json_object *gate_ev)
+{
+	size_t n = json_object_array_length(gate_ev);
+	struct json_object *ev;
+	char buf[128];
+
+	if (!n)
+		return;
+	ev = json_object_new_array();
+	for (size_t i = 0; i < n; i++)
+		json_object_array_add(
+			ev,
+			json_object_get(json_object_array_get_idx(gate_ev, i)));
+	snprintf(buf, sizeof(buf), "%zu gate check(s) failed (exit status 3)",
+		 n);
+	gd_emit(v, GD_SEV_ERROR, GD_V_GATE_FAIL, buf, ev,
+		"Read the failing sizes against the HH figures and the other verdicts; a gate above what this path delivers fails by design.");
+}
+
+/* What the passing phases prove, and nothing more. */
+static void gd_judge_scope(struct gd_vctx *v)
+{
+	struct gd_sbuf sum = { .len = 0 };
+	unsigned int ok_hh = 0, ok_dev = 0, n_rev = 0;
+	struct json_object *ev = json_object_new_array();
+
+	for (size_t i = 0; i < json_object_array_length(v->phases); i++) {
+		struct json_object *ph =
+			json_object_array_get_idx(v->phases, i);
+		char buf[96];
+
+		snprintf(buf, sizeof(buf), "%s %s %s", gd_phase_placement(ph),
+			 gd_phase_direction(ph),
+			 gd_json_str(ph, "status") ?: "?");
+		json_object_array_add(ev, json_object_new_string(buf));
+		if (!gd_phase_ok(ph))
+			continue;
+		n_rev += strcmp(gd_phase_direction(ph), "forward") != 0;
+		if (gd_phase_has_device(ph))
+			ok_dev++;
+		else
+			ok_hh++;
+	}
+	if (json_object_array_length(v->out[GD_SEV_ERROR]) ||
+	    (!ok_dev && !ok_hh)) {
+		if (!ok_dev && !ok_hh &&
+		    !json_object_array_length(v->out[GD_SEV_ERROR]))
+			gd_emit(v, GD_SEV_WARNING, GD_V_NO_EVIDENCE,
+				"no phase produced a result", ev,
+				"Run at least the HH phase; check why the phases were skipped.");
+		else
+			json_object_put(ev);
+		return;
+	}
+	if (!ok_dev) {
+		gd_emit(v, GD_SEV_INFO, GD_V_OK_HOST_ONLY,
+			"host-memory path only: says nothing about GPU memory",
+			ev,
+			"Configure device memory (--mem=cuda:N; phases HH,DD by default) to test the GPU path.");
+		return;
+	}
+	if (json_object_array_length(v->out[GD_SEV_WARNING])) {
+		json_object_put(ev);
+		return;
+	}
+	gd_sb_add(
+		&sum,
+		"all phases passed with device (D) memory within the expected ratio");
+	if (!ok_hh)
+		gd_sb_add(
+			&sum,
+			"; no host baseline was run, so no ratio was checked");
+	if (!n_rev)
+		gd_sb_add(
+			&sum,
+			"; forward direction only (--reverse tests the other)");
+	gd_emit(v, GD_SEV_INFO, GD_V_OK, sum.buf, ev,
+		"None needed; keep this document as the baseline for this GPU/NIC pair.");
+}
+
+struct json_object *gd_verdicts_build(struct json_object *doc,
+				      struct json_object *comparison,
+				      const struct gd_gate_cfg *gates,
+				      struct json_object *gate_evidence)
+{
+	struct gd_vctx v = { .doc = doc,
+			     .comparison = comparison,
+			     .gates = gates };
+	struct json_object *all = json_object_new_array();
+
+	v.phases = gd_json_path(doc, "phases", NULL);
+	for (int s = 0; s < 3; s++)
+		v.out[s] = json_object_new_array();
+	gd_judge_failures(&v);
+	gd_emit_failures(&v);
+	gd_judge_counters(&v);
+	gd_judge_gates(&v, gate_evidence);
+	gd_judge_speed(&v);
+	gd_judge_scope(&v);
+	for (int s = 0; s < 3; s++) {
+		for (size_t i = 0; i < json_object_array_length(v.out[s]); i++)
+			json_object_array_add(
+				all, json_object_get(json_object_array_get_idx(
+					     v.out[s], i)));
+		json_object_put(v.out[s]);
+	}
+	return all;
+}

@@ -1,0 +1,40 @@
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+# Cluster scale: gd_plan (worksheet, schedules, launch files) and gd_report
+# (fleet aggregation, failure domains, acceptance report), with their tests.
+noinst_LTLIBRARIES += libgdcluster.la
+libgdcluster_la_SOURCES = src/tools/cluster/plan.h src/tools/cluster/plan.c \
+	src/tools/cluster/schedule.c src/tools/cluster/plan_out.c \
+	src/tools/cluster/plan_launch.c src/tools/cluster/fleet.h \
+	src/tools/cluster/fleet_stats.c src/tools/cluster/fleet_ingest.c \
+	src/tools/cluster/fleet_analyze.c src/tools/cluster/fleet_classify.c \
+	src/tools/cluster/fleet_check.c src/tools/cluster/fleet_write.c \
+	src/tools/cluster/fleet_plot.c
+libgdcluster_la_LIBADD = $(JSONC_LIBS) -lm
+
+bin_PROGRAMS += gd_plan gd_report
+gd_plan_SOURCES = src/tools/cluster/gd_plan.c
+gd_plan_LDADD = libgdcluster.la $(gd_common_ldadd) -lm
+gd_report_SOURCES = src/tools/cluster/gd_report.c
+gd_report_LDADD = libgdcluster.la $(gd_common_ldadd) -lm
+
+dist_man_MANS += man/gd_plan.1 man/gd_report.1
+
+# Unit tests: statistics and schedule properties (cmocka).
+if HAVE_CMOCKA
+check_PROGRAMS += tests/cluster/test_cluster
+tests_cluster_test_cluster_SOURCES = tests/cluster/test_cluster.c
+tests_cluster_test_cluster_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_cluster_test_cluster_LDADD = libgdcluster.la $(gd_common_ldadd) \
+	$(CMOCKA_LIBS) -lm
+TESTS += tests/cluster/test_cluster
+endif
+
+# Script tests: golden worksheets, plan properties over the JSON, and the
+# labelled synthetic corpus classified by gd_report.
+TESTS += tests/cluster/plan_golden.sh tests/cluster/plan_props.sh \
+	tests/cluster/report_corpus.sh
+EXTRA_DIST += tests/cluster/plan_golden.sh tests/cluster/plan_props.sh \
+	tests/cluster/plan_props.py tests/cluster/report_corpus.sh \
+	tests/cluster/make_corpus.py tests/cluster/check_report.py \
+	tests/cluster/golden/plan-32x8x8.txt tests/cluster/golden/plan-5x4x2.txt
+EXTRA_DIST += tests/vm/cases/70-cluster.sh

@@ -1,0 +1,216 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+/*
+ * gd_report: aggregate a directory of gd_* result documents and gd_doctor
+ * envelopes into a fleet report (coverage, curves, outliers, failure
+ * domains, acceptance checklist) in Markdown and JSON, with SVG plots.
+ * Exit status for CI: 0 every gate passes, 3 otherwise, 2 bad input.
+ */
+#include <config.h>
+
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tools/cluster/fleet.h"
+#include "util/error.h"
+#include "util/version.h"
+
+enum {
+	OPT_PLAN = 256,
+	OPT_MD,
+	OPT_JSON,
+	OPT_PLOTS,
+	OPT_MAD_K,
+	OPT_MIN_DEV,
+	OPT_MAX_CV,
+	OPT_RATIO,
+	OPT_GATE_FROM
+};
+
+static const struct option long_opts[] = {
+	{ "plan", required_argument, NULL, OPT_PLAN },
+	{ "markdown", required_argument, NULL, OPT_MD },
+	{ "json", required_argument, NULL, OPT_JSON },
+	{ "plots", required_argument, NULL, OPT_PLOTS },
+	{ "mad-k", required_argument, NULL, OPT_MAD_K },
+	{ "min-deviation", required_argument, NULL, OPT_MIN_DEV },
+	{ "max-cv", required_argument, NULL, OPT_MAX_CV },
+	{ "expect-ratio", required_argument, NULL, OPT_RATIO },
+	{ "gate-from", required_argument, NULL, OPT_GATE_FROM },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, 'V' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: gd_report [options] DIR\n"
+		"Aggregate gdperf.run/1 documents and gd_doctor envelopes under DIR.\n\n"
+		"  --plan FILE            the gd_plan JSON: what was intended (coverage)\n"
+		"  --markdown FILE        Markdown report (default: stdout; '-' stdout)\n"
+		"  --json FILE            the same as one JSON document (gdperf.fleet/1)\n"
+		"  --plots DIR            rails.svg and associations.svg via gnuplot (the\n"
+		"                         .gp scripts and data are written either way)\n"
+		"  --mad-k K              outlier threshold in scaled MADs (default 3.5)\n"
+		"  --min-deviation F      and at least this relative deviation (0.10)\n"
+		"  --max-cv F             repeatability gate: coefficient of variation\n"
+		"                         across repeats (default 0.05)\n"
+		"  --expect-ratio R       gate: every D phase at least R x HH bandwidth\n"
+		"  --gate-from SIZE       judge sizes from SIZE bytes up, K/M/G suffixes\n"
+		"                         (default 64K; a shorter curve: its largest size)\n"
+		"  -h, --help             this help\n"
+		"  -V, --version          print the version\n"
+		"Exit status: 0 every gate and coverage requirement passes, 3 otherwise,\n"
+		"2 bad input, 1 a report could not be written.\n");
+}
+
+static int parse_frac(const char *opt, const char *s, double min, double max,
+		      double *out)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (!*s || *end || errno || !isfinite(v) || v < min || v > max)
+		return gd_err(-EINVAL,
+			      "--%s: '%s' is not a number from %g to "
+			      "%g",
+			      opt, s, min, max);
+	*out = v;
+	return 0;
+}
+
+static int parse_size(const char *s, double *out)
+{
+	char *end;
+	unsigned long long v;
+	double mult = 1;
+
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (*end == 'K' || *end == 'k')
+		mult = 1024.0, end++;
+	else if (*end == 'M' || *end == 'm')
+		mult = 1024.0 * 1024, end++;
+	else if (*end == 'G' || *end == 'g')
+		mult = 1024.0 * 1024 * 1024, end++;
+	if (!*s || *s == '-' || *end || errno)
+		return gd_err(-EINVAL,
+			      "--gate-from: '%s' is not a size in "
+			      "bytes (K, M, G suffixes are 2^10, 2^20, 2^30)",
+			      s);
+	*out = (double)v * mult;
+	return 0;
+}
+
+struct args {
+	const char *plan, *markdown, *json, *plots, *dir;
+};
+
+static int parse_args(int argc, char **argv, struct gd_fleet_opts *o,
+		      struct args *a)
+{
+	int c, ret = 0;
+
+	while (!ret &&
+	       (c = getopt_long(argc, argv, "hV", long_opts, NULL)) != -1) {
+		switch (c) {
+		case OPT_PLAN:
+			a->plan = optarg;
+			break;
+		case OPT_MD:
+			a->markdown = optarg;
+			break;
+		case OPT_JSON:
+			a->json = optarg;
+			break;
+		case OPT_PLOTS:
+			a->plots = optarg;
+			break;
+		case OPT_MAD_K:
+			ret = parse_frac("mad-k", optarg, 0, 100, &o->mad_k);
+			break;
+		case OPT_MIN_DEV:
+			ret = parse_frac("min-deviation", optarg, 0, 1,
+					 &o->min_dev);
+			break;
+		case OPT_MAX_CV:
+			ret = parse_frac("max-cv", optarg, 0, 10, &o->max_cv);
+			break;
+		case OPT_RATIO:
+			ret = parse_frac("expect-ratio", optarg, 0, 10,
+					 &o->expect_ratio);
+			break;
+		case OPT_GATE_FROM:
+			ret = parse_size(optarg, &o->gate_from_bytes);
+			break;
+		case 'h':
+			usage(stdout);
+			return 1;
+		case 'V':
+			gd_version_print(stdout, "gd_report", false);
+			return 1;
+		default:
+			return gd_err(-EINVAL,
+				      "bad option; see gd_report --help");
+		}
+	}
+	if (!ret && optind != argc - 1)
+		return gd_err(-EINVAL, "give exactly one results directory; "
+				       "see gd_report --help");
+	a->dir = argv[optind];
+	return ret;
+}
+
+static int report(struct gd_fleet *fl, const struct args *a)
+{
+	char note[512] = "";
+	int ret = gd_fleet_write_markdown(fl, a->markdown ? a->markdown : "-");
+
+	if (!ret && a->json)
+		ret = gd_fleet_write_json(fl, a->json);
+	if (!ret && a->plots)
+		ret = gd_fleet_plot(fl, a->plots, note, sizeof(note));
+	if (note[0])
+		fprintf(stderr, "gd_report: plots: %s\n", note);
+	return ret;
+}
+
+int main(int argc, char **argv)
+{
+	struct gd_fleet fl = { .opt = { .mad_k = 3.5,
+					.min_dev = 0.10,
+					.max_cv = 0.05,
+					.gate_from_bytes = 65536 } };
+	struct gd_fleet_gate gates[GD_FLEET_GATES];
+	struct args a = { 0 };
+	int ret, status = 2;
+
+	ret = parse_args(argc, argv, &fl.opt, &a);
+	if (ret > 0)
+		return 0;
+	if (!ret && a.plan)
+		ret = gd_fleet_load_plan(&fl, a.plan);
+	if (!ret)
+		ret = gd_fleet_ingest_dir(&fl, a.dir);
+	if (ret)
+		goto out;
+	status = 1;
+	ret = gd_fleet_analyze(&fl);
+	if (!ret)
+		ret = gd_fleet_classify(&fl);
+	if (!ret)
+		ret = report(&fl, &a);
+	if (!ret)
+		status = gd_fleet_gates(&fl, gates) ? 0 : 3;
+out:
+	if (ret)
+		fprintf(stderr, "gd_report: %s\n", gd_err_msg());
+	gd_fleet_free(&fl);
+	return status;
+}

@@ -1,0 +1,27 @@
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+# gd_doctor, the program around the envelope library, and its offline
+# tests: fixture sysfs tree + hwloc XML, golden map and findings.
+bin_PROGRAMS += gd_doctor
+gd_doctor_SOURCES = src/tools/doctor/main.c src/tools/doctor/text.c src/tools/doctor/diff.c \
+	src/tools/doctor/output.h
+gd_doctor_CFLAGS = $(AM_CFLAGS) $(HWLOC_CFLAGS) $(LIBPCI_CFLAGS)
+gd_doctor_LDADD = $(gd_common_ldadd) $(HWLOC_LIBS) $(LIBPCI_LIBS)
+dist_man_MANS += man/gd_doctor.1
+
+# Offline tests: fixture sysfs tree + hwloc XML, golden map and findings.
+check_PROGRAMS += tests/doctor/doctor_dump
+tests_doctor_doctor_dump_SOURCES = tests/doctor/doctor_dump.c
+tests_doctor_doctor_dump_LDADD = $(JSONC_LIBS)
+TESTS += tests/doctor/doctor-fixture.sh tests/doctor/doctor-cli.sh
+EXTRA_DIST += tests/doctor/doctor-fixture.sh tests/doctor/doctor-cli.sh \
+	tests/doctor/fixtures tests/doctor/golden
+# The Soft-RoCE guest case (run by tests/vm/device-tests.tap with the others).
+EXTRA_DIST += tests/vm/cases/60-doctor.sh
+
+if HAVE_CMOCKA
+check_PROGRAMS += tests/doctor/doctor_unit
+tests_doctor_doctor_unit_SOURCES = tests/doctor/doctor_unit.c
+tests_doctor_doctor_unit_CFLAGS = $(AM_CFLAGS) $(HWLOC_CFLAGS) $(LIBPCI_CFLAGS) $(CMOCKA_CFLAGS)
+tests_doctor_doctor_unit_LDADD = $(gd_common_ldadd) $(HWLOC_LIBS) $(LIBPCI_LIBS) $(CMOCKA_LIBS)
+TESTS += tests/doctor/doctor_unit
+endif

@@ -1,0 +1,191 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+/*
+ * gd_doctor: collect the test envelope (inventory, GPU-to-NIC map, route
+ * record, findings) and print it as a report and/or JSON, or compare two
+ * nodes' envelopes with --diff.
+ */
+#include <config.h>
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <json-c/json.h>
+
+#include "tools/doctor/output.h"
+#include "envelope/envelope.h"
+#include "util/error.h"
+#include "engine/options.h"
+#include "util/version.h"
+
+#define GD_EXIT_USAGE 2
+
+struct gd_doctor_args {
+	struct gd_envelope_opts env;
+	const char *json_path; /* "-" = JSON on stdout instead of text */
+	bool diff;
+};
+
+static void gd_doctor_usage(FILE *out)
+{
+	fprintf(out,
+		"Usage: gd_doctor [OPTION]...\n"
+		"       gd_doctor --diff A.json B.json\n"
+		"Collect the test envelope: host, RDMA devices, GPUs, platform checks,\n"
+		"GPU-to-NIC map and registration route, with findings. Read only.\n\n"
+		"  --root=DIR            read sysfs/procfs below DIR (default /)\n"
+		"  --topology-xml=FILE   hwloc XML topology instead of the live system\n"
+		"  --rails=FILE          'DEVICE RAIL' lines mapping NICs/GPUs to rails\n"
+		"  --memlock-need=SIZE   buffer size (K/M/G = KiB/MiB/GiB) that the\n"
+		"                        locked-memory limit must cover\n"
+		"  --json[=FILE]         JSON document to FILE, or alone: to stdout\n"
+		"                        instead of the report\n"
+		"  --diff A.json B.json  print what differs between two envelopes\n"
+		"  -h, --help            this help\n"
+		"  -V, --version         print the version\n\n"
+		"Exit status: 0 no finding above warning, 1 error-level findings\n"
+		"(--diff: envelopes differ), 2 usage or unreadable input.\n");
+}
+
+static int gd_doctor_parse(int argc, char **argv, struct gd_doctor_args *a)
+{
+	enum { O_ROOT = 256, O_XML, O_RAILS, O_MEMLOCK, O_JSON, O_DIFF };
+	static const struct option longopts[] = {
+		{ "root", required_argument, NULL, O_ROOT },
+		{ "topology-xml", required_argument, NULL, O_XML },
+		{ "rails", required_argument, NULL, O_RAILS },
+		{ "memlock-need", required_argument, NULL, O_MEMLOCK },
+		{ "json", optional_argument, NULL, O_JSON },
+		{ "diff", no_argument, NULL, O_DIFF },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+
+	while ((c = getopt_long(argc, argv, "hV", longopts, NULL)) != -1) {
+		switch (c) {
+		case O_ROOT:
+			a->env.root = optarg;
+			break;
+		case O_XML:
+			a->env.topology_xml = optarg;
+			break;
+		case O_RAILS:
+			a->env.rails_path = optarg;
+			break;
+		case O_MEMLOCK:
+			if (gd_parse_u64(optarg, "--memlock-need", true, 1,
+					 UINT64_MAX,
+					 &a->env.memlock_need_bytes))
+				return -EINVAL;
+			break;
+		case O_JSON:
+			a->json_path = optarg ? optarg : "-";
+			break;
+		case O_DIFF:
+			a->diff = true;
+			break;
+		case 'h':
+			gd_doctor_usage(stdout);
+			return 1;
+		case 'V':
+			gd_version_print(stdout, "gd_doctor", false);
+			return 1;
+		default:
+			return gd_err(-EINVAL,
+				      "unknown option; see gd_doctor --help");
+		}
+	}
+	if (a->diff != (argc - optind == 2) || (!a->diff && optind != argc))
+		return gd_err(
+			-EINVAL,
+			a->diff ? "--diff needs exactly two JSON files"
+				: "unexpected argument '%s'; see gd_doctor --help",
+			argv[optind]);
+	return 0;
+}
+
+static struct json_object *
+gd_doctor_document(int argc, char **argv, struct json_object *env, int status)
+{
+	struct json_object *doc = json_object_new_object();
+	struct json_object *cmd = json_object_new_array();
+	int i;
+
+	for (i = 0; i < argc; i++)
+		json_object_array_add(cmd, json_object_new_string(argv[i]));
+	json_object_object_add(doc, "schema",
+			       json_object_new_string("gdperf.doctor/1"));
+	json_object_object_add(doc, "tool",
+			       json_object_new_string("gd_doctor"));
+	json_object_object_add(doc, "version",
+			       json_object_new_string(PACKAGE_VERSION));
+	json_object_object_add(doc, "command_line", cmd);
+	json_object_object_add(doc, "envelope", json_object_get(env));
+	json_object_object_add(doc, "exit_status", json_object_new_int(status));
+	return doc;
+}
+
+/* Written to a temporary name and renamed, so a reader never sees half. */
+static int gd_doctor_write_json(const char *path, struct json_object *doc)
+{
+	int flags = JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
+		    JSON_C_TO_STRING_NOSLASHESCAPE;
+	char tmp[4096];
+
+	if (!strcmp(path, "-"))
+		return puts(json_object_to_json_string_ext(doc, flags)) < 0
+			       ? -EIO
+			       : 0;
+	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+	if (json_object_to_file_ext(tmp, doc, flags) || rename(tmp, path)) {
+		remove(tmp);
+		return gd_err(
+			-EIO,
+			"cannot write the JSON document to '%s'; check the directory exists and is writable",
+			path);
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct gd_doctor_args a = { .env.root = "/" };
+	struct json_object *env, *doc;
+	int ret, status, ndiff;
+
+	ret = gd_doctor_parse(argc, argv, &a);
+	if (ret)
+		goto out_usage;
+	if (a.diff) {
+		ret = gd_doctor_diff(argv[optind], argv[optind + 1], stdout,
+				     &ndiff);
+		if (ret)
+			goto out_usage;
+		return ndiff ? 1 : 0;
+	}
+	ret = gd_envelope_collect(&a.env, &env);
+	if (ret)
+		goto out_usage;
+	status = gd_envelope_worst(env) == GD_SEV_ERROR ? 1 : 0;
+	if (!a.json_path || strcmp(a.json_path, "-"))
+		gd_doctor_print_text(stdout, env);
+	doc = gd_doctor_document(argc, argv, env, status);
+	if (a.json_path && gd_doctor_write_json(a.json_path, doc))
+		status = GD_EXIT_USAGE;
+	json_object_put(doc);
+	json_object_put(env);
+	if (gd_err_is_set())
+		fprintf(stderr, "gd_doctor: %s\n", gd_err_msg());
+	return status;
+
+out_usage:
+	if (ret > 0)
+		return 0;
+	fprintf(stderr, "gd_doctor: %s\n",
+		gd_err_is_set() ? gd_err_msg() : strerror(-ret));
+	return GD_EXIT_USAGE;
+}

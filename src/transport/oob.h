@@ -1,0 +1,141 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+/*
+ * The TCP side channel between client and server: connect/accept with
+ * timeouts and retry, versioned length-prefixed frames carrying one JSON
+ * object each, strict decoding. The client drives; the server validates.
+ */
+#ifndef GD_OOB_H
+#define GD_OOB_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct json_object;
+
+/* 2: GD_FRAME_BEAT, heartbeats from a thread, accepted between any frames */
+#define GD_OOB_VERSION 2
+#define GD_OOB_DEFAULT_PORT 18515
+#define GD_OOB_DEFAULT_TIMEOUT_MS 10000
+/* Largest payload accepted: a test description or result set, never bulk data.
+ */
+#define GD_FRAME_MAX_PAYLOAD (1u << 20)
+
+/* Wire header: magic "GDPF", u16 version, u16 type, u32 payload length, all
+ * big-endian; then the payload, a JSON object in UTF-8 without a NUL. */
+#define GD_FRAME_MAGIC 0x47445046u
+#define GD_FRAME_HDR_LEN 12
+
+enum gd_frame_type {
+	GD_FRAME_HELLO = 1, /* tool, version, both directions first */
+	GD_FRAME_TEST,	    /* client -> server: the whole test description */
+	GD_FRAME_ACCEPT,  /* server -> client: test accepted (+ server info) */
+	GD_FRAME_REJECT,  /* either way: field, local value, peer value, msg */
+	GD_FRAME_QP_INFO, /* QP numbers, PSNs, GIDs, rkeys, addresses */
+	GD_FRAME_SYNC,	  /* barrier with a small JSON body (phase, size) */
+	GD_FRAME_RESULT,  /* server results/counters back to the client */
+	GD_FRAME_ERROR,	  /* the peer failed: code + message */
+	GD_FRAME_BYE,
+	GD_FRAME_BEAT, /* "still here": read and dropped by every receive */
+	GD_FRAME_TYPE_MAX = GD_FRAME_BEAT,
+};
+
+const char *gd_frame_type_name(int type);
+
+/*
+ * Pure codec, no I/O: what the fuzz target exercises.
+ * gd_frame_encode writes header+payload into a malloc'd buffer.
+ * gd_frame_decode_header validates magic, version, type and length bound.
+ * gd_frame_decode_payload parses exactly @len bytes as one JSON object
+ * (trailing garbage, non-objects, embedded NULs are rejected).
+ * All return 0 or -errno (-EPROTO for malformed, -EMSGSIZE for oversize,
+ * -EPROTONOSUPPORT for another version) and record a message with gd_err.
+ */
+struct gd_frame_hdr {
+	uint16_t version;
+	uint16_t type;
+	uint32_t len;
+};
+int gd_frame_encode(int type, const struct json_object *payload, uint8_t **out,
+		    size_t *out_len);
+int gd_frame_decode_header(const uint8_t *buf, size_t len,
+			   struct gd_frame_hdr *hdr);
+int gd_frame_decode_payload(const uint8_t *buf, size_t len,
+			    struct json_object **payload);
+
+struct gd_oob_beat;
+
+struct gd_oob {
+	int fd;
+	int timeout_ms;	     /* per read/write and for connect retries */
+	char peer_name[128]; /* "host:port" for messages */
+	/* Frames go out whole: the heartbeat thread and the caller share
+	 * the socket. */
+	pthread_mutex_t send_lock;
+	struct gd_oob_beat *beat; /* NULL while no heartbeat thread runs */
+	_Atomic int64_t alive_ms; /* the caller's last sign of life */
+};
+
+void gd_oob_init(struct gd_oob *oob, int timeout_ms);
+/* Server: bind (host may be NULL for any), accept one connection. */
+int gd_oob_accept(struct gd_oob *oob, const char *bind_host, uint16_t port);
+/* Server for --loopback: bind/listen first, return the listening fd so the
+ * forked client can connect; then gd_oob_accept_fd() to take the connection. */
+int gd_oob_listen(const char *bind_host, uint16_t port, int *listen_fd);
+int gd_oob_accept_fd(struct gd_oob *oob, int listen_fd);
+/* Client: connect with retry until timeout_ms (the server may start later). */
+int gd_oob_connect(struct gd_oob *oob, const char *host, uint16_t port);
+/* Wrap an already connected socket (tests use socketpair). */
+void gd_oob_attach(struct gd_oob *oob, int fd, const char *peer_name);
+/* Send one frame; payload may be NULL for an empty object. */
+int gd_oob_send(struct gd_oob *oob, int type,
+		const struct json_object *payload);
+/*
+ * Receive one frame of type @expect. A GD_FRAME_ERROR or GD_FRAME_REJECT from
+ * the peer is turned into a recorded error naming the peer and its message,
+ * returning -ECONNABORTED (error) or -EINVAL (reject). Another type gives
+ * -EPROTO. Timeout gives -ETIMEDOUT, peer closed -ECONNRESET.
+ * On success *payload is owned by the caller (json_object_put); pass NULL
+ * to discard it.
+ */
+int gd_oob_recv(struct gd_oob *oob, int expect, struct json_object **payload);
+/* The same with another silence limit than timeout_ms for this wait. */
+int gd_oob_recv_within(struct gd_oob *oob, int expect,
+		       struct json_object **payload, int silence_ms);
+/*
+ * Non-blocking: 1 when a frame of type @expect was waiting (and is now in
+ * *payload), 0 when nothing but heartbeats was, or -errno as gd_oob_recv.
+ */
+int gd_oob_try_recv(struct gd_oob *oob, int expect,
+		    struct json_object **payload);
+
+/*
+ * Heartbeats (oob_beat.c). The silence limit (timeout_ms) is judged by the
+ * receiver on any frame, heartbeats included, so a peer whose measuring
+ * thread is slow (busy CPUs, a long system call under emulation) is not
+ * taken for a dead one. A thread sends GD_FRAME_BEAT every quarter of the
+ * limit (at most a second apart) while the caller has shown life within
+ * GD_OOB_STALL_MS or four silence limits, whichever is longer: a caller
+ * stuck for good still falls silent, so the peer never waits forever.
+ */
+#define GD_OOB_STALL_MS 30000
+int gd_oob_beat_start(struct gd_oob *oob);
+void gd_oob_beat_stop(struct gd_oob *oob);
+/* CLOCK_MONOTONIC in milliseconds: the clock of every side-channel limit. */
+int64_t gd_oob_now_ms(void);
+/* The caller's sign of life: send, receive and the measuring loops. */
+static inline void gd_oob_alive(struct gd_oob *oob)
+{
+	atomic_store_explicit(&oob->alive_ms, gd_oob_now_ms(),
+			      memory_order_relaxed);
+}
+/* Send one whole frame without marking the caller alive (the beat thread). */
+int gd_oob_send_frame(struct gd_oob *oob, int type,
+		      const struct json_object *payload);
+
+/* Convenience: send an ERROR frame with code/message, ignoring failures. */
+void gd_oob_send_error(struct gd_oob *oob, int code, const char *msg);
+void gd_oob_close(struct gd_oob *oob);
+
+#endif

@@ -1,0 +1,370 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+/*
+ * Whole frames on the side channel: send and receive bounded by the silence
+ * limit, heartbeats dropped on receipt, the peer's ERROR and REJECT frames
+ * turned into errors that name it. The deadlines' clock lives here too.
+ */
+#include <config.h>
+
+#include <errno.h>
+#include <poll.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+
+#include <json-c/json.h>
+
+#include "transport/oob.h"
+#include "transport/oob_priv.h"
+#include "util/error.h"
+#include "util/json_get.h"
+
+/* An ERROR frame is a courtesy on the way out; never stall exit on it. */
+#define GD_OOB_ERROR_SEND_MS 1000
+
+int64_t gd_oob_now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+int gd_oob_ms_left(int64_t deadline_ms)
+{
+	int64_t left = deadline_ms - gd_oob_now_ms();
+
+	return left > 0 ? (int)left : 0;
+}
+
+/* 0 when @fd is ready for @events, -ETIMEDOUT at the deadline, or -errno. */
+int gd_oob_wait_fd(int fd, short events, int64_t deadline_ms)
+{
+	struct pollfd pfd = { .fd = fd, .events = events };
+	int rc;
+
+	for (;;) {
+		rc = poll(&pfd, 1, gd_oob_ms_left(deadline_ms));
+		if (rc > 0)
+			return 0;
+		if (rc == 0)
+			return -ETIMEDOUT;
+		if (errno != EINTR)
+			return -errno;
+	}
+}
+
+static int gd_oob_write_all(struct gd_oob *oob, const uint8_t *buf, size_t len,
+			    int64_t deadline_ms, int type)
+{
+	ssize_t n;
+	int rc;
+
+	while (len) {
+		rc = gd_oob_wait_fd(oob->fd, POLLOUT, deadline_ms);
+		if (rc == -ETIMEDOUT)
+			return gd_err(
+				rc,
+				"side channel: peer %s did not take the %s frame "
+				"within %d ms; check the peer is still running and "
+				"not stuck, or raise --timeout",
+				oob->peer_name, gd_frame_type_name(type),
+				oob->timeout_ms);
+		if (rc)
+			return gd_err(rc,
+				      "side channel: waiting to send to peer "
+				      "%s failed: %s",
+				      oob->peer_name, strerror(-rc));
+		/* MSG_NOSIGNAL: a peer that died must give EPIPE, not kill us.
+		 */
+		n = send(oob->fd, buf, len, MSG_NOSIGNAL | MSG_DONTWAIT);
+		if (n < 0) {
+			if (errno == EINTR || errno == EAGAIN ||
+			    errno == EWOULDBLOCK)
+				continue;
+			if (errno == EPIPE || errno == ECONNRESET)
+				return gd_err(
+					-ECONNRESET,
+					"side channel: peer %s closed the "
+					"connection while we sent a %s frame; "
+					"check the peer's own output for its error",
+					oob->peer_name,
+					gd_frame_type_name(type));
+			return gd_err(
+				-errno,
+				"side channel: sending a %s frame to peer %s "
+				"failed: %s; check the network path to the peer",
+				gd_frame_type_name(type), oob->peer_name,
+				strerror(errno));
+		}
+		buf += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+static int gd_oob_read_all(struct gd_oob *oob, uint8_t *buf, size_t len,
+			   int64_t deadline_ms, int silence_ms, int expect)
+{
+	ssize_t n;
+	int rc;
+
+	while (len) {
+		rc = gd_oob_wait_fd(oob->fd, POLLIN, deadline_ms);
+		if (rc == -ETIMEDOUT)
+			return gd_err(
+				rc,
+				"side channel: no %s frame from peer %s within %d "
+				"ms; check the peer is still running and not "
+				"stuck, or raise --timeout",
+				gd_frame_type_name(expect), oob->peer_name,
+				silence_ms);
+		if (rc)
+			return gd_err(rc,
+				      "side channel: waiting for data from "
+				      "peer %s failed: %s",
+				      oob->peer_name, strerror(-rc));
+		n = recv(oob->fd, buf, len, MSG_DONTWAIT);
+		if (n == 0 || (n < 0 && errno == ECONNRESET))
+			return gd_err(
+				-ECONNRESET,
+				"side channel: peer %s closed the connection while "
+				"we waited for a %s frame; check the peer's own "
+				"output for its error and that both ends run the "
+				"same gdperf version",
+				oob->peer_name, gd_frame_type_name(expect));
+		if (n < 0) {
+			if (errno == EINTR || errno == EAGAIN ||
+			    errno == EWOULDBLOCK)
+				continue;
+			return gd_err(
+				-errno,
+				"side channel: receiving from peer %s failed: %s; "
+				"check the network path to the peer",
+				oob->peer_name, strerror(errno));
+		}
+		buf += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+static int gd_oob_send_within(struct gd_oob *oob, int type,
+			      const struct json_object *payload, int timeout_ms)
+{
+	int64_t deadline_ms = gd_oob_now_ms() + timeout_ms;
+	uint8_t *frame;
+	size_t len;
+	int rc;
+
+	rc = gd_frame_encode(type, payload, &frame, &len);
+	if (rc)
+		return rc;
+	pthread_mutex_lock(&oob->send_lock);
+	rc = gd_oob_write_all(oob, frame, len, deadline_ms, type);
+	pthread_mutex_unlock(&oob->send_lock);
+	free(frame);
+	return rc;
+}
+
+int gd_oob_send_frame(struct gd_oob *oob, int type,
+		      const struct json_object *payload)
+{
+	return gd_oob_send_within(oob, type, payload, oob->timeout_ms);
+}
+
+int gd_oob_send(struct gd_oob *oob, int type, const struct json_object *payload)
+{
+	gd_oob_alive(oob);
+	return gd_oob_send_frame(oob, type, payload);
+}
+
+/*
+ * The codec records a message without the peer; give it the peer and the
+ * usual cause. Only when the codec's message is the one recorded, so an
+ * earlier, unrelated first error is kept.
+ */
+static int gd_oob_decode_failed(struct gd_oob *oob, int rc, bool had_err)
+{
+	char why[GD_ERR_MSG_MAX];
+
+	if (had_err)
+		return rc;
+	snprintf(why, sizeof(why), "%s", gd_err_msg());
+	return gd_err_replace(
+		rc,
+		"side channel: bad frame from peer %s: %s; check both ends run the "
+		"same gdperf version and that nothing else answers on that port",
+		oob->peer_name, why);
+}
+
+/* A field of the peer's REJECT/ERROR frame, "?" when it sent none. */
+static const char *gd_peer_field(struct json_object *obj, const char *key)
+{
+	const char *v = gd_json_str(obj, key);
+
+	return v ? v : "?";
+}
+
+static int gd_oob_peer_failed(struct gd_oob *oob, int type,
+			      struct json_object *obj, int expect)
+{
+	struct json_object *code;
+	int rc;
+
+	if (type == GD_FRAME_REJECT) {
+		/* The rejecting peer wrote "local" as its own value and "peer"
+		 * as the one we sent, so from here ours is "peer". */
+		rc = gd_err(-EINVAL,
+			    "peer %s rejected the test: field '%s': ours=%s "
+			    "theirs=%s: %s",
+			    oob->peer_name, gd_peer_field(obj, "field"),
+			    gd_peer_field(obj, "peer"),
+			    gd_peer_field(obj, "local"),
+			    gd_peer_field(obj, "message"));
+	} else if (type == GD_FRAME_ERROR) {
+		rc = gd_err(-ECONNABORTED, "peer %s failed (code %d): %s",
+			    oob->peer_name,
+			    json_object_object_get_ex(obj, "code", &code)
+				    ? json_object_get_int(code)
+				    : 0,
+			    gd_peer_field(obj, "message"));
+	} else {
+		rc = gd_err(
+			-EPROTO,
+			"side channel: peer %s sent a %s frame where %s was "
+			"expected; check both ends run the same gdperf version",
+			oob->peer_name, gd_frame_type_name(type),
+			gd_frame_type_name(expect));
+	}
+	json_object_put(obj);
+	return rc;
+}
+
+/* One whole frame, header and payload, within one silence limit. */
+static int gd_oob_read_frame(struct gd_oob *oob, int expect, int silence_ms,
+			     struct gd_frame_hdr *hdr, struct json_object **obj)
+{
+	int64_t deadline_ms = gd_oob_now_ms() + silence_ms;
+	bool had_err = gd_err_is_set();
+	uint8_t hdr_buf[GD_FRAME_HDR_LEN];
+	uint8_t *body;
+	int rc;
+
+	rc = gd_oob_read_all(oob, hdr_buf, sizeof(hdr_buf), deadline_ms,
+			     silence_ms, expect);
+	if (rc)
+		return rc;
+	rc = gd_frame_decode_header(hdr_buf, sizeof(hdr_buf), hdr);
+	if (rc)
+		return gd_oob_decode_failed(oob, rc, had_err);
+	body = malloc(hdr->len ? hdr->len : 1);
+	if (!body)
+		return gd_err(-ENOMEM,
+			      "side channel: cannot allocate %u bytes for a %s "
+			      "frame from peer %s",
+			      hdr->len, gd_frame_type_name(hdr->type),
+			      oob->peer_name);
+	rc = gd_oob_read_all(oob, body, hdr->len, deadline_ms, silence_ms,
+			     expect);
+	if (!rc) {
+		rc = gd_frame_decode_payload(body, hdr->len, obj);
+		if (rc)
+			rc = gd_oob_decode_failed(oob, rc, had_err);
+	}
+	free(body);
+	return rc;
+}
+
+/* A frame that is not a heartbeat: hand it over when it is the one
+ * expected, else it is the peer's failure (or a protocol error). */
+static int gd_oob_take(struct gd_oob *oob, int expect,
+		       const struct gd_frame_hdr *hdr, struct json_object *obj,
+		       struct json_object **payload)
+{
+	if (hdr->type != expect)
+		return gd_oob_peer_failed(oob, hdr->type, obj, expect);
+	if (payload)
+		*payload = obj;
+	else
+		json_object_put(obj);
+	return 0;
+}
+
+int gd_oob_recv(struct gd_oob *oob, int expect, struct json_object **payload)
+{
+	return gd_oob_recv_within(oob, expect, payload, oob->timeout_ms);
+}
+
+int gd_oob_recv_within(struct gd_oob *oob, int expect,
+		       struct json_object **payload, int silence_ms)
+{
+	struct gd_frame_hdr hdr;
+	struct json_object *obj;
+	int rc;
+
+	if (payload)
+		*payload = NULL;
+	/* Each heartbeat restarts the silence limit. */
+	do {
+		gd_oob_alive(oob);
+		rc = gd_oob_read_frame(oob, expect, silence_ms, &hdr, &obj);
+		if (rc)
+			return rc;
+		if (hdr.type == GD_FRAME_BEAT)
+			json_object_put(obj);
+	} while (hdr.type == GD_FRAME_BEAT);
+	gd_oob_alive(oob);
+	return gd_oob_take(oob, expect, &hdr, obj, payload);
+}
+
+int gd_oob_try_recv(struct gd_oob *oob, int expect,
+		    struct json_object **payload)
+{
+	struct pollfd pfd = { .fd = oob->fd, .events = POLLIN };
+	struct gd_frame_hdr hdr;
+	struct json_object *obj;
+	int rc;
+
+	if (payload)
+		*payload = NULL;
+	for (;;) {
+		if (poll(&pfd, 1, 0) <= 0)
+			return 0;
+		rc = gd_oob_read_frame(oob, expect, oob->timeout_ms, &hdr,
+				       &obj);
+		if (rc)
+			return rc;
+		if (hdr.type != GD_FRAME_BEAT)
+			break;
+		json_object_put(obj);
+	}
+	rc = gd_oob_take(oob, expect, &hdr, obj, payload);
+	return rc ? rc : 1;
+}
+
+void gd_oob_send_error(struct gd_oob *oob, int code, const char *msg)
+{
+	bool had_err = gd_err_is_set();
+	int timeout_ms = oob->timeout_ms < GD_OOB_ERROR_SEND_MS
+				 ? oob->timeout_ms
+				 : GD_OOB_ERROR_SEND_MS;
+	struct json_object *obj;
+
+	if (oob->fd < 0)
+		return;
+	obj = json_object_new_object();
+	if (!obj)
+		return;
+	json_object_object_add(obj, "code", json_object_new_int(code));
+	json_object_object_add(obj, "message",
+			       json_object_new_string(msg ? msg : ""));
+	/* The error being reported matters, not whether the peer heard it. */
+	if (gd_oob_send_within(oob, GD_FRAME_ERROR, obj, timeout_ms) &&
+	    !had_err)
+		gd_err_clear();
+	json_object_put(obj);
+}

@@ -1,0 +1,105 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+/*
+ * Verbs transport: device/port/GID selection, PD/CQ/QP creation, QP state
+ * transitions, and the small post/poll helpers the test loops use.
+ */
+#ifndef GD_VERBS_H
+#define GD_VERBS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <infiniband/verbs.h>
+
+#include "transport/conn.h"
+#include "engine/options.h"
+
+struct json_object;
+
+#define GD_MAX_QPS 256
+#define GD_UD_GRH_BYTES 40
+
+struct gd_port_info {
+	char dev_name[64];
+	uint8_t port;
+	enum ibv_port_state state;
+	uint8_t link_layer; /* IBV_LINK_LAYER_* */
+	enum ibv_mtu active_mtu;
+	uint32_t active_mtu_bytes;
+	uint16_t lid;
+	int gid_index;
+	union ibv_gid gid;
+	char gid_text[64];
+	char gid_type[16]; /* "RoCE v2", "RoCE v1", "IB" */
+	uint32_t max_inline_bytes;
+};
+
+/* What one side tells the other to connect its QPs. */
+struct gd_qp_peer {
+	uint32_t qpn[GD_MAX_QPS];
+	uint32_t psn[GD_MAX_QPS];
+	union ibv_gid gid;
+	uint16_t lid;
+	uint32_t mtu_bytes;
+};
+
+struct gd_verbs {
+	struct ibv_context *ctx;
+	struct ibv_pd *pd;
+	struct ibv_comp_channel *channel;
+	struct ibv_cq *send_cq;
+	struct ibv_cq *recv_cq;
+	struct ibv_qp *qp[GD_MAX_QPS];
+	uint32_t psn[GD_MAX_QPS];
+	struct ibv_ah *ah; /* UD: address of the peer */
+	uint32_t remote_qpn[GD_MAX_QPS];
+	unsigned int num_qps;
+	enum gd_conn conn;
+	struct gd_port_info port;
+	bool ctx_owned; /* false when rdma_cm gave us the context */
+};
+
+/*
+ * Call before any device is opened when receives may land in GPU memory:
+ * rdma-core's mlx5 provider copies receives of up to 32 B (64 B with
+ * 128-byte CQEs) from the CQE into the buffer with the CPU, a CPU store into
+ * device memory. Sets MLX5_SCATTER_TO_CQE=0 as perftest does, unless the
+ * user set it; writes what was done to @record for the header and JSON.
+ */
+void gd_verbs_no_scatter_to_cqe(char *record, size_t len);
+
+/* Open @name (NULL: the first device), query @port and pick the GID.
+ * Errors name the device and list the alternatives. */
+int gd_verbs_open(struct gd_verbs *v, const char *name, unsigned int port,
+		  int gid_index);
+/* Query port/GID details for an already open context (rdma_cm path). */
+int gd_verbs_query_port(struct gd_verbs *v, unsigned int port, int gid_index);
+/* PD, CQs (sized for the depths), completion channel with -e. */
+int gd_verbs_create_pd_cq(struct gd_verbs *v, const struct gd_opts *o);
+/* Send queue depth: -t, or -Q when latency sends go unsignalled. */
+uint32_t gd_sq_depth(const struct gd_opts *o);
+/* Create the QPs and move them to INIT (not for rdma_cm). */
+int gd_verbs_create_qps(struct gd_verbs *v, const struct gd_opts *o,
+			int access);
+/* Our side of the connection data. */
+void gd_verbs_local_peer(const struct gd_verbs *v, struct gd_qp_peer *p);
+struct json_object *gd_qp_peer_to_json(const struct gd_qp_peer *p,
+				       unsigned int num_qps);
+int gd_qp_peer_from_json(struct json_object *j, unsigned int num_qps,
+			 struct gd_qp_peer *p);
+/* INIT -> RTR -> RTS against the peer (UD: create the address handle). */
+int gd_verbs_connect(struct gd_verbs *v, const struct gd_opts *o,
+		     const struct gd_qp_peer *peer);
+void gd_verbs_close(struct gd_verbs *v);
+/* Header block fields and the endpoint identity for the JSON document. */
+struct json_object *gd_verbs_describe(const struct gd_verbs *v);
+/* Wait for @n completions on @cq (busy poll or events); -EIO with the
+ * decoded status on a failed completion. */
+int gd_verbs_poll(struct gd_verbs *v, struct ibv_cq *cq, struct ibv_wc *wc,
+		  int max, bool use_event);
+const char *gd_mtu_text(enum ibv_mtu mtu);
+
+/* The IPv4 address in an IPv4-mapped GID, or -EINVAL. */
+int gd_gid_to_ipv4(const union ibv_gid *gid, char *buf, size_t len);
+
+#endif

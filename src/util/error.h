@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+/*
+ * One error path for the whole program: the first failure is recorded with
+ * its context (what failed, on which device/GPU/peer, what to check next) and
+ * main prints it once, to stderr and into the JSON document.
+ */
+#ifndef GD_ERROR_H
+#define GD_ERROR_H
+
+#include <stdbool.h>
+
+#define GD_ERR_MSG_MAX 1024
+
+/*
+ * Record an error unless one is already recorded, and return @err so callers
+ * can write "return gd_err(-ENOMEM, ...)". @err is a negative errno.
+ */
+int gd_err(int err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Like gd_err() but replaces an earlier error (used when a later, more
+ * precise diagnosis supersedes a generic one). */
+int gd_err_replace(int err, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+bool gd_err_is_set(void);
+int gd_err_code(void);
+const char *gd_err_msg(void);
+void gd_err_clear(void);
+
+/* errno value -> "ENOMEM" etc. (the numeric code stays in messages too). */
+const char *gd_errno_name(int err);
+
+#endif

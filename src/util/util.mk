@@ -1,0 +1,17 @@
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+# The layer every other one uses: errors, tolerant JSON readers, the clock
+# and statistics, and the one --version format.
+libgdperf_la_SOURCES += \
+	src/util/error.c src/util/error.h \
+	src/util/json_get.c src/util/json_get.h \
+	src/util/version.c src/util/version.h \
+	src/util/parse.c src/util/parse.h \
+	src/util/clock.c src/util/stats.c src/util/stats_json.c src/util/stats.h
+
+if HAVE_CMOCKA
+check_PROGRAMS += tests/stats_test
+TESTS += tests/stats_test
+tests_stats_test_SOURCES = tests/stats_test.c
+tests_stats_test_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_stats_test_LDADD = $(gd_common_ldadd) $(CMOCKA_LIBS)
+endif
