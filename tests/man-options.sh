@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
-# Keeps man/gdperf.7 and the eight gd_* binaries honest with each other:
+# Keeps man/gdperf.7 and the gd_* binaries of gd_tests[] honest with each other:
 # every long option in each binary's --help is in the page's OPTIONS section,
 # every option that section names exists in --help, each binary has its .so
 # stub, and every verdict code in src/report/compare.h is documented.
@@ -9,7 +9,8 @@ set -u
 top_src=${GD_TOP_SRCDIR:-.}
 top_build=${GD_TOP_BUILDDIR:-.}
 page="$top_src/man/gdperf.7"
-bins="gd_write_bw gd_write_lat gd_read_bw gd_read_lat gd_send_bw gd_send_lat gd_atomic_bw gd_atomic_lat"
+# The binaries are the entries of gd_tests[], the table they run from.
+bins=$(sed -n 's/^[[:space:]]*\.name = "\(gd_[a-z0-9_]*\)",$/\1/p' "$top_src/src/engine/test.c")
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/gd-man.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
 status=0
@@ -20,6 +21,8 @@ fail() {
 }
 
 [ -r "$page" ] || { echo "FAIL: $page not readable"; exit 1; }
+[ -n "$bins" ] || { echo "FAIL: no gd_tests[] entries found in src/engine/test.c"; exit 1; }
+nbins=$(echo $bins | wc -w)
 
 # groff source to plain text for matching: drop font escapes (\fB, \f(CW,
 # \f[...]), then every remaining backslash, so "\-\-ib\-dev" reads "--ib-dev".
@@ -95,6 +98,6 @@ for st in 0 1 2 3; do
 done
 
 if [ $status -eq 0 ]; then
-	echo "PASS: $(wc -l <"$tmp/all-help") long options of 8 binaries match man/gdperf.7 both ways; $(echo "$codes" | wc -l) verdict codes and exit statuses 0-3 documented"
+	echo "PASS: $(wc -l <"$tmp/all-help") long options of $nbins binaries match man/gdperf.7 both ways; $(echo "$codes" | wc -l) verdict codes and exit statuses 0-3 documented"
 fi
 exit $status

@@ -106,6 +106,49 @@ static void test_spec_parse_bad(void **state)
 	assert_string_equal(gd_mem_route_name(GD_ROUTE_DMABUF), "dmabuf");
 }
 
+/* The whole list of forms comes from the backends, in table order. */
+static void test_spec_unknown_lists_backends(void **state)
+{
+	struct gd_mem_spec s;
+
+	assert_int_equal(gd_mem_spec_parse("gpu", &s), -EINVAL);
+	assert_string_equal(
+		gd_err_msg(),
+		"--mem 'gpu': unknown memory type (expected host, hugepage, cuda:N[:auto|dmabuf|peermem] or cuda:BDF[:route])");
+}
+
+/* The questions the engine asks before a spec is parsed. */
+static void test_spec_questions(void **state)
+{
+	char text[96];
+
+	assert_false(gd_mem_spec_is_device(NULL));
+	assert_false(gd_mem_spec_is_device("host"));
+	assert_false(gd_mem_spec_is_device("hugepage"));
+	assert_false(gd_mem_spec_is_device("gpu:0"));
+	assert_true(gd_mem_spec_is_device("cuda:0"));
+
+	assert_false(gd_mem_spec_may_export_dmabuf(NULL));
+	assert_false(gd_mem_spec_may_export_dmabuf("host"));
+	assert_true(gd_mem_spec_may_export_dmabuf("cuda:0"));
+	assert_true(gd_mem_spec_may_export_dmabuf("cuda:0:dmabuf"));
+	assert_false(gd_mem_spec_may_export_dmabuf("cuda:0:peermem"));
+
+	assert_int_equal(gd_mem_spec_alias("use_cuda", "2", GD_ROUTE_AUTO, text,
+					   sizeof(text)),
+			 0);
+	assert_string_equal(text, "cuda:2");
+	assert_int_equal(gd_mem_spec_alias("use_cuda", "0000:17:00.0",
+					   GD_ROUTE_DMABUF, text, sizeof(text)),
+			 0);
+	assert_string_equal(text, "cuda:0000:17:00.0:dmabuf");
+	assert_false(gd_err_is_set());
+	assert_int_equal(gd_mem_spec_alias("use_rocm", "0", GD_ROUTE_AUTO, text,
+					   sizeof(text)),
+			 -EINVAL);
+	assert_msg_has("no memory backend answers to --use_rocm");
+}
+
 static void test_pattern_bytes(void **state)
 {
 	size_t differ = 0;
@@ -634,6 +677,8 @@ int main(int argc, char **argv)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup(test_spec_parse_good, reset),
 		cmocka_unit_test_setup(test_spec_parse_bad, reset),
+		cmocka_unit_test_setup(test_spec_unknown_lists_backends, reset),
+		cmocka_unit_test_setup(test_spec_questions, reset),
 		cmocka_unit_test_setup(test_pattern_bytes, reset),
 		cmocka_unit_test_setup(test_host_alloc_and_check, reset),
 		cmocka_unit_test_setup(test_hugepage_explain, reset),

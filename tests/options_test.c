@@ -52,6 +52,33 @@ static void test_defaults_write_bw(void **state)
 	gd_opts_free(&o);
 }
 
+/* gd_tests[] is what the binaries, these tests and the man-page check read:
+ * each entry's name must say its verb and measure, and its defaults must
+ * fit its verb. */
+static void test_table_consistent(void **state)
+{
+	char want[64];
+
+	(void)state;
+	for (size_t i = 0; i < GD_TEST_COUNT; i++) {
+		const struct gd_test *t = &gd_tests[i];
+
+		assert_non_null(t->name);
+		assert_non_null(t->verb);
+		snprintf(want, sizeof(want), "gd_%s_%s", t->verb->name,
+			 gd_measure_name(t->measure));
+		assert_string_equal(t->name, want);
+		assert_true(t->conn_mask & GD_CONN_BIT(GD_CONN_RC));
+		assert_true(t->default_iters > 0);
+		assert_true(t->default_tx_depth > 0);
+		if (t->verb->fixed_size_bytes)
+			assert_int_equal(t->default_size_bytes,
+					 t->verb->fixed_size_bytes);
+		if (!t->verb->imm)
+			assert_int_equal(t->verb->opcode_imm, t->verb->opcode);
+	}
+}
+
 static void test_defaults_latency(void **state)
 {
 	const struct gd_test *lat[] = { &t_write_lat, &t_read_lat };
@@ -626,6 +653,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_defaults_write_bw),
+		cmocka_unit_test(test_table_consistent),
 		cmocka_unit_test(test_defaults_latency),
 		cmocka_unit_test(test_sweep_bounds),
 		cmocka_unit_test(test_short_flags),

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
- * Shared by the option tests: the binaries' test tables (as in src/bin/)
- * and a parse helper that feeds gd_opts_parse a fresh argv every time.
+ * Shared by the option tests: the binaries' entries of gd_tests[] and a
+ * parse helper that feeds gd_opts_parse a fresh argv every time.
  * Include after <cmocka.h>.
  */
 #ifndef GD_TESTS_OPTS_UTIL_H
@@ -14,60 +14,15 @@
 #include "util/error.h"
 #include "engine/options.h"
 
-static const struct gd_test t_write_bw = {
-	.name = "gd_write_bw",
-	.verb = GD_VERB_WRITE,
-	.measure = GD_MEASURE_BW,
-	.conn_mask = GD_CONN_BIT(GD_CONN_RC) | GD_CONN_BIT(GD_CONN_UC),
-	.default_size_bytes = 65536,
-	.default_iters = 5000,
-};
-
-static const struct gd_test t_write_lat = {
-	.name = "gd_write_lat",
-	.verb = GD_VERB_WRITE,
-	.measure = GD_MEASURE_LAT,
-	.conn_mask = GD_CONN_BIT(GD_CONN_RC) | GD_CONN_BIT(GD_CONN_UC),
-	.default_size_bytes = 2,
-	.default_iters = 1000,
-};
-
-static const struct gd_test t_read_bw = {
-	.name = "gd_read_bw",
-	.verb = GD_VERB_READ,
-	.measure = GD_MEASURE_BW,
-	.conn_mask = GD_CONN_BIT(GD_CONN_RC),
-	.default_size_bytes = 65536,
-	.default_iters = 1000,
-};
-
-static const struct gd_test t_read_lat = {
-	.name = "gd_read_lat",
-	.verb = GD_VERB_READ,
-	.measure = GD_MEASURE_LAT,
-	.conn_mask = GD_CONN_BIT(GD_CONN_RC),
-	.default_size_bytes = 2,
-	.default_iters = 1000,
-};
-
-static const struct gd_test t_send_bw = {
-	.name = "gd_send_bw",
-	.verb = GD_VERB_SEND,
-	.measure = GD_MEASURE_BW,
-	.conn_mask = GD_CONN_BIT(GD_CONN_RC) | GD_CONN_BIT(GD_CONN_UC) |
-		     GD_CONN_BIT(GD_CONN_UD),
-	.default_size_bytes = 65536,
-	.default_iters = 1000,
-};
-
-static const struct gd_test t_atomic_bw = {
-	.name = "gd_atomic_bw",
-	.verb = GD_VERB_ATOMIC,
-	.measure = GD_MEASURE_BW,
-	.conn_mask = GD_CONN_BIT(GD_CONN_RC),
-	.default_size_bytes = 8,
-	.default_iters = 1000,
-};
+/* The binaries' own entries, so a test parses exactly what they parse. */
+#define t_write_bw (gd_tests[GD_TEST_WRITE_BW])
+#define t_write_lat (gd_tests[GD_TEST_WRITE_LAT])
+#define t_read_bw (gd_tests[GD_TEST_READ_BW])
+#define t_read_lat (gd_tests[GD_TEST_READ_LAT])
+#define t_send_bw (gd_tests[GD_TEST_SEND_BW])
+#define t_send_lat (gd_tests[GD_TEST_SEND_LAT])
+#define t_atomic_bw (gd_tests[GD_TEST_ATOMIC_BW])
+#define t_atomic_lat (gd_tests[GD_TEST_ATOMIC_LAT])
 
 #define MAX_ARGS 48
 

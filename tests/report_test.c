@@ -368,6 +368,71 @@ static void test_output_only(void **state)
 	}
 }
 
+/* --bidirectional and --cpu_util: the CPU line before its row, the
+ * directions after it, with the figures the document holds. */
+static void test_bidir_cpu_lines(void **state)
+{
+	struct gd_bw_summary a, b;
+	struct json_object *root;
+	struct gd_report *rep;
+	const char *cpu, *row, *bidir;
+	struct capture c;
+	int ph;
+
+	assert_int_equal(gd_bw_summarize(65536, 1000, 1000000000ull,
+					 50000000ull, 100, &a),
+			 0);
+	b = a;
+	b.avg_MiBps = 37.5;
+	cap_open(&c);
+	rep = new_bw_report(&c, NULL, false, GD_OUTPUT_ALL);
+	ph = gd_report_phase_begin(rep, "HH:bidir", "HH", "bidir", NULL);
+	gd_report_cpu_util(rep, 65536, 12.34);
+	assert_non_null(gd_report_bidir_row(rep, ph, &a, &b));
+	assert_non_null(gd_report_bidir_row(rep, ph, &a, NULL));
+	assert_int_equal(gd_report_finish(rep, 0), 0);
+	cap_close(&c);
+
+	cpu = strstr(c.buf, " CPU utilisation during 65536 B: 12.3%\n");
+	row = strstr(c.buf, " 65536      2000 ");
+	bidir = strstr(
+		c.buf,
+		" bidirectional 65536 B: client->server 62.50 + server->client 37.50 = sum 100.00 MiB/s\n");
+	assert_non_null(cpu);
+	assert_non_null(row);
+	assert_non_null(bidir);
+	assert_true(cpu < row && row < bidir);
+	/* the server's half missing: 0 in the line, null in the document */
+	assert_non_null(strstr(
+		bidir + 1,
+		" bidirectional 65536 B: client->server 62.50 + server->client 0.00 = sum 62.50 MiB/s\n"));
+	root = gd_report_root(rep);
+	assert_jdbl(root, "phases.0.results.0.bw_avg_MiBps", 100.0);
+	assert_jint(root, "phases.0.results.0.iterations", 2000);
+	assert_true(json_object_get_boolean(
+		jpath(root, "phases.0.results.0.sum_of_directions")));
+	assert_jdbl(
+		root,
+		"phases.0.results.0.directions.server_to_client.bw_avg_MiBps",
+		37.5);
+	assert_null(
+		jpath(root, "phases.0.results.1.directions.server_to_client"));
+	gd_report_free(rep);
+	free(c.buf);
+
+	/* --output=bandwidth prints the sums alone */
+	cap_open(&c);
+	rep = new_bw_report(&c, NULL, false, GD_OUTPUT_BANDWIDTH);
+	ph = gd_report_phase_begin(rep, "HH:bidir", "HH", "bidir", NULL);
+	gd_report_cpu_util(rep, 65536, 12.34);
+	gd_report_bidir_row(rep, ph, &a, &b);
+	assert_int_equal(gd_report_finish(rep, 0), 0);
+	gd_report_free(rep);
+	cap_close(&c);
+	assert_string_equal(c.buf, "100.00\n");
+	free(c.buf);
+}
+
 static struct gd_report *lat_report(struct capture *c, enum gd_output_only only)
 {
 	/* 1..10 us round trips: summary worked by hand in stats_test.c */
@@ -486,6 +551,7 @@ int main(void)
 		cmocka_unit_test(test_text_table),
 		cmocka_unit_test(test_gbits),
 		cmocka_unit_test(test_output_only),
+		cmocka_unit_test(test_bidir_cpu_lines),
 		cmocka_unit_test(test_latency),
 		cmocka_unit_test(test_missing_dir),
 		cmocka_unit_test(test_error_from_gd_err),

@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
-# The eight gd_* benchmarks, each a short table handed to the engine.
+# The eight gd_* benchmarks, each handing its gd_tests[] entry
+# (src/engine/test.c) to the engine.
 GD_BINARIES = gd_write_bw gd_write_lat gd_read_bw gd_read_lat \
 	gd_send_bw gd_send_lat gd_atomic_bw gd_atomic_lat
 bin_PROGRAMS += $(GD_BINARIES)

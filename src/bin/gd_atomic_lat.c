@@ -1,19 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
-/* gd_atomic_lat: atomic fetch-and-add latency. The engine does the rest. */
+/* gd_atomic_lat: atomic fetch-and-add latency. The engine does the rest;
+ * the test is its gd_tests[] entry. */
 #include <config.h>
 
 #include "engine/test.h"
 
-static const struct gd_test gd_this_test = {
-	.name = "gd_atomic_lat",
-	.verb = GD_VERB_ATOMIC,
-	.measure = GD_MEASURE_LAT,
-	.conn_mask = GD_CONN_BIT(GD_CONN_RC),
-	.default_size_bytes = 8,
-	.default_iters = 1000,
-};
-
 int main(int argc, char **argv)
 {
-	return gd_main(&gd_this_test, argc, argv);
+	return gd_main(&gd_tests[GD_TEST_ATOMIC_LAT], argc, argv);
 }

@@ -1,20 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
-/* gd_send_bw: send/receive bandwidth. The engine does the rest. */
+/* gd_send_bw: send/receive bandwidth. The engine does the rest;
+ * the test is its gd_tests[] entry. */
 #include <config.h>
 
 #include "engine/test.h"
 
-static const struct gd_test gd_this_test = {
-	.name = "gd_send_bw",
-	.verb = GD_VERB_SEND,
-	.measure = GD_MEASURE_BW,
-	.conn_mask = GD_CONN_BIT(GD_CONN_RC) | GD_CONN_BIT(GD_CONN_UC) |
-		     GD_CONN_BIT(GD_CONN_UD),
-	.default_size_bytes = 65536,
-	.default_iters = 1000,
-};
-
 int main(int argc, char **argv)
 {
-	return gd_main(&gd_this_test, argc, argv);
+	return gd_main(&gd_tests[GD_TEST_SEND_BW], argc, argv);
 }

@@ -1,20 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
-/* gd_send_lat: send/receive ping-pong latency. The engine does the rest. */
+/* gd_send_lat: send/receive ping-pong latency. The engine does the rest;
+ * the test is its gd_tests[] entry. */
 #include <config.h>
 
 #include "engine/test.h"
 
-static const struct gd_test gd_this_test = {
-	.name = "gd_send_lat",
-	.verb = GD_VERB_SEND,
-	.measure = GD_MEASURE_LAT,
-	.conn_mask = GD_CONN_BIT(GD_CONN_RC) | GD_CONN_BIT(GD_CONN_UC) |
-		     GD_CONN_BIT(GD_CONN_UD),
-	.default_size_bytes = 2,
-	.default_iters = 1000,
-};
-
 int main(int argc, char **argv)
 {
-	return gd_main(&gd_this_test, argc, argv);
+	return gd_main(&gd_tests[GD_TEST_SEND_LAT], argc, argv);
 }

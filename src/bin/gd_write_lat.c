@@ -1,19 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
-/* gd_write_lat: RDMA write ping-pong latency. The engine does the rest. */
+/* gd_write_lat: RDMA write ping-pong latency. The engine does the rest;
+ * the test is its gd_tests[] entry. */
 #include <config.h>
 
 #include "engine/test.h"
 
-static const struct gd_test gd_this_test = {
-	.name = "gd_write_lat",
-	.verb = GD_VERB_WRITE,
-	.measure = GD_MEASURE_LAT,
-	.conn_mask = GD_CONN_BIT(GD_CONN_RC) | GD_CONN_BIT(GD_CONN_UC),
-	.default_size_bytes = 2,
-	.default_iters = 1000,
-};
-
 int main(int argc, char **argv)
 {
-	return gd_main(&gd_this_test, argc, argv);
+	return gd_main(&gd_tests[GD_TEST_WRITE_LAT], argc, argv);
 }

@@ -154,8 +154,7 @@ static void gd_report_header(struct gd_session *s)
 	gd_report_header_str(rep, "clock", "Clock", gd_clock_describe());
 	gd_affinity_text(buf, sizeof(buf));
 	gd_report_header_str(rep, "cpu_affinity", "CPU affinity", buf);
-	if (s->test->verb == GD_VERB_WRITE &&
-	    s->test->measure == GD_MEASURE_LAT)
+	if (s->test->verb->imm && s->test->measure == GD_MEASURE_LAT)
 		gd_report_header_str(
 			rep, "completion", "Completion",
 			s->use_imm ? "write-with-immediate (receive CQ polled)"
@@ -180,12 +179,12 @@ static struct json_object *gd_labels_json(const struct gd_opts *o)
 
 static void gd_add_envelope(struct gd_report *rep, const char *mem_spec)
 {
-	/* The envelope costs tens of ms; the CUDA part only when a GPU is
-	 * in the test, since cuInit can take seconds on a busy node. */
+	/* The envelope costs tens of ms; the GPU part only when device memory
+	 * is in the test, since starting a GPU driver can take seconds on a
+	 * busy node. */
 	struct gd_envelope_opts eo = {
-		.flags = mem_spec && !strncmp(mem_spec, "cuda", 4)
-				 ? 0
-				 : GD_ENVELOPE_NO_GPU,
+		.flags = gd_mem_spec_is_device(mem_spec) ? 0
+							 : GD_ENVELOPE_NO_GPU,
 	};
 	struct json_object *env = NULL;
 
@@ -229,14 +228,7 @@ static int gd_judge(struct gd_session *s)
 		gd_err_clear();
 		return 0;
 	}
-	gd_report_set_section(s->rep, "comparison", cmp);
-	gd_report_set_section(s->rep, "verdicts", verd);
-	/* with the document on stdout (--json), the tables go to stderr */
-	if (o->output == GD_OUTPUT_ALL)
-		gd_compare_print(o->json_path && !strcmp(o->json_path, "-")
-					 ? stderr
-					 : stdout,
-				 doc, cmp, verd);
+	gd_report_comparison(s->rep, cmp, verd);
 	if (o->plot_path) {
 		int r = gd_plot_write(doc, o->plot_path, note, sizeof(note));
 

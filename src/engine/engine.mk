@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
-# The engine: the test description (test.c), the option table, the
+# The engine: the verbs and the tests as data (test.c), the option table, the
 # session (handshake, buffers), the sweep and its steps, the measured loops
 # and gd_main.
 libgdperf_la_SOURCES += \

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * What the measured loops (bandwidth and latency) and the step around them
- * share: which side posts receives and keeping them posted, the
+ * share: the opcode, which side posts receives and keeping them posted, the
  * initiator's "done" frame, and how long a step may go without news.
  * Both loops and the step call down into this file, never back up.
  */
@@ -19,7 +19,17 @@
 
 bool gd_step_needs_recv(const struct gd_session *s)
 {
-	return s->test->verb == GD_VERB_SEND || s->use_imm;
+	return s->test->verb->target_recv || s->use_imm;
+}
+
+enum ibv_wr_opcode gd_step_opcode(const struct gd_session *s)
+{
+	return s->use_imm ? s->test->verb->opcode_imm : s->test->verb->opcode;
+}
+
+bool gd_step_polls_byte(const struct gd_session *s)
+{
+	return s->test->verb->pingpong && !gd_step_needs_recv(s);
 }
 
 static int gd_post_recv_one(struct gd_step *st, unsigned int q)
@@ -35,8 +45,9 @@ static int gd_post_recv_one(struct gd_step *st, unsigned int q)
 	struct ibv_recv_wr wr = { .wr_id = q, .sg_list = &sge, .num_sge = 1 },
 			   *bad;
 
-	/* write-with-immediate consumes a receive but no buffer */
-	if (s->test->verb == GD_VERB_WRITE)
+	/* a receive the verb itself does not post is there for an immediate,
+	 * which consumes it but no buffer */
+	if (!s->test->verb->target_recv)
 		wr.num_sge = 0;
 	if (ibv_post_recv(s->v.qp[q], &wr, &bad))
 		return gd_err(

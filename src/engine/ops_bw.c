@@ -49,21 +49,6 @@ static uint64_t gd_check_ticks(void)
 	return (uint64_t)(GD_CHECK_MS * 1e6 / gd_clock_ns_per_tick());
 }
 
-static enum ibv_wr_opcode gd_bw_opcode(const struct gd_session *s)
-{
-	switch (s->test->verb) {
-	case GD_VERB_READ:
-		return IBV_WR_RDMA_READ;
-	case GD_VERB_SEND:
-		return IBV_WR_SEND;
-	case GD_VERB_ATOMIC:
-		return IBV_WR_ATOMIC_FETCH_AND_ADD;
-	default:
-		return s->use_imm ? IBV_WR_RDMA_WRITE_WITH_IMM
-				  : IBV_WR_RDMA_WRITE;
-	}
-}
-
 /* Fill the template work requests once per step; the loop only changes
  * wr_id and the signal flag. */
 static int gd_bw_templates(struct gd_bw_loop *L)
@@ -71,9 +56,8 @@ static int gd_bw_templates(struct gd_bw_loop *L)
 	struct gd_step *st = L->st;
 	struct gd_session *s = st->s;
 	size_t n = (size_t)s->o->post_list * s->v.num_qps;
-	enum ibv_wr_opcode op = gd_bw_opcode(s);
-	bool inl = op != IBV_WR_RDMA_READ &&
-		   op != IBV_WR_ATOMIC_FETCH_AND_ADD &&
+	enum ibv_wr_opcode op = gd_step_opcode(s);
+	bool inl = s->test->verb->inline_ok &&
 		   st->size_bytes <= s->v.port.max_inline_bytes &&
 		   st->size_bytes <= s->o->inline_bytes &&
 		   st->lb->mem.ops->cpu_accessible;

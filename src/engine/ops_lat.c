@@ -20,7 +20,7 @@
 
 bool gd_lat_is_pingpong(const struct gd_session *s)
 {
-	return s->test->verb == GD_VERB_WRITE || s->test->verb == GD_VERB_SEND;
+	return s->test->verb->pingpong;
 }
 
 struct gd_lat_loop {
@@ -137,13 +137,13 @@ static void gd_lat_template(struct gd_lat_loop *L)
 	L->wr.sg_list = &L->sge;
 	L->wr.num_sge = 1;
 	L->wr.send_flags = 0;
+	L->wr.opcode = gd_step_opcode(s);
 	if (cpu && st->size_bytes <= s->v.port.max_inline_bytes &&
-	    st->size_bytes <= s->o->inline_bytes &&
-	    s->test->verb != GD_VERB_READ && s->test->verb != GD_VERB_ATOMIC)
+	    st->size_bytes <= s->o->inline_bytes && s->test->verb->inline_ok)
 		L->wr.send_flags |= IBV_SEND_INLINE;
-	switch (s->test->verb) {
-	case GD_VERB_SEND:
-		L->wr.opcode = IBV_WR_SEND;
+	/* the union member of wr.wr follows the opcode */
+	switch (L->wr.opcode) {
+	case IBV_WR_SEND:
 		if (s->v.conn == GD_CONN_UD) {
 			L->sge.addr += GD_UD_GRH_BYTES;
 			L->wr.wr.ud.ah = s->v.ah;
@@ -151,24 +151,18 @@ static void gd_lat_template(struct gd_lat_loop *L)
 			L->wr.wr.ud.remote_qkey = 0x11111111u;
 		}
 		return;
-	case GD_VERB_READ:
-		L->wr.opcode = IBV_WR_RDMA_READ;
-		break;
-	case GD_VERB_ATOMIC:
-		L->wr.opcode = IBV_WR_ATOMIC_FETCH_AND_ADD;
+	case IBV_WR_ATOMIC_FETCH_AND_ADD:
 		L->wr.wr.atomic.remote_addr = st->rb->addr;
 		L->wr.wr.atomic.rkey = st->rb->rkey;
 		L->wr.wr.atomic.compare_add = 1;
 		return;
-	case GD_VERB_WRITE:
-		L->wr.opcode = s->use_imm ? IBV_WR_RDMA_WRITE_WITH_IMM
-					  : IBV_WR_RDMA_WRITE;
-		L->wr.wr.rdma.remote_addr = st->rb->addr + half;
+	default:
+		/* ping-pong peers write into each other's second half; the
+		 * first half is each side's source */
+		L->wr.wr.rdma.remote_addr =
+			st->rb->addr + (gd_lat_is_pingpong(s) ? half : 0);
 		L->wr.wr.rdma.rkey = st->rb->rkey;
-		return;
 	}
-	L->wr.wr.rdma.remote_addr = st->rb->addr;
-	L->wr.wr.rdma.rkey = st->rb->rkey;
 }
 
 static int gd_lat_ping(struct gd_lat_loop *L, uint8_t val, bool poll_byte,
@@ -225,7 +219,7 @@ int gd_lat_run(struct gd_step *st, struct gd_step_result *r)
 {
 	struct gd_session *s = st->s;
 	struct gd_lat_loop L = { .st = st };
-	bool poll_byte = s->test->verb == GD_VERB_WRITE && !s->use_imm;
+	bool poll_byte = gd_step_polls_byte(s);
 	uint64_t total = st->iters ? st->iters + st->warmup : s->samples_cap;
 	uint64_t deadline = 0, k = 0, t0, t1;
 	double ns_per_tick = gd_clock_ns_per_tick();

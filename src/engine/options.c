@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "util/error.h"
+#include "mem/mem.h"
 #include "engine/options.h"
 #include "engine/options_priv.h"
 #include "util/version.h"
@@ -299,7 +300,7 @@ static void gd_opts_defaults(const struct gd_test *test, struct gd_opts *o)
 	o->max_size_bytes = GD_SWEEP_MAX_BYTES;
 	o->iters = test->default_iters;
 	o->num_qps = 1;
-	o->tx_depth = test->measure == GD_MEASURE_LAT ? 1 : 128;
+	o->tx_depth = test->default_tx_depth;
 	o->rx_depth = 512;
 	o->cq_mod = 100;
 	o->post_list = 1;
@@ -332,9 +333,13 @@ bool gd_opts_given(const struct gd_opts *o, const char *long_name)
 	return false;
 }
 
+/* perftest's --use_cuda family is an alias of --mem: the memory backend
+ * that answers to it writes the spec. */
 static int gd_opts_merge_mem(struct gd_opts *o)
 {
-	char buf[96];
+	char buf[96], index[24];
+	const char *ref = o->use_cuda_bus_id;
+	int ret;
 
 	if (o->use_cuda_dmabuf && o->use_cuda < 0 && !o->use_cuda_bus_id &&
 	    !o->mem_spec)
@@ -354,13 +359,16 @@ static int gd_opts_merge_mem(struct gd_opts *o)
 		return gd_err(
 			-EINVAL,
 			"--use_cuda and --use_cuda_bus_id both select a GPU; give one");
-	if (o->use_cuda_bus_id)
-		snprintf(buf, sizeof(buf), "cuda:%s%s", o->use_cuda_bus_id,
-			 o->use_cuda_dmabuf ? ":dmabuf" : "");
-	else
-		snprintf(buf, sizeof(buf), "cuda:%lld%s",
-			 (long long)o->use_cuda,
-			 o->use_cuda_dmabuf ? ":dmabuf" : "");
+	if (!ref) {
+		snprintf(index, sizeof(index), "%lld", (long long)o->use_cuda);
+		ref = index;
+	}
+	ret = gd_mem_spec_alias("use_cuda", ref,
+				o->use_cuda_dmabuf ? GD_ROUTE_DMABUF
+						   : GD_ROUTE_AUTO,
+				buf, sizeof(buf));
+	if (ret)
+		return ret;
 	o->mem_spec = strdup(buf);
 	return 0;
 }
@@ -393,7 +401,7 @@ static int gd_phases_check(const char *list)
 
 int gd_opts_validate(const struct gd_test *test, struct gd_opts *o)
 {
-	const char *verb = gd_verb_name(test->verb);
+	const char *verb = test->verb->name;
 
 	if (!(test->conn_mask & GD_CONN_BIT(o->conn)))
 		return gd_err(
@@ -419,17 +427,20 @@ int gd_opts_validate(const struct gd_test *test, struct gd_opts *o)
 			      "--min-size %" PRIu64
 			      " is above --max-size %" PRIu64,
 			      o->min_size_bytes, o->max_size_bytes);
-	if (test->verb == GD_VERB_ATOMIC) {
-		if (gd_opts_given(o, "size") && o->size_bytes != 8)
-			return gd_err(
-				-EINVAL,
-				"atomic operations move 8 bytes; drop -s %" PRIu64,
-				o->size_bytes);
+	if (test->verb->fixed_size_bytes) {
+		uint64_t fixed = test->verb->fixed_size_bytes;
+
+		if (gd_opts_given(o, "size") && o->size_bytes != fixed)
+			return gd_err(-EINVAL,
+				      "%s operations move %" PRIu64
+				      " bytes; drop -s %" PRIu64,
+				      verb, fixed, o->size_bytes);
 		if (o->all_sizes)
-			return gd_err(
-				-EINVAL,
-				"atomic operations have one size (8 bytes); drop -a");
-		o->size_bytes = 8;
+			return gd_err(-EINVAL,
+				      "%s operations have one size (%" PRIu64
+				      " bytes); drop -a",
+				      verb, fixed);
+		o->size_bytes = fixed;
 	}
 	if (o->conn == GD_CONN_UD && o->rdma_cm)
 		return gd_err(
@@ -445,14 +456,14 @@ int gd_opts_validate(const struct gd_test *test, struct gd_opts *o)
 		return gd_err(-EINVAL,
 			      "--run_infinitely and -a exclude each other");
 	if (o->duration_s && test->measure == GD_MEASURE_LAT &&
-	    (test->verb == GD_VERB_WRITE || test->verb == GD_VERB_SEND))
+	    test->verb->pingpong)
 		return gd_err(
 			-EINVAL,
 			"-D with %s (a ping-pong test) is not supported; use -n",
 			test->name);
 	if (o->phases && gd_phases_check(o->phases))
 		return gd_err_code();
-	if (o->write_with_imm && test->verb != GD_VERB_WRITE)
+	if (o->write_with_imm && !test->verb->imm)
 		return gd_err(-EINVAL,
 			      "--write_with_imm applies to write tests only");
 	if (o->out_json && !o->json_path)
@@ -473,16 +484,15 @@ int gd_opts_validate(const struct gd_test *test, struct gd_opts *o)
 			"--use_hugepages and --mem=hugepage say the same; give one");
 	if (gd_opts_merge_mem(o))
 		return gd_err_code();
-	if (o->inline_bytes && gd_opts_given(o, "inline_size") && o->mem_spec &&
-	    !strncmp(o->mem_spec, "cuda", 4))
+	if (o->inline_bytes && gd_opts_given(o, "inline_size") &&
+	    gd_mem_spec_is_device(o->mem_spec))
 		return gd_err(
 			-EINVAL,
 			"-I %" PRIu64
 			": inline data is copied by the CPU and cannot come from GPU memory (--mem %s); drop -I",
 			o->inline_bytes, o->mem_spec);
 	if (o->use_cuda_pcie_mapping &&
-	    (!o->mem_spec || strncmp(o->mem_spec, "cuda", 4) ||
-	     strstr(o->mem_spec, ":peermem")))
+	    !gd_mem_spec_may_export_dmabuf(o->mem_spec))
 		return gd_err(
 			-EINVAL,
 			"--use_cuda_pcie_mapping applies to DMA-BUF exports of GPU memory: add --mem=cuda:N (auto or :dmabuf route) or --use_cuda=N");
@@ -604,7 +614,7 @@ void gd_opts_usage(const struct gd_test *test, FILE *out)
 		"%s measures RDMA %s %s, first with host buffers and then with\n"
 		"device buffers when --mem names a GPU. See %s(1).\n\nOptions:\n",
 		test->name, test->name, test->name, test->name,
-		gd_verb_name(test->verb),
+		test->verb->name,
 		test->measure == GD_MEASURE_BW ? "bandwidth" : "latency",
 		test->name);
 	for (size_t i = 0; i < GD_NOPTS; i++) {

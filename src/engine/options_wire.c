@@ -203,8 +203,8 @@ struct json_object *gd_opts_describe(const struct gd_test *test,
 		json_object_object_del(d, gd_describe_keys[i][0]);
 	}
 
-	json_object_object_add(
-		d, "verb", json_object_new_string(gd_verb_name(test->verb)));
+	json_object_object_add(d, "verb",
+			       json_object_new_string(test->verb->name));
 	json_object_object_add(
 		d, "measure",
 		json_object_new_string(gd_measure_name(test->measure)));

@@ -317,7 +317,7 @@ static int gd_check_ud_mtu(struct gd_session *s)
 /* Does any planned phase put this side's buffer in GPU memory? */
 static bool gd_uses_gpu_memory(const struct gd_session *s)
 {
-	if (!s->o->mem_spec || strncmp(s->o->mem_spec, "cuda", 4))
+	if (!gd_mem_spec_is_device(s->o->mem_spec))
 		return false;
 	for (unsigned int i = 0; i < s->num_phases; i++)
 		if ((s->is_server ? s->phases[i].server_place

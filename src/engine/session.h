@@ -128,6 +128,11 @@ bool gd_lat_is_pingpong(const struct gd_session *s);
 /* What the loops and the step share: loop.c. */
 /* Does the target of this test need receives posted? */
 bool gd_step_needs_recv(const struct gd_session *s);
+/* The verb's opcode, its with-immediate form when the run uses one. */
+enum ibv_wr_opcode gd_step_opcode(const struct gd_session *s);
+/* A ping-pong with no receive to complete on (write without immediate):
+ * each side polls the last byte of the incoming message instead. */
+bool gd_step_polls_byte(const struct gd_session *s);
 /* Keep min(rx-depth, @still_needed) receives posted on QP @q. */
 int gd_step_recv_refill(struct gd_step *st, unsigned int q,
 			uint64_t still_needed);

@@ -76,7 +76,7 @@ static const char *gd_step_unavailable(struct gd_session *s,
 
 static bool gd_verify_applies(const struct gd_session *s)
 {
-	return s->o->verify && s->test->verb != GD_VERB_ATOMIC &&
+	return s->o->verify && s->test->verb->verifiable &&
 	       !(s->test->measure == GD_MEASURE_LAT && gd_lat_is_pingpong(s));
 }
 
@@ -87,7 +87,7 @@ static int gd_step_prepare(struct gd_step_ctx *c)
 	struct gd_step *st = &c->st;
 	struct gd_session *s = st->s;
 	bool source =
-		s->test->verb == GD_VERB_READ ? st->target : st->initiator;
+		s->test->verb->target_is_source ? st->target : st->initiator;
 	size_t half = s->slot_bytes / 2;
 	int ret = 0;
 
@@ -99,8 +99,7 @@ static int gd_step_prepare(struct gd_step_ctx *c)
 				st->size_bytes + GD_UD_GRH_BYTES,
 				source ? c->seed : ~c->seed);
 	}
-	if (!ret && s->test->verb == GD_VERB_WRITE && !s->use_imm &&
-	    s->test->measure == GD_MEASURE_LAT)
+	if (!ret && s->test->measure == GD_MEASURE_LAT && gd_step_polls_byte(s))
 		memset((uint8_t *)st->lb->mem.addr + half, 0, st->size_bytes);
 	if (!ret && st->target && gd_step_needs_recv(s))
 		ret = gd_step_post_recvs(st);
@@ -121,9 +120,7 @@ static struct json_object *gd_step_verify(struct gd_step_ctx *c)
 	struct gd_step *st = &c->st;
 	struct gd_session *s = st->s;
 	struct json_object *v;
-	size_t off = s->v.conn == GD_CONN_UD && s->test->verb == GD_VERB_SEND
-			     ? GD_UD_GRH_BYTES
-			     : 0;
+	size_t off = s->v.conn == GD_CONN_UD ? GD_UD_GRH_BYTES : 0;
 	int ret = 0;
 
 	if (!c->verify_here)

@@ -139,8 +139,7 @@ int gd_sweep_plan(struct gd_session *s)
 	 * phase uses the same method so only the memory path differs. */
 	s->use_imm = o->write_with_imm;
 	for (unsigned int i = 0; i < s->num_phases; i++)
-		if (s->test->verb == GD_VERB_WRITE &&
-		    s->test->measure == GD_MEASURE_LAT &&
+		if (s->test->verb->imm && s->test->measure == GD_MEASURE_LAT &&
 		    (s->phases[i].client_place == GD_PLACE_DEV ||
 		     s->phases[i].server_place == GD_PLACE_DEV))
 			s->use_imm = true;
@@ -314,45 +313,6 @@ static void gd_row_delivery(struct json_object *row,
 					       : 0));
 }
 
-static bool gd_text_extras(const struct gd_session *s)
-{
-	return s->o->output == GD_OUTPUT_ALL &&
-	       !(s->o->json_path && !strcmp(s->o->json_path, "-"));
-}
-
-/* Bidirectional: the row is the labelled sum of both directions; each
- * direction stays in the JSON row and in its own text line. */
-static struct json_object *gd_report_bidir_row(struct gd_session *s, int idx,
-					       const struct gd_step_outcome *o)
-{
-	const struct gd_bw_summary *a = &o->res.bw, *b = &o->peer_bw;
-	struct gd_bw_summary sum = *a;
-	struct json_object *row, *dirs;
-
-	if (o->has_peer_bw) {
-		sum.iters += b->iters;
-		sum.peak_MiBps += b->peak_MiBps;
-		sum.avg_MiBps += b->avg_MiBps;
-		sum.msg_rate_Mpps += b->msg_rate_Mpps;
-	}
-	row = gd_report_bw_row(s->rep, idx, &sum);
-	if (!row)
-		return NULL;
-	dirs = json_object_new_object();
-	json_object_object_add(dirs, "client_to_server", gd_bw_summary_json(a));
-	json_object_object_add(dirs, "server_to_client",
-			       o->has_peer_bw ? gd_bw_summary_json(b) : NULL);
-	json_object_object_add(row, "sum_of_directions",
-			       json_object_new_boolean(1));
-	json_object_object_add(row, "directions", dirs);
-	if (gd_text_extras(s))
-		printf(" bidirectional %" PRIu64
-		       " B: client->server %.2f + server->client %.2f = sum %.2f MiB/s\n",
-		       a->size_bytes, a->avg_MiBps,
-		       o->has_peer_bw ? b->avg_MiBps : 0.0, sum.avg_MiBps);
-	return row;
-}
-
 /* One size of a phase: its row, then what only some runs carry. */
 static void gd_report_size(struct gd_session *s, int idx,
 			   const struct gd_phase *ph,
@@ -361,11 +321,11 @@ static void gd_report_size(struct gd_session *s, int idx,
 	bool cpu = s->o->cpu_util && o->res.cpu_util_pct >= 0;
 	struct json_object *row;
 
-	if (cpu && !s->o->output && gd_text_extras(s))
-		printf(" CPU utilisation during %" PRIu64 " B: %.1f%%\n",
-		       size_bytes, o->res.cpu_util_pct);
+	if (cpu)
+		gd_report_cpu_util(s->rep, size_bytes, o->res.cpu_util_pct);
 	if (o->res.is_bw && ph->dir == GD_DIR_BIDIR)
-		row = gd_report_bidir_row(s, idx, o);
+		row = gd_report_bidir_row(s->rep, idx, &o->res.bw,
+					  o->has_peer_bw ? &o->peer_bw : NULL);
 	else if (o->res.is_bw)
 		row = gd_report_bw_row(s->rep, idx, &o->res.bw);
 	else
@@ -377,7 +337,7 @@ static void gd_report_size(struct gd_session *s, int idx,
 		json_object_object_add(
 			row, "cpu_util_pct",
 			json_object_new_double(o->res.cpu_util_pct));
-	if (s->test->verb == GD_VERB_SEND && o->res.is_bw &&
+	if (s->test->verb->target_recv && o->res.is_bw &&
 	    ph->dir != GD_DIR_BIDIR)
 		gd_row_delivery(row, o);
 }
@@ -410,8 +370,7 @@ static void gd_report_phase(struct gd_session *s, unsigned int p,
 	gd_report_phase_set(s->rep, idx, "app_bytes",
 			    json_object_new_int64((int64_t)app_bytes));
 	gd_report_phase_set(s->rep, idx, "steps", steps);
-	if (s->test->verb == GD_VERB_WRITE &&
-	    s->test->measure == GD_MEASURE_LAT)
+	if (s->test->verb->imm && s->test->measure == GD_MEASURE_LAT)
 		gd_report_phase_set(
 			s->rep, idx, "completion_method",
 			json_object_new_string(

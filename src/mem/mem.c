@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
- * Memory backends, the generic half: the enum-indexed ops table, dispatch
- * to a backend and the JSON description. The --mem grammar is in
- * mem_spec.c, the verification pattern in mem_pattern.c; backends call
- * those, never this file.
+ * Memory backends, the generic half: dispatch of a buffer's life to its
+ * backend and the JSON description. The backend table and the --mem
+ * dispatch are in mem_spec.c, the shared words in mem_syntax.c, the
+ * verification pattern in mem_pattern.c; backends call the last two,
+ * never this file.
  */
 #include <config.h>
 
@@ -20,23 +21,17 @@
 #include "mem/mem.h"
 #include "mem/mem_priv.h"
 
-static const struct gd_mem_ops *const gd_mem_backends[GD_MEM_KIND_COUNT] = {
-	[GD_MEM_HOST] = &gd_mem_host_ops,
-	[GD_MEM_HUGEPAGE] = &gd_mem_hugepage_ops,
-	[GD_MEM_CUDA] = &gd_mem_cuda_ops,
-};
-
 int gd_mem_alloc(struct gd_mem_buf *buf, const struct gd_mem_spec *spec,
 		 size_t len_bytes)
 {
 	int ret;
 
 	memset(buf, 0, sizeof(*buf));
-	if ((unsigned int)spec->kind >= GD_MEM_KIND_COUNT)
+	if (!gd_mem_backend(spec->kind))
 		return gd_err(-EINVAL, "unknown memory kind %d", spec->kind);
 	if (!len_bytes)
 		return gd_err(-EINVAL, "memory buffer of 0 bytes requested");
-	buf->ops = gd_mem_backends[spec->kind];
+	buf->ops = gd_mem_backend(spec->kind);
 	buf->spec = *spec;
 	ret = buf->ops->alloc(buf, len_bytes);
 	if (ret) {

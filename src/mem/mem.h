@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * Memory backends: an enum-indexed static const table of ops (host first,
- * then hugepage, then cuda). A backend allocates, registers with a PD
- * through a route (plain, peer-memory or DMA-BUF), copies in/out for
- * initialisation and verification, and describes itself (JSON) including
- * the route decision and its evidence.
+ * then hugepage, then cuda). A backend owns its --mem words (parsing and
+ * formatting), allocates, registers with a PD through a route (plain,
+ * peer-memory or DMA-BUF), copies in/out for initialisation and
+ * verification, and describes itself (JSON) including the route decision
+ * and its evidence. Callers ask questions of a spec; they never read its
+ * words themselves.
  */
 #ifndef GD_MEM_H
 #define GD_MEM_H
@@ -25,10 +27,10 @@ enum gd_mem_kind {
 };
 
 enum gd_mem_route {
-	GD_ROUTE_AUTO,	  /* cuda: DMA-BUF if supported, else peer-memory */
+	GD_ROUTE_AUTO,	  /* device memory: the backend decides */
 	GD_ROUTE_PLAIN,	  /* host/hugepage: ibv_reg_mr on CPU memory */
-	GD_ROUTE_PEERMEM, /* ibv_reg_mr on a device pointer (nvidia-peermem) */
-	GD_ROUTE_DMABUF, /* cuMemGetHandleForAddressRange + ibv_reg_dmabuf_mr */
+	GD_ROUTE_PEERMEM, /* ibv_reg_mr on a device pointer (peer-memory) */
+	GD_ROUTE_DMABUF,  /* a dma-buf export + ibv_reg_dmabuf_mr */
 };
 
 #define GD_MEM_SPEC_MAX 64
@@ -38,16 +40,37 @@ struct gd_mem_spec {
 	int gpu_index;	     /* -1 when selected by bus id */
 	char gpu_bus_id[32]; /* "0000:17:00.0" or "" */
 	enum gd_mem_route route;
-	bool dmabuf_pcie; /* --use_cuda_pcie_mapping: ask for the BAR1 path */
+	bool dmabuf_pcie; /* DMA-BUF export through the PCIe (BAR1) mapping */
 };
 
-/* "host" | "hugepage" | "cuda:N[:route]" | "cuda:BDF[:route]",
- * route in auto|dmabuf|peermem. -EINVAL with a recorded message. */
+/* --mem text: a backend's name alone ("host", "hugepage") or, for a
+ * backend with a parse hook, "name:args" ("cuda:N[:route]"). -EINVAL with
+ * a recorded message that lists every backend's forms. */
 int gd_mem_spec_parse(const char *text, struct gd_mem_spec *spec);
 /* Canonical text form of a spec, for messages and the peer. */
 void gd_mem_spec_format(const struct gd_mem_spec *spec, char *buf, size_t len);
 const char *gd_mem_kind_name(enum gd_mem_kind kind);
 const char *gd_mem_route_name(enum gd_mem_route route);
+
+/*
+ * Questions about --mem text asked before it is parsed (option checks,
+ * whether the run needs the GPU part of the envelope). The backend is the
+ * one whose name leads @text, so a mistyped argument still meets the rules
+ * of its kind; NULL or an unknown word answers false.
+ */
+/* Memory the CPU cannot load or store (a GPU's). */
+bool gd_mem_spec_is_device(const char *text);
+/* Memory registered through a DMA-BUF export unless the text names the
+ * peer-memory route. */
+bool gd_mem_spec_may_export_dmabuf(const char *text);
+/*
+ * The --mem text for perftest's alias options: @flag is the family's
+ * option name ("use_cuda", for --use_cuda=N and --use_cuda_bus_id=BDF),
+ * @ref the device index or PCI address as given, @route AUTO or the route
+ * to name. -EINVAL when no backend answers to @flag.
+ */
+int gd_mem_spec_alias(const char *flag, const char *ref,
+		      enum gd_mem_route route, char *out, size_t len);
 
 struct gd_mem_buf {
 	const struct gd_mem_ops *ops;
@@ -61,9 +84,31 @@ struct gd_mem_buf {
 	void *priv;	   /* backend private state */
 };
 
+/*
+ * A backend. Data first: what it is called and how it can be registered;
+ * then the hooks. Every hook but the optional ones is required.
+ */
 struct gd_mem_ops {
+	/* The --mem word, and the kind name in JSON and messages. */
 	const char *name;
+	/* The forms --mem accepts, for the message listing them all; empty
+	 * means the name alone. */
+	const char *syntax[3];
+	/* perftest's option family that selects this memory (--use_cuda),
+	 * or NULL; see gd_mem_spec_alias(). */
+	const char *perftest_flag;
 	bool cpu_accessible; /* may the CPU load/store addr directly? */
+	bool dmabuf_export;  /* may register through a DMA-BUF export */
+	/* Optional: parse @args, the text after "name:" (the whole --mem
+	 * text is @text, for messages), into @spec, whose kind is set and
+	 * the rest zero, gpu_index -1, route plain. Without it the name alone
+	 * is the whole spec; with it arguments are required. Returns 0 or
+	 * -EINVAL with a recorded message. */
+	int (*parse)(const char *text, const char *args,
+		     struct gd_mem_spec *spec);
+	/* Optional: canonical text of @spec (what parse accepts); without
+	 * it the name. */
+	void (*format)(const struct gd_mem_spec *spec, char *buf, size_t len);
 	/* Allocate @len bytes, page-aligned, initialised to a known pattern. */
 	int (*alloc)(struct gd_mem_buf *buf, size_t len_bytes);
 	void (*free)(struct gd_mem_buf *buf);
@@ -76,10 +121,13 @@ struct gd_mem_ops {
 			size_t len);
 	/* Optional: add backend facts (GPU name, bus id...) to @obj. */
 	void (*describe)(const struct gd_mem_buf *buf, struct json_object *obj);
-	/* Optional: why registering this memory can run out (ENOMEM) when
-	 * the locked-memory limit is not the reason (GPU memory: BAR1). */
-	void (*enomem_hint)(const struct gd_mem_buf *buf, char *out,
-			    size_t len);
+	/* Optional: the next check after @call failed with @errnum on device
+	 * @dev, where this memory knows better than the generic advice (GPU
+	 * memory is not charged to the locked-memory limit; its routes need
+	 * kernel modules). Returns false to leave it to the generic advice. */
+	bool (*reg_advice)(const struct gd_mem_buf *buf, int errnum,
+			   const char *dev, const char *call, char *out,
+			   size_t len);
 };
 
 int gd_mem_alloc(struct gd_mem_buf *buf, const struct gd_mem_spec *spec,
@@ -101,12 +149,11 @@ int gd_mem_check_pattern(struct gd_mem_buf *buf, size_t off, size_t len,
 uint8_t gd_pattern_byte(uint32_t seed, size_t index);
 
 /*
- * Decode a registration failure into a message with the next check:
- * ENOMEM -> RLIMIT_MEMLOCK of this process (printed) vs bytes needed, or
- * for GPU memory (not charged to that limit) the GPU's BAR1 space;
- * EFAULT/EINVAL on a device pointer -> peer-memory route not in place;
- * EOPNOTSUPP from ibv_reg_dmabuf_mr -> no DMA-BUF support in driver/device.
- * Records with gd_err and returns @err (negative errno).
+ * Decode a registration failure into a message with the next check: the
+ * backend's reg_advice first (GPU memory: BAR1 space, the peer-memory
+ * module, DMA-BUF import), else ENOMEM -> RLIMIT_MEMLOCK of this process
+ * (printed) vs bytes needed, and the generic meaning of the errno for the
+ * call. Records with gd_err and returns @err (negative errno).
  */
 int gd_mem_decode_reg_error(int err, const struct gd_mem_buf *buf,
 			    const char *device_name, const char *call);

@@ -3,7 +3,7 @@
 # the GPU registration route decision, their unit test with the fake CUDA
 # driver (a test double), and the real-GPU smoke program (not in make check).
 libgdperf_la_SOURCES += src/mem/mem.c src/mem/mem.h src/mem/mem_priv.h \
-	src/mem/mem_spec.c src/mem/mem_pattern.c src/mem/mem_host.c \
+	src/mem/mem_spec.c src/mem/mem_syntax.c src/mem/mem_pattern.c src/mem/mem_host.c \
 	src/mem/mem_hugepage.c src/mem/mem_cuda.c src/mem/mem_regerr.c src/mem/route.c \
 	src/mem/route.h src/mem/cuda_api.c src/mem/cuda_api.h src/mem/cuda_compat.h
 

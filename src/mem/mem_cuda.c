@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
- * The cuda memory backend: device memory from cuMemAlloc on the GPU's
+ * The cuda memory backend: its --mem words (cuda:N or cuda:BDF, then an
+ * optional route), device memory from cuMemAlloc on the GPU's
  * retained primary context, refused when managed, SYNC_MEMOPS set, filled
  * with the known pattern through explicit copies, and registered by the
  * route gd_route_decide() picks: ibv_reg_mr on the device pointer
  * (peer-memory) or a DMA-BUF export imported with ibv_reg_dmabuf_mr, with
- * peer-memory as the fallback of an automatic DMA-BUF choice.
+ * peer-memory as the fallback of an automatic DMA-BUF choice, and the
+ * advice when registration fails.
  */
 #include <config.h>
 
@@ -44,6 +46,53 @@ static struct gd_cuda_buf *gd_cuda_priv(const struct gd_mem_buf *buf)
 static uint64_t gd_cuda_addr(const struct gd_mem_buf *buf)
 {
 	return (uint64_t)(uintptr_t)buf->addr;
+}
+
+/* "N[:route]" or "BDF[:route]"; BDF has colons of its own, so the route
+ * is whatever follows the last colon once the rest is a GPU. */
+static int gd_cuda_parse(const char *text, const char *args,
+			 struct gd_mem_spec *spec)
+{
+	char ref[GD_MEM_SPEC_MAX];
+	char *colon;
+
+	spec->route = GD_ROUTE_AUTO;
+	if (strlen(args) >= sizeof(ref))
+		return gd_err(-EINVAL, "--mem '%s' is too long", text);
+	strcpy(ref, args);
+	if (gd_mem_parse_device_ref(ref, spec))
+		return 0;
+	colon = strrchr(ref, ':');
+	if (colon) {
+		*colon = '\0';
+		if (gd_mem_parse_device_ref(ref, spec)) {
+			if (!gd_mem_route_parse(colon + 1, &spec->route))
+				return 0;
+			return gd_err(
+				-EINVAL,
+				"--mem '%s': unknown registration route '%s' (expected auto, dmabuf or peermem)",
+				text, colon + 1);
+		}
+	}
+	return gd_err(
+		-EINVAL,
+		"--mem '%s': GPU '%s' is neither an index (0..%d) nor a PCI bus id (0000:17:00.0); expected cuda:N[:auto|dmabuf|peermem] or cuda:BDF[:route]",
+		text, args, GD_MEM_DEVICE_INDEX_MAX);
+}
+
+/* auto is the default and stays implicit, so the peer reads the same
+ * text the user wrote. */
+static void gd_cuda_format(const struct gd_mem_spec *spec, char *buf,
+			   size_t len)
+{
+	const char *route = "";
+
+	if (spec->route == GD_ROUTE_DMABUF || spec->route == GD_ROUTE_PEERMEM)
+		route = spec->route == GD_ROUTE_DMABUF ? ":dmabuf" : ":peermem";
+	if (spec->gpu_bus_id[0])
+		snprintf(buf, len, "cuda:%s%s", spec->gpu_bus_id, route);
+	else
+		snprintf(buf, len, "cuda:%d%s", spec->gpu_index, route);
 }
 
 static int gd_cuda_pick_gpu(const struct gd_mem_spec *spec, int *index)
@@ -190,6 +239,32 @@ static void gd_cuda_bar1_hint(const struct gd_mem_buf *buf, char *out,
 		out, len,
 		"GPU memory pinned for RDMA (peer-memory or DMA-BUF) is mapped through the GPU's BAR1 aperture and not charged to the locked-memory limit, so the usual cause is BAR1 space: %s; compare 'BAR1 Memory Usage' in nvidia-smi -q -d MEMORY, and use a smaller buffer (-s/--max-size, -q) or stop other processes that register GPU memory",
 		size);
+}
+
+/* What a failed registration of GPU memory usually means: BAR1 space, not
+ * the locked-memory limit; a device pointer the kernel cannot pin without
+ * a peer-memory module; a NIC driver that cannot import a dma-buf. */
+static bool gd_cuda_reg_advice(const struct gd_mem_buf *buf, int errnum,
+			       const char *dev, const char *call, char *out,
+			       size_t len)
+{
+	bool dmabuf_call = strstr(call, "dmabuf") != NULL;
+
+	if (errnum == ENOMEM) {
+		gd_cuda_bar1_hint(buf, out, len);
+	} else if ((errnum == EFAULT || errnum == EINVAL) && !dmabuf_call) {
+		snprintf(
+			out, len,
+			"peer-memory route not in place (the kernel could not pin this GPU address): load nvidia-peermem where MLNX_OFED/DOCA-OFED provides its peer-memory API (modprobe nvidia-peermem; it cannot load on inbox kernels), or use --mem=cuda:N:dmabuf (open GPU kernel module >= 515, Linux >= 5.12)");
+	} else if (errnum == EOPNOTSUPP && dmabuf_call) {
+		snprintf(
+			out, len,
+			"driver or device %s lacks DMA-BUF support (the RDMA driver cannot import a dma-buf); use --mem=cuda:N:peermem with nvidia-peermem loaded, or a NIC driver with dma-buf import (mlx5, Linux >= 5.12)",
+			dev);
+	} else {
+		return false;
+	}
+	return true;
 }
 
 static void gd_cuda_export_evidence(struct gd_mem_buf *buf, bool want_pcie,
@@ -378,12 +453,17 @@ static void gd_cuda_describe(const struct gd_mem_buf *buf,
 
 const struct gd_mem_ops gd_mem_cuda_ops = {
 	.name = "cuda",
+	.syntax = { "cuda:N[:auto|dmabuf|peermem]", "cuda:BDF[:route]" },
+	.perftest_flag = "use_cuda",
 	.cpu_accessible = false,
+	.dmabuf_export = true,
+	.parse = gd_cuda_parse,
+	.format = gd_cuda_format,
 	.alloc = gd_cuda_alloc,
 	.free = gd_cuda_free,
 	.reg = gd_cuda_reg,
 	.copy_in = gd_cuda_copy_in,
 	.copy_out = gd_cuda_copy_out,
 	.describe = gd_cuda_describe,
-	.enomem_hint = gd_cuda_bar1_hint,
+	.reg_advice = gd_cuda_reg_advice,
 };

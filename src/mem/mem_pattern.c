@@ -140,7 +140,7 @@ int gd_mem_check_pattern(struct gd_mem_buf *buf, size_t off, size_t len,
 	free(chunk);
 	if (ret || !bad)
 		return ret;
-	gd_mem_spec_format(&buf->spec, spec, sizeof(spec));
+	gd_mem_ops_format(buf->ops, &buf->spec, spec, sizeof(spec));
 	return gd_err(
 		-EILSEQ,
 		"data verification failed in %s memory (%zu bytes checked from offset %zu, pattern seed %u): first mismatch at offset %zu: expected 0x%02x, found 0x%02x; %zu bytes differ. Check that the transfer completed before the check and, for GPU memory, the registration route",

@@ -3,6 +3,7 @@
  * Registration failures decoded into next checks: the raw errno (number and
  * name) always stays in the message, followed by what it usually means for
  * this memory type and call, and the one thing to check or change next.
+ * What is particular to a memory type is its backend's reg_advice.
  */
 #include <config.h>
 
@@ -40,11 +41,6 @@ static long long gd_locked_bytes(void)
 	return kib < 0 ? -1 : kib * 1024;
 }
 
-static bool gd_is_device_memory(const struct gd_mem_buf *buf)
-{
-	return buf && buf->ops && !buf->ops->cpu_accessible;
-}
-
 static void gd_explain_enomem(const struct gd_mem_buf *buf, char *out,
 			      size_t len)
 {
@@ -78,20 +74,11 @@ static void gd_explain(int errnum, const struct gd_mem_buf *buf,
 {
 	bool dmabuf_call = strstr(call, "dmabuf") != NULL;
 
-	if (errnum == ENOMEM && buf && buf->ops && buf->ops->enomem_hint) {
-		buf->ops->enomem_hint(buf, out, len);
-	} else if (errnum == ENOMEM) {
+	if (buf && buf->ops && buf->ops->reg_advice &&
+	    buf->ops->reg_advice(buf, errnum, dev, call, out, len))
+		return;
+	if (errnum == ENOMEM) {
 		gd_explain_enomem(buf, out, len);
-	} else if ((errnum == EFAULT || errnum == EINVAL) &&
-		   gd_is_device_memory(buf) && !dmabuf_call) {
-		snprintf(
-			out, len,
-			"peer-memory route not in place (the kernel could not pin this GPU address): load nvidia-peermem where MLNX_OFED/DOCA-OFED provides its peer-memory API (modprobe nvidia-peermem; it cannot load on inbox kernels), or use --mem=cuda:N:dmabuf (open GPU kernel module >= 515, Linux >= 5.12)");
-	} else if (errnum == EOPNOTSUPP && dmabuf_call) {
-		snprintf(
-			out, len,
-			"driver or device %s lacks DMA-BUF support (the RDMA driver cannot import a dma-buf); use --mem=cuda:N:peermem with nvidia-peermem loaded, or a NIC driver with dma-buf import (mlx5, Linux >= 5.12)",
-			dev);
 	} else if (errnum == EOPNOTSUPP) {
 		snprintf(
 			out, len,
@@ -134,7 +121,7 @@ int gd_mem_decode_reg_error(int err, const struct gd_mem_buf *buf,
 	if (!errnum)
 		errnum = EIO;
 	if (buf)
-		gd_mem_spec_format(&buf->spec, spec, sizeof(spec));
+		gd_mem_ops_format(buf->ops, &buf->spec, spec, sizeof(spec));
 	gd_explain(errnum, buf, dev, call ? call : "registration", why,
 		   sizeof(why));
 	return gd_err(

@@ -1,193 +1,143 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
- * The --mem grammar: parsing a spec (kind, GPU by index or PCI address,
- * registration route) and formatting it back, and the route names.
+ * The backend table and the --mem grammar's dispatch: the leading word
+ * picks the backend, which parses and formats the rest. This file knows
+ * no backend's words; adding one is an enum value and a row here.
  */
 #include <config.h>
 
-#include <ctype.h>
 #include <errno.h>
-#include <stdint.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-
-#include <infiniband/verbs.h>
-#include <json-c/json.h>
 
 #include "util/error.h"
 #include "mem/mem.h"
 #include "mem/mem_priv.h"
 
-/* The words of the grammar; each backend's ops name is the same word. */
-static const char *const gd_mem_kind_names[GD_MEM_KIND_COUNT] = {
-	[GD_MEM_HOST] = "host",
-	[GD_MEM_HUGEPAGE] = "hugepage",
-	[GD_MEM_CUDA] = "cuda",
+static const struct gd_mem_ops *const gd_mem_backends[GD_MEM_KIND_COUNT] = {
+	[GD_MEM_HOST] = &gd_mem_host_ops,
+	[GD_MEM_HUGEPAGE] = &gd_mem_hugepage_ops,
+	[GD_MEM_CUDA] = &gd_mem_cuda_ops,
 };
+
+const struct gd_mem_ops *gd_mem_backend(enum gd_mem_kind kind)
+{
+	if ((unsigned int)kind >= GD_MEM_KIND_COUNT)
+		return NULL;
+	return gd_mem_backends[kind];
+}
 
 const char *gd_mem_kind_name(enum gd_mem_kind kind)
 {
-	if ((unsigned int)kind >= GD_MEM_KIND_COUNT)
-		return "unknown";
-	return gd_mem_kind_names[kind];
+	const struct gd_mem_ops *ops = gd_mem_backend(kind);
+
+	return ops ? ops->name : "unknown";
 }
 
-static const char *const gd_mem_route_names[] = {
-	[GD_ROUTE_AUTO] = "auto",
-	[GD_ROUTE_PLAIN] = "plain",
-	[GD_ROUTE_PEERMEM] = "peermem",
-	[GD_ROUTE_DMABUF] = "dmabuf",
-};
-
-#define GD_GPU_INDEX_MAX 1023
-
-const char *gd_mem_route_name(enum gd_mem_route route)
+/* Every backend's forms: "a, b, c or d", for the unknown-type message. */
+static void gd_mem_syntax_list(char *out, size_t len)
 {
-	if ((unsigned int)route >=
-	    sizeof(gd_mem_route_names) / sizeof(gd_mem_route_names[0]))
-		return "unknown";
-	return gd_mem_route_names[route];
-}
+	const char *forms[GD_MEM_KIND_COUNT * 3];
+	size_t n = 0, used = 0;
 
-static int gd_mem_parse_route(const char *text, enum gd_mem_route *route)
-{
-	if (!strcmp(text, "auto"))
-		*route = GD_ROUTE_AUTO;
-	else if (!strcmp(text, "dmabuf"))
-		*route = GD_ROUTE_DMABUF;
-	else if (!strcmp(text, "peermem"))
-		*route = GD_ROUTE_PEERMEM;
-	else
-		return -EINVAL;
-	return 0;
-}
+	for (unsigned int k = 0; k < GD_MEM_KIND_COUNT; k++) {
+		const struct gd_mem_ops *ops = gd_mem_backends[k];
 
-static bool gd_is_hex_run(const char *s, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		if (!isxdigit((unsigned char)s[i]))
-			return false;
-	return true;
-}
-
-/* Accepts "DDDD:BB:DD.F" or "BB:DD.F" (hex); writes the lower-case
- * four-digit-domain form the CUDA driver and sysfs use. */
-static bool gd_parse_bdf(const char *s, char *out, size_t out_len)
-{
-	size_t n = strlen(s);
-	const char *bdf = s;
-	char domain[5] = "0000";
-
-	if (n == 12) {
-		if (!gd_is_hex_run(s, 4) || s[4] != ':')
-			return false;
-		memcpy(domain, s, 4);
-		bdf = s + 5;
-	} else if (n != 7) {
-		return false;
+		if (!ops->syntax[0])
+			forms[n++] = ops->name;
+		for (size_t i = 0; i < 3 && ops->syntax[i]; i++)
+			forms[n++] = ops->syntax[i];
 	}
-	if (!gd_is_hex_run(bdf, 2) || bdf[2] != ':' ||
-	    !gd_is_hex_run(bdf + 3, 2) || bdf[5] != '.' || bdf[6] < '0' ||
-	    bdf[6] > '7')
-		return false;
-	snprintf(out, out_len, "%s:%.7s", domain, bdf);
-	for (char *p = out; *p; p++)
-		*p = (char)tolower((unsigned char)*p);
-	return true;
-}
+	out[0] = '\0';
+	for (size_t i = 0; i < n && used < len; i++) {
+		const char *sep = !i ? "" : i + 1 == n ? " or " : ", ";
 
-static bool gd_parse_gpu_index(const char *s, int *index)
-{
-	char *end;
-	long v;
-
-	if (!*s || !isdigit((unsigned char)*s))
-		return false;
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (errno || *end || v < 0 || v > GD_GPU_INDEX_MAX)
-		return false;
-	*index = (int)v;
-	return true;
-}
-
-static bool gd_parse_gpu_ref(const char *s, struct gd_mem_spec *spec)
-{
-	if (gd_parse_gpu_index(s, &spec->gpu_index)) {
-		spec->gpu_bus_id[0] = '\0';
-		return true;
+		used += (size_t)snprintf(out + used, len - used, "%s%s", sep,
+					 forms[i]);
 	}
-	spec->gpu_index = -1;
-	return gd_parse_bdf(s, spec->gpu_bus_id, sizeof(spec->gpu_bus_id));
-}
-
-static int gd_mem_parse_cuda(const char *text, const char *rest,
-			     struct gd_mem_spec *spec)
-{
-	char ref[GD_MEM_SPEC_MAX];
-	char *colon;
-
-	spec->kind = GD_MEM_CUDA;
-	spec->route = GD_ROUTE_AUTO;
-	if (strlen(rest) >= sizeof(ref))
-		return gd_err(-EINVAL, "--mem '%s' is too long", text);
-	strcpy(ref, rest);
-	if (gd_parse_gpu_ref(ref, spec))
-		return 0;
-	colon = strrchr(ref, ':');
-	if (colon) {
-		*colon = '\0';
-		if (gd_parse_gpu_ref(ref, spec)) {
-			if (!gd_mem_parse_route(colon + 1, &spec->route))
-				return 0;
-			return gd_err(
-				-EINVAL,
-				"--mem '%s': unknown registration route '%s' (expected auto, dmabuf or peermem)",
-				text, colon + 1);
-		}
-	}
-	return gd_err(
-		-EINVAL,
-		"--mem '%s': GPU '%s' is neither an index (0..%d) nor a PCI bus id (0000:17:00.0); expected cuda:N[:auto|dmabuf|peermem] or cuda:BDF[:route]",
-		text, rest, GD_GPU_INDEX_MAX);
 }
 
 int gd_mem_spec_parse(const char *text, struct gd_mem_spec *spec)
 {
+	char expected[256];
+
 	memset(spec, 0, sizeof(*spec));
 	spec->gpu_index = -1;
 	spec->route = GD_ROUTE_PLAIN;
 	if (!text)
 		return gd_err(-EINVAL, "--mem needs a value");
-	if (!strcmp(text, "host")) {
-		spec->kind = GD_MEM_HOST;
-		return 0;
+	for (unsigned int k = 0; k < GD_MEM_KIND_COUNT; k++) {
+		const struct gd_mem_ops *ops = gd_mem_backends[k];
+		size_t n = strlen(ops->name);
+
+		if (strncmp(text, ops->name, n))
+			continue;
+		if (!text[n] && !ops->parse) {
+			spec->kind = (enum gd_mem_kind)k;
+			return 0;
+		}
+		if (text[n] == ':' && ops->parse) {
+			spec->kind = (enum gd_mem_kind)k;
+			return ops->parse(text, text + n + 1, spec);
+		}
 	}
-	if (!strcmp(text, "hugepage")) {
-		spec->kind = GD_MEM_HUGEPAGE;
-		return 0;
-	}
-	if (!strncmp(text, "cuda:", 5))
-		return gd_mem_parse_cuda(text, text + 5, spec);
-	return gd_err(
-		-EINVAL,
-		"--mem '%s': unknown memory type (expected host, hugepage, cuda:N[:auto|dmabuf|peermem] or cuda:BDF[:route])",
-		text);
+	gd_mem_syntax_list(expected, sizeof(expected));
+	return gd_err(-EINVAL, "--mem '%s': unknown memory type (expected %s)",
+		      text, expected);
 }
 
 void gd_mem_spec_format(const struct gd_mem_spec *spec, char *buf, size_t len)
 {
-	const char *route = "";
+	gd_mem_ops_format(gd_mem_backend(spec->kind), spec, buf, len);
+}
 
-	if (spec->kind != GD_MEM_CUDA) {
-		snprintf(buf, len, "%s", gd_mem_kind_name(spec->kind));
-		return;
+/* The backend whose name leads @text, as the option checks have always
+ * matched it (before the text is parsed). */
+static const struct gd_mem_ops *gd_mem_backend_of(const char *text)
+{
+	if (!text)
+		return NULL;
+	for (unsigned int k = 0; k < GD_MEM_KIND_COUNT; k++) {
+		const char *name = gd_mem_backends[k]->name;
+
+		if (!strncmp(text, name, strlen(name)))
+			return gd_mem_backends[k];
 	}
-	if (spec->route == GD_ROUTE_DMABUF || spec->route == GD_ROUTE_PEERMEM)
-		route = spec->route == GD_ROUTE_DMABUF ? ":dmabuf" : ":peermem";
-	if (spec->gpu_bus_id[0])
-		snprintf(buf, len, "cuda:%s%s", spec->gpu_bus_id, route);
-	else
-		snprintf(buf, len, "cuda:%d%s", spec->gpu_index, route);
+	return NULL;
+}
+
+bool gd_mem_spec_is_device(const char *text)
+{
+	const struct gd_mem_ops *ops = gd_mem_backend_of(text);
+
+	return ops && !ops->cpu_accessible;
+}
+
+bool gd_mem_spec_may_export_dmabuf(const char *text)
+{
+	const struct gd_mem_ops *ops = gd_mem_backend_of(text);
+	char peermem[16];
+
+	snprintf(peermem, sizeof(peermem), ":%s",
+		 gd_mem_route_name(GD_ROUTE_PEERMEM));
+	return ops && ops->dmabuf_export && !strstr(text, peermem);
+}
+
+int gd_mem_spec_alias(const char *flag, const char *ref,
+		      enum gd_mem_route route, char *out, size_t len)
+{
+	for (unsigned int k = 0; k < GD_MEM_KIND_COUNT; k++) {
+		const struct gd_mem_ops *ops = gd_mem_backends[k];
+
+		if (!ops->perftest_flag || strcmp(ops->perftest_flag, flag))
+			continue;
+		/* A reference too long for @out is cut, not refused: the
+		 * parser refuses any spec that long, naming it. */
+		snprintf(out, len, "%s:%s%s%s", ops->name, ref,
+			 route == GD_ROUTE_AUTO ? "" : ":",
+			 route == GD_ROUTE_AUTO ? ""
+						: gd_mem_route_name(route));
+		return 0;
+	}
+	return gd_err(-EINVAL, "no memory backend answers to --%s", flag);
 }

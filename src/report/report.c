@@ -18,6 +18,7 @@
 #include <json-c/json.h>
 
 #include "util/error.h"
+#include "report/compare.h"
 #include "report/report.h"
 
 #define GD_REPORT_SCHEMA "gdperf.run/1"
@@ -416,6 +417,88 @@ void gd_report_phase_set(struct gd_report *rep, int phase, const char *key,
 		return;
 	}
 	json_object_object_add(ph, key, val);
+}
+
+static double gd_jdouble(struct json_object *o, const char *key)
+{
+	struct json_object *v;
+
+	return json_object_object_get_ex(o, key, &v) ? json_object_get_double(v)
+						     : 0.0;
+}
+
+/* Formatted from the row just added, so the line and the document carry the
+ * same figures; a missing server half reads as 0. */
+static void gd_report_bidir_text(struct gd_report *rep, struct json_object *row)
+{
+	struct json_object *dirs = NULL, *c2s = NULL, *s2c = NULL, *size = NULL;
+
+	if (!rep->text)
+		return;
+	json_object_object_get_ex(row, "directions", &dirs);
+	json_object_object_get_ex(dirs, "client_to_server", &c2s);
+	json_object_object_get_ex(dirs, "server_to_client", &s2c);
+	json_object_object_get_ex(c2s, "size_bytes", &size);
+	fprintf(rep->text,
+		" bidirectional %" PRIu64
+		" B: client->server %.2f + server->client %.2f = sum %.2f MiB/s\n",
+		(uint64_t)json_object_get_int64(size),
+		gd_jdouble(c2s, "bw_avg_MiBps"),
+		gd_jdouble(s2c, "bw_avg_MiBps"),
+		gd_jdouble(row, "bw_avg_MiBps"));
+}
+
+struct json_object *gd_report_bidir_row(struct gd_report *rep, int phase,
+					const struct gd_bw_summary *c2s,
+					const struct gd_bw_summary *s2c)
+{
+	struct gd_bw_summary sum;
+	struct json_object *row, *dirs;
+
+	if (!c2s)
+		return NULL;
+	sum = *c2s;
+	if (s2c) {
+		sum.iters += s2c->iters;
+		sum.peak_MiBps += s2c->peak_MiBps;
+		sum.avg_MiBps += s2c->avg_MiBps;
+		sum.msg_rate_Mpps += s2c->msg_rate_Mpps;
+	}
+	row = gd_report_bw_row(rep, phase, &sum);
+	if (!row)
+		return NULL;
+	dirs = json_object_new_object();
+	json_object_object_add(dirs, "client_to_server",
+			       gd_bw_summary_json(c2s));
+	json_object_object_add(dirs, "server_to_client",
+			       s2c ? gd_bw_summary_json(s2c) : NULL);
+	json_object_object_add(row, "sum_of_directions",
+			       json_object_new_boolean(1));
+	json_object_object_add(row, "directions", dirs);
+	gd_report_bidir_text(rep, row);
+	return row;
+}
+
+void gd_report_cpu_util(struct gd_report *rep, uint64_t size_bytes, double pct)
+{
+	if (rep && rep->text)
+		fprintf(rep->text,
+			" CPU utilisation during %" PRIu64 " B: %.1f%%\n",
+			size_bytes, pct);
+}
+
+void gd_report_comparison(struct gd_report *rep, struct json_object *cmp,
+			  struct json_object *verd)
+{
+	if (!rep) {
+		json_object_put(cmp);
+		json_object_put(verd);
+		return;
+	}
+	gd_report_set_section(rep, "comparison", cmp);
+	gd_report_set_section(rep, "verdicts", verd);
+	if (rep->text)
+		gd_compare_print(rep->text, rep->root, cmp, verd);
 }
 
 static struct json_object *gd_report_error_obj(int err, const char *msg)

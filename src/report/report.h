@@ -100,6 +100,20 @@ struct json_object *gd_report_lat_row(struct gd_report *rep, int phase,
 				      uint64_t size_bytes, uint64_t iters);
 void gd_report_phase_set(struct gd_report *rep, int phase, const char *key,
 			 struct json_object *val);
+/* A bidirectional size: the row is the labelled sum of both directions and
+ * keeps each one under "directions"; the table gets a line with each
+ * direction and the sum after the row. @s2c is NULL when the server's half
+ * never arrived (its direction is null, the sum is the client's alone). */
+struct json_object *gd_report_bidir_row(struct gd_report *rep, int phase,
+					const struct gd_bw_summary *c2s,
+					const struct gd_bw_summary *s2c);
+/* --cpu_util: the table's line for one size, printed before that size's row
+ * (the row itself carries "cpu_util_pct"). Only the full table has it. */
+void gd_report_cpu_util(struct gd_report *rep, uint64_t size_bytes, double pct);
+/* The paired run's comparison and verdicts: into the document, and their
+ * tables printed wherever the run's table goes. Takes ownership of both. */
+void gd_report_comparison(struct gd_report *rep, struct json_object *cmp,
+			  struct json_object *verd);
 /* @stage (may be NULL) says where it failed: register, config, oob, ... */
 void gd_report_phase_fail(struct gd_report *rep, int phase, int err,
 			  const char *msg, const char *stage);

@@ -163,9 +163,13 @@ struct gd_fleet_gate {
 bool gd_fleet_gates(const struct gd_fleet *fl,
 		    struct gd_fleet_gate gates[GD_FLEET_GATES]);
 
-/* fleet_write.c */
-int gd_fleet_write_markdown(const struct gd_fleet *fl, const char *path);
-int gd_fleet_write_json(const struct gd_fleet *fl, const char *path);
+/* fleet_write.c: the whole report as one gdperf.fleet/1 document (NULL
+ * and gd_err when out of memory), and that document written to @path. */
+struct json_object *gd_fleet_document(const struct gd_fleet *fl);
+int gd_fleet_write_json(struct json_object *doc, const char *path);
+/* fleet_markdown.c: the Markdown report, rendered from the document alone
+ * ("-" is stdout). */
+int gd_fleet_write_markdown(struct json_object *doc, const char *path);
 /* fleet_plot.c: SVG through gnuplot when in PATH, else the .gp scripts. */
 int gd_fleet_plot(const struct gd_fleet *fl, const char *dir, char *note,
 		  size_t note_len);

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
- * gd_report's outputs: the Markdown report and the same facts as one JSON
- * document (schema "gdperf.fleet/1"): gates, failure domains, coverage per
- * round, rail/server/association curves with their ratio, executions that
- * failed or stood out, and the acceptance checklist.
+ * gd_report's document (schema "gdperf.fleet/1"): gates, failure domains,
+ * coverage per round, rail and association curves, every execution, the
+ * acceptance checklist, and what was read. Built once; the Markdown report
+ * is rendered from it (fleet_markdown.c) so the two can never disagree.
  */
 #include <config.h>
 
@@ -54,226 +54,6 @@ static void grid_init(const struct gd_fleet *fl, struct grid *g)
 static const char *unit_of(const struct grid *g)
 {
 	return g->lat ? "us" : "MiB/s";
-}
-
-/* The GPU/host ratio pairs each D phase with HH (bandwidth: higher is
- * better, so DD/HH < 1 means the GPU path is slower). */
-static int ratio_phase(const struct grid *g)
-{
-	int k;
-
-	for (k = 0; k < g->n_phases; k++)
-		if (strchr(g->phase[k], 'D'))
-			return k;
-	return -1;
-}
-
-static void md_num(FILE *f, double v)
-{
-	if (isnan(v))
-		fprintf(f, " - |");
-	else
-		fprintf(f, " %.1f |", v);
-}
-
-static void md_gates(const struct gd_fleet *fl, FILE *f)
-{
-	struct gd_fleet_gate gates[GD_FLEET_GATES];
-	bool pass = gd_fleet_gates(fl, gates);
-	int i;
-
-	fprintf(f,
-		"## Verdict: %s\n\n| gate | result | detail |\n|---|---|---|\n",
-		pass ? "PASS (exit 0)" : "FAIL (exit 3)");
-	for (i = 0; i < GD_FLEET_GATES; i++)
-		fprintf(f, "| %s | %s | %s |\n", gates[i].name,
-			gates[i].pass ? "pass" : "FAIL", gates[i].detail);
-}
-
-static void md_domains(const struct gd_fleet *fl, FILE *f)
-{
-	size_t i;
-
-	fprintf(f, "\n## Failure domains (smallest proven unit)\n\n");
-	if (!fl->n_domains) {
-		fprintf(f, "None proven.\n");
-		return;
-	}
-	fprintf(f, "| unit | name | evidence | action |\n|---|---|---|---|\n");
-	for (i = 0; i < fl->n_domains; i++)
-		fprintf(f, "| %s | %s | %s | %s |\n",
-			gd_fleet_unit_name(fl->domains[i].unit),
-			fl->domains[i].name, fl->domains[i].evidence,
-			fl->domains[i].action);
-}
-
-static void md_coverage(const struct gd_fleet *fl, FILE *f)
-{
-	static const char *const round_names[] = { "", "coverage", "diversity",
-						   "concurrency" };
-	int round, g, planned, passed;
-	size_t h;
-
-	fprintf(f,
-		"\n## Coverage matrix\n\nEvery intended association per "
-		"round: pass, fail (failed or outlier), partial (some planned "
-		"executions have no document) or untested.\n");
-	for (round = 1; round <= GD_FLEET_ROUNDS; round++) {
-		fprintf(f, "\n### Round %d (%s)\n\n| server |", round,
-			round_names[round]);
-		for (g = 0; g < fl->gpus_per_server; g++)
-			fprintf(f, " gpu%d |", g);
-		fprintf(f, "\n|---|");
-		for (g = 0; g < fl->gpus_per_server; g++)
-			fprintf(f, "---|");
-		fprintf(f, "\n");
-		for (h = 0; h < fl->n_hosts; h++) {
-			fprintf(f, "| %s |", fl->hosts[h].name);
-			for (g = 0; g < fl->gpus_per_server; g++) {
-				enum gd_cov c =
-					gd_fleet_coverage(fl, round, (int)h, g,
-							  &planned, &passed);
-
-				fprintf(f, " %s |",
-					planned ? gd_fleet_cov_name(c)
-						: "not planned");
-			}
-			fprintf(f, "\n");
-		}
-	}
-}
-
-static void md_rails(const struct gd_fleet *fl, const struct grid *gr, FILE *f)
-{
-	int rail, k, i, rp = ratio_phase(gr);
-
-	fprintf(f, "\n## Rails: median curves (%s), rounds 1-2\n", unit_of(gr));
-	for (rail = 0; rail < fl->rails && gr->sizes; rail++) {
-		fprintf(f, "\n### Rail %d%s\n\n| bytes |", rail,
-			fl->rail_slow[rail] ? " (outlier against other rails)"
-					    : "");
-		for (k = 0; k < gr->n_phases; k++)
-			fprintf(f, " %s |", gr->phase[k]);
-		fprintf(f, "%s\n|---|", rp >= 0 ? " ratio |" : "");
-		for (k = 0; k <= gr->n_phases - (rp < 0); k++)
-			fprintf(f, "---|");
-		fprintf(f, "\n");
-		for (i = 0; i < gr->sizes->n; i++) {
-			double s = gr->sizes->size_bytes[i];
-
-			fprintf(f, "| %.0f |", s);
-			for (k = 0; k < gr->n_phases; k++)
-				md_num(f, gd_fleet_rail_value(fl, rail,
-							      gr->phase[k], s));
-			if (rp >= 0)
-				fprintf(f, " %.2f |",
-					gd_fleet_rail_value(fl, rail,
-							    gr->phase[rp], s) /
-						gd_fleet_rail_value(fl, rail,
-								    "HH", s));
-			fprintf(f, "\n");
-		}
-	}
-}
-
-static void md_assocs(const struct gd_fleet *fl, const struct grid *gr, FILE *f)
-{
-	int g, k, rp = ratio_phase(gr);
-	size_t h;
-
-	fprintf(f,
-		"\n## Associations at %.0f bytes (%s, median over rounds "
-		"1-2)\n\n| association |",
-		gr->ref_size, unit_of(gr));
-	for (k = 0; k < gr->n_phases; k++)
-		fprintf(f, " %s |", gr->phase[k]);
-	fprintf(f, "%s\n|---|", rp >= 0 ? " ratio |" : "");
-	for (k = 0; k <= gr->n_phases - (rp < 0); k++)
-		fprintf(f, "---|");
-	fprintf(f, "\n");
-	for (h = 0; h < fl->n_hosts; h++) {
-		for (g = 0; g < fl->gpus_per_server; g++) {
-			fprintf(f, "| %s:gpu%d |", fl->hosts[h].name, g);
-			for (k = 0; k < gr->n_phases; k++)
-				md_num(f, gd_fleet_assoc_value(fl, (int)h, g,
-							       gr->phase[k],
-							       gr->ref_size));
-			if (rp >= 0)
-				fprintf(f, " %.2f |",
-					gd_fleet_assoc_value(fl, (int)h, g,
-							     gr->phase[rp],
-							     gr->ref_size) /
-						gd_fleet_assoc_value(
-							fl, (int)h, g, "HH",
-							gr->ref_size));
-			fprintf(f, "\n");
-		}
-	}
-}
-
-static void md_runs(const struct gd_fleet *fl, FILE *f)
-{
-	size_t i, n = 0;
-
-	fprintf(f, "\n## Executions that failed or stand out\n\n");
-	for (i = 0; i < fl->n_runs; i++) {
-		const struct gd_fleet_run *r = &fl->runs[i];
-
-		if (!gd_fleet_run_bad(r))
-			continue;
-		if (n++ < 60)
-			fprintf(f, "- %s: %s\n", r->id,
-				r->ok ? r->slow_why : r->error);
-	}
-	if (n > 60)
-		fprintf(f, "- ... %zu more (see the JSON report)\n", n - 60);
-	if (!n)
-		fprintf(f, "None.\n");
-}
-
-static void md_checklist(const struct gd_fleet *fl, FILE *f)
-{
-	struct gd_fleet_item items[GD_FLEET_CHECK_ITEMS];
-	int i;
-
-	gd_fleet_checklist(fl, items);
-	fprintf(f,
-		"\n## Acceptance checklist\n\nSatisfied only by result "
-		"documents and gd_doctor envelopes, never by the plan's "
-		"worksheet.\n\n| item | status | evidence |\n|---|---|---|\n");
-	for (i = 0; i < GD_FLEET_CHECK_ITEMS; i++)
-		fprintf(f, "| %s | %s | %s |\n", items[i].name,
-			items[i].satisfied ? "satisfied" : "open",
-			items[i].evidence);
-}
-
-int gd_fleet_write_markdown(const struct gd_fleet *fl, const char *path)
-{
-	FILE *f = strcmp(path, "-") ? fopen(path, "w") : stdout;
-	struct grid gr;
-	int err;
-
-	if (!f)
-		return gd_err(-errno, "--markdown: cannot write '%s': %s", path,
-			      strerror(errno));
-	grid_init(fl, &gr);
-	fprintf(f,
-		"# gd_report: cluster acceptance\n\n%zu documents read, %zu "
-		"skipped (not gdperf.run/1), %zu without an exec label; %zu "
-		"executions known, plan %s.\n\n",
-		fl->n_docs, fl->n_skipped, fl->n_unlabelled, fl->n_runs,
-		fl->have_plan ? "given" : "not given");
-	md_gates(fl, f);
-	md_domains(fl, f);
-	md_coverage(fl, f);
-	md_rails(fl, &gr, f);
-	md_assocs(fl, &gr, f);
-	md_runs(fl, f);
-	md_checklist(fl, f);
-	err = ferror(f);
-	if (f != stdout)
-		err |= fclose(f);
-	return err ? gd_err(-EIO, "--markdown: error writing '%s'", path) : 0;
 }
 
 static struct json_object *jnum(double v)
@@ -445,13 +225,61 @@ static struct json_object *json_runs(const struct gd_fleet *fl)
 	return arr;
 }
 
-int gd_fleet_write_json(const struct gd_fleet *fl, const char *path)
+/* What the Markdown's summary and empty tables need beyond the figures:
+ * appended last so the keys before it keep their order. */
+static struct json_object *json_inputs(const struct gd_fleet *fl)
+{
+	struct json_object *o = json_object_new_object();
+	struct json_object *servers = json_object_new_array();
+	size_t h;
+
+	json_object_object_add(o, "documents",
+			       json_object_new_int64((int64_t)fl->n_docs));
+	json_object_object_add(o, "skipped",
+			       json_object_new_int64((int64_t)fl->n_skipped));
+	json_object_object_add(
+		o, "unlabelled",
+		json_object_new_int64((int64_t)fl->n_unlabelled));
+	json_object_object_add(o, "plan",
+			       json_object_new_boolean(fl->have_plan));
+	for (h = 0; h < fl->n_hosts; h++)
+		json_object_array_add(
+			servers, json_object_new_string(fl->hosts[h].name));
+	json_object_object_add(o, "servers", servers);
+	json_object_object_add(o, "gpus_per_server",
+			       json_object_new_int(fl->gpus_per_server));
+	return o;
+}
+
+/* The phases and sizes every "curves" object is laid out on. */
+static struct json_object *json_grid(const struct grid *gr)
+{
+	struct json_object *o = json_object_new_object();
+	struct json_object *phases = json_object_new_array();
+	struct json_object *sizes = json_object_new_array();
+	int k, i;
+
+	for (k = 0; k < gr->n_phases && gr->sizes; k++)
+		json_object_array_add(phases,
+				      json_object_new_string(gr->phase[k]));
+	for (i = 0; gr->sizes && i < gr->sizes->n; i++)
+		json_object_array_add(sizes, jnum(gr->sizes->size_bytes[i]));
+	json_object_object_add(o, "phases", phases);
+	json_object_object_add(o, "sizes_bytes", sizes);
+	return o;
+}
+
+struct json_object *gd_fleet_document(const struct gd_fleet *fl)
 {
 	struct json_object *root = json_object_new_object(), *rails;
 	struct grid gr;
 	bool pass;
-	int rail, ret;
+	int rail;
 
+	if (!root) {
+		gd_err(-ENOMEM, "out of memory building the fleet report");
+		return NULL;
+	}
 	grid_init(fl, &gr);
 	json_object_object_add(root, "schema",
 			       json_object_new_string("gdperf.fleet/1"));
@@ -479,11 +307,17 @@ int gd_fleet_write_json(const struct gd_fleet *fl, const char *path)
 	}
 	json_object_object_add(root, "rails", rails);
 	json_object_object_add(root, "executions", json_runs(fl));
-	ret = json_object_to_file_ext(path, root,
-				      JSON_C_TO_STRING_PRETTY |
-					      JSON_C_TO_STRING_NOSLASHESCAPE);
-	json_object_put(root);
-	return ret ? gd_err(-EIO, "--json: cannot write '%s': %s", path,
-			    json_util_get_last_err())
-		   : 0;
+	json_object_object_add(root, "inputs", json_inputs(fl));
+	json_object_object_add(root, "curve_grid", json_grid(&gr));
+	return root;
+}
+
+int gd_fleet_write_json(struct json_object *doc, const char *path)
+{
+	if (json_object_to_file_ext(path, doc,
+				    JSON_C_TO_STRING_PRETTY |
+					    JSON_C_TO_STRING_NOSLASHESCAPE))
+		return gd_err(-EIO, "--json: cannot write '%s': %s", path,
+			      json_util_get_last_err());
+	return 0;
 }

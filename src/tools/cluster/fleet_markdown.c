@@ -1,0 +1,330 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+/*
+ * gd_report's Markdown: verdict, failure domains, coverage per round, rail
+ * and association curves, executions that stand out, the checklist. Read
+ * from the gdperf.fleet/1 document alone, so it says exactly what the JSON
+ * says.
+ */
+#include <config.h>
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <json-c/json.h>
+
+#include "tools/cluster/fleet.h"
+#include "util/error.h"
+
+#define MD_RUNS_MAX 60
+
+/* What every curve table shares: phases, sizes and the D/HH ratio column. */
+struct md_grid {
+	struct json_object *phases, *sizes;
+	size_t n_phases, n_sizes;
+	const char *unit, *value_key;
+	int ratio; /* index of the first D phase, -1 none */
+};
+
+static struct json_object *jget(struct json_object *o, const char *key)
+{
+	struct json_object *v;
+
+	return json_object_object_get_ex(o, key, &v) ? v : NULL;
+}
+
+static const char *jstr(struct json_object *o, const char *key)
+{
+	struct json_object *v = jget(o, key);
+
+	return v ? json_object_get_string(v) : "";
+}
+
+static size_t jlen(struct json_object *arr)
+{
+	return json_object_is_type(arr, json_type_array)
+		       ? json_object_array_length(arr)
+		       : 0;
+}
+
+static struct json_object *jidx(struct json_object *arr, size_t i)
+{
+	return i < jlen(arr) ? json_object_array_get_idx(arr, i) : NULL;
+}
+
+/* JSON null stands for "no value" (NAN where it was computed). */
+static double jnum(struct json_object *v)
+{
+	return v ? json_object_get_double(v) : NAN;
+}
+
+static size_t jcount(struct json_object *o, const char *key)
+{
+	return (size_t)json_object_get_int64(jget(o, key));
+}
+
+static void grid_read(struct json_object *doc, struct md_grid *g)
+{
+	struct json_object *cg = jget(doc, "curve_grid");
+	size_t k;
+
+	g->phases = jget(cg, "phases");
+	g->sizes = jget(cg, "sizes_bytes");
+	g->n_phases = jlen(g->phases);
+	g->n_sizes = jlen(g->sizes);
+	g->unit = jstr(doc, "unit");
+	g->value_key =
+		strcmp(g->unit, "us") ? "bw_avg_MiBps" : "lat_typical_us";
+	/* The GPU/host ratio pairs the first D phase with HH (bandwidth:
+	 * higher is better, so DD/HH < 1 means the GPU path is slower). */
+	g->ratio = -1;
+	for (k = 0; k < g->n_phases && g->ratio < 0; k++)
+		if (strchr(json_object_get_string(jidx(g->phases, k)), 'D'))
+			g->ratio = (int)k;
+}
+
+static const char *grid_phase(const struct md_grid *g, size_t k)
+{
+	return json_object_get_string(jidx(g->phases, k));
+}
+
+/* Value of @phase at size index @i in a "curves" object; NAN when absent,
+ * as the median of no values was. */
+static double curve_at(const struct md_grid *g, struct json_object *curves,
+		       const char *phase, size_t i)
+{
+	return jnum(jget(jidx(jget(curves, phase), i), g->value_key));
+}
+
+static void md_num(FILE *f, double v)
+{
+	if (isnan(v))
+		fprintf(f, " - |");
+	else
+		fprintf(f, " %.1f |", v);
+}
+
+/* The phase columns of one curve row at size index @i, then the ratio. */
+static void md_curve_cells(FILE *f, const struct md_grid *g,
+			   struct json_object *curves, size_t i)
+{
+	size_t k;
+
+	for (k = 0; k < g->n_phases; k++)
+		md_num(f, curve_at(g, curves, grid_phase(g, k), i));
+	if (g->ratio >= 0)
+		fprintf(f, " %.2f |",
+			curve_at(g, curves, grid_phase(g, (size_t)g->ratio),
+				 i) /
+				curve_at(g, curves, "HH", i));
+	fprintf(f, "\n");
+}
+
+static void md_curve_header(FILE *f, const struct md_grid *g)
+{
+	size_t k;
+
+	for (k = 0; k < g->n_phases; k++)
+		fprintf(f, " %s |", grid_phase(g, k));
+	fprintf(f, "%s\n|---|", g->ratio >= 0 ? " ratio |" : "");
+	for (k = 0; k < g->n_phases + (g->ratio >= 0); k++)
+		fprintf(f, "---|");
+	fprintf(f, "\n");
+}
+
+static void md_gates(FILE *f, struct json_object *doc)
+{
+	struct json_object *gates = jget(jget(doc, "acceptance"), "gates");
+	size_t i;
+
+	fprintf(f,
+		"## Verdict: %s\n\n| gate | result | detail |\n|---|---|---|\n",
+		json_object_get_boolean(jget(doc, "pass")) ? "PASS (exit 0)"
+							   : "FAIL (exit 3)");
+	for (i = 0; i < jlen(gates); i++) {
+		struct json_object *g = jidx(gates, i);
+
+		fprintf(f, "| %s | %s | %s |\n", jstr(g, "name"),
+			json_object_get_boolean(jget(g, "pass")) ? "pass"
+								 : "FAIL",
+			jstr(g, "detail"));
+	}
+}
+
+static void md_domains(FILE *f, struct json_object *doc)
+{
+	struct json_object *doms = jget(doc, "domains");
+	size_t i;
+
+	fprintf(f, "\n## Failure domains (smallest proven unit)\n\n");
+	if (!jlen(doms)) {
+		fprintf(f, "None proven.\n");
+		return;
+	}
+	fprintf(f, "| unit | name | evidence | action |\n|---|---|---|---|\n");
+	for (i = 0; i < jlen(doms); i++) {
+		struct json_object *d = jidx(doms, i);
+
+		fprintf(f, "| %s | %s | %s | %s |\n", jstr(d, "unit"),
+			jstr(d, "name"), jstr(d, "evidence"),
+			jstr(d, "action"));
+	}
+}
+
+/* "associations" holds every server's GPUs in order, server by server. */
+static void md_coverage(FILE *f, struct json_object *doc)
+{
+	static const char *const round_names[] = { "", "coverage", "diversity",
+						   "concurrency" };
+	struct json_object *in = jget(doc, "inputs");
+	struct json_object *servers = jget(in, "servers");
+	struct json_object *assocs = jget(doc, "associations");
+	size_t gps = jcount(in, "gpus_per_server"), h, g;
+	char key[16];
+	int round;
+
+	fprintf(f,
+		"\n## Coverage matrix\n\nEvery intended association per "
+		"round: pass, fail (failed or outlier), partial (some planned "
+		"executions have no document) or untested.\n");
+	for (round = 1; round <= GD_FLEET_ROUNDS; round++) {
+		snprintf(key, sizeof(key), "round%d", round);
+		fprintf(f, "\n### Round %d (%s)\n\n| server |", round,
+			round_names[round]);
+		for (g = 0; g < gps; g++)
+			fprintf(f, " gpu%zu |", g);
+		fprintf(f, "\n|---|");
+		for (g = 0; g < gps; g++)
+			fprintf(f, "---|");
+		fprintf(f, "\n");
+		for (h = 0; h < jlen(servers); h++) {
+			fprintf(f, "| %s |",
+				json_object_get_string(jidx(servers, h)));
+			for (g = 0; g < gps; g++) {
+				struct json_object *c =
+					jget(jidx(assocs, h * gps + g), key);
+
+				fprintf(f, " %s |",
+					c ? json_object_get_string(c)
+					  : "not planned");
+			}
+			fprintf(f, "\n");
+		}
+	}
+}
+
+static void md_rails(FILE *f, struct json_object *doc, const struct md_grid *g)
+{
+	struct json_object *rails = jget(doc, "rails");
+	size_t r, i;
+
+	fprintf(f, "\n## Rails: median curves (%s), rounds 1-2\n", g->unit);
+	for (r = 0; r < jlen(rails) && g->n_phases; r++) {
+		struct json_object *rail = jidx(rails, r);
+
+		fprintf(f, "\n### Rail %zu%s\n\n| bytes |", r,
+			json_object_get_boolean(jget(rail, "outlier"))
+				? " (outlier against other rails)"
+				: "");
+		md_curve_header(f, g);
+		for (i = 0; i < g->n_sizes; i++) {
+			fprintf(f, "| %.0f |", jnum(jidx(g->sizes, i)));
+			md_curve_cells(f, g, jget(rail, "curves"), i);
+		}
+	}
+}
+
+/* At the largest size of the grid: the last point of every curve. */
+static void md_assocs(FILE *f, struct json_object *doc, const struct md_grid *g)
+{
+	struct json_object *assocs = jget(doc, "associations");
+	double ref = g->n_sizes ? jnum(jidx(g->sizes, g->n_sizes - 1)) : 0;
+	size_t i;
+
+	fprintf(f,
+		"\n## Associations at %.0f bytes (%s, median over rounds "
+		"1-2)\n\n| association |",
+		ref, g->unit);
+	md_curve_header(f, g);
+	for (i = 0; i < jlen(assocs); i++) {
+		struct json_object *a = jidx(assocs, i);
+
+		fprintf(f, "| %s:gpu%d |", jstr(a, "server"),
+			json_object_get_int(jget(a, "gpu")));
+		/* no sizes: index SIZE_MAX finds no point, every cell "-" */
+		md_curve_cells(f, g, jget(a, "curves"), g->n_sizes - 1);
+	}
+}
+
+static void md_runs(FILE *f, struct json_object *doc)
+{
+	struct json_object *runs = jget(doc, "executions");
+	size_t i, n = 0;
+
+	fprintf(f, "\n## Executions that failed or stand out\n\n");
+	for (i = 0; i < jlen(runs); i++) {
+		struct json_object *r = jidx(runs, i);
+		const char *st = jstr(r, "status");
+
+		if (strcmp(st, "failed") && strcmp(st, "outlier"))
+			continue;
+		if (n++ < MD_RUNS_MAX)
+			fprintf(f, "- %s: %s\n", jstr(r, "id"),
+				jstr(r, "reason"));
+	}
+	if (n > MD_RUNS_MAX)
+		fprintf(f, "- ... %zu more (see the JSON report)\n",
+			n - MD_RUNS_MAX);
+	if (!n)
+		fprintf(f, "None.\n");
+}
+
+static void md_checklist(FILE *f, struct json_object *doc)
+{
+	struct json_object *items = jget(jget(doc, "acceptance"), "checklist");
+	size_t i;
+
+	fprintf(f,
+		"\n## Acceptance checklist\n\nSatisfied only by result "
+		"documents and gd_doctor envelopes, never by the plan's "
+		"worksheet.\n\n| item | status | evidence |\n|---|---|---|\n");
+	for (i = 0; i < jlen(items); i++) {
+		struct json_object *it = jidx(items, i);
+
+		fprintf(f, "| %s | %s | %s |\n", jstr(it, "item"),
+			jstr(it, "status"), jstr(it, "evidence"));
+	}
+}
+
+int gd_fleet_write_markdown(struct json_object *doc, const char *path)
+{
+	FILE *f = strcmp(path, "-") ? fopen(path, "w") : stdout;
+	struct json_object *in = jget(doc, "inputs");
+	struct md_grid g;
+	int err;
+
+	if (!f)
+		return gd_err(-errno, "--markdown: cannot write '%s': %s", path,
+			      strerror(errno));
+	grid_read(doc, &g);
+	fprintf(f,
+		"# gd_report: cluster acceptance\n\n%zu documents read, %zu "
+		"skipped (not gdperf.run/1), %zu without an exec label; %zu "
+		"executions known, plan %s.\n\n",
+		jcount(in, "documents"), jcount(in, "skipped"),
+		jcount(in, "unlabelled"), jlen(jget(doc, "executions")),
+		json_object_get_boolean(jget(in, "plan")) ? "given"
+							  : "not given");
+	md_gates(f, doc);
+	md_domains(f, doc);
+	md_coverage(f, doc);
+	md_rails(f, doc, &g);
+	md_assocs(f, doc, &g);
+	md_runs(f, doc);
+	md_checklist(f, doc);
+	err = ferror(f);
+	if (f != stdout)
+		err |= fclose(f);
+	return err ? gd_err(-EIO, "--markdown: error writing '%s'", path) : 0;
+}
