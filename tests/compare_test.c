@@ -16,6 +16,7 @@
 #include <cmocka.h>
 #include <json-c/json.h>
 
+#include "mem/mem.h"
 #include "report/compare.h"
 
 /* Documents are written with ' for " to keep them readable here. */
@@ -150,40 +151,107 @@ static void test_bw_ratios(void **state)
 	run_free(&r);
 }
 
+/*
+ * One sample per size and only two gated sizes below the ratio: a sign or
+ * run test over two sizes cannot be significant, so the gate passes and
+ * the verdict says the run cannot tell, with what would settle it.
+ */
 static void test_expect_ratio_gate(void **state)
 {
 	const struct gd_gate_cfg g = { .expect_ratio = 0.8,
 				       .gate_from_bytes = 65536 };
-	struct json_object *v, *gf;
+	struct json_object *v, *a, *gates;
 	char ev[2048];
 	struct run r;
 
+	(void)state;
 	run_doc(&r, hh_dd_bw, &g);
-	assert_true(r.gate_failed);
-	/* 4096 (0.9) is below gate_from; 65536 (0.5) and 1048576 (0.75) fail */
-	assert_int_equal(
-		json_object_array_length(json_object_object_get(
-			json_object_array_get_idx(r.cmp, 0), "gate_failures")),
+	assert_false(r.gate_failed);
+	for (size_t i = 0; i < json_object_array_length(r.cmp); i++)
+		assert_int_equal(
+			json_object_array_length(json_object_object_get(
+				json_object_array_get_idx(r.cmp, i),
+				"gate_failures")),
+			0);
+	assert_null(verdict(&r, "GD_GPU_SLOWER"));
+	assert_null(verdict(&r, "GD_OK"));
+	v = verdict(&r, "GD_INCONCLUSIVE");
+	assert_string_equal(vstr(v, "severity"), "info");
+	evidence(v, ev, sizeof(ev));
+	assert_non_null(strstr(ev, "DD/HH forward: bandwidth ratio 0.61"));
+	assert_non_null(
+		strstr(ev, "sizes as replicates, 1 round(s), 2 size(s)"));
+	assert_non_null(
+		strstr(ev, "2 of 2 size(s) below it, sign test p=0.25"));
+	assert_non_null(strstr(vstr(v, "next_check"), "--repeat="));
+	/* the assessment and the gate record, with the policy named */
+	a = json_object_array_get_idx(
+		json_object_object_get(
+			json_object_object_get(r.doc, "statistics"),
+			"assessments"),
 		0);
-	gf = json_object_object_get(json_object_array_get_idx(r.cmp, 1),
+	assert_string_equal(vstr(a, "decision"), "inconclusive");
+	assert_int_equal(num_at(a, "sizes", NULL), 2);
+	assert_int_equal(num_at(a, "across_sizes", "below"), 2);
+	gates = json_object_object_get(r.doc, "gates");
+	assert_int_equal(json_object_array_length(gates), 1);
+	v = json_object_array_get_idx(gates, 0);
+	assert_string_equal(vstr(v, "gate"), "expect_ratio");
+	assert_true(
+		json_object_get_boolean(json_object_object_get(v, "passed")));
+	assert_non_null(strstr(vstr(v, "policy"), "one size's figure alone"));
+	assert_true(num_at(v, "figure", NULL) > 0.61 &&
+		    num_at(v, "figure", NULL) < 0.62);
+	run_free(&r);
+}
+
+#define BW3(pl, a, b, c)                                                       \
+	"{'name': '" pl "', 'placement': '" pl "', 'direction': 'forward',"    \
+	" 'status': 'ok', 'results': ["                                        \
+	"{'size_bytes': 65536, 'bw_avg_MiBps': " b ", 'samples': ["            \
+	"{'bw_avg_MiBps': " a "}, {'bw_avg_MiBps': " b "},"                    \
+	" {'bw_avg_MiBps': " c "}]}]}"
+
+/* Three paired rounds whose interval lies below the ratio: the gate fails
+ * and the verdict names the interval and the method. */
+static void test_expect_ratio_gate_repeats(void **state)
+{
+	const struct gd_gate_cfg g = { .expect_ratio = 0.8 };
+	struct json_object *v, *ri, *gf;
+	char ev[2048];
+	struct run r;
+
+	(void)state;
+	run_doc(&r,
+		BW_DOC(BW3("HH", "1000", "1010", "990") "," BW3("DD", "500",
+								"505", "500")),
+		&g);
+	assert_true(r.gate_failed);
+	ri = json_object_object_get(
+		json_object_object_get(json_object_array_get_idx(r.cmp, 0),
+				       "ratio_intervals"),
+		"DD/HH");
+	assert_int_equal(num_at(ri, "rounds", NULL), 3);
+	assert_true(num_at(ri, "high", NULL) < 0.53);
+	assert_true(num_at(ri, "low", NULL) > 0.47);
+	gf = json_object_object_get(json_object_array_get_idx(r.cmp, 0),
 				    "gate_failures");
-	assert_int_equal(json_object_array_length(gf), 1);
 	assert_string_equal(
 		json_object_get_string(json_object_array_get_idx(gf, 0)),
 		"expect_ratio DD/HH 0.50 < 0.80");
 	v = verdict(&r, "GD_GATE_FAIL");
-	assert_string_equal(vstr(v, "severity"), "error");
-	assert_string_equal(
-		evidence(v, ev, sizeof(ev)),
-		"expect_ratio DD/HH forward fails at size_bytes: 65536 (0.50 < 0.80) 1048576 (0.75 < 0.80)|");
-	/* the same ratios also make the GPU-slower diagnosis */
+	evidence(v, ev, sizeof(ev));
+	assert_non_null(strstr(ev, "expect_ratio DD/HH forward: "));
+	assert_non_null(strstr(
+		ev,
+		"geometric mean, t-interval over rounds, 3 round(s), 1 size(s)"));
+	assert_non_null(strstr(ev, "per size (spread"));
+	assert_non_null(strstr(ev, "1 below it, worst 0.50 at 65536 bytes"));
 	v = verdict(&r, "GD_GPU_SLOWER");
 	assert_string_equal(vstr(v, "severity"), "warning");
-	assert_non_null(strstr(
-		evidence(v, ev, sizeof(ev)),
-		"at 2 size(s) (65536..1048576 bytes); worst ratio 0.50 at 65536 bytes"));
+	assert_non_null(
+		strstr(evidence(v, ev, sizeof(ev)), "95% interval 0.4"));
 	assert_non_null(strstr(vstr(v, "next_check"), "ACS"));
-	assert_non_null(strstr(vstr(v, "next_check"), "path class"));
 	assert_null(verdict(&r, "GD_OK"));
 	/* errors are listed before warnings */
 	assert_string_equal(
@@ -231,10 +299,12 @@ static void test_latency_diff_and_gates(void **state)
 	assert_string_equal(
 		evidence(verdict(&r, "GD_GATE_FAIL"), ev, sizeof(ev)),
 		"max_lat DD forward fails at size_bytes: 8 (typical 3.00 > 2.50 us)|");
-	/* HH/DD = 0.67 < 0.8: GPU slower for latency too */
+	/* HH/DD = 0.67 < 0.8 from one size and one sample: not evidence */
+	assert_null(verdict(&r, "GD_GPU_SLOWER"));
 	assert_non_null(
-		strstr(evidence(verdict(&r, "GD_GPU_SLOWER"), ev, sizeof(ev)),
-		       "worst latency ratio 1.50 at 8 bytes"));
+		strstr(evidence(verdict(&r, "GD_INCONCLUSIVE"), ev, sizeof(ev)),
+		       "DD/HH forward: latency speed HH/X 0.67"));
+	assert_non_null(strstr(ev, "too few figures for an interval"));
 	run_free(&r);
 
 	g.max_lat_us = 4.0;
@@ -249,25 +319,89 @@ static void test_latency_diff_and_gates(void **state)
 	run_doc(&r, lat_doc, &g);
 	assert_false(r.gate_failed); /* 2.0/3.0 = 0.67 >= 0.6 */
 	assert_null(verdict(&r, "GD_GPU_SLOWER"));
-	assert_non_null(verdict(&r, "GD_OK"));
 	run_free(&r);
+}
+
+#define LAT3(pl, a, b, c)                                                      \
+	"{'placement': '" pl "', 'status': 'ok', 'results': ["                 \
+	"{'size_bytes': 8, 'lat_typical_us': " b ", 'lat_p99_us': 9,"          \
+	" 'samples': [{'lat_typical_us': " a "}, {'lat_typical_us': " b "},"   \
+	" {'lat_typical_us': " c "}]}]}"
+
+/* Latency over three rounds: HH/DD = 0.5 with a tight interval is slower;
+ * HH/DD = 1 with a tight interval is no difference, with its resolution. */
+static void test_latency_repeats(void **state)
+{
+	const struct gd_gate_cfg g = { .expect_ratio = 0.8 };
+	char ev[2048];
+	struct run r;
+
+	(void)state;
+	run_doc(&r,
+		"{'test': {'verb': 'write', 'measure': 'lat'}, 'phases': [" LAT3(
+			"HH", "2.0", "2.02",
+			"1.98") "," LAT3("DD", "4.0", "4.1", "3.9") "]}",
+		&g);
+	assert_true(r.gate_failed);
+	assert_non_null(
+		strstr(evidence(verdict(&r, "GD_GPU_SLOWER"), ev, sizeof(ev)),
+		       "latency speed HH/X 0.50, 95% interval"));
+	run_free(&r);
+	run_doc(&r,
+		"{'test': {'verb': 'write', 'measure': 'lat'}, 'phases': [" LAT3(
+			"HH", "2.0", "2.02",
+			"1.98") "," LAT3("DD", "2.01", "2.0", "1.99") "]}",
+		&g);
+	assert_false(r.gate_failed);
+	assert_null(verdict(&r, "GD_GPU_SLOWER"));
+	evidence(verdict(&r, "GD_OK"), ev, sizeof(ev));
+	assert_non_null(strstr(ev, "no difference detected: DD/HH forward"));
+	assert_non_null(strstr(ev, "resolution +/-"));
+	assert_non_null(strstr(ev, "would have been flagged"));
+	run_free(&r);
+}
+
+/* The gates a run passes: device memory in its backend's words, as the
+ * engine fills them (the first device backend of the table). */
+static struct gd_gate_cfg device_gates(void)
+{
+	const struct gd_mem_ops *dev = gd_mem_device_backend(NULL);
+	struct gd_gate_cfg g = { 0 };
+
+	assert_non_null(dev);
+	g.device = (struct gd_device_words){ .example = dev->example,
+					     .alias = dev->perftest_flag,
+					     .route_check = dev->route_check,
+					     .visibility = dev->visibility };
+	return g;
 }
 
 static void test_host_only(void **state)
 {
+	const struct gd_gate_cfg g = device_gates();
 	struct json_object *v;
 	struct run r;
 
 	run_doc(&r,
 		BW_DOC(PH_OK("HH", "forward", BW_RES("1000", "2000", "4000"))),
-		NULL);
+		&g);
 	assert_int_equal(json_object_array_length(r.verdicts), 1);
 	v = verdict(&r, "GD_OK_HOST_ONLY");
 	assert_string_equal(vstr(v, "severity"), "info");
 	assert_string_equal(
 		vstr(v, "summary"),
 		"host-memory path only: says nothing about GPU memory");
-	assert_non_null(strstr(vstr(v, "next_check"), "--mem=cuda"));
+	assert_string_equal(
+		vstr(v, "next_check"),
+		"Configure device memory (--mem=cuda:N; phases HH,DD by default) to test the GPU path.");
+	run_free(&r);
+	/* Without the backends' words (a stored document): generic ones. */
+	run_doc(&r,
+		BW_DOC(PH_OK("HH", "forward", BW_RES("1000", "2000", "4000"))),
+		NULL);
+	assert_string_equal(
+		vstr(verdict(&r, "GD_OK_HOST_ONLY"), "next_check"),
+		"Configure device memory (--mem; phases HH,DD by default) to test the GPU path.");
 	run_free(&r);
 }
 
@@ -296,6 +430,7 @@ static void test_both_fail(void **state)
 
 static void test_gpu_registration_fail(void **state)
 {
+	const struct gd_gate_cfg g = device_gates();
 	struct json_object *v;
 	char ev[2048];
 	struct run r;
@@ -304,16 +439,42 @@ static void test_gpu_registration_fail(void **state)
 		BW_DOC(PH_OK("HH", "forward", BW_RES("1000", "2000", "4000")) "," PH_FAIL(
 			"DD", "forward", "EFAULT",
 			"ibv_reg_mr on cuda:0 buffer failed")),
-		NULL);
+		&g);
 	assert_int_equal(json_object_array_length(r.verdicts), 1);
 	v = verdict(&r, "GD_GPU_REG_FAIL");
 	assert_string_equal(vstr(v, "severity"), "error");
 	assert_string_equal(
 		evidence(v, ev, sizeof(ev)),
 		"DD forward failed: EFAULT: ibv_reg_mr on cuda:0 buffer failed|");
-	assert_non_null(strstr(vstr(v, "next_check"), "registration route"));
-	assert_non_null(strstr(vstr(v, "next_check"), "CUDA_VISIBLE_DEVICES"));
-	assert_non_null(strstr(vstr(v, "next_check"), "ulimit -l"));
+	assert_string_equal(
+		vstr(v, "next_check"),
+		"Check the registration route (DMA-BUF: GPU driver, kernel and rdma-core support; peer-memory: nvidia-peermem loaded), that this process sees the GPU (CUDA_VISIBLE_DEVICES, container device nodes), and the locked-memory limit of this process (ulimit -l); gd_doctor records all three.");
+	run_free(&r);
+}
+
+/* A side without device memory: --mem, and the backend's perftest
+ * spelling when the words name one. */
+static void test_phase_not_configured(void **state)
+{
+	const struct gd_gate_cfg g = device_gates();
+	const char *doc = BW_DOC(PH_OK(
+		"HH", "forward",
+		BW_RES("1000", "2000",
+		       "4000")) ","
+				"{'name': 'DD', 'placement': 'DD', 'direction': 'forward',"
+				" 'status': 'failed', 'error': {'code': -22, 'errno_name': 'EINVAL',"
+				" 'message': 'peer: no --mem', 'stage': 'config'}, 'results': []}");
+	struct run r;
+
+	run_doc(&r, doc, &g);
+	assert_string_equal(
+		vstr(verdict(&r, "GD_PHASE_NOT_CONFIGURED"), "next_check"),
+		"Give --mem (or --use_cuda) on the side the placement needs (client first, server second in HD/DH/DD), or choose --phases that match what each side has.");
+	run_free(&r);
+	run_doc(&r, doc, NULL);
+	assert_string_equal(
+		vstr(verdict(&r, "GD_PHASE_NOT_CONFIGURED"), "next_check"),
+		"Give --mem on the side the placement needs (client first, server second in HD/DH/DD), or choose --phases that match what each side has.");
 	run_free(&r);
 }
 
@@ -507,6 +668,7 @@ static char *print_to_string(struct run *r)
 static void test_print(void **state)
 {
 	const struct gd_gate_cfg g = { .expect_ratio = 0.8,
+				       .min_bw_MiBps = 1500,
 				       .gate_from_bytes = 65536 };
 	struct run r;
 	char *text;
@@ -543,6 +705,7 @@ static void test_print(void **state)
 	assert_non_null(strstr(
 		text,
 		"[error] GD_GATE_FAIL: 1 gate check(s) failed (exit status 3)"));
+	assert_non_null(strstr(text, "[info] GD_INCONCLUSIVE: "));
 	free(text);
 	run_free(&r);
 
@@ -586,11 +749,14 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_bw_ratios),
 		cmocka_unit_test(test_expect_ratio_gate),
+		cmocka_unit_test(test_expect_ratio_gate_repeats),
 		cmocka_unit_test(test_min_bw_gate),
 		cmocka_unit_test(test_latency_diff_and_gates),
+		cmocka_unit_test(test_latency_repeats),
 		cmocka_unit_test(test_host_only),
 		cmocka_unit_test(test_both_fail),
 		cmocka_unit_test(test_gpu_registration_fail),
+		cmocka_unit_test(test_phase_not_configured),
 		cmocka_unit_test(test_one_direction_fail),
 		cmocka_unit_test(test_mixed_placements_name_endpoint),
 		cmocka_unit_test(test_error_counters),

@@ -97,7 +97,32 @@ for st in 0 1 2 3; do
 		fail "exit status $st is not documented in man/gdperf.7"
 done
 
+# Every perftest option: refused ones (with perftest's meaning) are listed in
+# the PERFTEST COMPATIBILITY section, accepted ones are in the page.
+sed -n '/^\.SH PERFTEST COMPATIBILITY/,/^\.SH /p' "$page" | plain | long_names >"$tmp/compat"
+npt=0
+nref=0
+while read -r name arg _; do
+	case $name in '#'*|'') continue ;; esac
+	npt=$((npt + 1))
+	word="--$name"
+	[ "$arg" = 1 ] && word="$word=1"
+	"$top_build/gd_write_bw" "$word" --help >"$tmp/pt.out" 2>&1
+	if grep -q '(perftest: ' "$tmp/pt.out"; then
+		nref=$((nref + 1))
+		grep -qx -- "$name" "$tmp/compat" ||
+			fail "--$name is refused but not listed in PERFTEST COMPATIBILITY"
+	elif grep -q 'unknown option\|needs an argument' "$tmp/pt.out"; then
+		fail "--$name: $(head -1 "$tmp/pt.out")"
+	else
+		grep -q -- "--$name" "$tmp/page.txt" ||
+			grep -q -- "--$(echo "$name" | tr '_-' '-_')" "$tmp/page.txt" ||
+			fail "--$name is accepted but man/gdperf.7 does not name it"
+	fi
+done <"$top_src/tests/perftest-options.txt"
+
 if [ $status -eq 0 ]; then
+	echo "PASS: $npt perftest options: $nref refused, each listed in PERFTEST COMPATIBILITY, the rest documented"
 	echo "PASS: $(wc -l <"$tmp/all-help") long options of $nbins binaries match man/gdperf.7 both ways; $(echo "$codes" | wc -l) verdict codes and exit statuses 0-3 documented"
 fi
 exit $status

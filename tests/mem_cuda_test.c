@@ -330,16 +330,28 @@ static void test_driver_absent(void **state)
 
 /* libibverbs stand-ins, linked with -Wl,--wrap: registration outcomes
  * without an RDMA device. Only the route and fallback logic is proven. */
+#define FV_LOG_MAX 8
+
 static struct {
 	int dmabuf_errno; /* ibv_reg_dmabuf_mr fails with it; 0 succeeds */
 	int mr_errno;	  /* ibv_reg_mr fails with it; 0 succeeds */
 	unsigned int mr_calls, dmabuf_calls;
 	int access;
+	/* every registration in order: 'm' ibv_reg_mr, 'd' the dma-buf one */
+	struct {
+		char call;
+		int access;
+	} log[FV_LOG_MAX];
+	unsigned int nlog;
 } fv;
 
-static struct ibv_mr *fake_mr(int err, int access)
+static struct ibv_mr *fake_mr(int err, char call, int access)
 {
 	fv.access = access;
+	if (fv.nlog < FV_LOG_MAX) {
+		fv.log[fv.nlog].call = call;
+		fv.log[fv.nlog++].access = access;
+	}
 	if (err) {
 		errno = err;
 		return NULL;
@@ -355,7 +367,7 @@ struct ibv_mr *__wrap_ibv_reg_mr_iova2(struct ibv_pd *pd, void *addr,
 				       unsigned int access)
 {
 	fv.mr_calls++;
-	return fake_mr(fv.mr_errno, (int)access);
+	return fake_mr(fv.mr_errno, 'm', (int)access);
 }
 
 struct ibv_mr *__wrap_ibv_reg_mr(struct ibv_pd *pd, void *addr, size_t length,
@@ -364,7 +376,7 @@ struct ibv_mr *__wrap_ibv_reg_mr(struct ibv_pd *pd, void *addr, size_t length,
 				 int access)
 {
 	fv.mr_calls++;
-	return fake_mr(fv.mr_errno, access);
+	return fake_mr(fv.mr_errno, 'm', access);
 }
 
 struct ibv_mr *__wrap_ibv_reg_dmabuf_mr(struct ibv_pd *pd, uint64_t offset,
@@ -375,7 +387,7 @@ struct ibv_mr *__wrap_ibv_reg_dmabuf_mr(struct ibv_pd *pd, uint64_t offset,
 					int access)
 {
 	fv.dmabuf_calls++;
-	return fake_mr(fv.dmabuf_errno, access);
+	return fake_mr(fv.dmabuf_errno, 'd', access);
 }
 
 int __wrap_ibv_dereg_mr(struct ibv_mr *mr);
@@ -588,17 +600,121 @@ static void test_scatter_to_cqe(void **state)
 	unsetenv("MLX5_SCATTER_TO_CQE");
 }
 
-static void test_relaxed_ordering_record(void **state)
-{
-	struct gd_opts o = { .disable_pcie_relaxed = false };
-	struct gd_session s = { .o = &o };
-
+/* Does this build pass IBV_ACCESS_RELAXED_ORDERING (rdma-core >= 34)? */
 #ifdef HAVE_IBV_REG_DMABUF_MR
-	assert_has(gd_session_relaxed_ordering(&s), "on (");
+static const bool relaxed_built = true;
+#else
+static const bool relaxed_built = false;
 #endif
-	o.disable_pcie_relaxed = true;
-	assert_string_equal(gd_session_relaxed_ordering(&s),
-			    "off (--disable_pcie_relaxed)");
+
+/* A session's buffers set up as gd_session_setup() does once the device
+ * is open, from gd_write_bw's command line @args, on the stand-in PD. */
+static int session_memory(const char *const *args, struct gd_opts *o,
+			  struct gd_session *s)
+{
+	const struct gd_test *t = &gd_tests[GD_TEST_WRITE_BW];
+	char *argv[8] = { "gd_write_bw" };
+	int argc = 1;
+
+	for (; *args; args++)
+		argv[argc++] = (char *)*args;
+	assert_int_equal(gd_opts_parse(t, argc, argv, o, stdout), 0);
+	*s = (struct gd_session){ .test = t, .o = o, .slot_bytes = 8192 };
+	s->v.pd = &fake_pd;
+	memset(&fv, 0, sizeof(fv));
+	return gd_session_setup_memory(s);
+}
+
+static void session_memory_free(struct gd_opts *o, struct gd_session *s)
+{
+	for (int p = 0; p < GD_PLACE_COUNT; p++)
+		gd_mem_free(&s->local[p].mem);
+	gd_opts_free(o);
+}
+
+/* The access flags every registration of @s received, in order: host then
+ * device memory (@dev_call 'm' peer-memory, 'd' DMA-BUF; 0: none), and
+ * the header's record of them. */
+static void assert_reg_access(const struct gd_session *s, char dev_call)
+{
+	bool relaxed = relaxed_built && !s->o->disable_pcie_relaxed;
+	int qp = IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE |
+		 IBV_ACCESS_REMOTE_READ | IBV_ACCESS_REMOTE_ATOMIC;
+	int mr = qp | (relaxed ? IBV_ACCESS_RELAXED_ORDERING : 0);
+
+	assert_string_equal(
+		gd_session_relaxed_ordering(s),
+		s->o->disable_pcie_relaxed ? "off (--disable_pcie_relaxed)"
+		: relaxed
+			? "on (IBV_ACCESS_RELAXED_ORDERING on every registration)"
+			: "off (this build's rdma-core predates IBV_ACCESS_RELAXED_ORDERING)");
+	/* Relaxed ordering is a memory-region flag, never a QP's. */
+	assert_int_equal(s->access, qp);
+	assert_int_equal(fv.nlog, dev_call ? 2 : 1);
+	assert_int_equal(fv.log[0].call, 'm');
+	assert_int_equal(fv.log[0].access, mr);
+	assert_true(s->local[GD_PLACE_HOST].ok);
+	if (!dev_call)
+		return;
+	assert_true(s->local[GD_PLACE_DEV].ok);
+	assert_int_equal(fv.log[1].call, dev_call);
+	assert_int_equal(fv.log[1].access, mr);
+}
+
+/* Every registration call receives IBV_ACCESS_RELAXED_ORDERING, as perftest
+ * sets it, unless --disable_pcie_relaxed; a build whose rdma-core predates
+ * the flag (no ibv_reg_dmabuf_mr) never passes it. */
+static void test_relaxed_ordering_flags(void **state)
+{
+	static const struct {
+		const char *args[4];
+		char dev_call;
+	} cases[] = {
+		{ { NULL }, 0 },
+		{ { "--disable_pcie_relaxed", NULL }, 0 },
+		{ { "--mem=cuda:0:peermem", NULL }, 'm' },
+		{ { "--mem=cuda:0:peermem", "--disable_pcie_relaxed", NULL },
+		  'm' },
+		{ { "--use_cuda=0", "--use_cuda_dmabuf", NULL }, 'd' },
+		{ { "--mem=cuda:0:dmabuf", "--disable_pcie_relaxed", NULL },
+		  'd' },
+		{ { "--mem=cuda:0", NULL }, 'd' }, /* auto: DMA-BUF */
+	};
+	struct gd_session s;
+	struct gd_opts o;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		/* Without ibv_reg_dmabuf_mr this build has no DMA-BUF route. */
+		if (cases[i].dev_call == 'd' && !relaxed_built)
+			continue;
+		assert_int_equal(session_memory(cases[i].args, &o, &s), 0);
+		assert_reg_access(&s, cases[i].dev_call);
+		session_memory_free(&o, &s);
+	}
+}
+
+/* Huge pages register like host memory, with the same flags; skipped
+ * where the kernel has none reserved. */
+static void test_relaxed_ordering_hugepage(void **state)
+{
+	static const char *const on[] = { "--use_hugepages", NULL };
+	static const char *const off[] = { "--use_hugepages",
+					   "--disable_pcie_relaxed", NULL };
+	struct gd_session s;
+	struct gd_opts o;
+
+	if (session_memory(on, &o, &s)) {
+		assert_msg_has("huge-page memory");
+		print_message("hugepage: %s\n", gd_err_msg());
+		session_memory_free(&o, &s);
+		skip();
+	}
+	assert_string_equal(s.local[GD_PLACE_HOST].mem.ops->name, "hugepage");
+	assert_reg_access(&s, 0);
+	session_memory_free(&o, &s);
+	assert_int_equal(session_memory(off, &o, &s), 0);
+	assert_reg_access(&s, 0);
+	session_memory_free(&o, &s);
 }
 
 static int rm_entry(const char *path, const struct stat *st, int flag,
@@ -658,7 +774,8 @@ int main(void)
 		cmocka_unit_test_setup(test_flush_before_read_back, reset),
 		cmocka_unit_test_setup(test_no_cuinit_retry, reset),
 		cmocka_unit_test_setup(test_scatter_to_cqe, reset),
-		cmocka_unit_test_setup(test_relaxed_ordering_record, reset),
+		cmocka_unit_test_setup(test_relaxed_ordering_flags, reset),
+		cmocka_unit_test_setup(test_relaxed_ordering_hugepage, reset),
 	};
 	int ret;
 

@@ -287,6 +287,44 @@ static void test_hugepage_alloc(void **state)
 	gd_mem_free(&buf);
 }
 
+/*
+ * What a peer can RDMA-read from a registered buffer before anyone wrote to
+ * it is the fill pattern, never what this process kept in that memory
+ * before: fill a heap block with a marker, free it, allocate the same size
+ * again (the allocator may hand the block back) and check every byte. The
+ * huge-page backend maps fresh pages, but is checked the same way.
+ */
+static void test_alloc_never_exposes_old_memory(void **state)
+{
+	static const char marker[16] = "gd-secret-bytes";
+	static const enum gd_mem_kind kinds[] = { GD_MEM_HOST,
+						  GD_MEM_HUGEPAGE };
+	const size_t len = 64 * 1024;
+
+	for (size_t k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++) {
+		struct gd_mem_spec s = { .kind = kinds[k], .gpu_index = -1 };
+		struct gd_mem_buf buf;
+		char *old = malloc(len);
+
+		assert_non_null(old);
+		for (size_t i = 0; i < len; i += sizeof(marker))
+			memcpy(old + i, marker, sizeof(marker));
+		free(old);
+		if (gd_mem_alloc(&buf, &s, len)) {
+			/* No huge pages reserved here: nothing to expose. */
+			assert_int_equal(kinds[k], GD_MEM_HUGEPAGE);
+			gd_err_clear();
+			continue;
+		}
+		assert_int_equal(buf.len_bytes, len);
+		assert_int_equal(
+			gd_mem_check_pattern(&buf, 0, len, GD_MEM_INIT_SEED),
+			0);
+		assert_null(memmem(buf.addr, len, marker, 8));
+		gd_mem_free(&buf);
+	}
+}
+
 static void test_regerr_enomem(void **state)
 {
 	struct rlimit old, low;
@@ -683,6 +721,8 @@ int main(int argc, char **argv)
 		cmocka_unit_test_setup(test_host_alloc_and_check, reset),
 		cmocka_unit_test_setup(test_hugepage_explain, reset),
 		cmocka_unit_test_setup(test_hugepage_alloc, reset),
+		cmocka_unit_test_setup(test_alloc_never_exposes_old_memory,
+				       reset),
 		cmocka_unit_test_setup(test_regerr_enomem, reset),
 		cmocka_unit_test_setup(test_regerr_table, reset),
 		cmocka_unit_test_setup(test_route_auto_table, reset),

@@ -12,6 +12,7 @@
 #include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -360,6 +361,54 @@ static int64_t mono_ms(void)
 	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
+/*
+ * The length a peer announces is checked before anything is allocated or
+ * read: over the limit (by one byte, or 4 GiB) the frame is refused at
+ * once, with the peer and the limit named, not after waiting for a payload
+ * that would never fit.
+ */
+static void test_pair_oversize_length_refused(void **state)
+{
+	static const uint32_t lens[] = { GD_FRAME_MAX_PAYLOAD + 1,
+					 0xffffffffu };
+	struct pair *p = *state;
+	struct json_object *out;
+	uint8_t b[GD_FRAME_HDR_LEN];
+	char limit[32];
+	int64_t t0;
+
+	snprintf(limit, sizeof(limit), "%u byte limit", GD_FRAME_MAX_PAYLOAD);
+	for (size_t i = 0; i < sizeof(lens) / sizeof(lens[0]); i++) {
+		gd_err_clear();
+		put_hdr(b, GD_OOB_VERSION, GD_FRAME_RESULT, lens[i]);
+		assert_int_equal(write(p->a.fd, b, sizeof(b)),
+				 (ssize_t)sizeof(b));
+		t0 = mono_ms();
+		assert_int_equal(gd_oob_recv(&p->b, GD_FRAME_RESULT, &out),
+				 -EMSGSIZE);
+		assert_true(mono_ms() - t0 < 1000);
+		assert_null(out);
+		assert_non_null(strstr(gd_err_msg(), "peer-a:2"));
+		assert_non_null(strstr(gd_err_msg(), limit));
+	}
+}
+
+/* The largest length allowed, then the peer goes away: a close, no hang. */
+static void test_pair_max_length_then_closed(void **state)
+{
+	struct pair *p = *state;
+	struct json_object *out;
+	uint8_t b[GD_FRAME_HDR_LEN + 2];
+
+	put_hdr(b, GD_OOB_VERSION, GD_FRAME_RESULT, GD_FRAME_MAX_PAYLOAD);
+	memcpy(b + GD_FRAME_HDR_LEN, "{}", 2);
+	assert_int_equal(write(p->a.fd, b, sizeof(b)), (ssize_t)sizeof(b));
+	gd_oob_close(&p->a);
+	assert_int_equal(gd_oob_recv(&p->b, GD_FRAME_RESULT, &out),
+			 -ECONNRESET);
+	assert_null(out);
+}
+
 static void test_pair_silent_peer_times_out(void **state)
 {
 	struct pair *p = *state;
@@ -513,6 +562,78 @@ static uint16_t local_port(int fd)
 	return ntohs(sin.sin_port);
 }
 
+/* Can a TCP client reach @addr:@port? (Connect only; nothing is sent.) */
+static bool reachable(const char *addr, uint16_t port)
+{
+	struct sockaddr_in sin = { .sin_family = AF_INET,
+				   .sin_port = htons(port) };
+	int fd = socket(AF_INET, SOCK_STREAM, 0);
+	bool ok;
+
+	assert_true(fd >= 0);
+	assert_int_equal(inet_pton(AF_INET, addr, &sin.sin_addr), 1);
+	ok = !connect(fd, (struct sockaddr *)&sin, sizeof(sin));
+	close(fd);
+	return ok;
+}
+
+/*
+ * --bind: a server given an address listens on it alone. 127.0.0.2 is
+ * this host too (all of 127/8 is local on Linux), so it shows the limit
+ * without a second interface; without an address both are reachable.
+ */
+static void test_listen_bind_limits_address(void **state)
+{
+	struct sockaddr_in sin;
+	socklen_t len = sizeof(sin);
+	uint16_t port;
+	int lfd;
+
+	(void)state;
+	assert_int_equal(gd_oob_listen("127.0.0.1", 0, &lfd), 0);
+	assert_int_equal(getsockname(lfd, (struct sockaddr *)&sin, &len), 0);
+	assert_int_equal(ntohl(sin.sin_addr.s_addr), INADDR_LOOPBACK);
+	port = ntohs(sin.sin_port);
+	assert_true(reachable("127.0.0.1", port));
+	assert_false(reachable("127.0.0.2", port));
+	close(lfd);
+
+	assert_int_equal(gd_oob_listen(NULL, 0, &lfd), 0);
+	port = local_port(lfd);
+	assert_true(reachable("127.0.0.1", port));
+	assert_true(reachable("127.0.0.2", port));
+	close(lfd);
+}
+
+/* --bind_source_ip on a client: the server sees it connect from there; an
+ * address this host does not have is an error that says so. */
+static void test_connect_from_bind_host(void **state)
+{
+	struct gd_oob c, s;
+	uint16_t port;
+	int lfd;
+
+	(void)state;
+	assert_int_equal(gd_oob_listen("127.0.0.1", 0, &lfd), 0);
+	port = local_port(lfd);
+	gd_oob_init(&c, 2000);
+	c.bind_host = "127.0.0.2";
+	/* The listen backlog completes the connect before any accept. */
+	assert_int_equal(gd_oob_connect(&c, "127.0.0.1", port), 0);
+	gd_oob_init(&s, 2000);
+	assert_int_equal(gd_oob_accept_fd(&s, lfd), 0);
+	assert_non_null(strstr(s.peer_name, "127.0.0.2:"));
+	gd_oob_close(&c);
+	gd_oob_close(&s);
+
+	gd_oob_init(&c, 200);
+	c.bind_host = "192.0.2.1"; /* TEST-NET-1: never this host's */
+	assert_true(gd_oob_connect(&c, "127.0.0.1", port) < 0);
+	assert_non_null(
+		strstr(gd_err_msg(), "Cannot assign requested address"));
+	close(lfd);
+}
+
 /* Child process: connect, say HELLO, expect ACCEPT with "ok":true. */
 static int tcp_client(uint16_t port)
 {
@@ -586,6 +707,12 @@ int main(void)
 						pair_setup, pair_teardown),
 		cmocka_unit_test_setup_teardown(test_pair_truncated_then_closed,
 						pair_setup, pair_teardown),
+		cmocka_unit_test_setup_teardown(
+			test_pair_oversize_length_refused, pair_setup,
+			pair_teardown),
+		cmocka_unit_test_setup_teardown(
+			test_pair_max_length_then_closed, pair_setup,
+			pair_teardown),
 		cmocka_unit_test_setup_teardown(test_pair_garbage_names_peer,
 						pair_setup, pair_teardown),
 		cmocka_unit_test_setup_teardown(test_pair_silent_peer_times_out,
@@ -601,6 +728,8 @@ int main(void)
 		cmocka_unit_test_setup(test_connect_refused, reset),
 		cmocka_unit_test_setup(test_accept_times_out, reset),
 		cmocka_unit_test_setup(test_tcp_loopback, reset),
+		cmocka_unit_test_setup(test_listen_bind_limits_address, reset),
+		cmocka_unit_test_setup(test_connect_from_bind_host, reset),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL) ? 1 : 0;

@@ -376,7 +376,7 @@ static void test_unknown_and_hosts(void **state)
 
 	(void)state;
 	REJECT(&t_write_bw, -EINVAL, "--bogus", "--bogus");
-	REJECT(&t_write_bw, -EINVAL, "gd_write_bw --help", "-z");
+	REJECT(&t_write_bw, -EINVAL, "gd_write_bw --help", "-0");
 	/* -s needs a value */
 	REJECT(&t_write_bw, -EINVAL, "-s", "-s");
 	REJECT(&t_write_bw, -EINVAL, "host1", "host1", "host2");

@@ -30,7 +30,7 @@ static const char *const travelling[] = {
 	"bidirectional",  "rdma_cm",	    "mtu",
 	"run_infinitely", "write_with_imm", "latency_gap",
 	"verify",	  "phases",	    "reverse",
-	"no-interleave",
+	"no-interleave",  "repeat",	    "precision",
 };
 #define N_TRAVELLING (sizeof(travelling) / sizeof(travelling[0]))
 

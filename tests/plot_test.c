@@ -160,6 +160,51 @@ static void test_svg_with_gnuplot(void **state)
 	json_object_put(doc);
 }
 
+/* --repeat: spread as error bars on the curves, and a second panel with
+ * the DD/HH ratio, its 95% interval per size and the expected ratio. */
+static const char *const rep_doc =
+	"{'tool': 'gd_write_bw', 'test': {'measure': 'bw'}, 'units': {'bw': 'MiB/s'}, 'phases': ["
+	"{'placement': 'HH', 'direction': 'forward', 'status': 'ok', 'results': ["
+	" {'size_bytes': 65536, 'bw_avg_MiBps': 2000, 'spread': {'min': 1900, 'max': 2100}}]},"
+	"{'placement': 'DD', 'direction': 'forward', 'status': 'ok', 'results': ["
+	" {'size_bytes': 65536, 'bw_avg_MiBps': 1000, 'spread': {'min': 950, 'max': 1050}}]}],"
+	"'comparison': [{'direction': 'forward', 'size_bytes': 65536, 'ratios': {'DD/HH': 0.5},"
+	" 'ratio_intervals': {'DD/HH': {'rounds': 3, 'geomean': 0.5, 'low': 0.45, 'high': 0.55}}}],"
+	"'statistics': {'assessments': [{'floor': 0.8}]}}";
+
+static void test_ratio_panel(void **state)
+{
+	struct json_object *doc = doc_from(rep_doc);
+	char svg[PATH_MAX], script[PATH_MAX + 8];
+	char *text;
+
+	(void)state;
+	snprintf(svg, sizeof(svg), "%s/rep.svg", tmpdir);
+	snprintf(script, sizeof(script), "%s/rep.gp", tmpdir);
+	if (have_gnuplot()) {
+		assert_int_equal(gd_plot_write(doc, svg, NULL, 0), 0);
+		text = slurp(svg);
+		assert_non_null(text);
+		assert_non_null(strstr(text, "DD/HH forward"));
+		assert_non_null(strstr(text, "expected ratio 0.80"));
+		free(text);
+	} else {
+		assert_int_equal(gd_plot_write(doc, svg, NULL, 0),
+				 GD_PLOT_NO_GNUPLOT);
+	}
+	text = slurp(script);
+	assert_non_null(text);
+	assert_non_null(strstr(text, "set multiplot layout 2,1\n"));
+	assert_non_null(strstr(text, "65536 2000.0000 1900.0000 2100.0000\n"));
+	assert_non_null(strstr(text, "using 1:2:3:4 with yerrorbars"));
+	assert_non_null(
+		strstr(text, "$r0 << EOD\n65536 0.5000 0.4500 0.5500\nEOD\n"));
+	assert_non_null(strstr(text, "(bars: 95% interval over rounds)"));
+	assert_non_null(strstr(text, "0.800 with lines"));
+	free(text);
+	json_object_put(doc);
+}
+
 static void test_nothing_to_plot(void **state)
 {
 	struct json_object *doc = doc_from(
@@ -191,6 +236,7 @@ int main(void)
 		cmocka_unit_test(test_latency_script),
 		cmocka_unit_test(test_svg_with_gnuplot),
 		cmocka_unit_test(test_nothing_to_plot),
+		cmocka_unit_test(test_ratio_panel),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown) ? 1 : 0;

@@ -187,7 +187,7 @@ static void fill_two_phases(struct gd_report *rep)
 
 static void check_document(struct json_object *doc)
 {
-	assert_jstr(doc, "schema", "gdperf.run/1");
+	assert_jstr(doc, "schema", "gdperf.run/2");
 	assert_jstr(doc, "tool", "gd_write_bw");
 	assert_jstr(doc, "version", "0.1.0");
 	assert_int_equal(json_object_array_length(jpath(doc, "command_line")),
@@ -529,6 +529,62 @@ static void test_error_from_gd_err(void **state)
 	gd_err_clear();
 }
 
+/* What gd_report_notice()/gd_report_error() write to stderr while @fn
+ * runs, read back from a temporary file. */
+static void capture_stderr(void (*fn)(struct gd_report *),
+			   struct gd_report *rep, char *out, size_t len)
+{
+	FILE *tmp = tmpfile();
+	int saved = dup(STDERR_FILENO);
+	size_t n;
+
+	assert_non_null(tmp);
+	assert_true(saved >= 0);
+	fflush(stderr);
+	assert_true(dup2(fileno(tmp), STDERR_FILENO) >= 0);
+	fn(rep);
+	fflush(stderr);
+	assert_true(dup2(saved, STDERR_FILENO) >= 0);
+	close(saved);
+	rewind(tmp);
+	n = fread(out, 1, len - 1, tmp);
+	out[n] = '\0';
+	fclose(tmp);
+}
+
+static void say_lines(struct gd_report *rep)
+{
+	gd_report_notice("%s: note: peer %s runs gdperf %s, this side %s",
+			 "gd_write_bw", "10.0.0.2:18515", "0.0.9", "0.1.0");
+	gd_report_error(rep, "gd_write_bw (server)", -EIO, "QP went to ERR");
+	gd_report_error(NULL, "gd_write_bw", -ENOENT, "no such file");
+}
+
+/* The lines beside the table: one each on stderr, never on the table's
+ * stream, the error also in the document. */
+static void test_notice_and_error_lines(void **state)
+{
+	struct gd_report *rep;
+	struct capture c;
+	char err[1024];
+
+	cap_open(&c);
+	rep = new_bw_report(&c, NULL, false, GD_OUTPUT_ALL);
+	capture_stderr(say_lines, rep, err, sizeof(err));
+	fflush(c.f);
+	assert_int_equal(c.len, 0);
+	assert_string_equal(
+		err,
+		"gd_write_bw: note: peer 10.0.0.2:18515 runs gdperf 0.0.9, this side 0.1.0\n"
+		"gd_write_bw (server): error: QP went to ERR\n"
+		"gd_write_bw: error: no such file\n");
+	assert_jint(gd_report_root(rep), "error.code", -EIO);
+	assert_jstr(gd_report_root(rep), "error.message", "QP went to ERR");
+	gd_report_free(rep);
+	cap_close(&c);
+	free(c.buf);
+}
+
 static void test_errno_names(void **state)
 {
 	assert_string_equal(gd_errno_name(ENOMEM), "ENOMEM");
@@ -555,6 +611,7 @@ int main(void)
 		cmocka_unit_test(test_latency),
 		cmocka_unit_test(test_missing_dir),
 		cmocka_unit_test(test_error_from_gd_err),
+		cmocka_unit_test(test_notice_and_error_lines),
 		cmocka_unit_test(test_errno_names),
 	};
 

@@ -17,6 +17,7 @@
 
 #include "opts_util.h"
 #include "engine/session.h"
+#include "engine/sweep.h"
 
 static void plan(struct gd_session *s, struct gd_opts *o,
 		 const struct gd_test *t)
@@ -135,7 +136,7 @@ static void test_order(void **state)
 	};
 	struct gd_session s;
 	struct gd_opts o;
-	unsigned int p, z;
+	unsigned int p, z, r;
 
 	(void)state;
 	assert_int_equal(PARSE(&t_write_bw, &o, "-a", "--min-size=2",
@@ -143,17 +144,124 @@ static void test_order(void **state)
 			 0);
 	plan(&s, &o, &t_write_bw);
 	for (unsigned int i = 0; i < 6; i++) {
-		gd_sweep_order(&s, i, &p, &z);
+		gd_sweep_order(&s, i, &p, &z, &r);
 		assert_int_equal(p, inter[i][0]);
 		assert_int_equal(z, inter[i][1]);
+		assert_int_equal(r, 0);
 	}
 	s.o->no_interleave = true;
 	for (unsigned int i = 0; i < 6; i++) {
-		gd_sweep_order(&s, i, &p, &z);
+		gd_sweep_order(&s, i, &p, &z, &r);
 		assert_int_equal(p, block[i][0]);
 		assert_int_equal(z, block[i][1]);
 	}
 	unplan(&s, &o);
+}
+
+static void test_order_repeats(void **state)
+{
+	/* 2 phases x 2 sizes x 3 rounds: per size, rounds A B, B A, A B */
+	static const unsigned int want[12][3] = {
+		{ 0, 0, 0 }, { 1, 0, 0 }, { 1, 0, 1 }, { 0, 0, 1 },
+		{ 0, 0, 2 }, { 1, 0, 2 }, { 0, 1, 0 }, { 1, 1, 0 },
+		{ 1, 1, 1 }, { 0, 1, 1 }, { 0, 1, 2 }, { 1, 1, 2 },
+	};
+	unsigned int seen[2][2][3] = { { { 0 } } };
+	struct gd_session s;
+	struct gd_opts o;
+	unsigned int p, z, r;
+
+	(void)state;
+	assert_int_equal(PARSE(&t_write_bw, &o, "-a", "--min-size=2",
+			       "--max-size=4", "--phases=HH,DD", "--repeat=3",
+			       "server1"),
+			 0);
+	plan(&s, &o, &t_write_bw);
+	for (unsigned int i = 0; i < 12; i++) {
+		gd_sweep_order(&s, i, &p, &z, &r);
+		assert_int_equal(p, want[i][0]);
+		assert_int_equal(z, want[i][1]);
+		assert_int_equal(r, want[i][2]);
+	}
+	/* phase-by-phase still visits every (phase, size, round) once */
+	s.o->no_interleave = true;
+	for (unsigned int i = 0; i < 12; i++) {
+		gd_sweep_order(&s, i, &p, &z, &r);
+		seen[p][z][r]++;
+	}
+	for (p = 0; p < 2; p++)
+		for (z = 0; z < 2; z++)
+			for (r = 0; r < 3; r++)
+				assert_int_equal(seen[p][z][r], 1);
+	unplan(&s, &o);
+}
+
+/* Outcomes of rounds at size 0: HH always @hh MiB/s, DD @dd[r]. */
+static void fill_rounds(struct gd_session *s, struct gd_step_outcome *outs,
+			struct gd_rounds *rd, const double *dd, unsigned int n,
+			double hh)
+{
+	memset(outs, 0,
+	       sizeof(outs[0]) * s->num_phases * s->num_sizes * rd->stride);
+	for (unsigned int r = 0; r < n; r++) {
+		struct gd_step_outcome *h = &outs[0 * rd->stride + r];
+		struct gd_step_outcome *d =
+			&outs[(1 * s->num_sizes) * rd->stride + r];
+
+		h->ok = d->ok = true;
+		h->res.is_bw = d->res.is_bw = true;
+		h->res.bw.avg_MiBps = hh;
+		d->res.bw.avg_MiBps = dd[r];
+	}
+	rd->done[0] = n;
+}
+
+/* --precision: a size stops when the DD/HH interval is narrow enough,
+ * else at --max-repeat, else at --precision-time; the note records it. */
+static void test_precision_stop(void **state)
+{
+	static const double tight[] = { 100, 101, 99, 100 };
+	static const double wide[] = { 60, 140, 90, 120, 70, 130 };
+	struct gd_step_outcome outs[2 * 1 * 6];
+	struct gd_rounds rd = { .stride = 6 };
+	struct gd_precision pr = { .n = 0 };
+	struct gd_session s;
+	struct gd_opts o;
+
+	(void)state;
+	assert_int_equal(PARSE(&t_write_bw, &o, "--phases=HH,DD",
+			       "--precision=5", "--max-repeat=6", "server1"),
+			 0);
+	plan(&s, &o, &t_write_bw);
+	assert_int_equal(gd_precision_base(&o), 3);
+	fill_rounds(&s, outs, &rd, tight, 3, 100);
+	assert_string_equal(gd_precision_stop(&s, outs, &rd, 0, 0),
+			    "precision");
+	fill_rounds(&s, outs, &rd, wide, 3, 100);
+	assert_null(gd_precision_stop(&s, outs, &rd, 0, 0));
+	assert_string_equal(gd_precision_stop(&s, outs, &rd, 0, 601),
+			    "time_limit");
+	fill_rounds(&s, outs, &rd, wide, 6, 100);
+	assert_string_equal(gd_precision_stop(&s, outs, &rd, 0, 0),
+			    "max_repeat");
+	gd_precision_note(&s, &pr, outs, &rd, 0, "max_repeat");
+	assert_int_equal(pr.n, 1);
+	assert_int_equal(pr.sz[0].rounds, 6);
+	assert_false(pr.sz[0].reached);
+	assert_true(pr.sz[0].half_pct > 5);
+	/* a failed round is left out of the pairs, not taken as zero */
+	fill_rounds(&s, outs, &rd, tight, 4, 100);
+	outs[(1 * s.num_sizes) * rd.stride + 1].ok = false;
+	assert_string_equal(gd_precision_stop(&s, outs, &rd, 0, 0),
+			    "precision");
+	unplan(&s, &o);
+	/* the limits mean nothing without --precision; no --no-interleave */
+	REJECT(&t_write_bw, -EINVAL, "limit --precision", "--max-repeat=5",
+	       "h");
+	REJECT(&t_write_bw, -EINVAL, "interleaved", "--precision=5",
+	       "--no-interleave", "h");
+	REJECT(&t_write_bw, -EINVAL, "at least --repeat", "--precision=5",
+	       "--repeat=8", "--max-repeat=5", "h");
 }
 
 static void test_device_phase_decisions(void **state)
@@ -187,7 +295,9 @@ int main(void)
 		cmocka_unit_test(test_bidir_replaces_reverse),
 		cmocka_unit_test(test_sweep_sizes),
 		cmocka_unit_test(test_order),
+		cmocka_unit_test(test_order_repeats),
 		cmocka_unit_test(test_device_phase_decisions),
+		cmocka_unit_test(test_precision_stop),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -27,7 +27,28 @@ tests_json_doc_test_LDADD = $(gd_common_ldadd) $(CMOCKA_LIBS)
 tests_sweep_test_SOURCES = tests/sweep_test.c tests/opts_util.h
 tests_sweep_test_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_sweep_test_LDADD = $(gd_common_ldadd) $(CMOCKA_LIBS)
+
+# perftest's options against every binary: accepted or refused with a reason.
+check_PROGRAMS += tests/options_compat_test
+TESTS += tests/options_compat_test
+tests_options_compat_test_SOURCES = tests/options_compat_test.c \
+	tests/opts_util.h
+tests_options_compat_test_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_options_compat_test_LDADD = $(gd_common_ldadd) $(CMOCKA_LIBS)
+
+# --config=FILE: the file's settings, the command line winning, its hash.
+check_PROGRAMS += tests/options_config_test
+TESTS += tests/options_config_test
+tests_options_config_test_SOURCES = tests/options_config_test.c \
+	tests/opts_util.h
+tests_options_config_test_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_options_config_test_LDADD = $(gd_common_ldadd) $(CMOCKA_LIBS)
+else
+# Without cmocka the unit tests above and in the other fragments are not
+# built: one SKIP that says why.
+TESTS += tests/unit-skip.tap
 endif
+EXTRA_DIST += tests/perftest-options.txt tests/unit-skip.tap
 
 # -V/--version of every installed program, in the one format.
 AM_TESTS_ENVIRONMENT += GD_PROGRAMS='$(bin_PROGRAMS)'; export GD_PROGRAMS;

@@ -24,6 +24,7 @@
 #include "util/json_get.h"
 #include "report/plot.h"
 #include "engine/session.h"
+#include "engine/sweep.h"
 
 enum { GD_EXIT_OK = 0, GD_EXIT_FAIL = 1, GD_EXIT_USAGE = 2, GD_EXIT_GATE = 3 };
 
@@ -210,6 +211,21 @@ static bool gd_any_phase_failed(struct json_object *doc)
 	return false;
 }
 
+/* The verdicts speak of device memory in the words of its backend: the
+ * one --mem names, else the first that has device memory. */
+static void gd_device_words(const struct gd_opts *o, struct gd_device_words *w)
+{
+	const struct gd_mem_ops *dev = gd_mem_device_backend(o->mem_spec);
+
+	if (dev)
+		*w = (struct gd_device_words){
+			.example = dev->example,
+			.alias = dev->perftest_flag,
+			.route_check = dev->route_check,
+			.visibility = dev->visibility,
+		};
+}
+
 /* Comparison, gates, verdicts and the plot, from the finished document. */
 static int gd_judge(struct gd_session *s)
 {
@@ -224,6 +240,7 @@ static int gd_judge(struct gd_session *s)
 	bool gate_failed = false;
 	char note[512] = "";
 
+	gd_device_words(o, &g.device);
 	if (gd_compare_run(doc, &g, &cmp, &verd, &gate_failed)) {
 		gd_err_clear();
 		return 0;
@@ -233,13 +250,27 @@ static int gd_judge(struct gd_session *s)
 		int r = gd_plot_write(doc, o->plot_path, note, sizeof(note));
 
 		if (r)
-			fprintf(stderr, "%s: plot: %s\n", s->test->name,
-				r > 0 ? note : gd_err_msg());
+			gd_report_notice("%s: plot: %s", s->test->name,
+					 r > 0 ? note : gd_err_msg());
 		gd_err_clear();
 	}
 	if (gd_any_phase_failed(doc))
 		return GD_EXIT_FAIL;
 	return gate_failed ? GD_EXIT_GATE : GD_EXIT_OK;
+}
+
+/* What the set-up session knows: the test, labels, options, endpoints. */
+static void gd_report_sections(struct gd_session *s)
+{
+	struct json_object *ep = json_object_new_object();
+
+	gd_report_set_section(s->rep, "test", gd_sweep_describe(s));
+	gd_report_set_section(s->rep, "labels", gd_labels_json(s->o));
+	gd_report_set_section(s->rep, "options", gd_opts_effective(s->o));
+	json_object_object_add(ep, "local", gd_verbs_describe(&s->v));
+	json_object_object_add(ep, "remote",
+			       json_object_get(s->remote_endpoint));
+	gd_report_set_section(s->rep, "endpoints", ep);
 }
 
 static int gd_run_role(const struct gd_test *test, struct gd_opts *o, int argc,
@@ -255,14 +286,20 @@ static int gd_run_role(const struct gd_test *test, struct gd_opts *o, int argc,
 		.only = o->output,
 		.json_path = is_server && o->loopback ? NULL : o->json_path,
 		.text = quiet ? NULL : stdout,
+		.repeats = o->precision_pct > 0 ? gd_precision_base(o)
+						: (unsigned int)o->repeat,
+		.repeats_vary = o->precision_pct > 0,
 	};
 	struct gd_session s = { .test = test, .o = o, .is_server = is_server };
 	int ret, status = GD_EXIT_OK;
+	char who[96];
 
+	snprintf(who, sizeof(who), "%s%s", test->name,
+		 is_server ? " (server)" : "");
 	s.oob.fd = -1;
 	s.rep = gd_report_new(&cfg, argc, argv);
 	if (!s.rep) {
-		fprintf(stderr, "%s: out of memory\n", test->name);
+		gd_report_notice("%s: out of memory", test->name);
 		return GD_EXIT_FAIL;
 	}
 	gd_report_set_section(s.rep, "role",
@@ -275,14 +312,7 @@ static int gd_run_role(const struct gd_test *test, struct gd_opts *o, int argc,
 	if (!ret)
 		ret = gd_session_setup(&s);
 	if (!ret) {
-		gd_report_set_section(s.rep, "test", gd_sweep_describe(&s));
-		gd_report_set_section(s.rep, "labels", gd_labels_json(o));
-		struct json_object *ep = json_object_new_object();
-
-		json_object_object_add(ep, "local", gd_verbs_describe(&s.v));
-		json_object_object_add(ep, "remote",
-				       json_object_get(s.remote_endpoint));
-		gd_report_set_section(s.rep, "endpoints", ep);
+		gd_report_sections(&s);
 		gd_report_header(&s);
 		do {
 			ret = gd_sweep_run(&s);
@@ -291,14 +321,12 @@ static int gd_run_role(const struct gd_test *test, struct gd_opts *o, int argc,
 	if (!ret && !is_server)
 		status = gd_judge(&s);
 	if (ret) {
-		fprintf(stderr, "%s%s: error: %s\n", test->name,
-			is_server ? " (server)" : "", gd_err_msg());
-		gd_report_set_error(s.rep, ret, gd_err_msg());
+		gd_report_error(s.rep, who, ret, gd_err_msg());
 		status = GD_EXIT_FAIL;
 	}
 	gd_session_teardown(&s);
 	if (gd_report_finish(s.rep, status) && status == GD_EXIT_OK) {
-		fprintf(stderr, "%s: error: %s\n", test->name, gd_err_msg());
+		gd_report_error(NULL, test->name, gd_err_code(), gd_err_msg());
 		status = GD_EXIT_FAIL;
 	}
 	gd_report_free(s.rep);
@@ -315,8 +343,8 @@ static int gd_run_loopback(const struct gd_test *test, struct gd_opts *o,
 	fflush(NULL);
 	child = fork();
 	if (child < 0) {
-		fprintf(stderr, "%s: cannot fork the loopback server: %s\n",
-			test->name, strerror(errno));
+		gd_report_notice("%s: cannot fork the loopback server: %s",
+				 test->name, strerror(errno));
 		return GD_EXIT_FAIL;
 	}
 	if (child == 0)
@@ -329,8 +357,8 @@ static int gd_run_loopback(const struct gd_test *test, struct gd_opts *o,
 	else
 		server_status = WEXITSTATUS(wstatus);
 	if (client_status == GD_EXIT_OK && server_status != GD_EXIT_OK) {
-		fprintf(stderr,
-			"%s: the loopback server side failed (exit %d)\n",
+		gd_report_notice(
+			"%s: the loopback server side failed (exit %d)",
 			test->name, server_status);
 		return GD_EXIT_FAIL;
 	}
@@ -366,8 +394,7 @@ int gd_main(const struct gd_test *test, int argc, char **argv)
 	ret = gd_opts_parse(test, argc, argv, &o, stdout);
 	if (ret) {
 		if (ret < 0) {
-			fprintf(stderr, "%s: error: %s\n", test->name,
-				gd_err_msg());
+			gd_report_error(NULL, test->name, ret, gd_err_msg());
 			gd_usage_document(test, &o, argc, argv);
 		}
 		gd_opts_free(&o);

@@ -4,9 +4,12 @@
 # and gd_main.
 libgdperf_la_SOURCES += \
 	src/engine/test.c src/engine/test.h \
-	src/engine/options.c src/engine/options_wire.c src/engine/options.h \
+	src/engine/options.c src/engine/options_parse.c src/engine/options_help.c \
+	src/engine/options_wire.c src/engine/options_compat.c src/engine/options_file.c \
+	src/engine/options.h \
 	src/engine/options_priv.h \
 	src/engine/session.c src/engine/session.h \
-	src/engine/sweep.c src/engine/sweep.h src/engine/step.c \
+	src/engine/sweep.c src/engine/sweep.h src/engine/sweep_report.c \
+	src/engine/sweep_precision.c src/engine/step.c \
 	src/engine/loop.c src/engine/ops_bw.c src/engine/ops_lat.c \
 	src/engine/engine.c

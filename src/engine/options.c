@@ -1,15 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
- * The option table and everything it drives: getopt_long, --help text,
- * strict number parsing and validation. What travels to the server and
- * how it is checked there is in options_wire.c.
+ * The option table: defaults, strict number parsing into the fields, and
+ * the cross-option checks. The command line is read in options_parse.c,
+ * --help in options_help.c, what travels to the server in options_wire.c.
  */
 #include <config.h>
 
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <sched.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,6 +32,9 @@ const struct gd_opt_def gd_opt_table[] = {
 	  0 },
 	{ "port", 'p', GD_T_U64, OFF(tcp_port), 1, 65535, "PORT",
 	  "TCP port of the side channel (default 18515)", 0 },
+	{ "bind_source_ip", 0, GD_T_STR, OFF(bind_addr), 0, 0, "ADDR",
+	  "side channel on this local address only: the server listens there, the client connects from it (default: any)",
+	  0 },
 	{ "connection", 'c', GD_T_CONN, OFF(conn), 0, 0, "RC|UC|UD",
 	  "connection type (default RC)", GD_F_TRAVELS },
 	{ "size", 's', GD_T_SIZE, OFF(size_bytes), 1, 1LL << 32, "BYTES",
@@ -108,6 +111,17 @@ const struct gd_opt_def gd_opt_table[] = {
 	{ "run_infinitely", 0, GD_T_FLAG, OFF(run_infinitely), 0, 0, NULL,
 	  "repeat the test until interrupted, one result per pass",
 	  GD_F_TRAVELS },
+	{ "repeat", 0, GD_T_U64, OFF(repeat), 1, GD_MAX_REPEAT, "N",
+	  "measure every phase and size N times in rounds, phase order alternating (default 1); reports the median, the spread and the ratio's interval",
+	  GD_F_TRAVELS },
+	{ "precision", 0, GD_T_DBL, OFF(precision_pct), 0, 100, "PCT",
+	  "add rounds at each gated size until every device/HH ratio's 95% interval is within +/-PCT percent, or --max-repeat, or --precision-time (default 0: off)",
+	  GD_F_TRAVELS },
+	{ "max-repeat", 0, GD_T_U64, OFF(max_repeat), 2, GD_MAX_REPEAT, "N",
+	  "--precision: at most N rounds per size (default 20)", 0 },
+	{ "precision-time", 0, GD_T_U64, OFF(precision_time_s), 1, 86400, "SEC",
+	  "--precision: add no round after SEC seconds of the sweep (default 600)",
+	  0 },
 	{ "use_hugepages", 0, GD_T_FLAG, OFF(use_hugepages), 0, 0, NULL,
 	  "host buffers from huge pages (same as --mem=hugepage for host phases)",
 	  0 },
@@ -174,13 +188,15 @@ const struct gd_opt_def gd_opt_table[] = {
 	  0 },
 	{ "plot", 0, GD_T_STR, OFF(plot_path), 0, 0, "FILE.svg",
 	  "draw every phase's curve with gnuplot", 0 },
+	{ "config", 0, GD_T_STR, OFF(config_path), 0, 0, "FILE",
+	  "read options from FILE first, 'key = value' lines with long option names; the command line wins",
+	  0 },
 	{ "label", 0, GD_T_LABEL, OFF(labels), 0, 0, "KEY=VALUE",
 	  "attach a label to the JSON document (repeatable; gd_plan uses them)",
 	  0 },
 };
 
 const size_t gd_opt_count = sizeof(gd_opt_table) / sizeof(gd_opt_table[0]);
-#define GD_NOPTS gd_opt_count
 
 static int gd_parse_i64(const char *text, const char *what, int64_t min,
 			int64_t max, int64_t *out)
@@ -287,7 +303,7 @@ int gd_opt_store(const struct gd_opt_def *d, struct gd_opts *o, const char *arg)
 	return ret;
 }
 
-static void gd_opts_defaults(const struct gd_test *test, struct gd_opts *o)
+void gd_opts_defaults(const struct gd_test *test, struct gd_opts *o)
 {
 	memset(o, 0, sizeof(*o));
 	o->ib_port = 1;
@@ -311,11 +327,14 @@ static void gd_opts_defaults(const struct gd_test *test, struct gd_opts *o)
 	o->retry_count = 7;
 	o->use_cuda = -1;
 	o->cpu = -1;
+	o->repeat = 1;
+	o->max_repeat = 20;
+	o->precision_time_s = 600;
 	/* latency tests run small sizes: gate them all by default */
 	o->gate_from_bytes = test->measure == GD_MEASURE_LAT ? 0 : 65536;
 }
 
-static void gd_set_given(struct gd_opts *o, size_t idx)
+void gd_opt_mark_given(struct gd_opts *o, size_t idx)
 {
 	o->given_mask[idx / 64] |= 1ULL << (idx % 64);
 }
@@ -399,6 +418,65 @@ static int gd_phases_check(const char *list)
 	}
 }
 
+/* Checked here rather than when pinning, so that a forked --loopback
+ * server and the client do not each fail on their own. */
+static int gd_cpu_check(const struct gd_opts *o)
+{
+	cpu_set_t set;
+
+	if (o->cpu < 0 || sched_getaffinity(0, sizeof(set), &set))
+		return 0; /* unknown: pinning reports it */
+	for (int64_t c = o->cpu; c <= o->cpu + (o->loopback ? 1 : 0); c++)
+		if (c >= CPU_SETSIZE || !CPU_ISSET((int)c, &set))
+			return gd_err(
+				-EINVAL,
+				"--cpu %" PRId64 ": CPU %" PRId64
+				"%s is not one this process may use (%d allowed); check taskset -p $$ or the cgroup cpuset",
+				o->cpu, c,
+				c > o->cpu ? " (the --loopback server's, N+1)"
+					   : "",
+				CPU_COUNT(&set));
+	return 0;
+}
+
+/* --precision adds rounds per size, so it needs rounds and sizes in the
+ * interleaved order; its two limits mean nothing without it. */
+static int gd_opts_precision_check(const struct gd_opts *o)
+{
+	if (!(o->precision_pct > 0)) {
+		if (gd_opts_given(o, "max-repeat") ||
+		    gd_opts_given(o, "precision-time"))
+			return gd_err(
+				-EINVAL,
+				"--max-repeat and --precision-time limit --precision; add --precision=PCT or drop them");
+		return 0;
+	}
+	if (o->run_infinitely)
+		return gd_err(
+			-EINVAL,
+			"--precision adds rounds until the intervals are narrow and --run_infinitely repeats until interrupted; give one");
+	if (o->no_interleave)
+		return gd_err(
+			-EINVAL,
+			"--precision adds rounds size by size and needs the interleaved order; drop --no-interleave");
+	if (o->max_repeat < o->repeat || o->max_repeat < 3)
+		return gd_err(
+			-EINVAL,
+			"--max-repeat=%" PRIu64
+			" must be at least 3 and at least --repeat=%" PRIu64,
+			o->max_repeat, o->repeat);
+	return 0;
+}
+
+/* A mistyped --mem fails now, with every backend's forms, not when the
+ * device is opened after the connection. */
+static int gd_mem_check(const struct gd_opts *o)
+{
+	struct gd_mem_spec spec;
+
+	return o->mem_spec ? gd_mem_spec_parse(o->mem_spec, &spec) : 0;
+}
+
 int gd_opts_validate(const struct gd_test *test, struct gd_opts *o)
 {
 	const char *verb = test->verb->name;
@@ -416,6 +494,10 @@ int gd_opts_validate(const struct gd_test *test, struct gd_opts *o)
 			-EINVAL,
 			"--loopback runs both ends itself; drop the host argument '%s'",
 			o->server_host);
+	if (o->bind_addr && o->loopback)
+		return gd_err(
+			-EINVAL,
+			"--bind_source_ip does not apply to --loopback: both ends talk over 127.0.0.1");
 	if (o->all_sizes && gd_opts_given(o, "size"))
 		return gd_err(-EINVAL, "-a sweeps sizes; drop -s or -a");
 	if (gd_opts_given(o, "duration") && gd_opts_given(o, "iters"))
@@ -452,6 +534,14 @@ int gd_opts_validate(const struct gd_test *test, struct gd_opts *o)
 		return gd_err(
 			-EINVAL,
 			"--run_infinitely applies to bandwidth tests only");
+	if (o->run_infinitely && o->repeat > 1)
+		return gd_err(
+			-EINVAL,
+			"--run_infinitely repeats until interrupted and --repeat=%" PRIu64
+			" a fixed number of rounds; give one",
+			o->repeat);
+	if (gd_opts_precision_check(o))
+		return gd_err_code();
 	if (o->run_infinitely && o->all_sizes)
 		return gd_err(-EINVAL,
 			      "--run_infinitely and -a exclude each other");
@@ -482,7 +572,7 @@ int gd_opts_validate(const struct gd_test *test, struct gd_opts *o)
 		return gd_err(
 			-EINVAL,
 			"--use_hugepages and --mem=hugepage say the same; give one");
-	if (gd_opts_merge_mem(o))
+	if (gd_opts_merge_mem(o) || gd_mem_check(o) || gd_cpu_check(o))
 		return gd_err_code();
 	if (o->inline_bytes && gd_opts_given(o, "inline_size") &&
 	    gd_mem_spec_is_device(o->mem_spec))
@@ -499,96 +589,12 @@ int gd_opts_validate(const struct gd_test *test, struct gd_opts *o)
 	return 0;
 }
 
-static void gd_build_longopts(struct option *lo, char *shortopts)
+int gd_opt_find(const char *name, size_t len)
 {
-	size_t n = 0;
-	char *s = shortopts;
-
-	for (size_t i = 0; i < GD_NOPTS; i++) {
-		const struct gd_opt_def *d = &gd_opt_table[i];
-
-		lo[n].name = d->long_name;
-		lo[n].has_arg = d->type == GD_T_FLAG	   ? no_argument
-				: (d->flags & GD_F_OPTARG) ? optional_argument
-							   : required_argument;
-		lo[n].flag = NULL;
-		lo[n].val = 256 + (int)i;
-		n++;
-		if (d->short_name) {
-			*s++ = (char)d->short_name;
-			if (d->type != GD_T_FLAG)
-				*s++ = ':';
-		}
-	}
-	/* perftest spellings that differ from ours only in punctuation */
-	lo[n++] = (struct option){ "ib_dev", required_argument, NULL, 'd' };
-	lo[n++] = (struct option){ "gid_index", required_argument, NULL, 'x' };
-	lo[n++] = (struct option){ "tx_depth", required_argument, NULL, 't' };
-	lo[n++] = (struct option){ "rx_depth", required_argument, NULL, 'r' };
-	lo[n++] = (struct option){ "cq_mod", required_argument, NULL, 'Q' };
-	lo[n++] = (struct option){ "ib_port", required_argument, NULL, 'i' };
-	lo[n++] = (struct option){ "bidir", no_argument, NULL, 'b' };
-	lo[n] = (struct option){ NULL, 0, NULL, 0 };
-	*s = '\0';
-}
-
-static int gd_opt_index_of(int c)
-{
-	if (c >= 256 && c < 256 + (int)GD_NOPTS)
-		return c - 256;
 	for (size_t i = 0; i < GD_NOPTS; i++)
-		if (gd_opt_table[i].short_name == c)
+		if (gd_opt_name_eq(gd_opt_table[i].long_name, name, len))
 			return (int)i;
 	return -1;
-}
-
-int gd_opts_parse(const struct gd_test *test, int argc, char **argv,
-		  struct gd_opts *o, FILE *out)
-{
-	struct option lo[GD_NOPTS + 9];
-	char shortopts[GD_NOPTS * 2 + 2];
-	int c, idx, ret;
-
-	gd_opts_defaults(test, o);
-	gd_build_longopts(lo, shortopts);
-	optind = 0; /* glibc's full reset, also of a half-parsed cluster */
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, shortopts, lo, NULL)) != -1) {
-		if ((c == '?' || c == ':') && optopt > 0 && optopt < 256)
-			return gd_err(
-				-EINVAL,
-				"unknown option or missing argument: -%c; see %s --help",
-				optopt, test->name);
-		if (c == '?' || c == ':')
-			return gd_err(
-				-EINVAL,
-				"unknown option or missing argument near '%s'; see %s --help",
-				argv[optind - 1], test->name);
-		idx = gd_opt_index_of(c);
-		if (idx < 0)
-			return gd_err(-EINVAL, "unhandled option '%c'", c);
-		ret = gd_opt_store(&gd_opt_table[idx], o, optarg);
-		if (ret)
-			return ret;
-		gd_set_given(o, (size_t)idx);
-	}
-	if (o->help) {
-		gd_opts_usage(test, out);
-		return 1;
-	}
-	if (o->version) {
-		gd_version_print(out, test->name, true);
-		return 1;
-	}
-	if (optind < argc - 1)
-		return gd_err(-EINVAL,
-			      "one host argument expected, got '%s' and '%s'",
-			      argv[optind], argv[optind + 1]);
-	if (optind == argc - 1)
-		o->server_host = strdup(argv[optind]);
-	if (!gd_opts_given(o, "warmup"))
-		o->warmup_iters = o->iters / 10 < 100 ? o->iters / 10 : 100;
-	return gd_opts_validate(test, o);
 }
 
 void gd_opts_free(struct gd_opts *o)
@@ -603,39 +609,4 @@ void gd_opts_free(struct gd_opts *o)
 		free(o->labels[i]);
 	free(o->server_host);
 	memset(o, 0, sizeof(*o));
-}
-
-void gd_opts_usage(const struct gd_test *test, FILE *out)
-{
-	fprintf(out,
-		"Usage: %s [options]          start a server\n"
-		"       %s [options] HOST     start a client and connect to HOST\n"
-		"       %s [options] --loopback   both ends in one invocation\n\n"
-		"%s measures RDMA %s %s, first with host buffers and then with\n"
-		"device buffers when --mem names a GPU. See %s(1).\n\nOptions:\n",
-		test->name, test->name, test->name, test->name,
-		test->verb->name,
-		test->measure == GD_MEASURE_BW ? "bandwidth" : "latency",
-		test->name);
-	for (size_t i = 0; i < GD_NOPTS; i++) {
-		const struct gd_opt_def *d = &gd_opt_table[i];
-		char left[64];
-
-		snprintf(left, sizeof(left), "%c%c%s--%s%s%s%s",
-			 d->short_name ? '-' : ' ',
-			 d->short_name ? d->short_name : ' ',
-			 d->short_name ? ", " : "  ", d->long_name,
-			 d->arg ? ((d->flags & GD_F_OPTARG) ? "[=" : "=") : "",
-			 d->arg ? d->arg : "",
-			 (d->flags & GD_F_OPTARG) ? "]" : "");
-		fprintf(out, "  %-30s %s\n", left, d->help);
-	}
-	fprintf(out,
-		"\nExit status: 0 success, 1 test failed or runtime error, 2 usage or bad input, 3 a gate failed.\n");
-}
-
-void gd_opts_list_long(FILE *out)
-{
-	for (size_t i = 0; i < GD_NOPTS; i++)
-		fprintf(out, "%s\n", gd_opt_table[i].long_name);
 }

@@ -18,6 +18,8 @@
 struct json_object;
 
 #define GD_MAX_LABELS 16
+#define GD_CONFIG_MAX_OVERRIDDEN 16
+#define GD_MAX_REPEAT 64 /* rounds per phase and size at most */
 #define GD_SWEEP_MIN_BYTES 2ULL
 #define GD_SWEEP_MAX_BYTES (8ULL << 20)
 
@@ -28,6 +30,7 @@ struct gd_opts {
 	int64_t gid_index; /* -1: first RoCE v2 IPv4 GID, else 0 */
 	uint64_t tcp_port;
 	char *server_host; /* NULL: server role */
+	char *bind_addr;   /* --bind_source_ip: side channel's address */
 	bool loopback;
 	bool rdma_cm;
 	uint64_t oob_timeout_ms;
@@ -52,7 +55,16 @@ struct gd_opts {
 	bool write_with_imm;
 	uint64_t latency_gap_us;
 	bool run_infinitely;
+	uint64_t repeat;      /* --repeat: rounds per phase and size, >= 1 */
+	double precision_pct; /* --precision: target half-width, 0 off */
+	uint64_t max_repeat;  /* --precision: rounds per size at most */
+	uint64_t precision_time_s; /* --precision: no new round after this */
 	bool verify;
+	char *config_path;	/* --config: settings file */
+	char config_sha256[65]; /* its SHA-256, hex; "" without */
+	/* its settings the command line overrode (names from the table) */
+	const char *config_overridden[GD_CONFIG_MAX_OVERRIDDEN];
+	unsigned int config_overridden_count;
 	/* memory */
 	char *mem_spec;	  /* --mem */
 	int64_t use_cuda; /* --use_cuda=N, -1 unset */
@@ -90,6 +102,9 @@ struct gd_opts {
 
 /* Parse argv for @test. 0 ok, -EINVAL usage error (message recorded),
  * 1 when --help/--version was handled (printed to @out). */
+/* Does gdperf know @name as a perftest option it refuses (with a reason)? */
+bool gd_opts_perftest_refused(const char *name);
+size_t gd_opts_perftest_refused_count(void);
 int gd_opts_parse(const struct gd_test *test, int argc, char **argv,
 		  struct gd_opts *o, FILE *out);
 void gd_opts_free(struct gd_opts *o);
@@ -108,6 +123,9 @@ int gd_opts_from_wire(const struct gd_test *test, struct gd_opts *o,
 		      struct json_object *wire, char *field, size_t field_len,
 		      char *ours, char *theirs, size_t val_len);
 /* Test description object for the JSON document. */
+/* Every option's effective value (defaults, --config, command line) by long
+ * name, and "config": {file, sha256} when a --config file was read. */
+struct json_object *gd_opts_effective(const struct gd_opts *o);
 struct json_object *gd_opts_describe(const struct gd_test *test,
 				     const struct gd_opts *o);
 /* Did the user give --@long_name explicitly? */

@@ -42,6 +42,7 @@ struct gd_opt_def {
 
 extern const struct gd_opt_def gd_opt_table[];
 extern const size_t gd_opt_count;
+#define GD_NOPTS gd_opt_count
 extern const char *const gd_conn_names[];
 
 /* Parse @arg for option @d into @o (range-checked, message recorded). */
@@ -49,7 +50,33 @@ int gd_opt_store(const struct gd_opt_def *d, struct gd_opts *o,
 		 const char *arg);
 /* Was table entry @idx given on the command line? */
 bool gd_is_given(const struct gd_opts *o, size_t idx);
+/* Every field at the test's default. */
+void gd_opts_defaults(const struct gd_test *test, struct gd_opts *o);
 /* Cross-option checks and derived values, after parsing or adopting. */
 int gd_opts_validate(const struct gd_test *test, struct gd_opts *o);
+
+/* Index in gd_opt_table of the option named by the @len bytes of @name
+ * ('-' and '_' alike), or -1. */
+int gd_opt_find(const char *name, size_t len);
+/* Record that option @idx was given (by the command line or --config). */
+void gd_opt_mark_given(struct gd_opts *o, size_t idx);
+
+/* options_file.c: apply the --config file named in @argv, if any, but
+ * none of what @cl (the command line alone) gives or excludes. */
+int gd_opts_load_config(const struct gd_test *test, int argc, char **argv,
+			struct gd_opts *o, const struct gd_opts *cl);
+/* options_parse.c: the command line's options into @o (given marked). */
+int gd_opts_getopt(const struct gd_test *test, int argc, char **argv,
+		   struct gd_opts *o);
+
+/* options_compat.c */
+/* Are @a (NUL-terminated) and the @b_len bytes of @b the same option name,
+ * with '-' and '_' taken as one letter? */
+bool gd_opt_name_eq(const char *a, const char *b, size_t b_len);
+/* A perftest option gdperf does not implement, named by long name (@name,
+ * @name_len bytes) or, with @name NULL, by letter: records why, naming
+ * @test, and returns -EINVAL; -ENOENT when perftest has no such option. */
+int gd_perftest_refusal(const struct gd_test *test, const char *name,
+			size_t name_len, int short_name);
 
 #endif

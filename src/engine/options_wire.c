@@ -17,7 +17,6 @@
 #include "util/error.h"
 #include "engine/options_priv.h"
 
-#define GD_NOPTS gd_opt_count
 
 static struct json_object *gd_opt_value_json(const struct gd_opt_def *d,
 					     const struct gd_opts *o)
@@ -107,6 +106,11 @@ static int gd_wire_store(const struct gd_opt_def *d, struct gd_opts *o,
 			return 0;
 		snprintf(text, sizeof(text), "%" PRIu64,
 			 json_object_get_uint64(v));
+		return gd_opt_store(d, o, text);
+	case GD_T_DBL:
+		if (t != json_type_double && t != json_type_int)
+			return -EPROTO;
+		snprintf(text, sizeof(text), "%.17g", json_object_get_double(v));
 		return gd_opt_store(d, o, text);
 	case GD_T_CONN:
 		if (t != json_type_string)
@@ -218,4 +222,33 @@ struct json_object *gd_opts_describe(const struct gd_test *test,
 	json_object_object_add(d, "inline_bytes",
 			       json_object_new_uint64(o->inline_bytes));
 	return d;
+}
+
+struct json_object *gd_opts_effective(const struct gd_opts *o)
+{
+	struct json_object *all = json_object_new_object(), *cfg;
+
+	for (size_t i = 0; i < GD_NOPTS; i++) {
+		const struct gd_opt_def *d = &gd_opt_table[i];
+
+		if (d->type != GD_T_LABEL && d->type != GD_T_OUTPUT &&
+		    strcmp(d->long_name, "help") &&
+		    strcmp(d->long_name, "version"))
+			json_object_object_add(all, d->long_name,
+					       gd_opt_value_json(d, o));
+	}
+	if (!o->config_path)
+		return all;
+	cfg = json_object_new_object();
+	json_object_object_add(cfg, "file",
+			       json_object_new_string(o->config_path));
+	json_object_object_add(cfg, "sha256",
+			       json_object_new_string(o->config_sha256));
+	json_object_object_add(cfg, "overridden", json_object_new_array());
+	for (unsigned int i = 0; i < o->config_overridden_count; i++)
+		json_object_array_add(
+			json_object_object_get(cfg, "overridden"),
+			json_object_new_string(o->config_overridden[i]));
+	json_object_object_add(all, "config", cfg);
+	return all;
 }

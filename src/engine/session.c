@@ -52,8 +52,8 @@ static int gd_hello(struct gd_session *s)
 		return -EINVAL;
 	}
 	if (strcmp(ver, PACKAGE_VERSION))
-		fprintf(stderr,
-			"%s: note: peer %s runs gdperf %s, this side %s\n",
+		gd_report_notice(
+			"%s: note: peer %s runs gdperf %s, this side %s",
 			s->test->name, s->oob.peer_name, ver, PACKAGE_VERSION);
 	json_object_put(peer);
 	/* Both ends speak this protocol: from here on either may beat. */
@@ -110,20 +110,23 @@ static int gd_connect_oob(struct gd_session *s)
 	int ret;
 
 	gd_oob_init(&s->oob, (int)o->oob_timeout_ms);
+	s->oob.bind_host = o->bind_addr;
 	if (!s->is_server)
 		return gd_oob_connect(&s->oob, o->server_host,
 				      (uint16_t)o->tcp_port);
 	/* A server waits for its client as long as it takes, like perftest;
 	 * once connected, the silence timeout applies. */
 	s->oob.timeout_ms = GD_SERVER_ACCEPT_WAIT_MS;
-	ret = gd_oob_accept(&s->oob, o->loopback ? "127.0.0.1" : NULL,
+	ret = gd_oob_accept(&s->oob, o->loopback ? "127.0.0.1" : o->bind_addr,
 			    (uint16_t)o->tcp_port);
 	s->oob.timeout_ms = (int)o->oob_timeout_ms;
 	return ret;
 }
 
+/* @options: this side's effective options, where a backend finds the
+ * per-run settings perftest spells as options of their own. */
 static int gd_alloc_place(struct gd_session *s, enum gd_place p,
-			  const char *spec_text)
+			  const char *spec_text, struct json_object *options)
 {
 	struct gd_local_buf *lb = &s->local[p];
 	size_t len = s->slot_bytes * s->o->num_qps;
@@ -131,7 +134,8 @@ static int gd_alloc_place(struct gd_session *s, enum gd_place p,
 	int ret;
 
 	ret = gd_mem_spec_parse(spec_text, &spec);
-	spec.dmabuf_pcie = s->o->use_cuda_pcie_mapping;
+	if (!ret)
+		gd_mem_spec_apply_options(&spec, options);
 	if (!ret)
 		ret = gd_mem_alloc(&lb->mem, &spec, len);
 	if (!ret)
@@ -145,9 +149,9 @@ static int gd_alloc_place(struct gd_session *s, enum gd_place p,
 		if (p == GD_PLACE_HOST)
 			return ret;
 		/* A device placement that fails only fails its phases. */
-		fprintf(stderr, "%s%s: %s memory unavailable: %s\n",
-			s->test->name, s->is_server ? " (server)" : "",
-			spec_text, lb->why_absent);
+		gd_report_notice("%s%s: %s memory unavailable: %s",
+				 s->test->name, s->is_server ? " (server)" : "",
+				 spec_text, lb->why_absent);
 		gd_err_clear();
 		return 0;
 	}
@@ -158,17 +162,19 @@ static int gd_alloc_place(struct gd_session *s, enum gd_place p,
 static int gd_setup_buffers(struct gd_session *s)
 {
 	const char *host = s->o->use_hugepages ? "hugepage" : "host";
+	struct json_object *options = gd_opts_effective(s->o);
 	int ret;
 
-	ret = gd_alloc_place(s, GD_PLACE_HOST, host);
-	if (ret)
-		return ret;
-	if (s->o->mem_spec)
-		return gd_alloc_place(s, GD_PLACE_DEV, s->o->mem_spec);
-	snprintf(s->local[GD_PLACE_DEV].why_absent,
-		 sizeof(s->local[GD_PLACE_DEV].why_absent),
-		 "this side has no device memory configured (no --mem)");
-	return 0;
+	ret = gd_alloc_place(s, GD_PLACE_HOST, host, options);
+	if (!ret && s->o->mem_spec)
+		ret = gd_alloc_place(s, GD_PLACE_DEV, s->o->mem_spec, options);
+	else if (!ret)
+		snprintf(
+			s->local[GD_PLACE_DEV].why_absent,
+			sizeof(s->local[GD_PLACE_DEV].why_absent),
+			"this side has no device memory configured (no --mem)");
+	json_object_put(options);
+	return ret;
 }
 
 static const char *const gd_place_key[GD_PLACE_COUNT] = { "H", "D" };
@@ -280,7 +286,7 @@ static int gd_exchange_qp_info(struct gd_session *s, char *cm_ip,
 			      ? gd_qp_peer_from_json(x, s->v.num_qps, &rp)
 			      : gd_err(-EPROTO, "peer sent no QP data");
 		if (!ret)
-			ret = gd_verbs_connect(&s->v, s->o, &rp);
+			ret = gd_verbs_connect(&s->v, &s->qp, &rp);
 	} else if (!s->is_server &&
 		   json_object_object_get_ex(peer, "cm_ip", &x)) {
 		snprintf(cm_ip, cm_ip_len, "%s", json_object_get_string(x));
@@ -354,12 +360,38 @@ const char *gd_session_relaxed_ordering(const struct gd_session *s)
 #endif
 }
 
+int gd_session_setup_memory(struct gd_session *s)
+{
+	gd_setup_access(s);
+	return gd_setup_buffers(s);
+}
+
+static void gd_setup_qp_cfg(struct gd_session *s)
+{
+	const struct gd_opts *o = s->o;
+
+	s->qp = (struct gd_qp_cfg){
+		.conn = o->conn,
+		.num_qps = o->num_qps,
+		.tx_depth = o->tx_depth,
+		.rx_depth = o->rx_depth,
+		.cq_mod = o->cq_mod,
+		.inline_bytes = o->inline_bytes,
+		.use_event = o->use_event,
+		.mtu_bytes = o->mtu_bytes,
+		.sl = o->sl,
+		.tos = o->tos,
+		.qp_timeout = o->qp_timeout,
+		.retry_count = o->retry_count,
+	};
+}
+
 static int gd_setup_verbs(struct gd_session *s, char *cm_ip, size_t len)
 {
 	struct gd_opts *o = s->o;
 	int ret;
 
-	gd_setup_access(s);
+	gd_setup_qp_cfg(s);
 	/* mlx5 reads it when the device context is created. */
 	if (gd_uses_gpu_memory(s))
 		gd_verbs_no_scatter_to_cqe(s->scatter_to_cqe,
@@ -373,13 +405,13 @@ static int gd_setup_verbs(struct gd_session *s, char *cm_ip, size_t len)
 	if (!ret)
 		ret = gd_check_ud_mtu(s);
 	if (!ret)
-		ret = gd_verbs_create_pd_cq(&s->v, o);
+		ret = gd_verbs_create_pd_cq(&s->v, &s->qp);
 	if (!ret)
-		ret = gd_setup_buffers(s);
+		ret = gd_session_setup_memory(s);
 	if (ret)
 		return ret;
 	if (!o->rdma_cm)
-		return gd_verbs_create_qps(&s->v, o, s->access);
+		return gd_verbs_create_qps(&s->v, &s->qp, s->access);
 	ret = gd_gid_to_ipv4(&s->v.port.gid, cm_ip, len);
 	if (!ret && s->is_server)
 		ret = gd_cm_listen(&s->cm, cm_ip, (uint16_t)(o->tcp_port + 1));
@@ -422,8 +454,8 @@ int gd_session_setup(struct gd_session *s)
 	}
 	if (!ret && s->o->rdma_cm)
 		ret = s->is_server
-			      ? gd_cm_accept(&s->cm, s->o, s->access)
-			      : gd_cm_connect(&s->cm, s->o, cm_ip,
+			      ? gd_cm_accept(&s->cm, &s->qp, s->access)
+			      : gd_cm_connect(&s->cm, &s->qp, cm_ip,
 					      (uint16_t)(s->o->tcp_port + 1),
 					      s->access);
 	if (ret && s->oob.fd >= 0)

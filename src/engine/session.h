@@ -67,7 +67,8 @@ struct gd_session {
 	bool is_server;
 	struct gd_oob oob;
 	struct gd_verbs v;
-	struct gd_cm cm; /* -R only */
+	struct gd_cm cm;     /* -R only */
+	struct gd_qp_cfg qp; /* the options the QPs and CQs are built with */
 	struct gd_report *rep;
 	int access;    /* QP access flags */
 	int mr_access; /* registrations: access plus relaxed ordering */
@@ -86,6 +87,8 @@ struct gd_session {
 	struct json_object *remote_endpoint;
 	uint64_t recv_outstanding[GD_MAX_QPS];
 	unsigned int counters_lifespan_ms; /* hw_counters cache, read once */
+	/* --precision, server: the announcement gd_step_follow took */
+	struct json_object *announced;
 };
 
 /* session.c: setup and teardown of everything before the steps.
@@ -93,6 +96,12 @@ struct gd_session {
  * over an already connected s->oob; no RDMA device involved. */
 int gd_session_handshake(struct gd_session *s);
 int gd_session_setup(struct gd_session *s);
+/* The access flags of this side's QPs and registrations, then the buffers
+ * of every placement allocated and registered with s->v.pd (what setup
+ * does once the device is open; tests call it with a stand-in PD). A
+ * device placement that fails only fails its phases: 0, recorded in
+ * s->local[]. */
+int gd_session_setup_memory(struct gd_session *s);
 /* "on (...)" or "off (why)": relaxed ordering of this side's registrations. */
 const char *gd_session_relaxed_ordering(const struct gd_session *s);
 void gd_session_teardown(struct gd_session *s);
@@ -100,9 +109,11 @@ void gd_session_teardown(struct gd_session *s);
 /* sweep.c: plan and walk the steps. */
 int gd_sweep_plan(struct gd_session *s);
 int gd_sweep_run(struct gd_session *s);
-/* Which phase and size step number @step runs (both sides agree). */
+/* Which phase, size and round (--repeat) step number @step runs (both
+ * sides agree). */
 void gd_sweep_order(const struct gd_session *s, unsigned int step,
-		    unsigned int *phase, unsigned int *size_idx);
+		    unsigned int *phase, unsigned int *size_idx,
+		    unsigned int *round);
 /* The "test" section: options with units plus the planned sizes. */
 struct json_object *gd_sweep_describe(const struct gd_session *s);
 

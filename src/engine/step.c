@@ -192,9 +192,14 @@ static int gd_step_agree(struct gd_session *s, unsigned int no,
 		json_object_put(m);
 		return peer_why ? 1 : 0;
 	}
-	ret = gd_sync_recv(s, &m);
-	if (ret)
-		return ret;
+	if (s->announced) {
+		m = s->announced;
+		s->announced = NULL;
+	} else {
+		ret = gd_sync_recv(s, &m);
+		if (ret)
+			return ret;
+	}
 	if (gd_json_int(m, "step", -1) != no || !gd_json_str(m, "phase") ||
 	    strcmp(gd_json_str(m, "phase"), ph->name) ||
 	    gd_json_int(m, "size", -1) != (int64_t)size) {
@@ -224,6 +229,51 @@ skip:
 	snprintf(out->error, sizeof(out->error), "%s: %s",
 		 s->is_server ? "server" : "client", why);
 	return 1;
+}
+
+int gd_step_follow(struct gd_session *s, unsigned int step_no,
+		   const struct gd_phase **ph, uint64_t *size_bytes)
+{
+	struct json_object *m = NULL, *end;
+	const char *name;
+	int64_t size;
+	int ret = gd_sync_recv(s, &m);
+
+	if (ret)
+		return ret;
+	if (json_object_object_get_ex(m, "end", &end) &&
+	    json_object_get_boolean(end)) {
+		json_object_put(m);
+		return 1;
+	}
+	*size_bytes = 0;
+	name = gd_json_str(m, "phase");
+	size = gd_json_int(m, "size", -1);
+	*ph = NULL;
+	for (unsigned int p = 0; name && p < s->num_phases; p++)
+		if (!strcmp(s->phases[p].name, name))
+			*ph = &s->phases[p];
+	for (unsigned int z = 0; z < s->num_sizes; z++)
+		if ((int64_t)s->sizes[z] == size)
+			*size_bytes = s->sizes[z];
+	if (!*ph || *size_bytes != (uint64_t)size) {
+		json_object_put(m);
+		return gd_err(
+			-EPROTO,
+			"peer %s announced step %u as phase '%s' at %" PRId64
+			" bytes, which this side's plan does not have; are both ends the same gdperf version with the same --phases and sizes?",
+			s->oob.peer_name, step_no, name ? name : "?", size);
+	}
+	s->announced = m;
+	return 0;
+}
+
+int gd_step_end(struct gd_session *s)
+{
+	struct json_object *m = gd_obj();
+
+	json_object_object_add(m, "end", json_object_new_boolean(1));
+	return gd_sync_send(s, m);
 }
 
 /* Neither side starts before both are prepared: the client says "ready"

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * The sweep: sizes, phases (placement x direction), the order both sides
- * walk them in (interleaved A B A B per size by default), and handing the
- * per-phase results to the report once every step has run.
+ * walk them in (interleaved A B A B per size by default, rounds of it with
+ * --repeat, as many rounds as --precision needs), and handing the results
+ * to the report (sweep_report.c) once every step has run.
  */
 #include <config.h>
 
@@ -15,6 +16,7 @@
 #include <json-c/json.h>
 
 #include "util/error.h"
+#include "util/stats.h"
 #include "engine/session.h"
 #include "engine/sweep.h"
 
@@ -160,274 +162,172 @@ int gd_sweep_plan(struct gd_session *s)
 	return 0;
 }
 
-/* Sum the per-size counter deltas of a phase into one phase delta. */
-static void gd_counters_accumulate(struct json_object **acc,
-				   struct json_object *add)
+void gd_sweep_order(const struct gd_session *s, unsigned int step,
+		    unsigned int *phase, unsigned int *size_idx,
+		    unsigned int *round)
 {
-	struct json_object *ac, *bc;
-	static const char *const sums[] = { "tx_bytes", "rx_bytes",
-					    "tx_packets", "rx_packets" };
+	unsigned int np = s->num_phases, nz = s->num_sizes, k;
+	unsigned int nr = s->o->repeat ? (unsigned int)s->o->repeat : 1;
 
-	if (!add || !json_object_object_get_ex(add, "counters", &bc))
-		return;
-	if (!*acc) {
-		*acc = NULL;
-		json_object_deep_copy(add, acc, NULL);
+	if (s->o->no_interleave) {
+		*phase = step / (nz * nr);
+		*size_idx = (step / nr) % nz;
+		*round = step % nr;
 		return;
 	}
-	if (!json_object_object_get_ex(*acc, "counters", &ac))
+	/* Interleaved: every phase at one size (every round of it) before
+	 * the next size, so a drifting machine cannot pass for a memory-path
+	 * difference; odd rounds walk the phases backwards so that no phase
+	 * always runs first. */
+	*size_idx = step / (np * nr);
+	*round = (step / np) % nr;
+	k = step % np;
+	*phase = *round % 2 ? np - 1 - k : k;
+}
+
+/* The steps of one invocation: outcomes by (phase, size, round), the
+ * rounds each size got, and the first fatal error (later steps not run). */
+struct gd_walk {
+	struct gd_step_outcome *outs;
+	struct gd_rounds rd;
+	unsigned int step; /* the protocol's step number */
+	int fatal;
+	char fatal_msg[600];
+};
+
+static struct gd_step_outcome *gd_walk_at(struct gd_session *s,
+					  struct gd_walk *w, unsigned int p,
+					  unsigned int z, unsigned int r)
+{
+	return &w->outs[(p * s->num_sizes + z) * w->rd.stride + r];
+}
+
+static void gd_walk_step(struct gd_session *s, struct gd_walk *w,
+			 unsigned int p, unsigned int z, unsigned int r)
+{
+	struct gd_step_outcome *o = gd_walk_at(s, w, p, z, r);
+
+	if (w->fatal) {
+		snprintf(o->error, sizeof(o->error), "not run: %.500s",
+			 w->fatal_msg);
 		return;
-	for (size_t i = 0; i < json_object_array_length(bc); i++) {
-		struct json_object *b = json_object_array_get_idx(bc, i), *bn,
-				   *bd;
+	}
+	w->fatal = gd_step_run(s, w->step++, &s->phases[p], s->sizes[z], o);
+	if (w->fatal)
+		snprintf(w->fatal_msg, sizeof(w->fatal_msg), "%s",
+			 gd_err_msg());
+}
 
-		json_object_object_get_ex(b, "name", &bn);
-		json_object_object_get_ex(b, "delta", &bd);
-		for (size_t j = 0; j < json_object_array_length(ac); j++) {
-			struct json_object *a = json_object_array_get_idx(ac,
-									  j),
-					   *an, *ad;
+/* Round @r at size @z: every phase, backwards in odd rounds. */
+static void gd_walk_round(struct gd_session *s, struct gd_walk *w,
+			  unsigned int z, unsigned int r)
+{
+	for (unsigned int k = 0; k < s->num_phases; k++)
+		gd_walk_step(s, w, r % 2 ? s->num_phases - 1 - k : k, z, r);
+}
 
-			json_object_object_get_ex(a, "name", &an);
-			if (!an || !bn ||
-			    strcmp(json_object_get_string(an),
-				   json_object_get_string(bn)))
-				continue;
-			json_object_object_get_ex(a, "delta", &ad);
-			json_object_set_int64(
-				ad, json_object_get_int64(ad) +
-					    json_object_get_int64(bd));
+static void gd_walk_fixed(struct gd_session *s, struct gd_walk *w)
+{
+	unsigned int total = s->num_phases * s->num_sizes * w->rd.stride;
+
+	for (unsigned int z = 0; z < s->num_sizes; z++)
+		w->rd.done[z] = w->rd.stride;
+	for (unsigned int i = 0; i < total; i++) {
+		unsigned int p, z, r;
+
+		gd_sweep_order(s, i, &p, &z, &r);
+		gd_walk_step(s, w, p, z, r);
+	}
+}
+
+/*
+ * --precision, client: at each gated size, rounds until every interval is
+ * narrow enough, --max-repeat rounds, or --precision-time; the server
+ * follows the announcements and learns the end from a last SYNC frame.
+ */
+static void gd_walk_precise(struct gd_session *s, struct gd_walk *w,
+			    struct gd_precision *pr)
+{
+	uint64_t t0 = gd_now_ns();
+
+	for (unsigned int z = 0; z < s->num_sizes; z++) {
+		bool gated = s->sizes[z] >= s->o->gate_from_bytes;
+		unsigned int base = gated ? gd_precision_base(s->o)
+					  : (unsigned int)s->o->repeat;
+		const char *why = NULL;
+		unsigned int r;
+
+		for (r = 0; !why; r++) {
+			w->rd.done[z] = r;
+			if (w->fatal)
+				why = "failed";
+			else if (r >= base && !gated)
+				why = "not_gated";
+			else if (r >= base)
+				why = gd_precision_stop(
+					s, w->outs, &w->rd, z,
+					(double)(gd_now_ns() - t0) / 1e9);
+			if (!why)
+				gd_walk_round(s, w, z, r);
+		}
+		gd_precision_note(s, pr, w->outs, &w->rd, z, why);
+	}
+	pr->elapsed_s = (double)(gd_now_ns() - t0) / 1e9;
+	if (!w->fatal)
+		w->fatal = gd_step_end(s);
+}
+
+/* --precision, server: whatever the client announces, until its end. */
+static void gd_walk_follow(struct gd_session *s, struct gd_walk *w)
+{
+	while (!w->fatal) {
+		struct gd_step_outcome o = { .ran = false };
+		const struct gd_phase *ph = NULL;
+		uint64_t size = 0;
+		int ret = gd_step_follow(s, w->step, &ph, &size);
+
+		if (ret > 0)
+			return;
+		if (!ret)
+			ret = gd_step_run(s, w->step++, ph, size, &o);
+		gd_outcome_free(&o);
+		if (ret) {
+			w->fatal = ret;
+			snprintf(w->fatal_msg, sizeof(w->fatal_msg), "%s",
+				 gd_err_msg());
 		}
 	}
-	for (size_t i = 0; i < sizeof(sums) / sizeof(sums[0]); i++) {
-		struct json_object *a, *b;
-
-		if (json_object_object_get_ex(*acc, sums[i], &a) &&
-		    json_object_object_get_ex(add, sums[i], &b) &&
-		    json_object_is_type(a, json_type_int) &&
-		    json_object_is_type(b, json_type_int))
-			json_object_set_int64(a,
-					      json_object_get_int64(a) +
-						      json_object_get_int64(b));
-	}
-	json_object_object_get_ex(add, "errors_moved", &bc);
-	json_object_object_get_ex(*acc, "errors_moved", &ac);
-	for (size_t i = 0; bc && ac && i < json_object_array_length(bc); i++)
-		json_object_array_add(
-			ac, json_object_get(json_object_array_get_idx(bc, i)));
-}
-
-static const char *gd_dir_name(enum gd_dir d)
-{
-	return d == GD_DIR_REVERSE ? "reverse"
-	       : d == GD_DIR_BIDIR ? "bidir"
-				   : "forward";
-}
-
-static struct json_object *gd_phase_memory(struct gd_session *s,
-					   const struct gd_phase *ph)
-{
-	struct json_object *m = json_object_new_object(), *r;
-	const struct gd_local_buf *lb = &s->local[ph->client_place];
-
-	json_object_object_add(m, "local",
-			       lb->ok ? gd_mem_describe(&lb->mem)
-				      : json_object_new_string(lb->why_absent));
-	if (s->remote[ph->server_place].memory) {
-		r = json_object_get(s->remote[ph->server_place].memory);
-	} else {
-		r = json_object_new_object();
-		json_object_object_add(
-			r, "error",
-			json_object_new_string(
-				s->remote[ph->server_place].why_absent));
-	}
-	json_object_object_add(m, "remote", r);
-	return m;
-}
-
-static void gd_outcome_free(struct gd_step_outcome *o)
-{
-	json_object_put(o->counters_local);
-	json_object_put(o->counters_remote);
-	json_object_put(o->verify);
-	memset(o, 0, sizeof(*o));
-}
-
-static struct json_object *gd_steps_json(struct gd_step_outcome *outs,
-					 unsigned int n, const uint64_t *sizes,
-					 uint64_t *app_bytes,
-					 struct json_object **cl,
-					 struct json_object **cr)
-{
-	struct json_object *arr = json_object_new_array();
-
-	*app_bytes = 0;
-	for (unsigned int z = 0; z < n; z++) {
-		struct gd_step_outcome *o = &outs[z];
-		struct json_object *e = json_object_new_object();
-
-		json_object_object_add(
-			e, "size_bytes",
-			json_object_new_int64((int64_t)sizes[z]));
-		json_object_object_add(
-			e, "status",
-			json_object_new_string(o->ok	? "ok"
-					       : o->ran ? "failed"
-							: "skipped"));
-		if (!o->ok)
-			json_object_object_add(
-				e, "error", json_object_new_string(o->error));
-		if (o->verify)
-			json_object_object_add(e, "verify",
-					       json_object_get(o->verify));
-		json_object_object_add(e, "counters_local",
-				       json_object_get(o->counters_local));
-		json_object_object_add(e, "counters_remote",
-				       json_object_get(o->counters_remote));
-		json_object_array_add(arr, e);
-		gd_counters_accumulate(cl, o->counters_local);
-		gd_counters_accumulate(cr, o->counters_remote);
-		if (o->ok)
-			*app_bytes += o->res.app_bytes;
-	}
-	return arr;
-}
-
-/* Send tests: what the target received against what was sent (warm-up
- * included on both counts); unreliable transports may drop. */
-static void gd_row_delivery(struct json_object *row,
-			    const struct gd_step_outcome *o)
-{
-	uint64_t sent = o->res.msgs_done, got = o->target_received;
-
-	json_object_object_add(row, "messages_sent",
-			       json_object_new_int64((int64_t)sent));
-	json_object_object_add(row, "messages_received",
-			       json_object_new_int64((int64_t)got));
-	json_object_object_add(
-		row, "lost_pct",
-		json_object_new_double(sent && got < sent
-					       ? 100.0 * (double)(sent - got) /
-							 (double)sent
-					       : 0));
-}
-
-/* One size of a phase: its row, then what only some runs carry. */
-static void gd_report_size(struct gd_session *s, int idx,
-			   const struct gd_phase *ph,
-			   const struct gd_step_outcome *o, uint64_t size_bytes)
-{
-	bool cpu = s->o->cpu_util && o->res.cpu_util_pct >= 0;
-	struct json_object *row;
-
-	if (cpu)
-		gd_report_cpu_util(s->rep, size_bytes, o->res.cpu_util_pct);
-	if (o->res.is_bw && ph->dir == GD_DIR_BIDIR)
-		row = gd_report_bidir_row(s->rep, idx, &o->res.bw,
-					  o->has_peer_bw ? &o->peer_bw : NULL);
-	else if (o->res.is_bw)
-		row = gd_report_bw_row(s->rep, idx, &o->res.bw);
-	else
-		row = gd_report_lat_row(s->rep, idx, &o->res.lat, size_bytes,
-					o->res.lat.samples);
-	if (!row)
-		return;
-	if (cpu)
-		json_object_object_add(
-			row, "cpu_util_pct",
-			json_object_new_double(o->res.cpu_util_pct));
-	if (s->test->verb->target_recv && o->res.is_bw &&
-	    ph->dir != GD_DIR_BIDIR)
-		gd_row_delivery(row, o);
-}
-
-static void gd_report_phase(struct gd_session *s, unsigned int p,
-			    struct gd_step_outcome *outs)
-{
-	struct gd_phase *ph = &s->phases[p];
-	struct json_object *cl = NULL, *cr = NULL, *counters, *steps;
-	char placement[3] = { ph->name[0], ph->name[1], 0 };
-	uint64_t app_bytes;
-	int idx;
-	const struct gd_step_outcome *first_fail = NULL;
-
-	idx = gd_report_phase_begin(s->rep, ph->name, placement,
-				    gd_dir_name(ph->dir),
-				    gd_phase_memory(s, ph));
-	for (unsigned int z = 0; z < s->num_sizes; z++) {
-		if (outs[z].ok)
-			gd_report_size(s, idx, ph, &outs[z], s->sizes[z]);
-		else if (!first_fail)
-			first_fail = &outs[z];
-	}
-	steps = gd_steps_json(outs, s->num_sizes, s->sizes, &app_bytes, &cl,
-			      &cr);
-	counters = json_object_new_object();
-	json_object_object_add(counters, "local", cl);
-	json_object_object_add(counters, "remote", cr);
-	gd_report_phase_set(s->rep, idx, "counters", counters);
-	gd_report_phase_set(s->rep, idx, "app_bytes",
-			    json_object_new_int64((int64_t)app_bytes));
-	gd_report_phase_set(s->rep, idx, "steps", steps);
-	if (s->test->verb->imm && s->test->measure == GD_MEASURE_LAT)
-		gd_report_phase_set(
-			s->rep, idx, "completion_method",
-			json_object_new_string(
-				s->use_imm
-					? "write-with-immediate, receive completion polled"
-					: "write, last byte of the buffer polled"));
-	if (first_fail)
-		gd_report_phase_fail(s->rep, idx,
-				     first_fail->err ? first_fail->err
-						     : -ECANCELED,
-				     first_fail->error, first_fail->stage);
-}
-
-void gd_sweep_order(const struct gd_session *s, unsigned int step,
-		    unsigned int *phase, unsigned int *size_idx)
-{
-	unsigned int np = s->num_phases, nz = s->num_sizes;
-
-	/* Interleaved: every phase at one size before the next size, so a
-	 * drifting machine cannot pass for a memory-path difference. */
-	*phase = s->o->no_interleave ? step / nz : step % np;
-	*size_idx = s->o->no_interleave ? step % nz : step / np;
 }
 
 int gd_sweep_run(struct gd_session *s)
 {
-	unsigned int np = s->num_phases, nz = s->num_sizes, step = 0;
-	struct gd_step_outcome *outs = calloc((size_t)np * nz, sizeof(*outs));
-	char fatal_msg[600] = "";
-	int fatal = 0;
+	bool precise = s->o->precision_pct > 0;
+	struct gd_walk w = { .rd.stride =
+				     precise ? (unsigned int)s->o->max_repeat
+					     : (unsigned int)s->o->repeat };
+	struct gd_precision pr = { .n = 0 };
+	size_t total = (size_t)s->num_phases * s->num_sizes * w.rd.stride;
 
-	if (!outs)
+	w.outs = calloc(total, sizeof(*w.outs));
+	if (!w.outs)
 		return gd_err(-ENOMEM, "cannot allocate the step table");
-	for (unsigned int i = 0; i < np * nz; i++) {
-		unsigned int p, z;
-		struct gd_step_outcome *o;
-
-		gd_sweep_order(s, i, &p, &z);
-		o = &outs[p * nz + z];
-
-		if (fatal) {
-			snprintf(o->error, sizeof(o->error), "not run: %s",
-				 fatal_msg);
-			continue;
-		}
-		fatal = gd_step_run(s, step++, &s->phases[p], s->sizes[z], o);
-		if (fatal)
-			snprintf(fatal_msg, sizeof(fatal_msg), "%s",
-				 gd_err_msg());
+	if (precise && s->is_server)
+		gd_walk_follow(s, &w);
+	else if (precise)
+		gd_walk_precise(s, &w, &pr);
+	else
+		gd_walk_fixed(s, &w);
+	if (!s->is_server) {
+		for (unsigned int p = 0; p < s->num_phases; p++)
+			gd_sweep_report_phase(s, p, gd_walk_at(s, &w, p, 0, 0),
+					      &w.rd);
+		if (precise)
+			gd_precision_report(s, &pr);
 	}
-	if (!s->is_server)
-		for (unsigned int p = 0; p < np; p++)
-			gd_report_phase(s, p, &outs[p * nz]);
-	for (unsigned int i = 0; i < np * nz; i++)
-		gd_outcome_free(&outs[i]);
-	free(outs);
-	return fatal;
+	for (size_t i = 0; i < total; i++)
+		gd_outcome_free(&w.outs[i]);
+	free(w.outs);
+	return w.fatal;
 }
 
 struct json_object *gd_sweep_describe(const struct gd_session *s)

@@ -25,11 +25,65 @@ struct gd_step_outcome {
 	struct json_object *verify;
 };
 
+/* How many rounds each size got; outcomes are laid out by phase, then
+ * size, then round, @stride rounds per size. */
+struct gd_rounds {
+	unsigned int stride;
+	unsigned int done[GD_MAX_SIZES];
+};
+
+/* sweep_report.c */
+void gd_outcome_free(struct gd_step_outcome *o);
+/* The figure a round is ranked and paired by: average bandwidth (both
+ * directions for bidir), or typical latency. */
+double gd_outcome_figure(const struct gd_step_outcome *o,
+			 const struct gd_phase *ph);
+/* Phase @p's rows, counters and steps into the report; @outs is the
+ * phase's first outcome. */
+void gd_sweep_report_phase(struct gd_session *s, unsigned int p,
+			   const struct gd_step_outcome *outs,
+			   const struct gd_rounds *rd);
+
+/* sweep_precision.c: --precision, size by size. */
+struct gd_precision_size {
+	uint64_t size_bytes;
+	unsigned int rounds;
+	double half_pct;     /* widest interval's half-width, percent */
+	const char *stopped; /* precision, max_repeat, time_limit, ... */
+	bool reached, gated;
+};
+struct gd_precision {
+	struct gd_precision_size sz[GD_MAX_SIZES];
+	unsigned int n;
+	double elapsed_s;
+};
+/* Rounds every gated size gets before the first check (at least 3). */
+unsigned int gd_precision_base(const struct gd_opts *o);
+/* Why size @z needs no further round ("precision", "max_repeat",
+ * "time_limit"), or NULL. */
+const char *gd_precision_stop(const struct gd_session *s,
+			      const struct gd_step_outcome *outs,
+			      const struct gd_rounds *rd, unsigned int z,
+			      double elapsed_s);
+void gd_precision_note(const struct gd_session *s, struct gd_precision *pr,
+		       const struct gd_step_outcome *outs,
+		       const struct gd_rounds *rd, unsigned int z,
+		       const char *why);
+/* The "precision" section and its text line. */
+void gd_precision_report(struct gd_session *s, const struct gd_precision *pr);
+
 /* Run step @phase x @size; fills @out. Returns 0 when the run may go on
  * (the step itself may have failed), -errno when the connection or the
  * QPs are no longer usable. */
 int gd_step_run(struct gd_session *s, unsigned int step_no,
 		const struct gd_phase *ph, uint64_t size_bytes,
 		struct gd_step_outcome *out);
+/* --precision, server: take the client's next announcement, its phase and
+ * size from this side's plan (kept for gd_step_run); 1 at the client's end
+ * frame, -errno on a broken channel or a step not in the plan. */
+int gd_step_follow(struct gd_session *s, unsigned int step_no,
+		   const struct gd_phase **ph, uint64_t *size_bytes);
+/* --precision, client: tell the server the sweep is over. */
+int gd_step_end(struct gd_session *s);
 
 #endif

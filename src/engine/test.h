@@ -14,6 +14,7 @@
 #include <infiniband/verbs.h>
 
 #include "transport/conn.h"
+#include "util/stats.h" /* enum gd_measure */
 
 enum gd_verb {
 	GD_VERB_WRITE,
@@ -22,7 +23,6 @@ enum gd_verb {
 	GD_VERB_ATOMIC,
 	GD_VERB_COUNT
 };
-enum gd_measure { GD_MEASURE_BW, GD_MEASURE_LAT };
 
 #define GD_CONN_BIT(c) (1u << (c))
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
- * Internal interface between the envelope collectors (host, rdma, gpu,
+ * Internal interface between the envelope collectors (host, rdma, devices,
  * platform, topology, route) and the findings list. Every collector reads
  * files relative to a root directory so the tests can point it at fixtures.
  */
@@ -11,8 +11,16 @@
 #include <stddef.h>
 
 #include "envelope/envelope.h"
+#include "mem/mem.h"
 
 struct json_object;
+
+/* One device backend's part of the envelope (gd_mem_envelope()). */
+struct gd_doctor_devices {
+	const struct gd_mem_envelope_ops *ops;
+	struct json_object *section; /* its section, owned by the envelope */
+	struct json_object *list; /* borrowed: its devices; NULL: not probed */
+};
 
 struct gd_doctor_ctx {
 	const struct gd_envelope_opts *opts;
@@ -20,7 +28,8 @@ struct gd_doctor_ctx {
 	bool live;	  /* root is "/": live-only sources allowed */
 	struct json_object *findings;	  /* array, owned by the envelope */
 	struct json_object *rdma_devices; /* borrowed: rdma.devices */
-	struct json_object *gpus;	  /* borrowed: gpu.gpus */
+	struct gd_doctor_devices devices[GD_MEM_KIND_COUNT];
+	unsigned int ndevices; /* device backends, in table order */
 };
 
 /* Append a finding: @id is a stable key for scripts, @subject the device,
@@ -42,7 +51,7 @@ bool gd_doctor_exists(const struct gd_doctor_ctx *ctx, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
 /*
- * Library wrappers (CUDA, hwloc) record failures with gd_err(); for the
+ * Library wrappers (GPU drivers, hwloc) record failures with gd_err(); for the
  * doctor such a failure is an observation. Copy the message out and leave
  * the first-error slot as it was before the call (@was_set), so a gd_* run's
  * own error is never overwritten or cleared.
@@ -55,10 +64,14 @@ bool gd_bdf_equal(const char *a, const char *b);
 struct json_object *gd_json_str_or_null(const char *s);
 
 /* The collectors; each fills its section object and adds findings. They
- * return -errno only for allocation failures or unreadable input files. */
+ * return -errno only for allocation failures or unreadable input files.
+ * gd_doctor_devices fills every device backend's section (ctx->devices). */
 int gd_doctor_host(struct gd_doctor_ctx *ctx, struct json_object *host);
 int gd_doctor_rdma(struct gd_doctor_ctx *ctx, struct json_object *rdma);
-int gd_doctor_gpu(struct gd_doctor_ctx *ctx, struct json_object *gpu);
+int gd_doctor_devices(struct gd_doctor_ctx *ctx);
+/* What a device backend's envelope hooks are given: the root, whether to
+ * start drivers, and the findings of @ctx as their sink. */
+void gd_doctor_devices_probe(struct gd_doctor_ctx *ctx, struct gd_mem_probe *p);
 int gd_doctor_platform(struct gd_doctor_ctx *ctx, struct json_object *platform);
 int gd_doctor_topology(struct gd_doctor_ctx *ctx, struct json_object *topo);
 int gd_doctor_route(struct gd_doctor_ctx *ctx, struct json_object *routes);

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * gd_envelope_collect(): runs the collectors in dependency order (the map
- * needs the RDMA and GPU inventories) and assembles the envelope object
+ * needs the RDMA and device inventories) and assembles the envelope object
  * that gd_doctor prints and every gd_* result embeds.
  */
 #include <config.h>
@@ -55,7 +55,8 @@ int gd_envelope_collect(const struct gd_envelope_opts *opts,
 			struct json_object **out)
 {
 	struct gd_doctor_ctx ctx = { .opts = opts };
-	struct json_object *env, *host, *rdma, *gpu, *platform, *topo, *route;
+	struct json_object *env, *host, *rdma, *platform, *topo, *route;
+	const struct gd_mem_envelope_ops *dev;
 	int ret;
 
 	ctx.root = opts->root && *opts->root ? opts->root : "/";
@@ -71,7 +72,12 @@ int gd_envelope_collect(const struct gd_envelope_opts *opts,
 	gd_env_header(env, &ctx);
 	host = gd_env_section(env, "host", false);
 	rdma = gd_env_section(env, "rdma", false);
-	gpu = gd_env_section(env, "gpu", false);
+	while (ctx.ndevices < GD_MEM_KIND_COUNT &&
+	       (dev = gd_mem_envelope(ctx.ndevices))) {
+		ctx.devices[ctx.ndevices].ops = dev;
+		ctx.devices[ctx.ndevices++].section =
+			gd_env_section(env, dev->section, false);
+	}
 	platform = gd_env_section(env, "platform", false);
 	topo = gd_env_section(env, "topology", false);
 	route = gd_env_section(env, "registration_route", true);
@@ -81,7 +87,7 @@ int gd_envelope_collect(const struct gd_envelope_opts *opts,
 	if (!ret)
 		ret = gd_doctor_rdma(&ctx, rdma);
 	if (!ret)
-		ret = gd_doctor_gpu(&ctx, gpu);
+		ret = gd_doctor_devices(&ctx);
 	if (!ret)
 		ret = gd_doctor_platform(&ctx, platform);
 	if (!ret && !(opts->flags & GD_ENVELOPE_NO_TOPOLOGY))

@@ -13,7 +13,8 @@ struct json_object;
 
 #define GD_ENVELOPE_SCHEMA "gdperf.envelope/1"
 
-/* Skip the CUDA driver (cuInit can take seconds on a busy node). */
+/* Leave the device backends' drivers alone (starting a GPU driver can take
+ * seconds on a busy node); their modules and files are still read. */
 #define GD_ENVELOPE_NO_GPU (1u << 0)
 /* Skip the hwloc topology, GPU-to-NIC map and ACS reads. */
 #define GD_ENVELOPE_NO_TOPOLOGY (1u << 1)

@@ -5,7 +5,7 @@
 noinst_LTLIBRARIES += libgddoctor.la
 libgddoctor_la_SOURCES = src/envelope/envelope.h src/envelope/doctor.h \
 	src/envelope/envelope.c src/envelope/sysfs.c src/envelope/findings.c \
-	src/envelope/host.c src/envelope/rdma.c src/envelope/gpu.c \
+	src/envelope/host.c src/envelope/rdma.c src/envelope/devices.c \
 	src/envelope/platform.c src/envelope/acs.c src/envelope/topology.c \
 	src/envelope/topology.h src/envelope/map.c src/envelope/rails.c \
 	src/envelope/rails.h src/envelope/route_record.c

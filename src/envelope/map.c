@@ -59,20 +59,42 @@ static int gd_map_port(struct gd_doctor_ctx *ctx, const char *dev)
 	return first;
 }
 
-/* The CUDA GPU object with PCI address @bdf, or NULL. */
-static struct json_object *gd_map_cuda_gpu(struct gd_doctor_ctx *ctx,
-					   const char *bdf)
+/* The device object of backend @d with PCI address @bdf, or NULL. */
+static struct json_object *gd_map_device(const struct gd_doctor_devices *d,
+					 const char *bdf)
 {
-	size_t i, n = ctx->gpus ? json_object_array_length(ctx->gpus) : 0;
+	size_t i, n = d->list ? json_object_array_length(d->list) : 0;
 	struct json_object *g, *v;
 
 	for (i = 0; i < n; i++) {
-		g = json_object_array_get_idx(ctx->gpus, i);
+		g = json_object_array_get_idx(d->list, i);
 		if (json_object_object_get_ex(g, "pci_bus_id", &v) &&
 		    gd_bdf_equal(json_object_get_string(v), bdf))
 			return g;
 	}
 	return NULL;
+}
+
+/* Each device backend's ordinal of the GPU at @bdf (null where it has
+ * none); returns the first backend's device object found, or NULL. */
+static struct json_object *
+gd_map_ordinals(struct gd_map *m, struct json_object *row, const char *bdf)
+{
+	struct json_object *found = NULL, *dev, *v;
+
+	for (unsigned int i = 0; i < m->ctx->ndevices; i++) {
+		const struct gd_doctor_devices *d = &m->ctx->devices[i];
+
+		dev = gd_map_device(d, bdf);
+		json_object_object_add(
+			row, d->ops->map_index_key,
+			dev && json_object_object_get_ex(dev, "index", &v)
+				? json_object_get(v)
+				: NULL);
+		if (!found)
+			found = dev;
+	}
+	return found;
 }
 
 static struct json_object *gd_map_nic(struct gd_map *m, int i)
@@ -128,13 +150,13 @@ static struct json_object *gd_map_acs(struct gd_map *m, hwloc_obj_t gpu,
 }
 
 static void gd_map_rail(struct gd_map *m, struct json_object *row,
-			const char *bdf, struct json_object *cuda,
+			const char *bdf, struct json_object *dev,
 			struct json_object *nearest)
 {
 	const char *gpu_rail = gd_rails_find(&m->rails, bdf), *nic_rail = NULL;
 	struct json_object *v;
 
-	if (!gpu_rail && cuda && json_object_object_get_ex(cuda, "uuid", &v))
+	if (!gpu_rail && dev && json_object_object_get_ex(dev, "uuid", &v))
 		gpu_rail = gd_rails_find(&m->rails, json_object_get_string(v));
 	if (json_object_array_length(nearest) &&
 	    json_object_object_get_ex(json_object_array_get_idx(nearest, 0),
@@ -166,7 +188,7 @@ static struct json_object *gd_map_row(struct gd_map *m, int g)
 {
 	struct json_object *row = json_object_new_object();
 	struct json_object *paths = json_object_new_object();
-	struct json_object *nearest = json_object_new_array(), *cuda, *v;
+	struct json_object *nearest = json_object_new_array(), *dev, *v;
 	enum gd_path cls[GD_TOPO_MAX_DEVS], best = GD_PATH_SYS;
 	hwloc_obj_t gpu = m->devs.gpus[g];
 	struct gd_topo_path path;
@@ -174,7 +196,6 @@ static struct json_object *gd_map_row(struct gd_map *m, int g)
 	char bdf[32];
 
 	gd_topo_bdf(gpu, bdf, sizeof(bdf));
-	cuda = gd_map_cuda_gpu(m->ctx, bdf);
 	for (i = 0; i < m->devs.nnics; i++) {
 		cls[i] = gd_topo_classify(m->topo, gpu, m->devs.nic_pci[i],
 					  &path);
@@ -190,16 +211,11 @@ static struct json_object *gd_map_row(struct gd_map *m, int g)
 			first = first < 0 ? i : first;
 		}
 	json_object_object_add(row, "pci_order", json_object_new_int(g));
-	json_object_object_add(
-		row, "cuda_index",
-		cuda && json_object_object_get_ex(cuda, "index", &v)
-			? json_object_get(v)
-			: NULL);
-	json_object_object_add(
-		row, "uuid",
-		cuda && json_object_object_get_ex(cuda, "uuid", &v)
-			? json_object_get(v)
-			: NULL);
+	dev = gd_map_ordinals(m, row, bdf);
+	json_object_object_add(row, "uuid",
+			       dev && json_object_object_get_ex(dev, "uuid", &v)
+				       ? json_object_get(v)
+				       : NULL);
 	json_object_object_add(row, "pci_bus_id", json_object_new_string(bdf));
 	json_object_object_add(row, "numa_node",
 			       gd_int_or_null(gd_topo_numa(m->topo, gpu)));
@@ -210,7 +226,7 @@ static struct json_object *gd_map_row(struct gd_map *m, int g)
 	json_object_object_add(row, "acs_path",
 			       first < 0 ? NULL
 					 : gd_map_acs(m, gpu, first, bdf));
-	gd_map_rail(m, row, bdf, cuda, nearest);
+	gd_map_rail(m, row, bdf, dev, nearest);
 	json_object_object_add(row, "paths", paths);
 	if (first >= 0)
 		gd_map_far(m, bdf, best);

@@ -109,12 +109,7 @@ double gd_doctor_link_gts(const char *text)
 
 void gd_doctor_take_error(bool was_set, int ret, char *msg, size_t len)
 {
-	if (!was_set && gd_err_is_set()) {
-		snprintf(msg, len, "%s", gd_err_msg());
-		gd_err_clear();
-	} else {
-		snprintf(msg, len, "%s", strerror(ret < 0 ? -ret : ret));
-	}
+	gd_err_take(was_set, ret, msg, len);
 }
 
 bool gd_bdf_equal(const char *a, const char *b)

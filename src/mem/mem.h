@@ -71,6 +71,67 @@ bool gd_mem_spec_may_export_dmabuf(const char *text);
  */
 int gd_mem_spec_alias(const char *flag, const char *ref,
 		      enum gd_mem_route route, char *out, size_t len);
+/* The backend advice about device memory speaks for: the one @text names
+ * when it is device memory, else the first device backend of the table;
+ * NULL when there is none. */
+const struct gd_mem_ops *gd_mem_device_backend(const char *text);
+
+/*
+ * Per-run settings that perftest spells as options of their own
+ * (--use_cuda_pcie_mapping): @spec's backend reads the ones it owns, by
+ * long option name, from @options, the run's effective options as the run
+ * document's "options" section has them (name -> value; NULL: none).
+ * Nothing else of @spec changes.
+ */
+void gd_mem_spec_apply_options(struct gd_mem_spec *spec,
+			       struct json_object *options);
+
+/* How bad a fact a device backend's probe saw is: the values of the
+ * envelope's enum gd_severity (mem is below the envelope). */
+enum gd_mem_severity {
+	GD_MEM_SEV_INFO,
+	GD_MEM_SEV_WARNING,
+	GD_MEM_SEV_ERROR,
+};
+
+/* What a device backend's envelope hooks are given. */
+struct gd_mem_probe {
+	const char *root; /* sysfs/proc root: "/" live, else a fixture */
+	bool devices;	  /* false: leave the driver alone (quick envelope) */
+	/* Where a hook reports what it saw: @id a stable key for scripts,
+	 * @subject the device's PCI address or "host", @next_check what to
+	 * look at next (NULL: none). */
+	void (*finding)(void *arg, enum gd_mem_severity sev, const char *id,
+			const char *subject, const char *next_check,
+			const char *message);
+	void *arg;
+};
+
+/*
+ * A device backend's side of the test envelope: its driver and devices, and
+ * per device the registration route it would take. The envelope names no
+ * backend; it walks the table (gd_mem_envelope()).
+ */
+struct gd_mem_envelope_ops {
+	/* The envelope section it fills ("gpu"), and the key of a device's
+	 * ordinal in the rows of the GPU-to-NIC map ("cuda_index"). */
+	const char *section;
+	const char *map_index_key;
+	/* Fill @section (driver, kernel modules, devices). Returns the array
+	 * of device objects, borrowed from @section, each with "index",
+	 * "pci_bus_id" and "uuid"; NULL when the devices were not probed. */
+	struct json_object *(*inventory)(const struct gd_mem_probe *p,
+					 struct json_object *section);
+	/* The registration route record of device @index at @bdf; -1 and
+	 * NULL when the inventory found none, and the record says what
+	 * blocks one. Reports a device without a route as a finding. */
+	struct json_object *(*route_record)(const struct gd_mem_probe *p,
+					    int index, const char *bdf);
+};
+
+/* The @i-th backend with an envelope side, in table order; NULL past the
+ * last. */
+const struct gd_mem_envelope_ops *gd_mem_envelope(unsigned int i);
 
 struct gd_mem_buf {
 	const struct gd_mem_ops *ops;
@@ -99,6 +160,14 @@ struct gd_mem_ops {
 	const char *perftest_flag;
 	bool cpu_accessible; /* may the CPU load/store addr directly? */
 	bool dmabuf_export;  /* may register through a DMA-BUF export */
+	/* Device memory: the words advice about it uses (the run's verdicts):
+	 * a --mem value to suggest ("cuda:N"), what to check when its
+	 * registration fails, and how a process is given the device. */
+	const char *example;
+	const char *route_check;
+	const char *visibility;
+	/* Optional, device memory: its side of the test envelope. */
+	const struct gd_mem_envelope_ops *envelope;
 	/* Optional: parse @args, the text after "name:" (the whole --mem
 	 * text is @text, for messages), into @spec, whose kind is set and
 	 * the rest zero, gpu_index -1, route plain. Without it the name alone
@@ -109,6 +178,10 @@ struct gd_mem_ops {
 	/* Optional: canonical text of @spec (what parse accepts); without
 	 * it the name. */
 	void (*format)(const struct gd_mem_spec *spec, char *buf, size_t len);
+	/* Optional: the per-run settings it owns, read from the run's
+	 * effective options (see gd_mem_spec_apply_options()). */
+	void (*apply_options)(struct gd_mem_spec *spec,
+			      struct json_object *options);
 	/* Allocate @len bytes, page-aligned, initialised to a known pattern. */
 	int (*alloc)(struct gd_mem_buf *buf, size_t len_bytes);
 	void (*free)(struct gd_mem_buf *buf);

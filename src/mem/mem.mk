@@ -1,10 +1,12 @@
 # SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
-# Memory backends (host, hugepage, cuda), the CUDA driver loaded at run time,
-# the GPU registration route decision, their unit test with the fake CUDA
-# driver (a test double), and the real-GPU smoke program (not in make check).
+# Memory backends (host, hugepage, cuda and its side of the envelope), the
+# CUDA driver loaded at run time, the GPU registration route decision, their
+# unit test with the fake CUDA driver (a test double), and the real-GPU smoke
+# program (not in make check).
 libgdperf_la_SOURCES += src/mem/mem.c src/mem/mem.h src/mem/mem_priv.h \
 	src/mem/mem_spec.c src/mem/mem_syntax.c src/mem/mem_pattern.c src/mem/mem_host.c \
-	src/mem/mem_hugepage.c src/mem/mem_cuda.c src/mem/mem_regerr.c src/mem/route.c \
+	src/mem/mem_hugepage.c src/mem/mem_cuda.c src/mem/mem_cuda_envelope.c \
+	src/mem/mem_regerr.c src/mem/route.c \
 	src/mem/route.h src/mem/cuda_api.c src/mem/cuda_api.h src/mem/cuda_compat.h
 
 # The fake CUDA driver is a TEST DOUBLE: a plain shared object loaded with

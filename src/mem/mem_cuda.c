@@ -95,6 +95,17 @@ static void gd_cuda_format(const struct gd_mem_spec *spec, char *buf,
 		snprintf(buf, len, "cuda:%d%s", spec->gpu_index, route);
 }
 
+/* perftest's --use_cuda_pcie_mapping, per side: the DMA-BUF export flag. */
+static void gd_cuda_apply_options(struct gd_mem_spec *spec,
+				  struct json_object *options)
+{
+	struct json_object *v;
+
+	spec->dmabuf_pcie = json_object_object_get_ex(
+				    options, "use_cuda_pcie_mapping", &v) &&
+			    json_object_get_boolean(v);
+}
+
 static int gd_cuda_pick_gpu(const struct gd_mem_spec *spec, int *index)
 {
 	if (spec->gpu_index >= 0) {
@@ -457,8 +468,14 @@ const struct gd_mem_ops gd_mem_cuda_ops = {
 	.perftest_flag = "use_cuda",
 	.cpu_accessible = false,
 	.dmabuf_export = true,
+	.example = "cuda:N",
+	.route_check =
+		"DMA-BUF: GPU driver, kernel and rdma-core support; peer-memory: nvidia-peermem loaded",
+	.visibility = "CUDA_VISIBLE_DEVICES, container device nodes",
+	.envelope = &gd_mem_cuda_envelope_ops,
 	.parse = gd_cuda_parse,
 	.format = gd_cuda_format,
+	.apply_options = gd_cuda_apply_options,
 	.alloc = gd_cuda_alloc,
 	.free = gd_cuda_free,
 	.reg = gd_cuda_reg,

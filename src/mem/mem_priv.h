@@ -20,6 +20,8 @@
 extern const struct gd_mem_ops gd_mem_host_ops;
 extern const struct gd_mem_ops gd_mem_hugepage_ops;
 extern const struct gd_mem_ops gd_mem_cuda_ops;
+/* The cuda backend's envelope side (mem_cuda_envelope.c). */
+extern const struct gd_mem_envelope_ops gd_mem_cuda_envelope_ops;
 
 /* The backend of @kind, NULL when out of range (mem_spec.c). */
 const struct gd_mem_ops *gd_mem_backend(enum gd_mem_kind kind);

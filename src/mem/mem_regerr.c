@@ -15,7 +15,6 @@
 #include "util/error.h"
 #include "mem/mem.h"
 #include "mem/mem_priv.h"
-#include "report/report.h"
 
 static void gd_fmt_limit(rlim_t v, char *out, size_t len)
 {

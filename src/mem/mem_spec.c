@@ -2,7 +2,9 @@
 /*
  * The backend table and the --mem grammar's dispatch: the leading word
  * picks the backend, which parses and formats the rest. This file knows
- * no backend's words; adding one is an enum value and a row here.
+ * no backend's words; adding one is an enum value and a row here. It
+ * also answers what the rest of the program asks of "the device backends"
+ * (their envelope side, the one advice speaks for, per-run settings).
  */
 #include <config.h>
 
@@ -140,4 +142,33 @@ int gd_mem_spec_alias(const char *flag, const char *ref,
 		return 0;
 	}
 	return gd_err(-EINVAL, "no memory backend answers to --%s", flag);
+}
+
+void gd_mem_spec_apply_options(struct gd_mem_spec *spec,
+			       struct json_object *options)
+{
+	const struct gd_mem_ops *ops = gd_mem_backend(spec->kind);
+
+	if (ops && ops->apply_options && options)
+		ops->apply_options(spec, options);
+}
+
+const struct gd_mem_ops *gd_mem_device_backend(const char *text)
+{
+	const struct gd_mem_ops *ops = gd_mem_backend_of(text);
+
+	if (ops && !ops->cpu_accessible)
+		return ops;
+	for (unsigned int k = 0; k < GD_MEM_KIND_COUNT; k++)
+		if (!gd_mem_backends[k]->cpu_accessible)
+			return gd_mem_backends[k];
+	return NULL;
+}
+
+const struct gd_mem_envelope_ops *gd_mem_envelope(unsigned int i)
+{
+	for (unsigned int k = 0; k < GD_MEM_KIND_COUNT; k++)
+		if (gd_mem_backends[k]->envelope && !i--)
+			return gd_mem_backends[k]->envelope;
+	return NULL;
 }

@@ -7,6 +7,7 @@
 #include <config.h>
 
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +18,10 @@
 #include "report/compare.h"
 #include "report/compare_priv.h"
 #include "util/error.h"
+#include "util/infer.h"
+
+/* A repeat number beyond --repeat's range is not a round of this run. */
+#define GD_MAX_ROUNDS_JSON 64
 
 static struct json_object *gd_phase_result(struct json_object *phase,
 					   uint64_t size_bytes)
@@ -79,6 +84,34 @@ struct gd_cmp_ctx {
 	struct json_object *gate_evidence; /* strings, one per failing gate */
 };
 
+/*
+ * --repeat: the @key figure of every repeat as @as, indexed by round (its
+ * "repeat" number, else its place), null where a repeat failed, so that a
+ * device phase's round r is paired with HH's round r and nothing else.
+ */
+static void gd_row_samples(struct json_object *fig, struct json_object *r,
+			   const char *key, const char *as)
+{
+	struct json_object *s = gd_json_path(r, "samples", NULL), *out;
+
+	if (!s || !json_object_is_type(s, json_type_array))
+		return;
+	out = json_object_new_array();
+	for (size_t i = 0; i < json_object_array_length(s); i++) {
+		struct json_object *e = json_object_array_get_idx(s, i);
+		double x, rep;
+
+		if (!gd_json_num(e, "repeat", &rep))
+			rep = (double)i + 1;
+		if (!gd_json_num(e, key, &x) || rep < 1 ||
+		    rep > GD_MAX_ROUNDS_JSON)
+			continue;
+		json_object_array_put_idx(out, (size_t)rep - 1,
+					  json_object_new_double(x));
+	}
+	json_object_object_add(fig, as, out);
+}
+
 /* Figure of one phase at one size, as stored in the comparison row. */
 static struct json_object *gd_row_figure(struct gd_cmp_ctx *c,
 					 struct json_object *ph, uint64_t size)
@@ -106,6 +139,10 @@ static struct json_object *gd_row_figure(struct gd_cmp_ctx *c,
 		json_object_object_add(fig, "bw_avg_MiBps",
 				       json_object_new_double(x));
 	}
+	gd_row_samples(fig, r, c->lat ? "lat_typical_us" : "bw_avg_MiBps",
+		       "samples");
+	if (c->lat)
+		gd_row_samples(fig, r, "lat_p99_us", "samples_p99");
 	return fig;
 }
 
@@ -137,13 +174,54 @@ static bool gd_fig_ran(struct json_object *fig)
 	return st && (!strcmp(st, "ok") || !strcmp(st, "no_result"));
 }
 
+/* --repeat: this size's X/HH ratio over the paired rounds with its
+ * t-interval on the log scale, under "ratio_intervals". */
+static void gd_row_interval(struct json_object *row, const char *pl,
+			    struct json_object *fig, struct json_object *hh)
+{
+	struct json_object *xs = gd_json_path(fig, "samples", NULL);
+	struct json_object *hs = gd_json_path(hh, "samples", NULL);
+	struct json_object *ri, *o;
+	double logs[64];
+	size_t n = 0;
+	struct gd_log_ci ci;
+	char label[32];
+
+	if (!xs || !hs)
+		return;
+	for (size_t r = 0; r < json_object_array_length(xs) &&
+			   r < json_object_array_length(hs) && n < 64;
+	     r++) {
+		double x = json_object_get_double(
+			json_object_array_get_idx(xs, r));
+		double h = json_object_get_double(
+			json_object_array_get_idx(hs, r));
+
+		if (x > 0 && h > 0)
+			logs[n++] = log(x / h);
+	}
+	if (n < 2 || gd_log_ci(logs, n, GD_INFER_CONFIDENCE, &ci))
+		return;
+	if (!json_object_object_get_ex(row, "ratio_intervals", &ri)) {
+		ri = json_object_new_object();
+		json_object_object_add(row, "ratio_intervals", ri);
+	}
+	o = json_object_new_object();
+	json_object_object_add(o, "rounds", json_object_new_int((int)n));
+	json_object_object_add(o, "geomean", json_object_new_double(ci.ratio));
+	json_object_object_add(o, "low", json_object_new_double(ci.lo));
+	json_object_object_add(o, "high", json_object_new_double(ci.hi));
+	snprintf(label, sizeof(label), "%s/HH", pl);
+	json_object_object_add(ri, label, o);
+}
+
 /* Ratios, differences and the expect-ratio gate of phase @ph against HH. */
 static void gd_row_versus_hh(struct gd_cmp_ctx *c, struct json_object *row,
 			     const char *pl, struct json_object *fig,
 			     struct json_object *hh, uint64_t size)
 {
 	const char *key = c->lat ? "lat_typical_us" : "bw_avg_MiBps";
-	double x, h, xp, hp, speed = 0;
+	double x, h, xp, hp;
 	bool have = hh && gd_json_num(fig, key, &x) &&
 		    gd_json_num(hh, key, &h) && h > 0 && x > 0;
 	char label[32];
@@ -163,19 +241,15 @@ static void gd_row_versus_hh(struct gd_cmp_ctx *c, struct json_object *row,
 			json_object_object_get(row, "diff_p99_us"), label,
 			gd_num_or_null(p99, p99 ? xp - hp : 0));
 	}
-	/* a phase that did not run is reported once, by gd_gate_failed_phases
-	 */
+	gd_row_interval(row, pl, fig, hh);
+	/* a phase that did not run is reported once, by gd_gate_failed_phases;
+	 * a figure below the ratio is judged over all sizes (gd_gate_ratio) */
 	if (c->gates->expect_ratio <= 0 || size < c->gates->gate_from_bytes ||
 	    !strchr(pl, 'D') || !gd_fig_ran(fig) || !hh || !gd_fig_ran(hh))
 		return;
-	if (have)
-		speed = c->lat ? h / x : x / h;
 	if (!have)
 		gd_row_gate_fail(row, "expect_ratio %s/HH no figure to compare",
 				 pl);
-	else if (speed < c->gates->expect_ratio)
-		gd_row_gate_fail(row, "expect_ratio %s/HH %.2f < %.2f", pl,
-				 speed, c->gates->expect_ratio);
 }
 
 static void gd_row_abs_gates(struct gd_cmp_ctx *c, struct json_object *row,
@@ -445,6 +519,34 @@ struct json_object *gd_compare_port_check(struct json_object *doc,
 	return o;
 }
 
+/* The document's "statistics" and "gates" sections: what the verdicts
+ * and gates were decided on, with the method named. */
+static void gd_compare_sections(struct gd_cmp_ctx *c, struct json_object *rows,
+				struct json_object *assess)
+{
+	struct json_object *st = json_object_new_object();
+	double reps = 1;
+
+	gd_json_num(gd_json_path(c->doc, "test", NULL), "repeat", &reps);
+	json_object_object_add(st, "repeats", json_object_new_int((int)reps));
+	json_object_object_add(st, "method",
+			       json_object_new_string(gd_evidence_method));
+	json_object_object_add(st, "assumptions",
+			       json_object_new_string(gd_evidence_assumptions));
+	json_object_object_add(st, "confidence",
+			       json_object_new_double(GD_INFER_CONFIDENCE));
+	json_object_object_add(st, "alpha",
+			       json_object_new_double(GD_INFER_ALPHA));
+	json_object_object_add(
+		st, "dispersion",
+		json_object_new_string(
+			"coefficient of variation (sample stdev / mean) of the repeats' figures, in percent"));
+	json_object_object_add(st, "assessments", json_object_get(assess));
+	json_object_object_add(c->doc, "statistics", st);
+	json_object_object_add(c->doc, "gates",
+			       gd_gate_records(c->gates, c->lat, rows, assess));
+}
+
 #define GD_CMP_MAX_SIZES 128
 #define GD_CMP_MAX_DIRS 8
 
@@ -474,7 +576,7 @@ int gd_compare_run(struct json_object *doc, const struct gd_gate_cfg *gates,
 				.gates = gates ? gates : &no_gates };
 	uint64_t sizes[GD_CMP_MAX_SIZES];
 	const char *dirs[GD_CMP_MAX_DIRS];
-	struct json_object *rows;
+	struct json_object *rows, *assess;
 	size_t nd;
 
 	*comparison = *verdicts = NULL;
@@ -503,10 +605,18 @@ int gd_compare_run(struct json_object *doc, const struct gd_gate_cfg *gates,
 			json_object_object_add(ph, "port_check",
 					       gd_compare_port_check(doc, ph));
 	}
+	assess = gd_evidence_assess(rows, c.lat, c.gates->gate_from_bytes,
+				    c.gates->expect_ratio > 0
+					    ? c.gates->expect_ratio
+					    : GD_COMPARE_SLOW_RATIO);
 	gd_gate_failed_phases(&c);
+	gd_gate_ratio(c.gates, c.lat, rows, assess, c.gate_evidence);
 	gd_gate_collect(&c, rows);
+	gd_compare_sections(&c, rows, assess);
 	*gate_failed = json_object_array_length(c.gate_evidence) > 0;
-	*verdicts = gd_verdicts_build(doc, rows, c.gates, c.gate_evidence);
+	*verdicts =
+		gd_verdicts_build(doc, rows, c.gates, c.gate_evidence, assess);
+	json_object_put(assess);
 	json_object_put(c.gate_evidence);
 	*comparison = rows;
 	return 0;

@@ -39,12 +39,25 @@ struct json_object;
 /* Default floor for "GPU slower than host" when no --expect-ratio. */
 #define GD_COMPARE_SLOW_RATIO 0.8
 
+/*
+ * How the verdicts' next checks name device memory: its backend's words
+ * (the engine asks the memory backends, which this layer cannot). A NULL
+ * member leaves generic words.
+ */
+struct gd_device_words {
+	const char *example;	 /* a --mem value to suggest (backend's form) */
+	const char *alias;	 /* perftest's option for it, without "--" */
+	const char *route_check; /* what to check when registration fails */
+	const char *visibility;	 /* how a process is given the device */
+};
+
 struct gd_gate_cfg {
 	double expect_ratio;	  /* 0: off. bw: X/HH >= R; lat: HH/X >= R */
 	uint64_t gate_from_bytes; /* gates look at sizes >= this */
 	double min_bw_MiBps;	  /* 0: off; every phase, every gated size */
 	double max_lat_us;	  /* 0: off */
 	bool max_lat_is_p99;	  /* false: typical (median) latency */
+	struct gd_device_words device; /* for the verdicts' next checks */
 };
 
 /*
@@ -105,5 +118,6 @@ void gd_compare_print(FILE *out, struct json_object *doc,
 #define GD_V_CONGESTION "GD_CONGESTION"
 #define GD_V_GATE_FAIL "GD_GATE_FAIL"
 #define GD_V_NO_EVIDENCE "GD_NO_EVIDENCE"
+#define GD_V_INCONCLUSIVE "GD_INCONCLUSIVE"
 
 #endif

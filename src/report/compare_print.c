@@ -43,6 +43,43 @@ static const char *gd_num_cell(char *buf, size_t len, struct json_object *obj,
 	return buf;
 }
 
+/* --repeat: a "DD/HH 95% CI" column per ratio, when the rows have them. */
+static void gd_print_ci_head(FILE *out, struct json_object *row)
+{
+	char col[48];
+
+	if (!gd_json_path(row, "ratio_intervals", NULL))
+		return;
+	json_object_object_foreach(gd_json_path(row, "ratios", NULL), lab, r)
+	{
+		(void)r;
+		snprintf(col, sizeof(col), "%s 95%% CI", lab);
+		fprintf(out, " %-14s", col);
+	}
+}
+
+static void gd_print_ci_cells(FILE *out, struct json_object *head,
+			      struct json_object *row)
+{
+	struct json_object *ri = gd_json_path(row, "ratio_intervals", NULL);
+	char buf[48];
+
+	if (!gd_json_path(head, "ratio_intervals", NULL))
+		return;
+	json_object_object_foreach(gd_json_path(head, "ratios", NULL), lab, r)
+	{
+		struct json_object *ci = gd_json_path(ri, lab, NULL);
+		double lo, hi;
+
+		(void)r;
+		if (gd_json_num(ci, "low", &lo) && gd_json_num(ci, "high", &hi))
+			snprintf(buf, sizeof(buf), "%.2f..%.2f", lo, hi);
+		else
+			snprintf(buf, sizeof(buf), "-");
+		fprintf(out, " %-14s", buf);
+	}
+}
+
 static void gd_print_bw_head(FILE *out, struct json_object *row, bool gbits)
 {
 	char col[48];
@@ -60,6 +97,7 @@ static void gd_print_bw_head(FILE *out, struct json_object *row, bool gbits)
 		(void)r;
 		fprintf(out, " %-8s", lab);
 	}
+	gd_print_ci_head(out, row);
 	fputc('\n', out);
 }
 
@@ -86,6 +124,7 @@ static void gd_print_bw_row(FILE *out, struct json_object *head,
 		fprintf(out, " %-8s",
 			gd_num_cell(buf, sizeof(buf), ratios, lab));
 	}
+	gd_print_ci_cells(out, head, row);
 	fputc('\n', out);
 }
 
@@ -120,6 +159,7 @@ static void gd_print_lat_head(FILE *out, struct json_object *row)
 		(void)r;
 		fprintf(out, " %-8s", rl);
 	}
+	gd_print_ci_head(out, row);
 	fputc('\n', out);
 }
 
@@ -163,6 +203,7 @@ static void gd_print_lat_row(FILE *out, struct json_object *head,
 			gd_num_cell(buf, sizeof(buf),
 				    gd_json_path(row, "ratios", NULL), rl));
 	}
+	gd_print_ci_cells(out, head, row);
 	fputc('\n', out);
 }
 

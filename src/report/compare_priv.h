@@ -17,10 +17,49 @@
 struct json_object;
 
 /* Verdicts from phases and the comparison rows; @gate_evidence holds one
- * string per failing gate (may be empty). Returns a new array. */
+ * string per failing gate (may be empty), @assess the assessments of
+ * gd_evidence_assess(). Returns a new array. */
 struct json_object *gd_verdicts_build(struct json_object *doc,
 				      struct json_object *comparison,
 				      const struct gd_gate_cfg *gates,
-				      struct json_object *gate_evidence);
+				      struct json_object *gate_evidence,
+				      struct json_object *assess);
+
+/*
+ * evidence.c: one assessment per device phase and direction over the
+ * comparison rows' sizes >= @gate_from, against @floor (bandwidth X/HH, or
+ * latency speed HH/X):
+ *  {"comparison": "DD/HH", "direction", "figure", "floor",
+ *   "decision": "slower"|"no_difference"|"inconclusive",
+ *   "sizes": S, "rounds": N, "ratio": geometric mean,
+ *   "interval": {"replicates": "rounds"|"sizes", "n", "confidence",
+ *                "low", "high"},
+ *   "across_sizes": {"below", "p", "longest_run", "run_p", "alpha"},
+ *   "spread_cv_pct", "detectable_pct", "repeats_needed",
+ *   "evidence": "one line naming the method and the counts"}
+ * A figure's per-round values are its "samples" array (one per repeat),
+ * else its single figure.
+ */
+struct json_object *gd_evidence_assess(struct json_object *rows, bool lat,
+				       uint64_t gate_from, double floor);
+extern const char gd_evidence_method[];
+extern const char gd_evidence_assumptions[];
+
+/*
+ * gates.c: the expect-ratio gate fails a device phase and direction only
+ * when its assessment says "slower" (one evidence string per failure into
+ * @gate_evidence; the rows below the ratio get a gate_failures entry).
+ * gd_gate_records: one record per gate and phase,
+ *  {"gate", "comparison"|"phase", "direction", "threshold", "policy",
+ *   "figure", "interval"|"range", "passed", ...}.
+ */
+void gd_gate_ratio(const struct gd_gate_cfg *g, bool lat,
+		   struct json_object *rows, struct json_object *assess,
+		   struct json_object *gate_evidence);
+struct json_object *gd_gate_records(const struct gd_gate_cfg *g, bool lat,
+				    struct json_object *rows,
+				    struct json_object *assess);
+extern const char gd_gate_policy_ratio[];
+extern const char gd_gate_policy_abs[];
 
 #endif

@@ -65,18 +65,18 @@ bool gd_doc_is_lat(struct json_object *doc)
 {
 	const char *m = gd_json_str(gd_json_path(doc, "test", NULL), "measure");
 	struct json_object *phases = gd_json_path(doc, "phases", NULL);
-	size_t n = phases ? json_object_array_length(phases) : 0;
+	size_t n = phases ? gd_json_len(phases) : 0;
 
 	if (m)
 		return !strcmp(m, "lat");
 	for (size_t i = 0; i < n; i++) {
-		struct json_object *r = gd_json_path(
-			json_object_array_get_idx(phases, i), "results", NULL);
+		struct json_object *r =
+			gd_json_path(gd_json_idx(phases, i), "results", NULL);
 		double x;
 
-		if (r && json_object_array_length(r))
-			return gd_json_num(json_object_array_get_idx(r, 0),
-					   "lat_typical_us", &x);
+		if (r && gd_json_len(r))
+			return gd_json_num(gd_json_idx(r, 0), "lat_typical_us",
+					   &x);
 	}
 	return false;
 }

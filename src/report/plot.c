@@ -57,7 +57,8 @@ static void gd_plot_header(FILE *f, struct json_object *doc,
 	fprintf(f,
 		"# gdperf plot script: run 'gnuplot THIS_FILE' to draw the SVG\n");
 	fprintf(f,
-		"set terminal svg size 960,600 dynamic enhanced font 'sans,11'\nset output ");
+		"set terminal svg size 960,%d dynamic enhanced font 'sans,11'\nset output ",
+		gd_json_path(doc, "comparison", NULL) ? 900 : 600);
 	gd_plot_quote(f, svg_path);
 	fprintf(f, "\nset title ");
 	gd_plot_quote(f, tool ? tool : "gdperf");
@@ -72,6 +73,29 @@ static void gd_plot_header(FILE *f, struct json_object *doc,
 			gbits ? "Gb/sec" : "MiB/sec");
 }
 
+/* --repeat: rows carry "spread"; their blocks gain min and max columns. */
+static bool gd_plot_has_spread(struct json_object *ph)
+{
+	struct json_object *res = gd_json_path(ph, "results", NULL);
+
+	return res && json_object_array_length(res) &&
+	       gd_json_path(json_object_array_get_idx(res, 0), "spread", NULL);
+}
+
+static void gd_plot_range(FILE *f, struct json_object *r, double y,
+			  double scale, bool spread)
+{
+	struct json_object *sp = gd_json_path(r, "spread", NULL);
+	double lo = y, hi = y;
+
+	if (spread) {
+		gd_json_num(sp, "min", &lo);
+		gd_json_num(sp, "max", &hi);
+		fprintf(f, " %.4f %.4f", lo * scale, hi * scale);
+	}
+	fputc('\n', f);
+}
+
 /* One datablock per phase with results; returns how many were written. */
 static unsigned int gd_plot_data(FILE *f, struct json_object *phases, bool lat,
 				 double scale)
@@ -82,6 +106,8 @@ static unsigned int gd_plot_data(FILE *f, struct json_object *phases, bool lat,
 		struct json_object *ph = json_object_array_get_idx(phases, i);
 		struct json_object *res = gd_json_path(ph, "results", NULL);
 		size_t nr = res ? json_object_array_length(res) : 0;
+
+		bool spread = gd_plot_has_spread(ph);
 
 		if (!gd_phase_ok(ph) || !nr)
 			continue;
@@ -99,9 +125,10 @@ static unsigned int gd_plot_data(FILE *f, struct json_object *phases, bool lat,
 			if (lat && !gd_json_num(r, "lat_p99_us", &p99))
 				p99 = y;
 			if (lat)
-				fprintf(f, "%.0f %.4f %.4f\n", s, y, p99);
+				fprintf(f, "%.0f %.4f %.4f", s, y, p99);
 			else
-				fprintf(f, "%.0f %.4f\n", s, y * scale);
+				fprintf(f, "%.0f %.4f", s, y * scale);
+			gd_plot_range(f, r, y, lat ? 1 : scale, spread);
 		}
 		fprintf(f, "EOD\n");
 		nblocks++;
@@ -128,8 +155,126 @@ static void gd_plot_curves(FILE *f, struct json_object *phases, bool lat)
 			fprintf(f,
 				", \\\n     $d%zu using 1:3 with lines dt 2 lc %zu title '%s p99'",
 				i, i + 1, label);
+		if (gd_plot_has_spread(ph))
+			fprintf(f,
+				", \\\n     $d%zu using 1:2:%d:%d with yerrorbars lc %zu notitle",
+				i, lat ? 4 : 3, lat ? 5 : 4, i + 1);
 		sep = ", \\\n     ";
 	}
+	fprintf(f, "\n");
+}
+
+#define GD_PLOT_MAX_RATIOS 16
+
+/* The comparison's ratio series: one per label ("DD/HH") and direction. */
+struct gd_plot_ratios {
+	char key[GD_PLOT_MAX_RATIOS][48]; /* "DD/HH forward" */
+	unsigned int n;
+	bool intervals; /* some row has ratio_intervals (--repeat) */
+};
+
+static void gd_plot_ratio_keys(struct json_object *cmp,
+			       struct gd_plot_ratios *rs)
+{
+	for (size_t i = 0; i < json_object_array_length(cmp); i++) {
+		struct json_object *row = json_object_array_get_idx(cmp, i);
+		const char *dir = gd_json_str(row, "direction");
+
+		rs->intervals |=
+			gd_json_path(row, "ratio_intervals", NULL) != NULL;
+		json_object_object_foreach(gd_json_path(row, "ratios", NULL),
+					   label, val)
+		{
+			char key[48];
+			unsigned int k;
+
+			(void)val;
+			snprintf(key, sizeof(key), "%s %s", label, dir ?: "");
+			for (k = 0; k < rs->n && strcmp(rs->key[k], key); k++)
+				;
+			if (k == rs->n && rs->n < GD_PLOT_MAX_RATIOS)
+				snprintf(rs->key[rs->n++], sizeof(rs->key[0]),
+					 "%s", key);
+		}
+	}
+}
+
+/* Block $r<k>: size, ratio, and its interval's ends (the ratio itself
+ * where the row has no interval). */
+static void gd_plot_ratio_block(FILE *f, struct json_object *cmp,
+				const char *key, unsigned int k)
+{
+	size_t llen = strcspn(key, " ");
+
+	fprintf(f, "$r%u << EOD\n", k);
+	for (size_t i = 0; i < json_object_array_length(cmp); i++) {
+		struct json_object *row = json_object_array_get_idx(cmp, i);
+		char label[48];
+		double size = 0, r, lo, hi;
+		struct json_object *iv;
+
+		snprintf(label, sizeof(label), "%.*s", (int)llen, key);
+		if (strcmp(gd_json_str(row, "direction") ?: "",
+			   key + llen + 1) ||
+		    !gd_json_num(gd_json_path(row, "ratios", NULL), label,
+				 &r) ||
+		    !gd_json_num(row, "size_bytes", &size))
+			continue;
+		iv = gd_json_path(gd_json_path(row, "ratio_intervals", NULL),
+				  label, NULL);
+		if (!gd_json_num(iv, "low", &lo) ||
+		    !gd_json_num(iv, "high", &hi))
+			lo = hi = r;
+		fprintf(f, "%.0f %.4f %.4f %.4f\n", size, r, lo, hi);
+	}
+	fprintf(f, "EOD\n");
+}
+
+/*
+ * The lower panel: each device phase's ratio to HH per size (latency:
+ * device/HH as the comparison writes it), with the 95% interval of its
+ * rounds as error bars when there are rounds, and the expected ratio.
+ */
+static void gd_plot_ratio_panel(FILE *f, struct json_object *doc, bool lat)
+{
+	struct json_object *cmp = gd_json_path(doc, "comparison", NULL);
+	struct gd_plot_ratios rs = { .n = 0 };
+	const char *sep = "plot ";
+	double floor = 0;
+
+	if (!cmp || !json_object_is_type(cmp, json_type_array))
+		return;
+	gd_plot_ratio_keys(cmp, &rs);
+	if (!rs.n)
+		return;
+	for (unsigned int k = 0; k < rs.n; k++)
+		gd_plot_ratio_block(f, cmp, rs.key[k], k);
+	gd_json_num(json_object_array_get_idx(
+			    gd_json_path(gd_json_path(doc, "statistics", NULL),
+					 "assessments", NULL),
+			    0),
+		    "floor", &floor);
+	fprintf(f, "set ylabel '%s%s'\nunset logscale y\nset key top left\n",
+		lat ? "latency ratio device/HH" : "BW ratio device/HH",
+		rs.intervals ? " (bars: 95% interval over rounds)" : "");
+	for (unsigned int k = 0; k < rs.n; k++) {
+		fprintf(f, "%s$r%u using 1:2 with linespoints lc %u title '%s'",
+			sep, k, k + 1, rs.key[k]);
+		if (rs.intervals)
+			fprintf(f,
+				", \\\n     $r%u using 1:2:3:4 with yerrorbars lc %u notitle",
+				k, k + 1);
+		sep = ", \\\n     ";
+	}
+	fprintf(f, ", \\\n     1 with lines lc 'black' dt 3 title 'equal'");
+	if (floor > 0 && !lat)
+		fprintf(f,
+			", \\\n     %.3f with lines lc 'red' dt 2 title 'expected ratio %.2f'",
+			floor, floor);
+	else if (floor > 0)
+		fprintf(f,
+			", \\\n     %.3f with lines lc 'red' dt 2 title 'expected ratio %.2f (HH/device)'",
+			1 / floor, floor);
 	fprintf(f, "\n");
 }
 
@@ -214,8 +359,14 @@ int gd_plot_write(struct json_object *doc, const char *svg_path, char *note,
 	gd_plot_header(f, doc, svg_path, lat, gbits);
 	nblocks = gd_plot_data(f, phases, lat,
 			       gbits ? gd_MiBps_to_Gbps(1.0) : 1.0);
-	if (nblocks)
+	if (nblocks && gd_json_path(doc, "comparison", NULL)) {
+		fprintf(f, "set multiplot layout 2,1\n");
 		gd_plot_curves(f, phases, lat);
+		gd_plot_ratio_panel(f, doc, lat);
+		fprintf(f, "unset multiplot\n");
+	} else if (nblocks) {
+		gd_plot_curves(f, phases, lat);
+	}
 	if (fclose(f))
 		return gd_err(-EIO, "plot: writing %s failed; check free space",
 			      script);

@@ -10,6 +10,7 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -20,8 +21,9 @@
 #include "util/error.h"
 #include "report/compare.h"
 #include "report/report.h"
+#include "util/infer.h"
 
-#define GD_REPORT_SCHEMA "gdperf.run/1"
+#define GD_REPORT_SCHEMA "gdperf.run/2"
 #define GD_REPORT_LABEL_W 15
 /* perftest's rule line: scripts split tables on it. */
 #define GD_REPORT_RULE                                                         \
@@ -47,6 +49,8 @@ struct gd_report {
 	size_t n_hdr, cap_hdr;
 	bool table_open;
 	bool error_set;
+	bool spread_pending; /* --repeat: the next row's spread */
+	struct gd_spread spread;
 };
 
 static const char *gd_str0(const char *s)
@@ -249,6 +253,14 @@ void gd_report_set_section(struct gd_report *rep, const char *key,
 	json_object_object_add(rep->root, key, val);
 }
 
+void gd_report_section_text(struct gd_report *rep, const char *key,
+			    struct json_object *val, const char *text)
+{
+	gd_report_set_section(rep, key, val);
+	if (rep->text && text)
+		fprintf(rep->text, "%s\n", text);
+}
+
 struct json_object *gd_report_root(struct gd_report *rep)
 {
 	return rep ? rep->root : NULL;
@@ -257,13 +269,53 @@ struct json_object *gd_report_root(struct gd_report *rep)
 static void gd_report_columns(struct gd_report *rep)
 {
 	const char *u = gd_bw_unit_text(rep);
+	bool rep_cols = rep->cfg.repeats > 1;
 
 	if (rep->cfg.measure == GD_MEASURE_LAT)
-		fprintf(rep->text, "%s\n", GD_LAT_COLUMNS);
+		fprintf(rep->text, "%s%s\n", GD_LAT_COLUMNS,
+			rep_cols ? "CV[%]    t_typical min..max[usec]" : "");
+	else if (rep_cols)
+		fprintf(rep->text,
+			" #bytes     #iterations    BW peak[%s]    BW average[%s]   MsgRate[Mpps]   CV[%%]    BW average min..max[%s]\n",
+			u, u, u);
 	else
 		fprintf(rep->text,
 			" #bytes     #iterations    BW peak[%s]    BW average[%s]   MsgRate[Mpps]\n",
 			u, u);
+	if (rep_cols && rep->cfg.repeats_vary)
+		fprintf(rep->text,
+			" (each row: the median of its rounds, at least %u, more where --precision asked; CV: their coefficient of variation, ! above %.0f%%)\n",
+			rep->cfg.repeats, GD_SPREAD_HIGH_PCT);
+	else if (rep_cols)
+		fprintf(rep->text,
+			" (each row: the median of %u repeats; CV: their coefficient of variation, ! above %.0f%%)\n",
+			rep->cfg.repeats, GD_SPREAD_HIGH_PCT);
+}
+
+void gd_report_next_spread(struct gd_report *rep, const struct gd_spread *sp)
+{
+	if (!rep || !sp)
+		return;
+	rep->spread = *sp;
+	rep->spread_pending = true;
+}
+
+/* "  4.1%    1020.11..1101.95": the spread columns, then the line's end. */
+static void gd_report_spread_text(struct gd_report *rep, double scale)
+{
+	const struct gd_spread *sp = &rep->spread;
+	char cv[24], range[64];
+
+	if (!rep->spread_pending) {
+		fputc('\n', rep->text);
+		return;
+	}
+	snprintf(cv, sizeof(cv), "%.1f%s", sp->cv_pct,
+		 sp->cv_pct > GD_SPREAD_HIGH_PCT ? " !" : "");
+	snprintf(range, sizeof(range), "%.2f..%.2f", sp->min * scale,
+		 sp->max * scale);
+	fprintf(rep->text, " %-8s %s\n", cv, range);
+	rep->spread_pending = false;
 }
 
 int gd_report_phase_begin(struct gd_report *rep, const char *name,
@@ -354,10 +406,19 @@ static void gd_report_bw_text(struct gd_report *rep,
 		return;
 	/* Each value starts under its column name; the width of a column is
 	 * its name plus the gap to the next one, minus one separating blank. */
+	if (rep->cfg.repeats <= 1) {
+		fprintf(rep->text,
+			" %-10" PRIu64 " %-14" PRIu64 " %-*.2f %-*.2f %.6f\n",
+			bw->size_bytes, bw->iters, 12 + unit_len, peak,
+			14 + unit_len, avg, bw->msg_rate_Mpps);
+		return;
+	}
 	fprintf(rep->text,
-		" %-10" PRIu64 " %-14" PRIu64 " %-*.2f %-*.2f %.6f\n",
+		" %-10" PRIu64 " %-14" PRIu64 " %-*.2f %-*.2f %-15.6f",
 		bw->size_bytes, bw->iters, 12 + unit_len, peak, 14 + unit_len,
 		avg, bw->msg_rate_Mpps);
+	gd_report_spread_text(rep, rep->cfg.report_gbits ? gd_MiBps_to_Gbps(1.0)
+							 : 1.0);
 }
 
 struct json_object *gd_report_bw_row(struct gd_report *rep, int phase,
@@ -384,11 +445,21 @@ static void gd_report_lat_text(struct gd_report *rep,
 	}
 	if (!rep->text)
 		return;
+	if (rep->cfg.repeats <= 1) {
+		fprintf(rep->text,
+			" %-6" PRIu64 " %-14" PRIu64
+			" %-14.2f %-12.2f %-18.2f %-14.2f %-15.2f %-22.2f %.2f\n",
+			size_bytes, iters, lat->min_us, lat->max_us,
+			lat->typical_us, lat->avg_us, lat->stdev_us,
+			lat->p99_us, lat->p999_us);
+		return;
+	}
 	fprintf(rep->text,
 		" %-6" PRIu64 " %-14" PRIu64
-		" %-14.2f %-12.2f %-18.2f %-14.2f %-15.2f %-22.2f %.2f\n",
+		" %-14.2f %-12.2f %-18.2f %-14.2f %-15.2f %-22.2f %-22.2f",
 		size_bytes, iters, lat->min_us, lat->max_us, lat->typical_us,
 		lat->avg_us, lat->stdev_us, lat->p99_us, lat->p999_us);
+	gd_report_spread_text(rep, 1.0);
 }
 
 struct json_object *gd_report_lat_row(struct gd_report *rep, int phase,
@@ -545,6 +616,25 @@ void gd_report_set_error(struct gd_report *rep, int err, const char *msg)
 	json_object_object_add(rep->root, "error",
 			       gd_report_error_obj(err, msg));
 	rep->error_set = true;
+}
+
+void gd_report_notice(const char *fmt, ...)
+{
+	char line[4096];
+	va_list ap;
+
+	/* One write per line: a loopback run's two processes share stderr. */
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "%s\n", line);
+}
+
+void gd_report_error(struct gd_report *rep, const char *who, int err,
+		     const char *msg)
+{
+	gd_report_notice("%s: error: %s", who, gd_str0(msg));
+	gd_report_set_error(rep, err, msg);
 }
 
 static int gd_write_all(int fd, const char *buf, size_t len)

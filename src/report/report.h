@@ -3,9 +3,11 @@
  * One call per field feeds both the text table (stdout) and the JSON
  * document (one per invocation, written atomically at the end).
  *
- * JSON document, schema "gdperf.run/1" (keys carry their unit):
+ * JSON document, schema "gdperf.run/2" (keys carry their unit; /2 added
+ * --repeat's samples and spread, "statistics" and "gates"; a /1 reader
+ * that ignores unknown keys reads /2):
  * {
- *   "schema": "gdperf.run/1", "tool": "gd_write_bw", "version": "0.1.0",
+ *   "schema": "gdperf.run/2", "tool": "gd_write_bw", "version": "0.1.0",
  *   "command_line": ["gd_write_bw", "-a", ...], "started_at": ISO-8601 UTC,
  *   "hostname": "...", "role": "client"|"server"|"loopback",
  *   "labels": {"k": "v", ...},          from --label K=V (gd_plan uses them)
@@ -31,8 +33,17 @@
  *                              "lat_typical_us": x, "lat_avg_us": x,
  *                              "lat_stdev_us": x, "lat_p99_us": x,
  *                              "lat_p999_us": x} ],
+ *                with --repeat=N > 1 each row is the median repeat's
+ *                (lower median for even N) plus "repeats": N,
+ *                "median_repeat": k, "spread": {"n", "median", "min",
+ *                "max", "mean", "cv_pct", "high"} of its primary figure,
+ *                and "samples": [one row per repeat, "repeat": 1..N],
  *                "counters": {"local": {...}, "remote": {...}} } ],
  *   "comparison": [...], "verdicts": [...],
+ *   "statistics": {"repeats", "method", "assumptions", "confidence",
+ *                  "alpha", "dispersion", "assessments": [...]},
+ *   "gates": [{"gate", "threshold", "policy", "figure", "interval", ...}],
+ *   (compare.h and compare_priv.h describe these three)
  *   "envelope": {...} (gd_doctor's), "error": null | {"code": -errno,
  *   "errno_name": "ENOMEM", "message": "..."}, "exit_status": 0
  * }
@@ -44,7 +55,6 @@
 #include <stdio.h>
 
 #include "util/stats.h"
-#include "engine/test.h"
 
 struct json_object;
 
@@ -63,6 +73,8 @@ struct gd_report_cfg {
 	enum gd_output_only only;
 	const char *json_path; /* NULL: no JSON; "-": stdout (text to stderr) */
 	FILE *text;	       /* normally stdout; NULL = no text */
+	unsigned int repeats;  /* --repeat; > 1 adds the spread columns */
+	bool repeats_vary;     /* --precision: rounds differ by size */
 };
 
 struct gd_report;
@@ -85,6 +97,10 @@ void gd_report_header_done(struct gd_report *rep);
 void gd_report_set_section(struct gd_report *rep, const char *key,
 			   struct json_object *val);
 struct json_object *gd_report_root(struct gd_report *rep);
+/* A section and the one line of text that says what it holds (printed
+ * where the tables go, when text is on). */
+void gd_report_section_text(struct gd_report *rep, const char *key,
+			    struct json_object *val, const char *text);
 
 /* Phases: begin returns an index; rows go to the current phase. Text prints
  * the column header when a phase begins (perftest's exact column names). */
@@ -107,6 +123,11 @@ void gd_report_phase_set(struct gd_report *rep, int phase, const char *key,
 struct json_object *gd_report_bidir_row(struct gd_report *rep, int phase,
 					const struct gd_bw_summary *c2s,
 					const struct gd_bw_summary *s2c);
+/* --repeat: the next row is the median repeat of @sp (its primary figure:
+ * average bandwidth, or typical latency); its text line gains the spread
+ * columns (CV, marked "!" above GD_SPREAD_HIGH_PCT, and min..max). */
+struct gd_spread;
+void gd_report_next_spread(struct gd_report *rep, const struct gd_spread *sp);
 /* --cpu_util: the table's line for one size, printed before that size's row
  * (the row itself carries "cpu_util_pct"). Only the full table has it. */
 void gd_report_cpu_util(struct gd_report *rep, uint64_t size_bytes, double pct);
@@ -120,6 +141,23 @@ void gd_report_phase_fail(struct gd_report *rep, int phase, int err,
 
 /* Record the run's error (code is -errno) and the final exit status. */
 void gd_report_set_error(struct gd_report *rep, int err, const char *msg);
+/*
+ * The lines a run prints beside its table: notes, and failures that the
+ * table cannot carry. Each is @fmt plus a newline on stderr, never on the
+ * table's stream, so stdout stays the table (or the JSON document with
+ * --out_json_file=-). The caller names itself in @fmt ("gd_write_bw: ...");
+ * no report needs to exist yet.
+ */
+void gd_report_notice(const char *fmt, ...)
+	__attribute__((format(printf, 1, 2)));
+/*
+ * The run's error, printed once as "@who: error: @msg" (gd_report_notice)
+ * and, when @rep is not NULL, recorded in its document
+ * (gd_report_set_error). @who is the program, " (server)" added on a
+ * server.
+ */
+void gd_report_error(struct gd_report *rep, const char *who, int err,
+		     const char *msg);
 /* Write the JSON document atomically (tmp + rename) if configured. */
 int gd_report_finish(struct gd_report *rep, int exit_status);
 

@@ -6,17 +6,23 @@ libgdperf_la_SOURCES += \
 	src/report/compare.c src/report/compare.h src/report/compare_priv.h \
 	src/report/doc_read.c src/report/doc_read.h \
 	src/report/verdict.c src/report/compare_print.c \
+	src/report/evidence.c src/report/gates.c \
 	src/report/plot.c src/report/plot.h
 
 if HAVE_CMOCKA
-check_PROGRAMS += tests/report_test tests/compare_test tests/plot_test
-TESTS += tests/report_test tests/compare_test tests/plot_test
+check_PROGRAMS += tests/report_test tests/compare_test tests/plot_test \
+	tests/evidence_test
+TESTS += tests/report_test tests/compare_test tests/plot_test \
+	tests/evidence_test
 tests_report_test_SOURCES = tests/report_test.c
 tests_report_test_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_report_test_LDADD = $(gd_common_ldadd) $(CMOCKA_LIBS)
 tests_compare_test_SOURCES = tests/compare_test.c
 tests_compare_test_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_compare_test_LDADD = $(gd_common_ldadd) $(CMOCKA_LIBS)
+tests_evidence_test_SOURCES = tests/evidence_test.c
+tests_evidence_test_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_evidence_test_LDADD = $(gd_common_ldadd) $(CMOCKA_LIBS)
 tests_plot_test_SOURCES = tests/plot_test.c
 tests_plot_test_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_plot_test_LDADD = $(gd_common_ldadd) $(CMOCKA_LIBS)

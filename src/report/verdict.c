@@ -30,7 +30,7 @@ enum gd_vslot {
 };
 
 struct gd_vctx {
-	struct json_object *doc, *phases, *comparison;
+	struct json_object *doc, *phases, *comparison, *assess;
 	const struct gd_gate_cfg *gates;
 	struct json_object *ev[GD_VS_COUNT];
 	struct json_object *out[3]; /* error, warning, info */
@@ -245,6 +245,37 @@ static const char *gd_next_with_mixed(struct gd_vctx *v, struct gd_sbuf *sb,
 	return sb->buf;
 }
 
+/* Registration and configuration failures of device memory: next checks
+ * in its backend's words (the gates' device words). */
+static void gd_emit_device_failures(struct gd_vctx *v)
+{
+	const struct gd_device_words *dw = &v->gates->device;
+	struct gd_sbuf sb = { .len = 0 };
+
+	if (v->ev[GD_VS_REG]) {
+		gd_sb_add(
+			&sb,
+			"Check the registration route (%s), that this process sees the GPU (%s), and the locked-memory limit of this process (ulimit -l); gd_doctor records all three.",
+			dw->route_check ?: "DMA-BUF or peer-memory support",
+			dw->visibility ?: "device nodes, container assignment");
+		gd_emit(v, GD_SEV_ERROR, GD_V_GPU_REG_FAIL,
+			"host memory passes but device (D) memory registration fails",
+			v->ev[GD_VS_REG], sb.buf);
+	}
+	if (!v->ev[GD_VS_CONFIG])
+		return;
+	sb.len = 0;
+	gd_sb_add(&sb, "Give --mem");
+	if (dw->alias)
+		gd_sb_add(&sb, " (or --%s)", dw->alias);
+	gd_sb_add(
+		&sb,
+		" on the side the placement needs (client first, server second in HD/DH/DD), or choose --phases that match what each side has.");
+	gd_emit(v, GD_SEV_ERROR, GD_V_CONFIG,
+		"a device (D) memory phase could not run: one side has no device memory configured",
+		v->ev[GD_VS_CONFIG], sb.buf);
+}
+
 static void gd_emit_failures(struct gd_vctx *v)
 {
 	struct gd_sbuf sb = { .len = 0 };
@@ -264,16 +295,7 @@ static void gd_emit_failures(struct gd_vctx *v)
 			"host-memory phase fails: the fault is not specific to device (D) memory",
 			v->ev[GD_VS_HOST],
 			"Check the port state on both ends (ibv_devinfo), bootstrap reachability, matching options on both ends, and the locked-memory limit (ulimit -l) for host buffers.");
-	if (v->ev[GD_VS_REG])
-		gd_emit(v, GD_SEV_ERROR, GD_V_GPU_REG_FAIL,
-			"host memory passes but device (D) memory registration fails",
-			v->ev[GD_VS_REG],
-			"Check the registration route (DMA-BUF: GPU driver, kernel and rdma-core support; peer-memory: nvidia-peermem loaded), that this process sees the GPU (CUDA_VISIBLE_DEVICES, container device nodes), and the locked-memory limit of this process (ulimit -l); gd_doctor records all three.");
-	if (v->ev[GD_VS_CONFIG])
-		gd_emit(v, GD_SEV_ERROR, GD_V_CONFIG,
-			"a device (D) memory phase could not run: one side has no device memory configured",
-			v->ev[GD_VS_CONFIG],
-			"Give --mem (or --use_cuda) on the side the placement needs (client first, server second in HD/DH/DD), or choose --phases that match what each side has.");
+	gd_emit_device_failures(v);
 	if (v->ev[GD_VS_ONEDIR])
 		gd_emit(v, GD_SEV_ERROR, GD_V_ONE_DIR_FAIL,
 			"only one direction fails with device (D) memory: suspect the device memory path of the endpoint that changed role",
@@ -293,101 +315,61 @@ static void gd_emit_failures(struct gd_vctx *v)
 		v->ev[s] = NULL; /* ownership moved into the verdicts */
 }
 
-#define GD_SLOW_MAX 16
-
-struct gd_slow {
-	char key[64]; /* "DD/HH forward" */
-	unsigned int count;
-	double worst, worst_ratio;
-	uint64_t worst_size, first_size, last_size;
-};
-
-static void gd_slow_note(struct gd_slow *slow, unsigned int *n,
-			 const char *label, const char *dir, double speed,
-			 double ratio, uint64_t size)
+/* The assessments' evidence lines whose decision is @dec. */
+static struct json_object *gd_assess_lines(struct gd_vctx *v, const char *dec)
 {
-	char key[64];
-	unsigned int i;
+	struct json_object *ev = NULL;
 
-	snprintf(key, sizeof(key), "%s %s", label, dir);
-	for (i = 0; i < *n && strcmp(slow[i].key, key); i++)
-		;
-	if (i == *n) {
-		if (*n == GD_SLOW_MAX)
-			return;
-		(*n)++;
-		memset(&slow[i], 0, sizeof(slow[i]));
-		snprintf(slow[i].key, sizeof(slow[i].key), "%s", key);
-		slow[i].first_size = size;
-		slow[i].worst = speed + 1;
+	for (size_t i = 0; i < json_object_array_length(v->assess); i++) {
+		struct json_object *a = json_object_array_get_idx(v->assess, i);
+
+		if (strcmp(gd_json_str(a, "decision") ?: "", dec))
+			continue;
+		if (!ev)
+			ev = json_object_new_array();
+		json_object_array_add(
+			ev, json_object_new_string(gd_json_str(a, "evidence")
+							   ?: ""));
 	}
-	slow[i].count++;
-	slow[i].last_size = size;
-	if (speed < slow[i].worst) {
-		slow[i].worst = speed;
-		slow[i].worst_ratio = ratio;
-		slow[i].worst_size = size;
-	}
+	return ev;
 }
 
-/* Device phases slower than HH: bandwidth X/HH, or latency HH/X, below
- * the expected ratio (0.8 when none was given) at the gated sizes. */
+/*
+ * "D slower" only where the assessment found evidence (evidence.c): an
+ * interval over rounds below the floor, or a consistent shift across
+ * sizes. Where it could not tell, say so, with what would settle it.
+ */
 static void gd_judge_speed(struct gd_vctx *v)
 {
-	double floor = v->gates->expect_ratio > 0 ? v->gates->expect_ratio
-						  : GD_COMPARE_SLOW_RATIO;
 	bool lat = gd_doc_is_lat(v->doc);
-	struct gd_slow slow[GD_SLOW_MAX];
-	struct json_object *ev;
-	unsigned int n = 0;
+	struct json_object *slow = gd_assess_lines(v, "slower");
+	struct json_object *unsure = gd_assess_lines(v, "inconclusive");
+	unsigned int need = 0;
+	char next[320];
 
-	for (size_t i = 0; i < json_object_array_length(v->comparison); i++) {
-		struct json_object *row =
-			json_object_array_get_idx(v->comparison, i);
-		struct json_object *ratios = gd_json_path(row, "ratios", NULL);
-		double size = 0;
-
-		gd_json_num(row, "size_bytes", &size);
-		if (!ratios || (uint64_t)size < v->gates->gate_from_bytes)
-			continue;
-		json_object_object_foreach(ratios, label, val)
-		{
-			double r, speed;
-
-			if (!val || !strchr(label, 'D') ||
-			    !gd_json_num(ratios, label, &r) || r <= 0)
-				continue;
-			speed = lat ? 1.0 / r : r;
-			if (speed < floor)
-				gd_slow_note(slow, &n, label,
-					     gd_json_str(row, "direction"),
-					     speed, r, (uint64_t)size);
-		}
-	}
-	if (!n)
+	if (slow)
+		gd_emit(v, GD_SEV_WARNING, GD_V_GPU_SLOWER,
+			lat ? "device (D) memory has higher latency than host memory beyond the expected ratio (the evidence below says how strong)"
+			    : "device (D) memory is slower than host memory beyond the expected ratio (the evidence below says how strong)",
+			slow,
+			"Check GPU/NIC locality and the path class between them (PIX/PXB expected; PHB, NODE or SYS cost bandwidth: gd_doctor's map), the PCI hierarchy and PCIe link width/speed, and ACS redirect on the bridges in between.");
+	if (!unsure)
 		return;
-	ev = json_object_new_array();
-	for (unsigned int i = 0; i < n; i++) {
-		struct gd_sbuf sb = { .len = 0 };
+	for (size_t i = 0; i < json_object_array_length(v->assess); i++) {
+		struct json_object *a = json_object_array_get_idx(v->assess, i);
+		double n = 0;
 
-		gd_sb_add(
-			&sb,
-			"%s %s %.2f at %u size(s) (%llu..%llu bytes); worst %s %.2f at %llu bytes",
-			slow[i].key,
-			lat ? "latency speed (HH/X) below"
-			    : "bandwidth ratio below",
-			floor, slow[i].count,
-			(unsigned long long)slow[i].first_size,
-			(unsigned long long)slow[i].last_size,
-			lat ? "latency ratio" : "ratio", slow[i].worst_ratio,
-			(unsigned long long)slow[i].worst_size);
-		json_object_array_add(ev, json_object_new_string(sb.buf));
+		if (!strcmp(gd_json_str(a, "decision") ?: "", "inconclusive") &&
+		    gd_json_num(a, "repeats_needed", &n) && n > need)
+			need = (unsigned int)n;
 	}
-	gd_emit(v, GD_SEV_WARNING, GD_V_GPU_SLOWER,
-		lat ? "device (D) memory has higher latency than host memory beyond the expected ratio"
-		    : "device (D) memory is slower than host memory beyond the expected ratio",
-		ev,
-		"Check GPU/NIC locality and the path class between them (PIX/PXB expected; PHB, NODE or SYS cost bandwidth: gd_doctor's map), the PCI hierarchy and PCIe link width/speed, and ACS redirect on the bridges in between.");
+	snprintf(
+		next, sizeof(next),
+		"Rerun with more repeats (--repeat=%u%s) or more iterations per size (-n); on a shared or emulated machine, also on a quieter one.",
+		need > 3 ? need : 3, need >= 100 ? " or more" : "");
+	gd_emit(v, GD_SEV_INFO, GD_V_INCONCLUSIVE,
+		"this run cannot tell whether device (D) memory is slower than the expected ratio: the spread is too wide",
+		unsure, next);
 }
 
 static int64_t gd_counter_delta(struct json_object *delta, const char *name)
@@ -480,6 +462,39 @@ static void gd_judge_gates(struct gd_vctx *v, struct json_object *gate_ev)
 		"Read the failing sizes against the HH figures and the other verdicts; a gate above what this path delivers fails by design.");
 }
 
+/* Behind "within the expected ratio": each assessment that found no
+ * difference, with the smallest difference the run could have seen. */
+static void gd_ok_evidence(struct gd_vctx *v, struct json_object *ev)
+{
+	struct json_object *same = gd_assess_lines(v, "no_difference");
+
+	for (size_t i = 0; same && i < json_object_array_length(same); i++) {
+		char buf[GD_SBUF_LEN + 32];
+
+		snprintf(buf, sizeof(buf), "no difference detected: %s",
+			 json_object_get_string(
+				 json_object_array_get_idx(same, i)));
+		json_object_array_add(ev, json_object_new_string(buf));
+	}
+	json_object_put(same);
+}
+
+/* Only host memory passed: how to bring device memory into the test, in
+ * its backend's words. */
+static void gd_emit_host_only(struct gd_vctx *v, struct json_object *ev)
+{
+	const char *example = v->gates->device.example;
+	struct gd_sbuf sb = { .len = 0 };
+
+	gd_sb_add(
+		&sb,
+		"Configure device memory (--mem%s%s; phases HH,DD by default) to test the GPU path.",
+		example ? "=" : "", example ?: "");
+	gd_emit(v, GD_SEV_INFO, GD_V_OK_HOST_ONLY,
+		"host-memory path only: says nothing about GPU memory", ev,
+		sb.buf);
+}
+
 /* What the passing phases prove, and nothing more. */
 static void gd_judge_scope(struct gd_vctx *v)
 {
@@ -516,16 +531,15 @@ static void gd_judge_scope(struct gd_vctx *v)
 		return;
 	}
 	if (!ok_dev) {
-		gd_emit(v, GD_SEV_INFO, GD_V_OK_HOST_ONLY,
-			"host-memory path only: says nothing about GPU memory",
-			ev,
-			"Configure device memory (--mem=cuda:N; phases HH,DD by default) to test the GPU path.");
+		gd_emit_host_only(v, ev);
 		return;
 	}
-	if (json_object_array_length(v->out[GD_SEV_WARNING])) {
+	if (json_object_array_length(v->out[GD_SEV_WARNING]) ||
+	    json_object_array_length(v->out[GD_SEV_INFO])) {
 		json_object_put(ev);
 		return;
 	}
+	gd_ok_evidence(v, ev);
 	gd_sb_add(
 		&sum,
 		"all phases passed with device (D) memory within the expected ratio");
@@ -544,10 +558,12 @@ static void gd_judge_scope(struct gd_vctx *v)
 struct json_object *gd_verdicts_build(struct json_object *doc,
 				      struct json_object *comparison,
 				      const struct gd_gate_cfg *gates,
-				      struct json_object *gate_evidence)
+				      struct json_object *gate_evidence,
+				      struct json_object *assess)
 {
 	struct gd_vctx v = { .doc = doc,
 			     .comparison = comparison,
+			     .assess = assess,
 			     .gates = gates };
 	struct json_object *all = json_object_new_array();
 

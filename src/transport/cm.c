@@ -106,27 +106,27 @@ static int gd_cm_expect(struct gd_cm *cm, enum rdma_cm_event_type type,
 	return 0;
 }
 
-static void gd_cm_qp_attr(struct gd_verbs *v, const struct gd_opts *o,
+static void gd_cm_qp_attr(struct gd_verbs *v, const struct gd_qp_cfg *c,
 			  struct ibv_qp_init_attr *ia)
 {
 	memset(ia, 0, sizeof(*ia));
 	ia->send_cq = v->send_cq;
 	ia->recv_cq = v->recv_cq;
-	ia->cap.max_send_wr = gd_sq_depth(o);
-	ia->cap.max_recv_wr = (uint32_t)o->rx_depth;
+	ia->cap.max_send_wr = gd_sq_depth(c);
+	ia->cap.max_recv_wr = (uint32_t)c->rx_depth;
 	ia->cap.max_send_sge = 1;
 	ia->cap.max_recv_sge = 1;
-	ia->cap.max_inline_data = (uint32_t)o->inline_bytes;
-	ia->qp_type = o->conn == GD_CONN_UC ? IBV_QPT_UC : IBV_QPT_RC;
+	ia->cap.max_inline_data = (uint32_t)c->inline_bytes;
+	ia->qp_type = c->conn == GD_CONN_UC ? IBV_QPT_UC : IBV_QPT_RC;
 }
 
-static int gd_cm_make_qp(struct gd_cm *cm, const struct gd_opts *o,
+static int gd_cm_make_qp(struct gd_cm *cm, const struct gd_qp_cfg *c,
 			 struct rdma_cm_id *id, unsigned int i)
 {
 	struct gd_verbs *v = cm->v;
 	struct ibv_qp_init_attr ia;
 
-	gd_cm_qp_attr(v, o, &ia);
+	gd_cm_qp_attr(v, c, &ia);
 	if (rdma_create_qp(id, v->pd, &ia)) {
 		ia.cap.max_inline_data = 0;
 		if (rdma_create_qp(id, v->pd, &ia))
@@ -180,7 +180,7 @@ int gd_cm_listen(struct gd_cm *cm, const char *bind_ip, uint16_t port)
 	return 0;
 }
 
-int gd_cm_accept(struct gd_cm *cm, const struct gd_opts *o, int access)
+int gd_cm_accept(struct gd_cm *cm, const struct gd_qp_cfg *c, int access)
 {
 	struct gd_verbs *v = cm->v;
 	struct rdma_conn_param cp = { .responder_resources = 16,
@@ -188,13 +188,13 @@ int gd_cm_accept(struct gd_cm *cm, const struct gd_opts *o, int access)
 				      .retry_count = 7,
 				      .rnr_retry_count = 7 };
 
-	v->conn = o->conn;
-	v->num_qps = (unsigned int)o->num_qps;
+	v->conn = c->conn;
+	v->num_qps = (unsigned int)c->num_qps;
 	for (unsigned int i = 0; i < v->num_qps; i++) {
 		struct rdma_cm_id *id;
 
 		if (gd_cm_expect(cm, RDMA_CM_EVENT_CONNECT_REQUEST, &id) ||
-		    gd_cm_make_qp(cm, o, id, i))
+		    gd_cm_make_qp(cm, c, id, i))
 			return gd_err_code();
 		if (rdma_accept(id, &cp))
 			return gd_err(-errno, "rdma_accept failed on %s: %s",
@@ -206,7 +206,7 @@ int gd_cm_accept(struct gd_cm *cm, const struct gd_opts *o, int access)
 	return 0;
 }
 
-static int gd_cm_connect_one(struct gd_cm *cm, const struct gd_opts *o,
+static int gd_cm_connect_one(struct gd_cm *cm, const struct gd_qp_cfg *c,
 			     struct addrinfo *ai, unsigned int i, int access)
 {
 	struct gd_verbs *v = cm->v;
@@ -234,7 +234,7 @@ static int gd_cm_connect_one(struct gd_cm *cm, const struct gd_opts *o,
 			"rdma_cm routes to the server through %s, not through -d %s; check the routing table or pick that device",
 			ibv_get_device_name(id->verbs->device),
 			v->port.dev_name);
-	if (gd_cm_make_qp(cm, o, id, i))
+	if (gd_cm_make_qp(cm, c, id, i))
 		return gd_err_code();
 	if (rdma_connect(id, &cp))
 		return gd_err(-errno, "rdma_connect failed on %s: %s",
@@ -244,7 +244,7 @@ static int gd_cm_connect_one(struct gd_cm *cm, const struct gd_opts *o,
 	return gd_cm_set_access(v, i, access);
 }
 
-int gd_cm_connect(struct gd_cm *cm, const struct gd_opts *o,
+int gd_cm_connect(struct gd_cm *cm, const struct gd_qp_cfg *c,
 		  const char *server_ip, uint16_t port, int access)
 {
 	struct gd_verbs *v = cm->v;
@@ -254,14 +254,14 @@ int gd_cm_connect(struct gd_cm *cm, const struct gd_opts *o,
 	char service[16];
 	int ret = 0;
 
-	v->conn = o->conn;
-	v->num_qps = (unsigned int)o->num_qps;
+	v->conn = c->conn;
+	v->num_qps = (unsigned int)c->num_qps;
 	snprintf(service, sizeof(service), "%u", port);
 	if (getaddrinfo(server_ip, service, &hints, &ai))
 		return gd_err(-EINVAL, "bad rdma_cm server address %s",
 			      server_ip);
 	for (unsigned int i = 0; i < v->num_qps && !ret; i++)
-		ret = gd_cm_connect_one(cm, o, ai, i, access);
+		ret = gd_cm_connect_one(cm, c, ai, i, access);
 	freeaddrinfo(ai);
 	return ret;
 }

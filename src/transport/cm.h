@@ -27,8 +27,8 @@ int gd_cm_open(struct gd_cm *cm, struct gd_verbs *v, const char *name,
 /* Server listens on the IPv4 address @bind_ip; both sides end with the
  * QPs created on rdma_cm ids and in RTS. */
 int gd_cm_listen(struct gd_cm *cm, const char *bind_ip, uint16_t port);
-int gd_cm_accept(struct gd_cm *cm, const struct gd_opts *o, int access);
-int gd_cm_connect(struct gd_cm *cm, const struct gd_opts *o,
+int gd_cm_accept(struct gd_cm *cm, const struct gd_qp_cfg *c, int access);
+int gd_cm_connect(struct gd_cm *cm, const struct gd_qp_cfg *c,
 		  const char *server_ip, uint16_t port, int access);
 /* Destroys the QPs it made (and clears them in the verbs), the ids and the
  * event channel. Call before gd_verbs_close; harmless when never opened. */

@@ -13,6 +13,7 @@
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <poll.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -196,17 +197,28 @@ int gd_oob_accept(struct gd_oob *oob, const char *bind_host, uint16_t port)
 	return rc;
 }
 
-/* One non-blocking connect attempt bounded by the deadline: fd or -errno. */
-static int gd_connect_once(const struct addrinfo *ai, int64_t deadline_ms)
+/* One non-blocking connect attempt bounded by the deadline, from @src when
+ * given (the first of its addresses in @ai's family): fd or -errno. */
+static int gd_connect_once(const struct addrinfo *ai,
+			   const struct addrinfo *src, int64_t deadline_ms)
 {
 	socklen_t len = sizeof(int);
+	bool from = src != NULL;
 	int fd, rc, soerr = 0;
 
+	while (src && src->ai_family != ai->ai_family)
+		src = src->ai_next;
+	if (from && !src)
+		return -EAFNOSUPPORT; /* never from another address */
 	fd = socket(ai->ai_family,
 		    ai->ai_socktype | SOCK_CLOEXEC | SOCK_NONBLOCK,
 		    ai->ai_protocol);
 	if (fd < 0)
 		return -errno;
+	if (src && bind(fd, src->ai_addr, src->ai_addrlen)) {
+		rc = -errno;
+		goto close_fd;
+	}
 	if (connect(fd, ai->ai_addr, ai->ai_addrlen) == 0)
 		return fd;
 	if (errno != EINPROGRESS) {
@@ -234,7 +246,7 @@ close_fd:
 int gd_oob_connect(struct gd_oob *oob, const char *host, uint16_t port)
 {
 	int64_t deadline_ms = gd_oob_now_ms() + oob->timeout_ms;
-	struct addrinfo *res, *ai;
+	struct addrinfo *res, *ai, *src = NULL;
 	int fd = -ETIMEDOUT;
 	int rc;
 
@@ -242,11 +254,18 @@ int gd_oob_connect(struct gd_oob *oob, const char *host, uint16_t port)
 	rc = gd_resolve(host, port, 0, &res);
 	if (rc)
 		return rc;
+	if (oob->bind_host) {
+		rc = gd_resolve(oob->bind_host, 0, 1, &src);
+		if (rc) {
+			freeaddrinfo(res);
+			return rc;
+		}
+	}
 	/* The server may be started after the client: retry until the
 	 * deadline rather than failing on the first refusal. */
 	for (;;) {
 		for (ai = res; ai; ai = ai->ai_next) {
-			fd = gd_connect_once(ai, deadline_ms);
+			fd = gd_connect_once(ai, src, deadline_ms);
 			if (fd >= 0)
 				goto connected;
 		}
@@ -260,6 +279,8 @@ int gd_oob_connect(struct gd_oob *oob, const char *host, uint16_t port)
 			break;
 	}
 	freeaddrinfo(res);
+	if (src)
+		freeaddrinfo(src);
 	rc = fd == -ECONNREFUSED ? -ECONNREFUSED : -ETIMEDOUT;
 	return gd_err(rc,
 		      "side channel: cannot connect to %s within %d ms (last "
@@ -270,6 +291,8 @@ int gd_oob_connect(struct gd_oob *oob, const char *host, uint16_t port)
 
 connected:
 	freeaddrinfo(res);
+	if (src)
+		freeaddrinfo(src);
 	gd_set_nodelay(fd);
 	oob->fd = fd;
 	return 0;

@@ -12,10 +12,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "util/version.h" /* GD_OOB_VERSION */
+
 struct json_object;
 
-/* 2: GD_FRAME_BEAT, heartbeats from a thread, accepted between any frames */
-#define GD_OOB_VERSION 2
 #define GD_OOB_DEFAULT_PORT 18515
 #define GD_OOB_DEFAULT_TIMEOUT_MS 10000
 /* Largest payload accepted: a test description or result set, never bulk data.
@@ -68,8 +68,9 @@ struct gd_oob_beat;
 
 struct gd_oob {
 	int fd;
-	int timeout_ms;	     /* per read/write and for connect retries */
-	char peer_name[128]; /* "host:port" for messages */
+	int timeout_ms;	       /* per read/write and for connect retries */
+	char peer_name[128];   /* "host:port" for messages */
+	const char *bind_host; /* client: connect from this address; NULL any */
 	/* Frames go out whole: the heartbeat thread and the caller share
 	 * the socket. */
 	pthread_mutex_t send_lock;

@@ -28,7 +28,8 @@ gd_frame_fuzz_srcs = $(srcdir)/tests/frame_fuzz.c $(srcdir)/src/transport/frame.
 tests/frame_fuzz$(EXEEXT): $(gd_frame_fuzz_srcs) $(srcdir)/src/transport/oob.h \
 		$(srcdir)/src/util/error.h config.h
 	@$(MKDIR_P) tests
-	$(AM_V_CC)$(CLANG) -fsanitize=fuzzer,address -g -O1 \
+	$(AM_V_CC)$(CLANG) -fsanitize=fuzzer,address,undefined \
+		-fno-sanitize-recover=undefined -g -O1 \
 		-I$(top_srcdir)/src -I$(top_builddir) $(JSONC_CFLAGS) \
 		-o $@ $(gd_frame_fuzz_srcs) $(JSONC_LIBS)
 # Through a variable so automake keeps its own recipe for the log.

@@ -272,16 +272,16 @@ int gd_verbs_query_port(struct gd_verbs *v, unsigned int port, int gid_index)
 	return 0;
 }
 
-int gd_verbs_create_pd_cq(struct gd_verbs *v, const struct gd_opts *o)
+int gd_verbs_create_pd_cq(struct gd_verbs *v, const struct gd_qp_cfg *c)
 {
-	int cqe_send = (int)(o->tx_depth * o->num_qps + 16);
-	int cqe_recv = (int)(o->rx_depth * o->num_qps + 16);
+	int cqe_send = (int)(c->tx_depth * c->num_qps + 16);
+	int cqe_recv = (int)(c->rx_depth * c->num_qps + 16);
 
 	v->pd = ibv_alloc_pd(v->ctx);
 	if (!v->pd)
 		return gd_err(-ENOMEM, "ibv_alloc_pd failed on %s: %s",
 			      v->port.dev_name, strerror(errno));
-	if (o->use_event) {
+	if (c->use_event) {
 		v->channel = ibv_create_comp_channel(v->ctx);
 		if (!v->channel)
 			return gd_err(
@@ -301,9 +301,9 @@ int gd_verbs_create_pd_cq(struct gd_verbs *v, const struct gd_opts *o)
 	return 0;
 }
 
-uint32_t gd_sq_depth(const struct gd_opts *o)
+uint32_t gd_sq_depth(const struct gd_qp_cfg *c)
 {
-	uint64_t d = o->tx_depth > o->cq_mod ? o->tx_depth : o->cq_mod;
+	uint64_t d = c->tx_depth > c->cq_mod ? c->tx_depth : c->cq_mod;
 
 	return (uint32_t)d + 1;
 }
@@ -340,21 +340,22 @@ static int gd_qp_to_init(struct gd_verbs *v, struct ibv_qp *qp, int access)
 	return 0;
 }
 
-int gd_verbs_create_qps(struct gd_verbs *v, const struct gd_opts *o, int access)
+int gd_verbs_create_qps(struct gd_verbs *v, const struct gd_qp_cfg *c,
+			int access)
 {
 	struct ibv_qp_init_attr ia = {
 		.send_cq = v->send_cq,
 		.recv_cq = v->recv_cq,
-		.cap = { .max_send_wr = gd_sq_depth(o),
-			 .max_recv_wr = (uint32_t)o->rx_depth,
+		.cap = { .max_send_wr = gd_sq_depth(c),
+			 .max_recv_wr = (uint32_t)c->rx_depth,
 			 .max_send_sge = 1,
 			 .max_recv_sge = 1,
-			 .max_inline_data = (uint32_t)o->inline_bytes },
-		.qp_type = gd_qp_type(o->conn),
+			 .max_inline_data = (uint32_t)c->inline_bytes },
+		.qp_type = gd_qp_type(c->conn),
 	};
 
-	v->conn = o->conn;
-	v->num_qps = (unsigned int)o->num_qps;
+	v->conn = c->conn;
+	v->num_qps = (unsigned int)c->num_qps;
 	for (unsigned int i = 0; i < v->num_qps; i++) {
 		v->qp[i] = ibv_create_qp(v->pd, &ia);
 		if (!v->qp[i] && ia.cap.max_inline_data) {
@@ -367,7 +368,7 @@ int gd_verbs_create_qps(struct gd_verbs *v, const struct gd_opts *o, int access)
 			return gd_err(
 				-errno ? -errno : -ENOMEM,
 				"cannot create %s QP %u on %s: %s; lower -t/-r/-q or check ibv_devinfo -v limits",
-				gd_conn_name(o->conn), i, v->port.dev_name,
+				gd_conn_name(c->conn), i, v->port.dev_name,
 				strerror(errno));
 		v->port.max_inline_bytes = ia.cap.max_inline_data;
 		v->psn[i] = (uint32_t)(lrand48() & 0xffffff);
@@ -474,12 +475,12 @@ int gd_qp_peer_from_json(struct json_object *j, unsigned int num_qps,
 	return 0;
 }
 
-static void gd_fill_ah(const struct gd_verbs *v, const struct gd_opts *o,
+static void gd_fill_ah(const struct gd_verbs *v, const struct gd_qp_cfg *c,
 		       const struct gd_qp_peer *peer, struct ibv_ah_attr *ah)
 {
 	memset(ah, 0, sizeof(*ah));
 	ah->dlid = peer->lid;
-	ah->sl = (uint8_t)o->sl;
+	ah->sl = (uint8_t)c->sl;
 	ah->port_num = v->port.port;
 	if (v->port.link_layer == IBV_LINK_LAYER_ETHERNET ||
 	    peer->gid.global.interface_id) {
@@ -487,15 +488,15 @@ static void gd_fill_ah(const struct gd_verbs *v, const struct gd_opts *o,
 		ah->grh.dgid = peer->gid;
 		ah->grh.sgid_index = (uint8_t)v->port.gid_index;
 		ah->grh.hop_limit = 64;
-		ah->grh.traffic_class = o->tos >= 0 ? (uint8_t)o->tos : 0;
+		ah->grh.traffic_class = c->tos >= 0 ? (uint8_t)c->tos : 0;
 	}
 }
 
-static int gd_qp_rtr_rts(struct gd_verbs *v, const struct gd_opts *o,
+static int gd_qp_rtr_rts(struct gd_verbs *v, const struct gd_qp_cfg *c,
 			 const struct gd_qp_peer *peer, unsigned int i)
 {
 	struct ibv_qp_attr a = { .qp_state = IBV_QPS_RTR };
-	uint32_t mtu = o->mtu_bytes ? (uint32_t)o->mtu_bytes
+	uint32_t mtu = c->mtu_bytes ? (uint32_t)c->mtu_bytes
 				    : v->port.active_mtu_bytes;
 	int mask = IBV_QP_STATE, ret;
 	struct ibv_device_attr da;
@@ -506,7 +507,7 @@ static int gd_qp_rtr_rts(struct gd_verbs *v, const struct gd_opts *o,
 		a.path_mtu = gd_mtu_enum(mtu);
 		a.dest_qp_num = peer->qpn[i];
 		a.rq_psn = peer->psn[i];
-		gd_fill_ah(v, o, peer, &a.ah_attr);
+		gd_fill_ah(v, c, peer, &a.ah_attr);
 		mask |= IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN |
 			IBV_QP_RQ_PSN;
 		if (v->conn == GD_CONN_RC) {
@@ -533,8 +534,8 @@ static int gd_qp_rtr_rts(struct gd_verbs *v, const struct gd_opts *o,
 	a.sq_psn = v->psn[i];
 	mask = IBV_QP_STATE | IBV_QP_SQ_PSN;
 	if (v->conn == GD_CONN_RC) {
-		a.timeout = (uint8_t)o->qp_timeout;
-		a.retry_cnt = (uint8_t)o->retry_count;
+		a.timeout = (uint8_t)c->qp_timeout;
+		a.retry_cnt = (uint8_t)c->retry_count;
 		a.rnr_retry = 7;
 		a.max_rd_atomic =
 			(uint8_t)(da.max_qp_rd_atom < 16 ? da.max_qp_rd_atom
@@ -550,18 +551,18 @@ static int gd_qp_rtr_rts(struct gd_verbs *v, const struct gd_opts *o,
 	return 0;
 }
 
-int gd_verbs_connect(struct gd_verbs *v, const struct gd_opts *o,
+int gd_verbs_connect(struct gd_verbs *v, const struct gd_qp_cfg *c,
 		     const struct gd_qp_peer *peer)
 {
 	for (unsigned int i = 0; i < v->num_qps; i++) {
 		v->remote_qpn[i] = peer->qpn[i];
-		if (gd_qp_rtr_rts(v, o, peer, i))
+		if (gd_qp_rtr_rts(v, c, peer, i))
 			return gd_err_code();
 	}
 	if (v->conn == GD_CONN_UD) {
 		struct ibv_ah_attr ah;
 
-		gd_fill_ah(v, o, peer, &ah);
+		gd_fill_ah(v, c, peer, &ah);
 		v->ah = ibv_create_ah(v->pd, &ah);
 		if (!v->ah)
 			return gd_err(

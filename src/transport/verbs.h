@@ -12,7 +12,6 @@
 #include <infiniband/verbs.h>
 
 #include "transport/conn.h"
-#include "engine/options.h"
 
 struct json_object;
 
@@ -32,6 +31,20 @@ struct gd_port_info {
 	char gid_text[64];
 	char gid_type[16]; /* "RoCE v2", "RoCE v1", "IB" */
 	uint32_t max_inline_bytes;
+};
+
+/* The test settings the QPs and CQs are built with (the engine fills it
+ * from its options; the types are the options'). */
+struct gd_qp_cfg {
+	enum gd_conn conn;
+	uint64_t num_qps;
+	uint64_t tx_depth, rx_depth;
+	uint64_t cq_mod;
+	uint64_t inline_bytes;
+	bool use_event;	    /* completion channel (-e) */
+	uint64_t mtu_bytes; /* 0: the port's active MTU */
+	int64_t sl, tos;    /* tos -1: the default traffic class */
+	uint64_t qp_timeout, retry_count;
 };
 
 /* What one side tells the other to connect its QPs. */
@@ -75,11 +88,11 @@ int gd_verbs_open(struct gd_verbs *v, const char *name, unsigned int port,
 /* Query port/GID details for an already open context (rdma_cm path). */
 int gd_verbs_query_port(struct gd_verbs *v, unsigned int port, int gid_index);
 /* PD, CQs (sized for the depths), completion channel with -e. */
-int gd_verbs_create_pd_cq(struct gd_verbs *v, const struct gd_opts *o);
+int gd_verbs_create_pd_cq(struct gd_verbs *v, const struct gd_qp_cfg *c);
 /* Send queue depth: -t, or -Q when latency sends go unsignalled. */
-uint32_t gd_sq_depth(const struct gd_opts *o);
+uint32_t gd_sq_depth(const struct gd_qp_cfg *c);
 /* Create the QPs and move them to INIT (not for rdma_cm). */
-int gd_verbs_create_qps(struct gd_verbs *v, const struct gd_opts *o,
+int gd_verbs_create_qps(struct gd_verbs *v, const struct gd_qp_cfg *c,
 			int access);
 /* Our side of the connection data. */
 void gd_verbs_local_peer(const struct gd_verbs *v, struct gd_qp_peer *p);
@@ -88,7 +101,7 @@ struct json_object *gd_qp_peer_to_json(const struct gd_qp_peer *p,
 int gd_qp_peer_from_json(struct json_object *j, unsigned int num_qps,
 			 struct gd_qp_peer *p);
 /* INIT -> RTR -> RTS against the peer (UD: create the address handle). */
-int gd_verbs_connect(struct gd_verbs *v, const struct gd_opts *o,
+int gd_verbs_connect(struct gd_verbs *v, const struct gd_qp_cfg *c,
 		     const struct gd_qp_peer *peer);
 void gd_verbs_close(struct gd_verbs *v);
 /* Header block fields and the endpoint identity for the JSON document. */

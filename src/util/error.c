@@ -136,6 +136,16 @@ static const struct gd_errno_entry gd_errno_names[] = {
 	{ EREMOTEIO, "EREMOTEIO" },
 };
 
+void gd_err_take(bool was_set, int ret, char *msg, size_t len)
+{
+	if (!was_set && gd_err_is_set()) {
+		snprintf(msg, len, "%s", gd_err_msg());
+		gd_err_clear();
+	} else {
+		snprintf(msg, len, "%s", strerror(ret < 0 ? -ret : ret));
+	}
+}
+
 const char *gd_errno_name(int err)
 {
 	size_t i;

@@ -8,6 +8,7 @@
 #define GD_ERROR_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #define GD_ERR_MSG_MAX 1024
 
@@ -24,6 +25,14 @@ bool gd_err_is_set(void);
 int gd_err_code(void);
 const char *gd_err_msg(void);
 void gd_err_clear(void);
+/*
+ * For callers to whom a failure is an observation (the envelope, probes):
+ * copy the message @ret left into @msg and restore the first-error slot to
+ * what it was before the call (@was_set: gd_err_is_set() then), so a run's
+ * own error is never overwritten or cleared. Without a recorded message,
+ * @msg is strerror(@ret).
+ */
+void gd_err_take(bool was_set, int ret, char *msg, size_t len);
 
 /* errno value -> "ENOMEM" etc. (the numeric code stays in messages too). */
 const char *gd_errno_name(int err);

@@ -43,6 +43,18 @@ struct json_object *gd_json_path(struct json_object *obj, const char *a,
 	return json_object_is_type(v, json_type_null) ? NULL : v;
 }
 
+size_t gd_json_len(struct json_object *arr)
+{
+	return json_object_is_type(arr, json_type_array)
+		       ? json_object_array_length(arr)
+		       : 0;
+}
+
+struct json_object *gd_json_idx(struct json_object *arr, size_t i)
+{
+	return i < gd_json_len(arr) ? json_object_array_get_idx(arr, i) : NULL;
+}
+
 int64_t gd_json_int(struct json_object *obj, const char *key, int64_t dflt)
 {
 	struct json_object *v;

@@ -8,6 +8,7 @@
 #define GD_JSON_GET_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 struct json_object;
@@ -21,5 +22,9 @@ int64_t gd_json_int(struct json_object *obj, const char *key, int64_t dflt);
 /* obj.a, or obj.a.b when @b is given; NULL when absent or null. */
 struct json_object *gd_json_path(struct json_object *obj, const char *a,
 				 const char *b);
+/* Elements of @arr; 0 when NULL or not an array (json-c asserts). */
+size_t gd_json_len(struct json_object *arr);
+/* Element @i of @arr; NULL when out of range or @arr is not an array. */
+struct json_object *gd_json_idx(struct json_object *arr, size_t i);
 
 #endif

@@ -9,6 +9,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* What a test measures, and so which summary below its rows carry. */
+enum gd_measure { GD_MEASURE_BW, GD_MEASURE_LAT };
+
 /*
  * Nanoseconds from an arbitrary origin. The TSC calibrated once against
  * CLOCK_MONOTONIC_RAW when it runs at a steady rate (no system call in the

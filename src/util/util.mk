@@ -6,7 +6,9 @@ libgdperf_la_SOURCES += \
 	src/util/json_get.c src/util/json_get.h \
 	src/util/version.c src/util/version.h \
 	src/util/parse.c src/util/parse.h \
-	src/util/clock.c src/util/stats.c src/util/stats_json.c src/util/stats.h
+	src/util/clock.c src/util/stats.c src/util/stats_json.c src/util/stats.h \
+	src/util/infer.c src/util/infer.h \
+	src/util/keyval.c src/util/keyval.h
 
 if HAVE_CMOCKA
 check_PROGRAMS += tests/stats_test
@@ -14,4 +16,11 @@ TESTS += tests/stats_test
 tests_stats_test_SOURCES = tests/stats_test.c
 tests_stats_test_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_stats_test_LDADD = $(gd_common_ldadd) $(CMOCKA_LIBS)
+
+# The inference arithmetic against statistics tables and brute force.
+check_PROGRAMS += tests/infer_test
+TESTS += tests/infer_test
+tests_infer_test_SOURCES = tests/infer_test.c
+tests_infer_test_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_infer_test_LDADD = $(gd_common_ldadd) $(CMOCKA_LIBS) -lm
 endif

@@ -6,7 +6,6 @@
  */
 #include <config.h>
 
-#include "transport/oob.h"
 #include "util/version.h"
 
 void gd_version_print(FILE *out, const char *prog, bool has_peer)

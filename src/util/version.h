@@ -11,6 +11,14 @@
 #include <stdio.h>
 
 /*
+ * The side-channel protocol (transport/frame.c speaks it, oob.h documents
+ * the frames); here because --version prints it and util is below
+ * transport. 2: GD_FRAME_BEAT, heartbeats from a thread, accepted between
+ * any frames.
+ */
+#define GD_OOB_VERSION 2
+
+/*
  * Print the version of @prog to @out; @has_peer adds the side-channel
  * protocol version, for the gd_* benchmarks that talk to a peer.
  */

@@ -37,11 +37,18 @@ PY
 # repeat; one srun per pair and step, with explicit node lists.
 "$B/gd_plan" --servers 4 --gpus-per-server 1 --rails 1 --nic-gbps 100 \
 	--repeats 1 --quiet --out-dir "$T/l" || fail "gd_plan launch files"
-n=$(grep -c '^srun --nodes=2 --ntasks=2 --ntasks-per-node=1 --nodelist=node0[1-4],node0[1-4] ' "$T/l/plan.sbatch")
+# The batch script reads its job steps from plan.steps: one srun per
+# distinct ROUND STEP NODE_A NODE_B there.
+n=$(awk '!/^#/ { print $1, $2, $3, $4 }' "$T/l/plan.steps" | sort -u | wc -l)
 # round 1: 2 pairs; round 2: 2 pairs; round 3: 2 steps x 2 pairs
 [ "$n" = 8 ] || fail "expected 8 job steps, got $n"
-grep -q "out_json_file=\$RESULTS/c1-node01-node04-g0-ab-r1.json" "$T/l/plan.sbatch" ||
-	fail "client result path in the batch script"
+grep -q '^1 1 node01 node04 serial node01 client gd_write_bw .*out_json_file=\$RESULTS/c1-node01-node04-g0-ab-r1.json' "$T/l/plan.steps" ||
+	fail "client side of the first execution in the steps file"
+grep -q '^3 1 node01 node04 concurrent node04 server ' "$T/l/plan.steps" ||
+	fail "round 3 lines of the steps file are not concurrent"
+grep -q '^#SBATCH --nodelist=node\[01-04\]$' "$T/l/plan.sbatch" ||
+	fail "batch script node list not folded"
+! grep -q 'gd_write_bw' "$T/l/plan.sbatch" || fail "batch script holds command lines"
 sh -n "$T/l/plan.cmds" || fail "command file is not valid sh"
 bash -n "$T/l/plan.sbatch" || fail "batch script is not valid bash"
 lines=$(grep -c '^ssh -n ' "$T/l/plan.cmds")

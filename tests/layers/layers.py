@@ -1,16 +1,22 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
-"""The layers of src/, checked on the built objects (nm): no two files call
-each other, directly or around a loop, and a folder calls only folders of a
-lower layer. Prints the file and folder graph it found.
+"""The layers of src/, checked on the built objects (nm) and the sources:
+no two files call each other, directly or around a loop; a folder calls
+only folders of a lower layer, and includes headers only from those (a
+header that points upward is a call waiting to happen); and the layers a
+run's library is made of print nothing themselves: every line goes through
+the report layer. Prints the file and folder graphs it found.
 
 usage: layers.py BUILDDIR
 """
 import collections
 import glob
 import os
+import re
 import subprocess
 import sys
+
+SRCDIR = os.path.normpath(os.path.join(os.path.dirname(__file__), "..", ".."))
 
 # Lower number = lower layer; a call may only go down (or stay in a folder).
 RANKS = {
@@ -22,9 +28,36 @@ RANKS = {
 }
 
 
+# Folders whose objects may not import stdio's printing functions: what
+# they have to say goes through the report layer (or gd_err, which main
+# prints through it).
+QUIET = ("engine", "transport", "mem", "envelope")
+PRINTING = {
+    "printf", "fprintf", "vprintf", "vfprintf", "dprintf", "vdprintf",
+    "puts", "fputs", "fputs_unlocked", "putchar", "putchar_unlocked",
+    "putc", "putc_unlocked", "fputc", "fputc_unlocked", "fwrite",
+    "fwrite_unlocked", "perror", "__printf_chk", "__fprintf_chk",
+    "__vprintf_chk", "__vfprintf_chk", "__dprintf_chk",
+}
+# The exceptions, each with why.
+PRINTING_OK = {
+    "src/engine/options_help.c":
+        "--help is printed to the stream gd_main hands it, before any run "
+        "or report exists",
+}
+
+INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
+
+
 def folder(path):
+    """'src/engine/x.c' -> 'engine'; 'src/tools/doctor/x.c' -> 'tools/doctor'."""
     parts = path.split("/")
     return "/".join(parts[1:3]) if parts[1] == "tools" else parts[1]
+
+
+def header_folder(include):
+    """'engine/options.h' -> 'engine'; 'tools/doctor/output.h' -> ..."""
+    return folder("src/" + include)
 
 
 def source_name(obj):
@@ -41,6 +74,9 @@ def graph(builddir):
     defs, uses = {}, collections.defaultdict(set)
     for o in objs:
         f = source_name(os.path.relpath(o, builddir))
+        # An object whose source is gone (a renamed file) is stale.
+        if not os.path.exists(os.path.join(SRCDIR, f)):
+            continue
         out = subprocess.run(["nm", o], check=True, capture_output=True,
                              text=True).stdout
         for line in out.splitlines():
@@ -54,7 +90,50 @@ def graph(builddir):
         for u in us:
             if u in defs and defs[u] != f:
                 edges[f].add(defs[u])
-    return sorted(set(defs.values()) | set(uses)), edges
+    return sorted(set(defs.values()) | set(uses)), edges, uses
+
+
+def include_edges():
+    """(file, included header) for every quoted #include under src/."""
+    out = []
+    for path in sorted(glob.glob(os.path.join(SRCDIR, "src", "**", "*.[ch]"),
+                                 recursive=True)):
+        f = os.path.relpath(path, SRCDIR)
+        with open(path, encoding="utf-8", errors="replace") as fh:
+            for inc in INCLUDE.findall(fh.read()):
+                out.append((f, inc))
+    return out
+
+
+def check_includes(bad):
+    folders = collections.defaultdict(set)
+    for f, inc in include_edges():
+        fa, fb = folder(f), header_folder(inc)
+        if fa == fb:
+            continue
+        folders[fa].add(fb)
+        if fa not in RANKS or fb not in RANKS:
+            bad.append(f"{f} includes {inc}: folder without a layer in RANKS")
+        elif RANKS[fb] >= RANKS[fa]:
+            bad.append(f"{f} includes {inc}: {fa} includes from {fb}, "
+                       "not a lower layer")
+    for fa in sorted(folders):
+        print(f"# {fa} includes {', '.join(sorted(folders[fa]))}")
+
+
+def check_printing(uses, bad):
+    for f in sorted(uses):
+        if folder(f) not in QUIET:
+            continue
+        printing = sorted(uses[f] & PRINTING)
+        if not printing:
+            continue
+        if f in PRINTING_OK:
+            print(f"# {f} prints ({', '.join(printing)}): {PRINTING_OK[f]}")
+            continue
+        bad.append(f"{f} calls {', '.join(printing)}: {folder(f)} prints "
+                   "through the report layer (gd_report_notice, "
+                   "gd_report_error), never to a stream itself")
 
 
 def cycles(nodes, edges):
@@ -91,7 +170,7 @@ def cycles(nodes, edges):
 
 
 def main():
-    nodes, edges = graph(sys.argv[1])
+    nodes, edges, uses = graph(sys.argv[1])
     if len(nodes) < 40:
         print(f"FAIL: only {len(nodes)} source files found under "
               f"{sys.argv[1]}/src: was the tree built?")
@@ -112,12 +191,15 @@ def main():
                 bad.append(f"{a} -> {b}: {fa} calls {fb}, not a lower layer")
     for fa in sorted(folders):
         print(f"# {fa} -> {', '.join(sorted(folders[fa]))}")
+    check_includes(bad)
+    check_printing(uses, bad)
     for b in bad:
         print("FAIL:", b)
     if bad:
         return 1
     print(f"PASS: {len(nodes)} files, no call cycle, every folder calls "
-          f"only lower layers")
+          f"and includes only lower layers, {', '.join(QUIET)} print only "
+          f"through the report layer")
     return 0
 
 

@@ -3,7 +3,10 @@
 # (tests/vm/gd-vm). The cases directory is distributed whole, so a new
 # tests/vm/cases/*.sh needs no edit here. The image cache in the build tree
 # survives "make clean"; "make vm-clean" removes it.
-TESTS += tests/vm/device-tests.tap
+TESTS += tests/vm/device-tests.tap tests/vm/cluster/cluster-tests.tap
+# Two more guests (tests/vm/cluster) only after the single guest is done:
+# three TCG guests at once on a 2-core machine starve each other.
+tests/vm/cluster/cluster-tests.log: tests/vm/device-tests.log
 EXTRA_DIST += \
 	tests/vm/README \
 	tests/vm/gd-vm \
@@ -12,6 +15,7 @@ EXTRA_DIST += \
 	tests/vm/run-cases.sh \
 	tests/vm/device-tests.tap \
 	tests/vm/cases \
+	tests/vm/cluster \
 	contrib/quickstart \
 	contrib/bench-vs-perftest \
 	contrib/bench-guest.sh \
@@ -29,10 +33,16 @@ vm-check: all
 	$(MAKE) $(AM_MAKEFLAGS) check TESTS=tests/vm/device-tests.tap; \
 	st=$$?; cat tests/vm/device-tests.log; exit $$st
 
+# Only the two-node cluster test (tests/vm/cluster), log printed.
+vm-cluster-check: all
+	$(GD_VM_ENV) GD_VM_TESTS='$(GD_VM_TESTS)' GD_VM_WHY='$(GD_VM_WHY)' \
+		GD_VM_REQUIRE=$${GD_VM_REQUIRE:-$(GD_VM_REQUIRED)} \
+		$(abs_top_srcdir)/tests/vm/cluster/cluster-tests.tap
+
 vm-clean:
 	$(GD_VM_ENV) $(GD_VM) clean
 
-.PHONY: vm-image vm-check vm-clean
+.PHONY: vm-image vm-check vm-cluster-check vm-clean
 
 # The cache outlives "make clean" (it is a download cache) but not distclean.
 distclean-local:

@@ -4,7 +4,8 @@
 noinst_LTLIBRARIES += libgdcluster.la
 libgdcluster_la_SOURCES = src/tools/cluster/plan.h src/tools/cluster/plan.c \
 	src/tools/cluster/schedule.c src/tools/cluster/plan_out.c \
-	src/tools/cluster/plan_launch.c src/tools/cluster/fleet.h \
+	src/tools/cluster/plan_launch.c src/tools/cluster/plan_slurm.c \
+	src/tools/cluster/fleet.h \
 	src/tools/cluster/fleet_stats.c src/tools/cluster/fleet_ingest.c \
 	src/tools/cluster/fleet_analyze.c src/tools/cluster/fleet_classify.c \
 	src/tools/cluster/fleet_check.c src/tools/cluster/fleet_write.c \

@@ -257,7 +257,8 @@ static int classify_env(struct gd_fleet *fl)
 		const struct gd_fleet_run *r = &fl->runs[i];
 
 		t += tested(r);
-		if (!gd_fleet_run_bad(r))
+		/* A document without its hosts names no host to count. */
+		if (!gd_fleet_run_bad(r) || r->a < 0 || r->b < 0)
 			continue;
 		bad++;
 		ex = ex ? ex : r;

@@ -19,6 +19,9 @@
 #include "util/error.h"
 #include "util/json_get.h"
 
+/* GPUs per server and rails: gd_plan's limits bound what is read too. */
+#define GD_FLEET_INDEX_MAX 1024
+
 /* Bounded copy that always terminates; long paths are cut, not lost. */
 static void copy_str(char *dst, size_t len, const char *src)
 {
@@ -122,28 +125,38 @@ static int run_identity(struct gd_fleet *fl, struct gd_fleet_run *r,
 				   !fl->have_plan);
 	r->b = gd_fleet_host_index(fl, gd_json_str(o, "server_b"),
 				   !fl->have_plan);
+	/* GPU and rail index per-GPU and per-rail tables: out of range, the
+	 * run is as unidentified as one without its hosts. */
+	if (r->gpu < 0 || r->gpu >= GD_FLEET_INDEX_MAX || r->rail < 0 ||
+	    r->rail >= GD_FLEET_INDEX_MAX) {
+		r->gpu = r->rail = 0;
+		r->a = r->b = -1;
+		return -ERANGE;
+	}
 	return r->a < 0 || r->b < 0 ? -ENOENT : 0;
 }
 
 static int plan_hosts(struct gd_fleet *fl, struct json_object *hosts)
 {
-	size_t i, n = json_object_array_length(hosts);
+	size_t i, n = gd_json_len(hosts);
 	int g;
 
 	for (i = 0; i < n; i++) {
-		struct json_object *h = json_object_array_get_idx(hosts, i);
+		struct json_object *h = gd_json_idx(hosts, i);
 		struct json_object *as = jget(h, "associations");
 		int idx = gd_fleet_host_index(fl, gd_json_str(h, "name"), true);
 
 		if (idx < 0)
 			return -ENOMEM;
+		/* A host listed twice: its last entry counts. */
+		free(fl->hosts[idx].gpu_rail);
 		fl->hosts[idx].gpu_rail =
 			calloc(fl->gpus_per_server, sizeof(int));
 		if (!fl->hosts[idx].gpu_rail)
 			return -ENOMEM;
 		for (g = 0; g < fl->gpus_per_server && as; g++)
-			fl->hosts[idx].gpu_rail[g] = jint(
-				json_object_array_get_idx(as, g), "rail", 0);
+			fl->hosts[idx].gpu_rail[g] =
+				jint(gd_json_idx(as, g), "rail", 0);
 	}
 	return 0;
 }
@@ -166,12 +179,22 @@ int gd_fleet_load_plan(struct gd_fleet *fl, const char *path)
 	cfg = jget(root, "config");
 	fl->gpus_per_server = jint(cfg, "gpus_per_server", 1);
 	fl->rails = jint(cfg, "rails", 1);
+	if (fl->gpus_per_server < 1 ||
+	    fl->gpus_per_server > GD_FLEET_INDEX_MAX || fl->rails < 1 ||
+	    fl->rails > GD_FLEET_INDEX_MAX) {
+		json_object_put(root);
+		return gd_err(-EINVAL,
+			      "--plan: '%s' gives %d GPUs per server and %d "
+			      "rails; gd_plan writes 1..%d of each",
+			      path, fl->gpus_per_server, fl->rails,
+			      GD_FLEET_INDEX_MAX);
+	}
 	ret = plan_hosts(fl, jget(root, "hosts"));
 	fl->have_plan = true;
 	ex = jget(root, "executions");
-	n = ex ? json_object_array_length(ex) : 0;
+	n = ex ? gd_json_len(ex) : 0;
 	for (i = 0; !ret && i < n; i++) {
-		struct json_object *e = json_object_array_get_idx(ex, i);
+		struct json_object *e = gd_json_idx(ex, i);
 		struct gd_fleet_run *r = run_find(
 			fl, gd_json_str(e, "id") ? gd_json_str(e, "id") : "",
 			true);
@@ -181,7 +204,8 @@ int gd_fleet_load_plan(struct gd_fleet *fl, const char *path)
 		else if (run_identity(fl, r, e))
 			ret = gd_err(-EINVAL,
 				     "--plan: '%s' execution %s names "
-				     "a host missing from its host list",
+				     "a host missing from its host list "
+				     "or a GPU or rail out of range",
 				     path, r->id);
 		else
 			r->planned = true;
@@ -195,13 +219,13 @@ static void phase_load(struct gd_fleet_phase *p, struct json_object *ph,
 {
 	struct json_object *res = jget(ph, "results");
 	const char *status = gd_json_str(ph, "status");
-	size_t i, n = res ? json_object_array_length(res) : 0;
+	size_t i, n = res ? gd_json_len(res) : 0;
 
 	snprintf(p->name, sizeof(p->name), "%s",
 		 gd_json_str(ph, "name") ? gd_json_str(ph, "name") : "?");
 	p->ok = status && !strcmp(status, "ok");
 	for (i = 0; i < n && p->n < GD_FLEET_SIZES_MAX; i++) {
-		struct json_object *row = json_object_array_get_idx(res, i);
+		struct json_object *row = gd_json_idx(res, i);
 		struct json_object *v =
 			jget(row, lat ? "lat_typical_us" : "bw_avg_MiBps");
 
@@ -231,7 +255,7 @@ static void run_measure(struct gd_fleet_run *r, struct json_object *doc,
 {
 	struct json_object *test = jget(doc, "test"), *ph = jget(doc, "phases");
 	const char *measure = gd_json_str(test, "measure");
-	size_t i, n = ph ? json_object_array_length(ph) : 0;
+	size_t i, n = ph ? gd_json_len(ph) : 0;
 
 	r->have_measure = true;
 	r->lat = measure && !strcmp(measure, "lat");
@@ -243,7 +267,7 @@ static void run_measure(struct gd_fleet_run *r, struct json_object *doc,
 		struct gd_fleet_phase *p = &r->phases[r->n_phases++];
 
 		memset(p, 0, sizeof(*p));
-		phase_load(p, json_object_array_get_idx(ph, i), r->lat);
+		phase_load(p, gd_json_idx(ph, i), r->lat);
 		if (!p->ok)
 			r->ok = false;
 	}
@@ -264,7 +288,7 @@ static void ingest_envelope(struct gd_fleet *fl, struct json_object *doc)
 		jget(doc, "envelope") ? jget(doc, "envelope") : doc;
 	struct json_object *find = jget(env, "findings"), *map;
 	const char *host = gd_json_str(doc, "hostname");
-	size_t i, n = find ? json_object_array_length(find) : 0;
+	size_t i, n = find ? gd_json_len(find) : 0;
 	int idx;
 
 	if (!host)
@@ -276,11 +300,10 @@ static void ingest_envelope(struct gd_fleet *fl, struct json_object *doc)
 	map = jget(env, "gpu_nic_map") ? jget(env, "gpu_nic_map")
 				       : jget(env, "map");
 	if (map && json_object_is_type(map, json_type_array) &&
-	    json_object_array_length(map))
+	    gd_json_len(map))
 		fl->hosts[idx].map = true;
 	for (i = 0; i < n; i++) {
-		const char *sev = gd_json_str(
-			json_object_array_get_idx(find, i), "severity");
+		const char *sev = gd_json_str(gd_json_idx(find, i), "severity");
 
 		if (sev && !strcmp(sev, "error"))
 			fl->hosts[idx].envelope_errors++;

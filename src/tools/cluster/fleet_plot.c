@@ -191,7 +191,8 @@ int gd_fleet_plot(const struct gd_fleet *fl, const char *dir, char *note,
 	if (mkdir(dir, 0777) && errno != EEXIST)
 		return gd_err(-errno, "--plots: cannot create '%s': %s", dir,
 			      strerror(errno));
-	if (!grid) {
+	/* A measured run may list phases without a single size row. */
+	if (!grid || !grid->n) {
 		snprintf(note, note_len, "no measured run: nothing to plot");
 		return 0;
 	}

@@ -14,6 +14,7 @@
 #define GD_PLAN_NAME_MAX 64
 #define GD_PLAN_ARGS_MAX 512
 #define GD_PLAN_ROUNDS 3
+#define GD_PLAN_CMD_MAX 2048 /* one side's command line */
 
 struct json_object;
 
@@ -142,7 +143,16 @@ int gd_plan_write_json(const struct gd_plan *plan, const char *path);
 int gd_plan_write_csv(const struct gd_plan *plan, const char *path);
 
 /* plan_launch.c */
-int gd_plan_write_slurm(const struct gd_plan *plan, const char *path);
+enum gd_plan_side { GD_SIDE_SERVER, GD_SIDE_CLIENT, GD_SIDE_LOOPBACK };
+int gd_plan_client_host(const struct gd_plan_exec *e);
+int gd_plan_server_host(const struct gd_plan_exec *e);
+/* One side's command line into @buf (GD_PLAN_CMD_MAX bytes). */
+void gd_plan_run_cmd(const struct gd_plan *plan, const struct gd_plan_exec *e,
+		     enum gd_plan_side side, char *buf);
 int gd_plan_write_commands(const struct gd_plan *plan, const char *path);
+
+/* plan_slurm.c: the batch script @path and, next to it, its steps file
+ * (@path with .sbatch replaced by .steps). */
+int gd_plan_write_slurm(const struct gd_plan *plan, const char *path);
 
 #endif

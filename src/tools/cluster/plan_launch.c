@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
- * Launch files for engines clusters already run: a Slurm batch script (one
- * job step per pair, pairs of a step in parallel) and a plain command file
- * (one line per execution, for ssh, pdsh, clush or the local shell). Each
- * run writes one gdperf.run/1 document into $RESULTS, labelled for gd_report.
+ * Launch files for engines clusters already run: the command line of each
+ * side of an execution (shared with the Slurm files, plan_slurm.c) and a
+ * plain command file (one line per execution, for ssh, pdsh, clush or the
+ * local shell). Each run writes one gdperf.run/1 document into $RESULTS,
+ * labelled for gd_report.
  */
 #include <config.h>
 
@@ -15,16 +16,14 @@
 #include "tools/cluster/plan.h"
 #include "util/error.h"
 
-#define CMD_MAX 2048
+#define CMD_MAX GD_PLAN_CMD_MAX
 
-enum side { SIDE_SERVER, SIDE_CLIENT, SIDE_LOOPBACK };
-
-static int client_host(const struct gd_plan_exec *e)
+int gd_plan_client_host(const struct gd_plan_exec *e)
 {
 	return e->b_to_a ? e->b : e->a;
 }
 
-static int server_host(const struct gd_plan_exec *e)
+int gd_plan_server_host(const struct gd_plan_exec *e)
 {
 	return e->b_to_a ? e->a : e->b;
 }
@@ -74,10 +73,11 @@ static void label_args(const struct gd_plan *plan, const struct gd_plan_exec *e,
 	cat(buf, " --label direction=%s", e->b_to_a ? "b_to_a" : "a_to_b");
 }
 
-static void run_cmd(const struct gd_plan *plan, const struct gd_plan_exec *e,
-		    enum side side, char *buf)
+void gd_plan_run_cmd(const struct gd_plan *plan, const struct gd_plan_exec *e,
+		     enum gd_plan_side side, char *buf)
 {
-	int host = side == SIDE_SERVER ? server_host(e) : client_host(e);
+	int host = side == GD_SIDE_SERVER ? gd_plan_server_host(e)
+					  : gd_plan_client_host(e);
 
 	buf[0] = '\0';
 	cat(buf, "%s -d %s", plan->cfg.tool,
@@ -88,13 +88,13 @@ static void run_cmd(const struct gd_plan *plan, const struct gd_plan_exec *e,
 	if (plan->cfg.tool_args[0])
 		cat(buf, " %s", plan->cfg.tool_args);
 	mem_args(plan, e, buf);
-	if (side == SIDE_LOOPBACK)
+	if (side == GD_SIDE_LOOPBACK)
 		cat(buf, " --loopback");
 	cat(buf, " --out_json_file=$RESULTS/%s%s.json", e->id,
-	    side == SIDE_SERVER ? ".server" : "");
+	    side == GD_SIDE_SERVER ? ".server" : "");
 	label_args(plan, e, host, buf);
-	if (side == SIDE_CLIENT)
-		cat(buf, " %s", plan->hosts[server_host(e)].name);
+	if (side == GD_SIDE_CLIENT)
+		cat(buf, " %s", plan->hosts[gd_plan_server_host(e)].name);
 }
 
 static const char *const launch_prefix[] = {
@@ -113,20 +113,21 @@ static void command_line(const struct gd_plan *plan,
 	char srv[CMD_MAX], cli[CMD_MAX];
 
 	if (plan->cfg.loopback_host[0]) {
-		run_cmd(plan, e, SIDE_LOOPBACK, cli);
+		gd_plan_run_cmd(plan, e, GD_SIDE_LOOPBACK, cli);
 		snprintf(line, len, "%s", cli);
 		return;
 	}
-	run_cmd(plan, e, SIDE_SERVER, srv);
-	run_cmd(plan, e, SIDE_CLIENT, cli);
+	gd_plan_run_cmd(plan, e, GD_SIDE_SERVER, srv);
+	gd_plan_run_cmd(plan, e, GD_SIDE_CLIENT, cli);
 	if (l == GD_LAUNCH_LOCAL)
 		snprintf(line, len, "%s & sleep 1; %s; wait", srv, cli);
 	else
 		snprintf(line, len,
 			 "%s %s \"%s\" & sleep 1; %s %s \"%s\"; wait",
-			 launch_prefix[l], plan->hosts[server_host(e)].name,
-			 srv, launch_prefix[l],
-			 plan->hosts[client_host(e)].name, cli);
+			 launch_prefix[l],
+			 plan->hosts[gd_plan_server_host(e)].name, srv,
+			 launch_prefix[l],
+			 plan->hosts[gd_plan_client_host(e)].name, cli);
 }
 
 static int close_checked(FILE *f, const char *opt, const char *path)
@@ -172,99 +173,4 @@ int gd_plan_write_commands(const struct gd_plan *plan, const char *path)
 	}
 	fprintf(f, "wait\n");
 	return close_checked(f, "commands", path);
-}
-
-/* Inside a pair's job step both nodes run the same script; each plays the
- * role an execution gives it. Concurrent executions start together. */
-static void slurm_exec(FILE *f, const struct gd_plan *plan,
-		       const struct gd_plan_exec *e, bool conc)
-{
-	char srv[CMD_MAX], cli[CMD_MAX];
-	const char *bg = conc ? " &" : "";
-
-	if (plan->cfg.loopback_host[0]) {
-		run_cmd(plan, e, SIDE_LOOPBACK, cli);
-		fprintf(f, "%s%s\n", cli, bg);
-		return;
-	}
-	run_cmd(plan, e, SIDE_SERVER, srv);
-	run_cmd(plan, e, SIDE_CLIENT, cli);
-	fprintf(f, "if on %s; then %s%s; else sleep 1; %s%s; fi\n",
-		plan->hosts[server_host(e)].name, srv, bg, cli, bg);
-}
-
-static void slurm_pair(FILE *f, const struct gd_plan *plan, size_t first,
-		       size_t end)
-{
-	const struct gd_plan_exec *e = &plan->execs[first];
-	const char *a = plan->hosts[e->a].name, *b = plan->hosts[e->b].name;
-	bool conc = e->round == GD_ROUND_CONCURRENCY;
-	size_t i;
-
-	if (plan->cfg.loopback_host[0])
-		fprintf(f, "srun --nodes=1 --ntasks=1 --nodelist=%s ",
-			plan->cfg.loopback_host);
-	else
-		fprintf(f,
-			"srun --nodes=2 --ntasks=2 --ntasks-per-node=1 "
-			"--nodelist=%s,%s ",
-			a, b);
-	fprintf(f,
-		"--job-name=%s-%s-%s bash -c '\n"
-		"on() { [ \"${SLURMD_NODENAME%%%%.*}\" = \"$1\" ]; }\n"
-		"mkdir -p \"$RESULTS\"\n",
-		plan->cfg.name, a, b);
-	for (i = first; i < end; i++)
-		slurm_exec(f, plan, &plan->execs[i], conc);
-	fprintf(f, "%s' &\n", conc ? "wait\n" : "");
-}
-
-static bool same_pair_step(const struct gd_plan_exec *x,
-			   const struct gd_plan_exec *y)
-{
-	return x->round == y->round && x->step == y->step && x->a == y->a &&
-	       x->b == y->b;
-}
-
-int gd_plan_write_slurm(const struct gd_plan *plan, const char *path)
-{
-	FILE *f = fopen(path, "w");
-	size_t i, start;
-	long h;
-
-	if (!f)
-		return gd_err(-errno, "--slurm: cannot write '%s': %s", path,
-			      strerror(errno));
-	fprintf(f,
-		"#!/bin/bash\n#SBATCH --job-name=gd-%s\n#SBATCH --nodes=%ld\n"
-		"#SBATCH --ntasks-per-node=1\n#SBATCH --exclusive\n"
-		"#SBATCH --nodelist=",
-		plan->cfg.name,
-		plan->cfg.loopback_host[0] ? 1L : plan->cfg.servers);
-	for (h = 0; h < plan->cfg.servers && !plan->cfg.loopback_host[0]; h++)
-		fprintf(f, "%s%s", h ? "," : "", plan->hosts[h].name);
-	fprintf(f,
-		"%s\n# gd_plan batch script for plan '%s': one job step per "
-		"pair with an explicit\n# node list; the pairs of a step run in "
-		"parallel, steps and rounds in order.\n"
-		"RESULTS=${RESULTS:-%s/${SLURM_JOB_ID:-manual}}\n"
-		"export RESULTS\nmkdir -p \"$RESULTS\"\n",
-		plan->cfg.loopback_host, plan->cfg.name, plan->cfg.results_dir);
-	for (start = 0; start < plan->n_execs; start = i) {
-		const struct gd_plan_exec *e = &plan->execs[start];
-
-		if (!start || plan->execs[start - 1].step != e->step ||
-		    plan->execs[start - 1].round != e->round)
-			fprintf(f, "echo 'round %d %s step %d'\n", e->round,
-				gd_plan_round_name(e->round), e->step);
-		for (i = start;
-		     i < plan->n_execs && same_pair_step(&plan->execs[i], e);
-		     i++)
-			;
-		slurm_pair(f, plan, start, i);
-		if (i == plan->n_execs || plan->execs[i].step != e->step ||
-		    plan->execs[i].round != e->round)
-			fprintf(f, "wait\n");
-	}
-	return close_checked(f, "slurm", path);
 }

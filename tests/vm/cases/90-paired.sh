@@ -78,8 +78,10 @@ check $n '(.verdicts | length) >= 1
 	and all(.verdicts[]; .severity != "error" and (.code | startswith("GD_"))
 		and (.summary | length) > 0 and (.evidence | length) > 0
 		and (.next_check | length) > 0)
-	and any(.verdicts[]; .code == "GD_OK" or .code == "GD_GPU_SLOWER")' \
-	"verdicts[]: GD_OK (or GD_GPU_SLOWER when TCG noise makes DD slow), none at error level, each with evidence and a next check"
+	and all(.verdicts[]; .code != "GD_GPU_SLOWER")
+	and any(.verdicts[]; .code == "GD_INCONCLUSIVE")
+	and all(.statistics.assessments[]; .decision == "inconclusive" and .sizes == 1 and .rounds == 1)' \
+	"verdicts[]: one size measured once can neither show nor rule out a difference: GD_INCONCLUSIVE, never GD_GPU_SLOWER, none at error level, each with evidence and a next check"
 grep -q '^ *Direction: reverse' "$WORK/$n.txt" && grep -q 'DD-rev remote' "$WORK/$n.txt"
 tap_check $? "text report: a reverse-direction table and DD-rev counter columns" "$WORK/$n.txt"
 moved=$(counters_moved "$WORK/$n.hw0" "$WORK/$n.hw1" \
@@ -123,12 +125,21 @@ check $n '[.verdicts[] | select(.code == "GD_GATE_FAIL")] as $g
 	and ($g[0].evidence | length) == 4
 	and all($g[0].evidence[]; test("^min_bw (HH|DD) (forward|reverse) fails at size_bytes: 65536 "))' \
 	"--min-bw gate: one GD_GATE_FAIL error verdict naming size 65536 for each of the 4 phases"
+# The ratio gate needs evidence: three paired rounds give an interval,
+# and a ratio near 1 lies far below 100.
 n=gate_ratio
-paired $n -n 100 -s 65536 --expect-ratio=100 --gate-from=64K
-check $n "$RC == 3 and all(.phases[]; .status == \"ok\")
+paired $n -n 100 -s 65536 --repeat=3 --expect-ratio=100 --gate-from=64K
+check $n "$RC == 3 and all(.phases[]; .status == \"ok\" and (.steps | length) == 3)
 	and [.comparison[].gate_failures[] | test(\"^expect_ratio DD/HH [0-9.]+ < 100.00\$\")] == [true, true]
+	and all(.gates[] | select(.gate == \"expect_ratio\"); .passed == false
+		and .interval.n == 3 and .interval.high < 100)
 	and any(.verdicts[]; .code == \"GD_GATE_FAIL\")" \
-	"--expect-ratio=100 --gate-from=64K: exit $RC, DD/HH gate fails in both directions"
+	"--repeat=3 --expect-ratio=100 --gate-from=64K: exit $RC, 3 rounds per phase, the interval of DD/HH lies below 100: the gate fails in both directions"
+n=gate_ratio_one
+paired $n -n 100 -s 65536 --expect-ratio=100 --gate-from=64K
+check $n "$RC == 0 and all(.comparison[]; .gate_failures == [])
+	and any(.verdicts[]; .code == \"GD_INCONCLUSIVE\")" \
+	"--expect-ratio=100 with one size measured once: exit $RC, no gate failure from one figure (GD_INCONCLUSIVE instead)"
 n=gate_pass
 paired $n -n 100 -s 65536 --min-bw=1 --expect-ratio=0.01 --gate-from=64K
 check $n "$RC == 0 and .exit_status == 0 and all(.comparison[]; .gate_failures == [])

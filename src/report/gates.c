@@ -1,0 +1,241 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+/*
+ * The CI gates' policy: the expect-ratio gate follows the evidence of the
+ * assessments (evidence.c), never one size's figure; the absolute gates
+ * (--min-bw, --max-lat) judge each gated size's figure. One record per
+ * gate and phase keeps the figure, its interval and the policy applied.
+ */
+#include <config.h>
+
+#include <stdio.h>
+#include <string.h>
+
+#include <json-c/json.h>
+
+#include "report/compare_priv.h"
+#include "util/infer.h"
+
+const char gd_gate_policy_ratio[] =
+	"fails only when the assessment decides 'slower': with two or more rounds, the 95% interval of the geometric-mean ratio over the gated sizes, or a size's own Bonferroni-corrected interval, lies wholly below R; with one round, the sign or longest-run test over the gated sizes finds them consistently below R (each at alpha 0.005); one size's figure alone never fails it";
+const char gd_gate_policy_abs[] =
+	"each gated size's figure against the threshold, with --repeat the median of its repeats (a typical run, not the luckiest or the unluckiest); the record keeps the worst size and its repeats' range";
+
+static void gd_gate_row_add(struct json_object *row, const char *text)
+{
+	json_object_array_add(json_object_object_get(row, "gate_failures"),
+			      json_object_new_string(text));
+}
+
+/* Speed (bw X/HH, lat HH/X) of @label at this row, or -1. */
+static double gd_gate_row_speed(struct json_object *row, const char *label,
+				bool lat)
+{
+	double r;
+
+	if (!gd_json_num(gd_json_path(row, "ratios", NULL), label, &r) ||
+	    r <= 0)
+		return -1;
+	return lat ? 1 / r : r;
+}
+
+void gd_gate_ratio(const struct gd_gate_cfg *g, bool lat,
+		   struct json_object *rows, struct json_object *assess,
+		   struct json_object *gate_evidence)
+{
+	if (g->expect_ratio <= 0)
+		return;
+	for (size_t i = 0; i < json_object_array_length(assess); i++) {
+		struct json_object *a = json_object_array_get_idx(assess, i);
+		const char *label = gd_json_str(a, "comparison");
+		const char *dir = gd_json_str(a, "direction");
+		const char *dec = gd_json_str(a, "decision");
+		char buf[1200];
+
+		if (!label || !dir || !dec || strcmp(dec, "slower"))
+			continue;
+		snprintf(buf, sizeof(buf), "expect_ratio %s %s: %s", label, dir,
+			 gd_json_str(a, "evidence") ?: "");
+		json_object_array_add(gate_evidence,
+				      json_object_new_string(buf));
+		for (size_t j = 0; j < json_object_array_length(rows); j++) {
+			struct json_object *row =
+				json_object_array_get_idx(rows, j);
+			double size = 0, sp;
+
+			gd_json_num(row, "size_bytes", &size);
+			sp = gd_gate_row_speed(row, label, lat);
+			if (strcmp(gd_json_str(row, "direction") ?: "", dir) ||
+			    (uint64_t)size < g->gate_from_bytes || sp < 0 ||
+			    sp >= g->expect_ratio)
+				continue;
+			snprintf(buf, sizeof(buf),
+				 "expect_ratio %s %.2f < %.2f", label, sp,
+				 g->expect_ratio);
+			gd_gate_row_add(row, buf);
+		}
+	}
+}
+
+static struct json_object *gd_gate_ratio_record(const struct gd_gate_cfg *g,
+						struct json_object *a)
+{
+	struct json_object *r = json_object_new_object(), *v;
+
+	json_object_object_add(r, "gate",
+			       json_object_new_string("expect_ratio"));
+	json_object_object_add(
+		r, "comparison",
+		json_object_new_string(gd_json_str(a, "comparison") ?: ""));
+	json_object_object_add(
+		r, "direction",
+		json_object_new_string(gd_json_str(a, "direction") ?: ""));
+	json_object_object_add(r, "threshold",
+			       json_object_new_double(g->expect_ratio));
+	json_object_object_add(r, "policy",
+			       json_object_new_string(gd_gate_policy_ratio));
+	json_object_object_add(
+		r, "figure",
+		json_object_get(json_object_object_get(a, "ratio")));
+	v = json_object_object_get(a, "interval");
+	json_object_object_add(r, "interval", json_object_get(v));
+	json_object_object_add(r, "method",
+			       json_object_new_string(gd_evidence_method));
+	json_object_object_add(
+		r, "passed",
+		json_object_new_boolean(
+			strcmp(gd_json_str(a, "decision") ?: "", "slower")));
+	return r;
+}
+
+struct gd_gate_worst {
+	const char *key, *gate;
+	const char
+		*samples; /* the figure's per-repeat array, NULL: "samples" */
+	double threshold;
+	bool below; /* min-bw: failing is below */
+};
+
+/* Worst gated size of phase @pl in one direction, for one absolute gate. */
+static struct json_object *gd_gate_abs_record(const struct gd_gate_cfg *g,
+					      struct json_object *rows,
+					      const char *pl, const char *dir,
+					      const struct gd_gate_worst *w)
+{
+	struct json_object *r, *worst = NULL;
+	double wx = 0, wsize = 0;
+	struct gd_spread sp = { 0 };
+
+	for (size_t j = 0; j < json_object_array_length(rows); j++) {
+		struct json_object *row = json_object_array_get_idx(rows, j);
+		struct json_object *fig = gd_json_path(
+			gd_json_path(row, "phases", NULL), pl, NULL);
+		double size = 0, x;
+
+		gd_json_num(row, "size_bytes", &size);
+		if (strcmp(gd_json_str(row, "direction") ?: "", dir) ||
+		    (uint64_t)size < g->gate_from_bytes ||
+		    !gd_json_num(fig, w->key, &x))
+			continue;
+		if (!worst || (w->below ? x < wx : x > wx)) {
+			worst = fig;
+			wx = x;
+			wsize = size;
+		}
+	}
+	if (!worst)
+		return NULL;
+	r = json_object_new_object();
+	json_object_object_add(r, "gate", json_object_new_string(w->gate));
+	json_object_object_add(r, "phase", json_object_new_string(pl));
+	json_object_object_add(r, "direction", json_object_new_string(dir));
+	json_object_object_add(r, "threshold",
+			       json_object_new_double(w->threshold));
+	json_object_object_add(r, "policy",
+			       json_object_new_string(gd_gate_policy_abs));
+	json_object_object_add(r, "figure", json_object_new_double(wx));
+	json_object_object_add(r, "worst_size_bytes",
+			       json_object_new_int64((int64_t)wsize));
+	{
+		struct json_object *s = gd_json_path(
+			worst, w->samples ? w->samples : "samples", NULL);
+		double v[64];
+		size_t n = 0;
+
+		for (size_t i = 0;
+		     s && i < json_object_array_length(s) && n < 64; i++)
+			if (json_object_array_get_idx(s, i))
+				v[n++] = json_object_get_double(
+					json_object_array_get_idx(s, i));
+		if (n >= 2 && !gd_spread_of(v, n, &sp)) {
+			struct json_object *iv = json_object_new_object();
+
+			json_object_object_add(iv, "min",
+					       json_object_new_double(sp.min));
+			json_object_object_add(iv, "max",
+					       json_object_new_double(sp.max));
+			json_object_object_add(r, "range", iv);
+		}
+	}
+	json_object_object_add(
+		r, "passed",
+		json_object_new_boolean(w->below ? wx >= w->threshold
+						 : wx <= w->threshold));
+	return r;
+}
+
+static void gd_gate_abs_records(const struct gd_gate_cfg *g, bool lat,
+				struct json_object *rows,
+				struct json_object *out)
+{
+	struct gd_gate_worst w;
+	struct json_object *seen = json_object_new_object();
+
+	if (!lat && g->min_bw_MiBps > 0)
+		w = (struct gd_gate_worst){ "bw_avg_MiBps", "min_bw", NULL,
+					    g->min_bw_MiBps, true };
+	else if (lat && g->max_lat_us > 0)
+		w = (struct gd_gate_worst){
+			g->max_lat_is_p99 ? "lat_p99_us" : "lat_typical_us",
+			g->max_lat_is_p99 ? "max_lat_p99" : "max_lat",
+			g->max_lat_is_p99 ? "samples_p99" : NULL, g->max_lat_us,
+			false
+		};
+	else
+		w.key = NULL;
+	for (size_t j = 0; w.key && j < json_object_array_length(rows); j++) {
+		struct json_object *row = json_object_array_get_idx(rows, j);
+		const char *dir = gd_json_str(row, "direction") ?: "";
+
+		json_object_object_foreach(gd_json_path(row, "phases", NULL),
+					   pl, fig)
+		{
+			char key[64];
+			struct json_object *rec;
+
+			(void)fig;
+			snprintf(key, sizeof(key), "%s %s", pl, dir);
+			if (json_object_object_get_ex(seen, key, NULL))
+				continue;
+			json_object_object_add(seen, key, NULL);
+			rec = gd_gate_abs_record(g, rows, pl, dir, &w);
+			if (rec)
+				json_object_array_add(out, rec);
+		}
+	}
+	json_object_put(seen);
+}
+
+struct json_object *gd_gate_records(const struct gd_gate_cfg *g, bool lat,
+				    struct json_object *rows,
+				    struct json_object *assess)
+{
+	struct json_object *out = json_object_new_array();
+
+	for (size_t i = 0;
+	     g->expect_ratio > 0 && i < json_object_array_length(assess); i++)
+		json_object_array_add(
+			out, gd_gate_ratio_record(
+				     g, json_object_array_get_idx(assess, i)));
+	gd_gate_abs_records(g, lat, rows, out);
+	return out;
+}

@@ -1,0 +1,217 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+/*
+ * Inference over repeated measurements (see infer.h): spread, Student's t
+ * by the regularised incomplete beta function, exact binomial and
+ * longest-run tails. Small n throughout (repeats, sizes of one sweep).
+ */
+#include <config.h>
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/infer.h"
+
+size_t gd_median_index(const double *v, size_t n)
+{
+	/* the element with (n-1)/2 others strictly below it, ties broken
+	 * by position: O(n^2), n is a number of repeats */
+	for (size_t i = 0; i < n; i++) {
+		size_t below = 0, tie_before = 0;
+
+		for (size_t j = 0; j < n; j++) {
+			below += v[j] < v[i];
+			tie_before += j < i && v[j] == v[i];
+		}
+		if (below + tie_before == (n - 1) / 2)
+			return i;
+	}
+	return 0;
+}
+
+int gd_spread_of(const double *v, size_t n, struct gd_spread *out)
+{
+	double sum = 0, sq = 0;
+
+	memset(out, 0, sizeof(*out));
+	if (!n)
+		return -EINVAL;
+	out->n = n;
+	out->min = out->max = v[0];
+	for (size_t i = 0; i < n; i++) {
+		sum += v[i];
+		out->min = v[i] < out->min ? v[i] : out->min;
+		out->max = v[i] > out->max ? v[i] : out->max;
+	}
+	out->mean = sum / (double)n;
+	out->median = v[gd_median_index(v, n)];
+	if (n < 2 || out->mean == 0)
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		sq += (v[i] - out->mean) * (v[i] - out->mean);
+	out->cv_pct = 100.0 * sqrt(sq / (double)(n - 1)) / fabs(out->mean);
+	return 0;
+}
+
+/* Continued fraction of the incomplete beta function (modified Lentz). */
+static double gd_betacf(double a, double b, double x)
+{
+	const double tiny = 1e-300;
+	double c = 1, d = 1 - (a + b) * x / (a + 1), h;
+
+	d = fabs(d) < tiny ? tiny : d;
+	d = 1 / d;
+	h = d;
+	for (int m = 1; m <= 300; m++) {
+		double m2 = 2.0 * m, aa, del;
+
+		aa = m * (b - m) * x / ((a + m2 - 1) * (a + m2));
+		d = 1 + aa * d;
+		d = fabs(d) < tiny ? tiny : d;
+		c = 1 + aa / c;
+		c = fabs(c) < tiny ? tiny : c;
+		d = 1 / d;
+		h *= d * c;
+		aa = -(a + m) * (a + b + m) * x / ((a + m2) * (a + m2 + 1));
+		d = 1 + aa * d;
+		d = fabs(d) < tiny ? tiny : d;
+		c = 1 + aa / c;
+		c = fabs(c) < tiny ? tiny : c;
+		d = 1 / d;
+		del = d * c;
+		h *= del;
+		if (fabs(del - 1) < 1e-14)
+			break;
+	}
+	return h;
+}
+
+/* Regularised incomplete beta I_x(a, b). */
+static double gd_betai(double a, double b, double x)
+{
+	double front;
+
+	if (x <= 0)
+		return 0;
+	if (x >= 1)
+		return 1;
+	front = exp(lgamma(a + b) - lgamma(a) - lgamma(b) + a * log(x) +
+		    b * log1p(-x));
+	if (x < (a + 1) / (a + b + 2))
+		return front * gd_betacf(a, b, x) / a;
+	return 1 - front * gd_betacf(b, a, 1 - x) / b;
+}
+
+double gd_t_cdf(double t, unsigned int df)
+{
+	double nu = df ? (double)df : 1, tail;
+
+	tail = 0.5 * gd_betai(nu / 2, 0.5, nu / (nu + t * t));
+	return t >= 0 ? 1 - tail : tail;
+}
+
+double gd_t_quantile(double conf, unsigned int df)
+{
+	double lo = 0, hi = 1e7;
+
+	if (!(conf > 0 && conf < 1))
+		return NAN;
+	for (int i = 0; i < 64; i++) {
+		double mid = (lo + hi) / 2;
+
+		if (2 * gd_t_cdf(mid, df) - 1 < conf)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return (lo + hi) / 2;
+}
+
+double gd_binom_tail(unsigned int n, unsigned int k, double p)
+{
+	double sum = 0;
+
+	if (k == 0)
+		return 1;
+	if (k > n)
+		return 0;
+	for (unsigned int i = k; i <= n; i++)
+		sum += exp(lgamma(n + 1.0) - lgamma(i + 1.0) -
+			   lgamma(n - i + 1.0) + i * log(p) +
+			   (n - i) * log1p(-p));
+	return sum > 1 ? 1 : sum;
+}
+
+double gd_longest_run_tail(unsigned int n, unsigned int len, double p)
+{
+	double *st, stay = 0;
+
+	if (len == 0)
+		return 1;
+	if (len > n)
+		return 0;
+	/* st[j]: probability that no run reached @len so far and the
+	 * current run of successes is j long */
+	st = calloc(len, sizeof(*st));
+	if (!st)
+		return NAN;
+	st[0] = 1;
+	for (unsigned int i = 0; i < n; i++) {
+		double reset = 0;
+
+		for (unsigned int j = 0; j < len; j++)
+			reset += st[j] * (1 - p);
+		for (unsigned int j = len - 1; j > 0; j--)
+			st[j] = st[j - 1] * p;
+		st[0] = reset;
+	}
+	for (unsigned int j = 0; j < len; j++)
+		stay += st[j];
+	free(st);
+	return 1 - stay < 0 ? 0 : 1 - stay;
+}
+
+int gd_log_ci(const double *logs, size_t n, double conf, struct gd_log_ci *out)
+{
+	double sum = 0, sq = 0, half;
+
+	memset(out, 0, sizeof(*out));
+	out->lo = out->hi = NAN;
+	if (!n)
+		return -EINVAL;
+	out->n = n;
+	for (size_t i = 0; i < n; i++)
+		sum += logs[i];
+	out->mean_log = sum / (double)n;
+	out->ratio = exp(out->mean_log);
+	if (n < 2)
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		sq += (logs[i] - out->mean_log) * (logs[i] - out->mean_log);
+	out->df = (unsigned int)(n - 1);
+	out->sd_log = sqrt(sq / (double)(n - 1));
+	half = gd_t_quantile(conf, out->df) * out->sd_log / sqrt((double)n);
+	out->lo = exp(out->mean_log - half);
+	out->hi = exp(out->mean_log + half);
+	return 0;
+}
+
+unsigned int gd_repeats_needed(const struct gd_log_ci *ci, double floor,
+			       unsigned int cap)
+{
+	double gap = fabs(ci->mean_log - log(floor)), guess;
+	unsigned int n;
+
+	if (!(ci->sd_log > 0) || !(gap > 0) || !(floor > 0))
+		return 0;
+	/* start from the normal approximation, then let t's heavier tails
+	 * for small n push it up */
+	guess = ceil(pow(1.96 * ci->sd_log / gap, 2));
+	n = guess < 2 ? 2 : guess > cap ? cap : (unsigned int)guess;
+	while (n < cap && gd_t_quantile(GD_INFER_CONFIDENCE, n - 1) *
+					  ci->sd_log / sqrt((double)n) >=
+				  gap)
+		n++;
+	return n;
+}

@@ -1,0 +1,5 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+# Bounded libFuzzer run: gd_doctor --diff's two envelopes.
+. "${GD_TOP_SRCDIR:-$(dirname "$0")/../..}/tests/fuzz/fuzz-lib.sh"
+gd_fuzz_run envelope 65536

@@ -1,0 +1,45 @@
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+# shellcheck shell=sh
+# Sourced by tests/fuzz/*.sh: a bounded libFuzzer run of one target over its
+# committed seed corpus (tests/fuzz-corpus/NAME), new inputs kept in a
+# scratch directory. GD_FUZZ_SECONDS (default 20) bounds the run; skips
+# (77) when configure did not build the targets.
+
+gd_fuzz_run() {
+	name=$1
+	max_len=$2
+	srcdir=${GD_TOP_SRCDIR:-.}
+	builddir=${GD_TOP_BUILDDIR:-.}
+	fuzzer=$builddir/tests/fuzz/${name}_fuzz
+	seeds=$srcdir/tests/fuzz-corpus/$name
+
+	if [ -n "${GD_FUZZ_WHY:-}" ]; then
+		echo "SKIP: libFuzzer targets not built: $GD_FUZZ_WHY" >&2
+		exit 77
+	fi
+	if [ ! -x "$fuzzer" ]; then
+		echo "FAIL: configure enabled fuzzing but $fuzzer was not built" >&2
+		exit 1
+	fi
+	if [ ! -d "$seeds" ]; then
+		echo "FAIL: seed corpus $seeds is missing" >&2
+		exit 1
+	fi
+	work=$(mktemp -d "${TMPDIR:-/tmp}/gd-fuzz-$name.XXXXXX") || exit 1
+	trap 'rm -rf "$work"' EXIT INT TERM
+	# A finding is fatal: ASan and UBSan stop at the first report and
+	# libFuzzer saves the input. Leaks count too (detect_leaks).
+	ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1} \
+	LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$srcdir/tests/lsan.supp:print_suppressions=0} \
+	UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1} \
+	TMPDIR=$work "$fuzzer" -max_total_time="${GD_FUZZ_SECONDS:-20}" \
+		-max_len="$max_len" -timeout=10 -rss_limit_mb=2048 \
+		-print_final_stats=1 -artifact_prefix="$builddir/tests/fuzz/$name-" \
+		"$work" "$seeds"
+	rc=$?
+	if [ $rc -ne 0 ]; then
+		echo "FAIL: ${name}_fuzz exited $rc; the input is in $builddir/tests/fuzz/$name-*" >&2
+		exit 1
+	fi
+	exit 0
+}

@@ -1,0 +1,45 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+# Guest script of both cluster nodes (GD_NODE says which). node01 checks and
+# prints the TAP lines; node02 serves its part and prints diagnostics only.
+# Parts, in order, each a barrier on the link: the paired run between the
+# two rxe devices, the campaign through pdsh (ssh rcmd over dropbear) and
+# the local launcher, and the Slurm campaigns (GD_CLUSTER_PARTS narrows).
+. /gd/guest-lib.sh
+. "$GD_VM_PAYLOAD/cluster-lib.sh"
+
+PARTS=${GD_CLUSTER_PARTS:-paired pdsh slurm}
+WORK=/tmp/work
+mkdir -p "$WORK"
+gd_stage "cluster setup"
+if ! cl_setup; then
+	[ "$GD_NODE" = node01 ] && tap_not_ok "$GD_NODE: eth0, rxe0 on eth0 and the peer's ping"
+	exit 1
+fi
+if [ "$GD_NODE" = node01 ]; then
+	tap_ok "node01: rxe0 on eth0 with GID $GD_GID_INDEX ::ffff:$GD_NODE_ADDR, node02 ($GD_PEER_ADDR) answers ping over the link"
+fi
+diag "$GD_NODE: up $(cut -d' ' -f1 /proc/uptime) s after boot, rxe0 on eth0, GID index $GD_GID_INDEX"
+echo 64 >/proc/sys/vm/nr_hugepages
+
+for part in $PARTS; do
+	gd_stage "part $part"
+	t0=$(cut -d. -f1 /proc/uptime)
+	. "$GD_VM_PAYLOAD/part-$part.sh"
+	t1=$(cut -d. -f1 /proc/uptime)
+	diag "$GD_NODE: part $part took $((t1 - t0)) s"
+done
+cp -r "$WORK" "$GD_VM_OUT/" 2>/dev/null
+# node02 serves its flags until node01 is done with them; node01 leaves
+# last, once node02 has gone (no more answers to ping).
+if [ "$GD_NODE" = node01 ]; then
+	flag release
+	i=0
+	while ping -c 1 -W 1 "$GD_PEER_ADDR" >/dev/null 2>&1 && [ $i -lt 60 ]; do
+		i=$((i + 1))
+		sleep 1
+	done
+else
+	wait_flag release "${GD_CLUSTER_TIMEOUT_S:-900}" >/dev/null
+fi
+exit 0
