@@ -260,6 +260,39 @@ static void test_expect_ratio_gate_repeats(void **state)
 	run_free(&r);
 }
 
+#define BW3R(pl, a, b, c)                                                      \
+	"{'name': '" pl ":rev', 'placement': '" pl                             \
+	"', 'direction': 'reverse',"                                           \
+	" 'status': 'ok', 'results': ["                                        \
+	"{'size_bytes': 65536, 'bw_avg_MiBps': " b ", 'samples': ["            \
+	"{'bw_avg_MiBps': " a "}, {'bw_avg_MiBps': " b "},"                    \
+	" {'bw_avg_MiBps': " c "}]}]}"
+
+/* One direction settled (no difference), the other too noisy: one
+ * GD_INCONCLUSIVE whose evidence also says what was settled, no GD_OK. */
+static void test_mixed_directions(void **state)
+{
+	const struct gd_gate_cfg g = { .expect_ratio = 0.8 };
+	char ev[4096];
+	struct run r;
+
+	(void)state;
+	run_doc(&r,
+		BW_DOC(BW3("HH", "1000", "1010", "990") "," BW3(
+			"DD", "1000", "1005",
+			"995") "," BW3R("HH", "1000", "1000",
+					"1000") "," BW3R("DD", "400", "1000",
+							 "1500")),
+		&g);
+	assert_false(r.gate_failed);
+	assert_null(verdict(&r, "GD_OK"));
+	assert_null(verdict(&r, "GD_GPU_SLOWER"));
+	evidence(verdict(&r, "GD_INCONCLUSIVE"), ev, sizeof(ev));
+	assert_non_null(strstr(ev, "DD/HH reverse: bandwidth ratio"));
+	assert_non_null(strstr(ev, "no difference detected: DD/HH forward"));
+	run_free(&r);
+}
+
 static void test_min_bw_gate(void **state)
 {
 	const struct gd_gate_cfg g = { .min_bw_MiBps = 1500 };
@@ -750,6 +783,7 @@ int main(void)
 		cmocka_unit_test(test_bw_ratios),
 		cmocka_unit_test(test_expect_ratio_gate),
 		cmocka_unit_test(test_expect_ratio_gate_repeats),
+		cmocka_unit_test(test_mixed_directions),
 		cmocka_unit_test(test_min_bw_gate),
 		cmocka_unit_test(test_latency_diff_and_gates),
 		cmocka_unit_test(test_latency_repeats),

@@ -325,6 +325,33 @@ static void test_local_slowdown(void **state)
 	slow_to = -1;
 }
 
+/* The policy and method texts are literals: they must name the levels the
+ * code uses (GD_INFER_CONFIDENCE, GD_INFER_ALPHA split over two tests). */
+static void test_policy_names_levels(void **state)
+{
+	const struct gd_gate_cfg g = { .expect_ratio = 0.8 };
+	struct json_object *doc, *cmp = NULL, *verd = NULL, *gate;
+	char conf[16], alpha[32];
+	const char *policy;
+	bool failed;
+
+	(void)state;
+	rng_state = 0x5eed00ff;
+	doc = sweep_doc(1.0, 0.1, 3);
+	assert_int_equal(gd_compare_run(doc, &g, &cmp, &verd, &failed), 0);
+	gate = json_object_array_get_idx(json_object_object_get(doc, "gates"),
+					 0);
+	policy = json_object_get_string(json_object_object_get(gate, "policy"));
+	snprintf(conf, sizeof(conf), "%.0f%% interval",
+		 GD_INFER_CONFIDENCE * 100);
+	snprintf(alpha, sizeof(alpha), "alpha %.3g", GD_INFER_ALPHA / 2);
+	assert_non_null(strstr(policy, conf));
+	assert_non_null(strstr(policy, alpha));
+	json_object_put(cmp);
+	json_object_put(verd);
+	json_object_put(doc);
+}
+
 /* Each test starts from the defaults, also after one that failed midway. */
 static int reset_case(void **state)
 {
@@ -350,6 +377,7 @@ int main(void)
 		cmocka_unit_test_setup(test_null_default_gating, reset_case),
 		cmocka_unit_test_setup(test_on_the_floor, reset_case),
 		cmocka_unit_test_setup(test_local_slowdown, reset_case),
+		cmocka_unit_test_setup(test_policy_names_levels, reset_case),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL) ? 1 : 0;

@@ -75,6 +75,10 @@ void gd_doctor_devices_probe(struct gd_doctor_ctx *ctx, struct gd_mem_probe *p);
 int gd_doctor_platform(struct gd_doctor_ctx *ctx, struct json_object *platform);
 int gd_doctor_topology(struct gd_doctor_ctx *ctx, struct json_object *topo);
 int gd_doctor_route(struct gd_doctor_ctx *ctx, struct json_object *routes);
+/* bootstrap.c: route and TCP reachability of @peer ("HOST[:PORT]") as the
+ * envelope's "bootstrap" section and one finding; -EINVAL on bad syntax. */
+int gd_doctor_bootstrap(struct gd_doctor_ctx *ctx, const char *peer,
+			int timeout_ms, struct json_object *out);
 
 /* PCIe link rate in GT/s from sysfs text ("16.0 GT/s PCIe"); 0 if unknown. */
 double gd_doctor_link_gts(const char *text);

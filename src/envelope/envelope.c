@@ -97,6 +97,12 @@ int gd_envelope_collect(const struct gd_envelope_opts *opts,
 				       json_object_new_string("skipped"));
 	if (!ret)
 		ret = gd_doctor_route(&ctx, route);
+	if (!ret && opts->peer)
+		ret = gd_doctor_bootstrap(&ctx, opts->peer,
+					  opts->peer_timeout_ms > 0
+						  ? opts->peer_timeout_ms
+						  : 3000,
+					  env);
 	if (ret) {
 		json_object_put(env);
 		return ret;

@@ -27,6 +27,8 @@ struct gd_envelope_opts {
 	const char *rails_path;	     /* "DEVICE RAIL" lines; NULL = no rails */
 	uint64_t memlock_need_bytes; /* 0 = no RLIMIT_MEMLOCK check */
 	unsigned int flags;	     /* GD_ENVELOPE_* */
+	const char *peer;	     /* --peer HOST[:PORT]: bootstrap check */
+	int peer_timeout_ms;	     /* its TCP connect limit; 0: 3000 */
 };
 
 enum gd_severity { GD_SEV_INFO, GD_SEV_WARNING, GD_SEV_ERROR };

@@ -45,6 +45,8 @@ struct gd_cuda_fns {
 	__typeof__(cuMemGetHandleForAddressRange) *get_handle_for_range;
 	__typeof__(cuFlushGPUDirectRDMAWrites) *flush_rdma_writes;
 	__typeof__(cuGetErrorName) *get_error_name;
+	__typeof__(cuDeviceCanAccessPeer) *device_can_access_peer;
+	__typeof__(cuDeviceGetP2PAttribute) *device_get_p2p_attribute;
 };
 
 struct gd_cuda_sym {
@@ -83,6 +85,8 @@ static const struct gd_cuda_sym gd_cuda_syms[] = {
 	       true),
 	GD_SYM(flush_rdma_writes, "cuFlushGPUDirectRDMAWrites", NULL, true),
 	GD_SYM(get_error_name, "cuGetErrorName", NULL, false),
+	GD_SYM(device_can_access_peer, "cuDeviceCanAccessPeer", NULL, true),
+	GD_SYM(device_get_p2p_attribute, "cuDeviceGetP2PAttribute", NULL, true),
 };
 
 static struct {
@@ -319,6 +323,54 @@ static int gd_cuda_get_device(int index, CUdevice *dev)
 		return gd_err(gd_cu_to_errno(rc), "cuDeviceGet(%d) failed: %s",
 			      index, cu);
 	}
+	return 0;
+}
+
+/* One P2P attribute of the ordered pair, -1 when the driver has none. */
+static int gd_cuda_p2p_attr(int attr, CUdevice a, CUdevice b)
+{
+	int v = -1;
+
+	if (!gd_cuda.fn.device_get_p2p_attribute ||
+	    gd_cuda.fn.device_get_p2p_attribute(&v, attr, a, b))
+		return -1;
+	return v;
+}
+
+int gd_cuda_peer_access(int from, int to, struct gd_gpu_p2p *out)
+{
+	CUdevice a, b;
+	char cu[96];
+	CUresult rc;
+	int ret, can = 0;
+
+	memset(out, 0xff, sizeof(*out)); /* every field -1: unknown */
+	ret = gd_cuda_get_device(from, &a);
+	if (!ret)
+		ret = gd_cuda_get_device(to, &b);
+	if (ret)
+		return ret;
+	if (!gd_cuda.fn.device_can_access_peer)
+		return gd_err(
+			-ENOSYS,
+			"this CUDA driver has no cuDeviceCanAccessPeer; peer access between GPUs %d and %d is unknown",
+			from, to);
+	rc = gd_cuda.fn.device_can_access_peer(&can, a, b);
+	if (rc) {
+		gd_cu_errstr(rc, cu, sizeof(cu));
+		return gd_err(gd_cu_to_errno(rc),
+			      "cuDeviceCanAccessPeer(%d, %d) failed: %s", from,
+			      to, cu);
+	}
+	out->can_access_peer = can != 0;
+	out->access_supported =
+		gd_cuda_p2p_attr(GD_CU_P2P_ACCESS_SUPPORTED, a, b);
+	out->native_atomic =
+		gd_cuda_p2p_attr(GD_CU_P2P_NATIVE_ATOMIC_SUPPORTED, a, b);
+	out->cuda_array_access =
+		gd_cuda_p2p_attr(GD_CU_P2P_CUDA_ARRAY_ACCESS_SUPPORTED, a, b);
+	out->performance_rank =
+		gd_cuda_p2p_attr(GD_CU_P2P_PERFORMANCE_RANK, a, b);
 	return 0;
 }
 

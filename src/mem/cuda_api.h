@@ -26,6 +26,17 @@ struct gd_gpu_info {
 	uint64_t total_mem_bytes;
 };
 
+/* What the driver says about GPU @from reaching GPU @to directly (read
+ * only: no context is created, no peer access enabled). -1: unknown. */
+struct gd_gpu_p2p {
+	int can_access_peer;   /* cuDeviceCanAccessPeer */
+	int access_supported;  /* P2P_ATTRIBUTE_ACCESS_SUPPORTED */
+	int native_atomic;     /* P2P_ATTRIBUTE_NATIVE_ATOMIC_SUPPORTED */
+	int cuda_array_access; /* P2P_ATTRIBUTE_CUDA_ARRAY_ACCESS_SUPPORTED */
+	int performance_rank;  /* P2P_ATTRIBUTE_PERFORMANCE_RANK */
+};
+int gd_cuda_peer_access(int from, int to, struct gd_gpu_p2p *out);
+
 /* Load and resolve the entry points once. On failure returns -ENOENT with
  * the message "CUDA driver not available (libcuda.so.1: <dlerror>)". */
 int gd_cuda_load(void);

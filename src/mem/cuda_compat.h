@@ -25,6 +25,11 @@
 #define GD_CU_WRITES_ORDERING_ALL_DEVICES 200
 #define GD_CU_FLUSH_TARGET_CURRENT_CTX 0
 #define GD_CU_FLUSH_TO_OWNER 100
+/* CUdevice_P2PAttribute values (stable since CUDA 8). */
+#define GD_CU_P2P_PERFORMANCE_RANK 1
+#define GD_CU_P2P_ACCESS_SUPPORTED 2
+#define GD_CU_P2P_NATIVE_ATOMIC_SUPPORTED 3
+#define GD_CU_P2P_CUDA_ARRAY_ACCESS_SUPPORTED 4
 
 #ifdef HAVE_CUDA_H
 #include <cuda.h>
@@ -108,6 +113,10 @@ CUresult cuMemGetHandleForAddressRange(void *handle, CUdeviceptr dptr,
 CUresult cuFlushGPUDirectRDMAWrites(CUflushGPUDirectRDMAWritesTarget target,
 				    CUflushGPUDirectRDMAWritesScope scope);
 CUresult cuGetErrorName(CUresult error, const char **name);
+typedef int CUdevice_P2PAttribute;
+CUresult cuDeviceCanAccessPeer(int *can_access, CUdevice dev, CUdevice peer);
+CUresult cuDeviceGetP2PAttribute(int *value, CUdevice_P2PAttribute attr,
+				 CUdevice src, CUdevice dst);
 
 #endif /* HAVE_CUDA_H */
 #endif

@@ -230,6 +230,7 @@ static struct json_object *gd_cuda_inventory(const struct gd_mem_probe *p,
 	gpus = json_object_new_array();
 	json_object_object_add(gpu, "gpus", gpus);
 	gd_cuda_devices(p, gpus, driver);
+	gd_cuda_peer_matrix(p, gpu, gpus);
 	return gpus;
 }
 

@@ -22,6 +22,10 @@ extern const struct gd_mem_ops gd_mem_hugepage_ops;
 extern const struct gd_mem_ops gd_mem_cuda_ops;
 /* The cuda backend's envelope side (mem_cuda_envelope.c). */
 extern const struct gd_mem_envelope_ops gd_mem_cuda_envelope_ops;
+/* mem_cuda_p2p.c: the "peer_access" section of the GPU envelope for the
+ * devices in @gpus (two or more). */
+void gd_cuda_peer_matrix(const struct gd_mem_probe *p, struct json_object *gpu,
+			 struct json_object *gpus);
 
 /* The backend of @kind, NULL when out of range (mem_spec.c). */
 const struct gd_mem_ops *gd_mem_backend(enum gd_mem_kind kind);

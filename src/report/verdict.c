@@ -334,6 +334,39 @@ static struct json_object *gd_assess_lines(struct gd_vctx *v, const char *dec)
 	return ev;
 }
 
+/* Behind "within the expected ratio": each assessment that found no
+ * difference, with the smallest difference the run could have seen. */
+static void gd_ok_evidence(struct gd_vctx *v, struct json_object *ev)
+{
+	struct json_object *same = gd_assess_lines(v, "no_difference");
+
+	for (size_t i = 0; same && i < json_object_array_length(same); i++) {
+		char buf[GD_SBUF_LEN + 32];
+
+		snprintf(buf, sizeof(buf), "no difference detected: %s",
+			 json_object_get_string(
+				 json_object_array_get_idx(same, i)));
+		json_object_array_add(ev, json_object_new_string(buf));
+	}
+	json_object_put(same);
+}
+
+/* Only host memory passed: how to bring device memory into the test, in
+ * its backend's words. */
+static void gd_emit_host_only(struct gd_vctx *v, struct json_object *ev)
+{
+	const char *example = v->gates->device.example;
+	struct gd_sbuf sb = { .len = 0 };
+
+	gd_sb_add(
+		&sb,
+		"Configure device memory (--mem%s%s; phases HH,DD by default) to test the GPU path.",
+		example ? "=" : "", example ?: "");
+	gd_emit(v, GD_SEV_INFO, GD_V_OK_HOST_ONLY,
+		"host-memory path only: says nothing about GPU memory", ev,
+		sb.buf);
+}
+
 /*
  * "D slower" only where the assessment found evidence (evidence.c): an
  * interval over rounds below the floor, or a consistent shift across
@@ -367,6 +400,9 @@ static void gd_judge_speed(struct gd_vctx *v)
 		next, sizeof(next),
 		"Rerun with more repeats (--repeat=%u%s) or more iterations per size (-n); on a shared or emulated machine, also on a quieter one.",
 		need > 3 ? need : 3, need >= 100 ? " or more" : "");
+	/* the directions that were settled are said too, so that every
+	 * assessment reaches the reader once */
+	gd_ok_evidence(v, unsure);
 	gd_emit(v, GD_SEV_INFO, GD_V_INCONCLUSIVE,
 		"this run cannot tell whether device (D) memory is slower than the expected ratio: the spread is too wide",
 		unsure, next);
@@ -460,39 +496,6 @@ static void gd_judge_gates(struct gd_vctx *v, struct json_object *gate_ev)
 		 n);
 	gd_emit(v, GD_SEV_ERROR, GD_V_GATE_FAIL, buf, ev,
 		"Read the failing sizes against the HH figures and the other verdicts; a gate above what this path delivers fails by design.");
-}
-
-/* Behind "within the expected ratio": each assessment that found no
- * difference, with the smallest difference the run could have seen. */
-static void gd_ok_evidence(struct gd_vctx *v, struct json_object *ev)
-{
-	struct json_object *same = gd_assess_lines(v, "no_difference");
-
-	for (size_t i = 0; same && i < json_object_array_length(same); i++) {
-		char buf[GD_SBUF_LEN + 32];
-
-		snprintf(buf, sizeof(buf), "no difference detected: %s",
-			 json_object_get_string(
-				 json_object_array_get_idx(same, i)));
-		json_object_array_add(ev, json_object_new_string(buf));
-	}
-	json_object_put(same);
-}
-
-/* Only host memory passed: how to bring device memory into the test, in
- * its backend's words. */
-static void gd_emit_host_only(struct gd_vctx *v, struct json_object *ev)
-{
-	const char *example = v->gates->device.example;
-	struct gd_sbuf sb = { .len = 0 };
-
-	gd_sb_add(
-		&sb,
-		"Configure device memory (--mem%s%s; phases HH,DD by default) to test the GPU path.",
-		example ? "=" : "", example ?: "");
-	gd_emit(v, GD_SEV_INFO, GD_V_OK_HOST_ONLY,
-		"host-memory path only: says nothing about GPU memory", ev,
-		sb.buf);
 }
 
 /* What the passing phases prove, and nothing more. */

@@ -84,6 +84,29 @@ if [ -f "$fake" ]; then
 		sh -c "'$dump' get '$tmp/fake.json' envelope.registration_route.0.stop_condition | grep -q nv_peer_mem"
 	check "no-registration-route is an error on the GPU" \
 		sh -c "'$dump' findings '$tmp/fake.json' | grep -qx 'error no-registration-route 0000:17:00.0'"
+
+	# GPU peer access, its own section apart from GPU-to-NIC: four GPUs,
+	# two pairs that reach each other (as under two CPU sockets).
+	GD_CUDA_LIBRARY=$fake GD_FAKE_CUDA_GPU_COUNT=4 GD_FAKE_CUDA_P2P_GROUPS=0-1,2-3 \
+		"$build/gd_doctor" --root="$fx/root" \
+		--topology-xml="$fx/dual-socket-8gpu.xml" --json="$tmp/p2p.json" \
+		>"$tmp/p2p.txt"
+	pa() { "$dump" get "$tmp/p2p.json" "envelope.gpu.peer_access.pairs.$1"; }
+	check "peer access: 12 ordered pairs of 4 GPUs" \
+		test "$(pa 11.from)-$(pa 11.to)" = 3-2
+	check "peer access: GPU0 reaches GPU1 directly, not GPU2" \
+		test "$(pa 0.can_access_peer)$(pa 1.can_access_peer)" = truefalse
+	check "peer access: the P2P attributes are recorded" \
+		test "$(pa 0.access_supported)-$(pa 0.native_atomic_supported)" = true-false
+	check "peer access: one info finding lists the 8 pairs without it" \
+		sh -c "'$dump' findings '$tmp/p2p.json' | grep -qx 'info gpu-peer-access-missing host'"
+	check "peer access: the report prints the matrix (rows reach columns)" \
+		grep -q '^  GPU0   X      OK     -      -' "$tmp/p2p.txt"
+	GD_CUDA_LIBRARY=$fake GD_FAKE_CUDA_GPU_COUNT=2 GD_FAKE_CUDA_P2P_GROUPS=0-0,1-1 \
+		"$build/gd_doctor" --root="$fx/root" \
+		--topology-xml="$fx/dual-socket-8gpu.xml" --json="$tmp/p2p0.json" >/dev/null
+	check "peer access: no pair at all is a warning (ACS, IOMMU or a VM)" \
+		sh -c "'$dump' findings '$tmp/p2p0.json' | grep -qx 'warning gpu-peer-access-missing host'"
 else
 	echo "# fake CUDA driver not built; GPU matching checks not run"
 fi

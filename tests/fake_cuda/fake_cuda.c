@@ -11,6 +11,7 @@
  *                                   for the life of the process
  *   GD_FAKE_CUDA_GPU_COUNT=N        N GPUs (default 1), bus 0000:17:00.0,
  *                                   0000:18:00.0, ...
+ *   GD_FAKE_CUDA_BUS_IDS=A,B,...    their PCI bus ids instead (a fixture's)
  *   GD_FAKE_CUDA_DMABUF_ATTR=0|1    CU_DEVICE_ATTRIBUTE_DMA_BUF_SUPPORTED (1)
  *   GD_FAKE_CUDA_DRIVER_VERSION=N   cuDriverGetVersion (default 12040)
  *   GD_FAKE_CUDA_WRITES_ORDERING=N  GPU_DIRECT_RDMA_WRITES_ORDERING: 0 none
@@ -24,6 +25,10 @@
  *   GD_FAKE_CUDA_MANAGED=1          every pointer reports IS_MANAGED=1
  *   GD_FAKE_CUDA_HTOD_DELAY_MS=N    each host-to-device copy takes N ms more
  *                                   (a slow buffer fill on one end)
+ *   GD_FAKE_CUDA_P2P_GROUPS=A-B,... GPUs in one range reach each other by
+ *                                   peer access (rank 0), others do not, as
+ *                                   across the sockets of a PCIe server
+ *                                   (default: every pair can)
  * DMA-BUF export returns a memfd of the requested size. Tests read the call
  * counters gd_fake_cuda_calls("cuInit"|"flush"|"export_pcie").
  */
@@ -189,10 +194,23 @@ CUresult cuDeviceGetPCIBusId(char *bus_id, int len, CUdevice dev)
 {
 	CUresult rc = fake_check_device(dev);
 
+	const char *list = getenv("GD_FAKE_CUDA_BUS_IDS");
+
+	if (rc)
+		return rc;
+	/* The dev-th entry of the list, when there is one. */
+	for (int i = 0; list && *list; i++) {
+		size_t n = strcspn(list, ",");
+
+		if (i == dev) {
+			snprintf(bus_id, (size_t)len, "%.*s", (int)n, list);
+			return CUDA_SUCCESS;
+		}
+		list += n + (list[n] == ',');
+	}
 	/* Upper-case hex like the real driver, so callers must normalise. */
-	if (!rc)
-		snprintf(bus_id, (size_t)len, "0000:%02X:00.0", 0x17 + dev);
-	return rc;
+	snprintf(bus_id, (size_t)len, "0000:%02X:00.0", 0x17 + dev);
+	return CUDA_SUCCESS;
 }
 
 CUresult cuDeviceGetAttribute(int *value, CUdevice_attribute attr, CUdevice dev)
@@ -221,6 +239,66 @@ CUresult cuDeviceGetAttribute(int *value, CUdevice_attribute attr, CUdevice dev)
 	case GD_CU_ATTR_GDR_FLUSH_WRITES_OPTIONS:
 		*value = (int)fake_int("GD_FAKE_CUDA_FLUSH_OPTIONS",
 				       GD_CU_FLUSH_OPTION_HOST);
+		break;
+	default:
+		return CUDA_ERROR_INVALID_VALUE;
+	}
+	return CUDA_SUCCESS;
+}
+
+/* The GD_FAKE_CUDA_P2P_GROUPS range holding @dev, or -1 (every GPU in
+ * one group when the knob is unset). */
+static int fake_p2p_group(CUdevice dev)
+{
+	const char *v = getenv("GD_FAKE_CUDA_P2P_GROUPS");
+	int group = 0, lo, hi, used;
+
+	if (!v || !*v)
+		return 0;
+	while (sscanf(v, "%d-%d%n", &lo, &hi, &used) == 2) {
+		if (dev >= lo && dev <= hi)
+			return group;
+		v += used;
+		group++;
+		if (*v != ',')
+			break;
+		v++;
+	}
+	return -1 - dev; /* in no range: alone */
+}
+
+CUresult cuDeviceCanAccessPeer(int *can, CUdevice dev, CUdevice peer)
+{
+	CUresult rc = fake_check_device(dev);
+
+	if (!rc)
+		rc = fake_check_device(peer);
+	if (rc)
+		return rc;
+	if (dev == peer)
+		return CUDA_ERROR_INVALID_DEVICE;
+	*can = fake_p2p_group(dev) == fake_p2p_group(peer);
+	return CUDA_SUCCESS;
+}
+
+CUresult cuDeviceGetP2PAttribute(int *value, CUdevice_P2PAttribute attr,
+				 CUdevice src, CUdevice dst)
+{
+	int can = 0;
+	CUresult rc = cuDeviceCanAccessPeer(&can, src, dst);
+
+	if (rc)
+		return rc;
+	switch ((int)attr) {
+	case GD_CU_P2P_PERFORMANCE_RANK:
+		*value = 0;
+		break;
+	case GD_CU_P2P_ACCESS_SUPPORTED:
+	case GD_CU_P2P_CUDA_ARRAY_ACCESS_SUPPORTED:
+		*value = can;
+		break;
+	case GD_CU_P2P_NATIVE_ATOMIC_SUPPORTED:
+		*value = 0; /* PCIe peers: no native atomics */
 		break;
 	default:
 		return CUDA_ERROR_INVALID_VALUE;

@@ -24,4 +24,10 @@ tests_doctor_doctor_unit_SOURCES = tests/doctor/doctor_unit.c
 tests_doctor_doctor_unit_CFLAGS = $(AM_CFLAGS) $(HWLOC_CFLAGS) $(LIBPCI_CFLAGS) $(CMOCKA_CFLAGS)
 tests_doctor_doctor_unit_LDADD = $(gd_common_ldadd) $(HWLOC_LIBS) $(LIBPCI_LIBS) $(CMOCKA_LIBS)
 TESTS += tests/doctor/doctor_unit
+# --peer: the bootstrap check against loopback listeners.
+check_PROGRAMS += tests/doctor/bootstrap_test
+tests_doctor_bootstrap_test_SOURCES = tests/doctor/bootstrap_test.c
+tests_doctor_bootstrap_test_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_doctor_bootstrap_test_LDADD = $(gd_common_ldadd) $(HWLOC_LIBS) $(LIBPCI_LIBS) $(CMOCKA_LIBS)
+TESTS += tests/doctor/bootstrap_test
 endif

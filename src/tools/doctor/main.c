@@ -40,6 +40,10 @@ static void gd_doctor_usage(FILE *out)
 		"  --rails=FILE          'DEVICE RAIL' lines mapping NICs/GPUs to rails\n"
 		"  --memlock-need=SIZE   buffer size (K/M/G = KiB/MiB/GiB) that the\n"
 		"                        locked-memory limit must cover\n"
+		"  --peer=HOST[:PORT]    bootstrap check: the local interface and\n"
+		"                        address that route to HOST, and whether TCP to\n"
+		"                        the side-channel PORT (default 18515) connects\n"
+		"  --peer-timeout=MS     limit of that TCP connect (default 3000)\n"
 		"  --json[=FILE]         JSON document to FILE, or alone: to stdout\n"
 		"                        instead of the report\n"
 		"  --diff A.json B.json  print what differs between two envelopes\n"
@@ -51,7 +55,16 @@ static void gd_doctor_usage(FILE *out)
 
 static int gd_doctor_parse(int argc, char **argv, struct gd_doctor_args *a)
 {
-	enum { O_ROOT = 256, O_XML, O_RAILS, O_MEMLOCK, O_JSON, O_DIFF };
+	enum {
+		O_ROOT = 256,
+		O_XML,
+		O_RAILS,
+		O_MEMLOCK,
+		O_JSON,
+		O_DIFF,
+		O_PEER,
+		O_PEER_TIMEOUT
+	};
 	static const struct option longopts[] = {
 		{ "root", required_argument, NULL, O_ROOT },
 		{ "topology-xml", required_argument, NULL, O_XML },
@@ -59,10 +72,13 @@ static int gd_doctor_parse(int argc, char **argv, struct gd_doctor_args *a)
 		{ "memlock-need", required_argument, NULL, O_MEMLOCK },
 		{ "json", optional_argument, NULL, O_JSON },
 		{ "diff", no_argument, NULL, O_DIFF },
+		{ "peer", required_argument, NULL, O_PEER },
+		{ "peer-timeout", required_argument, NULL, O_PEER_TIMEOUT },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
+	uint64_t ms;
 	int c;
 
 	while ((c = getopt_long(argc, argv, "hV", longopts, NULL)) != -1) {
@@ -87,6 +103,15 @@ static int gd_doctor_parse(int argc, char **argv, struct gd_doctor_args *a)
 			break;
 		case O_DIFF:
 			a->diff = true;
+			break;
+		case O_PEER:
+			a->env.peer = optarg;
+			break;
+		case O_PEER_TIMEOUT:
+			if (gd_parse_u64(optarg, "--peer-timeout", false, 1,
+					 600000, &ms))
+				return -EINVAL;
+			a->env.peer_timeout_ms = (int)ms;
 			break;
 		case 'h':
 			gd_doctor_usage(stdout);

@@ -191,6 +191,61 @@ static void gd_text_gpu(FILE *out, struct json_object *g)
 	fprintf(out, "\n");
 }
 
+/* The peer-access cell of row @from, column @to: "OK", "-" or "?". */
+static const char *gd_text_p2p_cell(struct json_object *pairs, int from, int to)
+{
+	for (size_t i = 0; i < json_object_array_length(pairs); i++) {
+		struct json_object *q = json_object_array_get_idx(pairs, i);
+		struct json_object *can = gd_jget(q, "can_access_peer");
+
+		if (json_object_get_int(gd_jget(q, "from")) != from ||
+		    json_object_get_int(gd_jget(q, "to")) != to)
+			continue;
+		if (!can)
+			return "?";
+		return json_object_get_boolean(can) ? "OK" : "-";
+	}
+	return "?";
+}
+
+/* GPU-to-GPU peer access inside the server: its own path, apart from the
+ * GPU-to-NIC map. Rows reach columns. */
+static void gd_text_peer_access(FILE *out, struct json_object *g)
+{
+	struct json_object *pa = gd_jget(g, "peer_access");
+	struct json_object *pairs = gd_jget(pa, "pairs");
+	struct json_object *gpus = gd_jget(g, "gpus");
+	size_t n = gpus ? json_object_array_length(gpus) : 0;
+
+	if (!pa)
+		return;
+	fprintf(out,
+		"GPU peer access (GPU-to-GPU inside this server; rows reach columns: OK direct, - through host memory, ? unknown)\n");
+	if (gd_jget(pa, "error"))
+		fprintf(out, "  not known: %s\n", gd_js(pa, "error"));
+	fprintf(out, "        ");
+	for (size_t j = 0; j < n; j++)
+		fprintf(out, " GPU%-3s",
+			gd_js(json_object_array_get_idx(gpus, j), "index"));
+	fprintf(out, "\n");
+	for (size_t i = 0; i < n; i++) {
+		int from = json_object_get_int(
+			gd_jget(json_object_array_get_idx(gpus, i), "index"));
+
+		fprintf(out, "  GPU%-3d", from);
+		for (size_t j = 0; j < n; j++) {
+			int to = json_object_get_int(gd_jget(
+				json_object_array_get_idx(gpus, j), "index"));
+
+			fprintf(out, " %-6s",
+				i == j ? "X"
+				       : gd_text_p2p_cell(pairs, from, to));
+		}
+		fprintf(out, "\n");
+	}
+	fprintf(out, "\n");
+}
+
 static void gd_text_platform(FILE *out, struct json_object *p)
 {
 	struct json_object *devs = gd_jget(p, "iommu.devices");
@@ -299,6 +354,22 @@ static void gd_text_route(FILE *out, struct json_object *routes)
 	fprintf(out, "\n");
 }
 
+/* gd_doctor --peer: the bootstrap path to one host. */
+static void gd_text_bootstrap(FILE *out, struct json_object *b)
+{
+	if (!b)
+		return;
+	fprintf(out, "Bootstrap to %s port %s\n", gd_js(b, "peer"),
+		gd_js(b, "port"));
+	fprintf(out, "  address       %s\n", gd_js(b, "address"));
+	fprintf(out, "  route         from %s on %s\n",
+		gd_js(b, "local_address"), gd_js(b, "local_interface"));
+	fprintf(out, "  TCP           %s%s%s (%s ms)\n\n", gd_js(b, "tcp"),
+		gd_jget(b, "error") ? ": " : "",
+		gd_jget(b, "error") ? gd_js(b, "error") : "",
+		gd_js(b, "elapsed_ms"));
+}
+
 static void gd_text_findings(FILE *out, struct json_object *list)
 {
 	size_t i, n = list ? json_object_array_length(list) : 0;
@@ -324,8 +395,10 @@ void gd_doctor_print_text(FILE *out, struct json_object *env)
 	gd_text_host(out, gd_jget(env, "host"));
 	gd_text_rdma(out, gd_jget(env, "rdma"));
 	gd_text_gpu(out, gd_jget(env, "gpu"));
+	gd_text_peer_access(out, gd_jget(env, "gpu"));
 	gd_text_platform(out, gd_jget(env, "platform"));
 	gd_text_map(out, gd_jget(env, "topology"));
 	gd_text_route(out, gd_jget(env, "registration_route"));
+	gd_text_bootstrap(out, gd_jget(env, "bootstrap"));
 	gd_text_findings(out, gd_jget(env, "findings"));
 }
