@@ -268,6 +268,33 @@ static void test_expect_ratio_gate_repeats(void **state)
 	"{'bw_avg_MiBps': " a "}, {'bw_avg_MiBps': " b "},"                    \
 	" {'bw_avg_MiBps': " c "}]}]}"
 
+/* A first round that failed at every size: rounds 2 and 3 still pair
+ * up by their numbers and both count. */
+static void test_rounds_by_number(void **state)
+{
+	const struct gd_gate_cfg g = { .expect_ratio = 0.8 };
+	struct json_object *a;
+	struct run r;
+
+	(void)state;
+	run_doc(&r,
+		BW_DOC("{'name': 'HH', 'placement': 'HH', 'direction': 'forward', 'status': 'ok', 'results': ["
+		       "{'size_bytes': 65536, 'bw_avg_MiBps': 1000, 'samples': ["
+		       "{'repeat': 2, 'bw_avg_MiBps': 1000}, {'repeat': 3, 'bw_avg_MiBps': 1010}]}]},"
+		       "{'name': 'DD', 'placement': 'DD', 'direction': 'forward', 'status': 'ok', 'results': ["
+		       "{'size_bytes': 65536, 'bw_avg_MiBps': 990, 'samples': ["
+		       "{'repeat': 2, 'bw_avg_MiBps': 990}, {'repeat': 3, 'bw_avg_MiBps': 1000}]}]}"),
+		&g);
+	a = json_object_array_get_idx(
+		json_object_object_get(
+			json_object_object_get(r.doc, "statistics"),
+			"assessments"),
+		0);
+	assert_int_equal(num_at(a, "rounds", NULL), 2);
+	assert_int_equal(num_at(a, "interval", "n"), 2);
+	run_free(&r);
+}
+
 /* One direction settled (no difference), the other too noisy: one
  * GD_INCONCLUSIVE whose evidence also says what was settled, no GD_OK. */
 static void test_mixed_directions(void **state)
@@ -784,6 +811,7 @@ int main(void)
 		cmocka_unit_test(test_expect_ratio_gate),
 		cmocka_unit_test(test_expect_ratio_gate_repeats),
 		cmocka_unit_test(test_mixed_directions),
+		cmocka_unit_test(test_rounds_by_number),
 		cmocka_unit_test(test_min_bw_gate),
 		cmocka_unit_test(test_latency_diff_and_gates),
 		cmocka_unit_test(test_latency_repeats),

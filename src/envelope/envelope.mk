@@ -8,7 +8,8 @@ libgddoctor_la_SOURCES = src/envelope/envelope.h src/envelope/doctor.h \
 	src/envelope/host.c src/envelope/rdma.c src/envelope/devices.c \
 	src/envelope/platform.c src/envelope/acs.c src/envelope/topology.c \
 	src/envelope/topology.h src/envelope/map.c src/envelope/rails.c \
-	src/envelope/rails.h src/envelope/route_record.c src/envelope/bootstrap.c
+	src/envelope/rails.h src/envelope/route_record.c src/envelope/bootstrap.c \
+	src/envelope/locality.c src/envelope/locality.h
 libgddoctor_la_CFLAGS = $(AM_CFLAGS) $(HWLOC_CFLAGS) $(LIBPCI_CFLAGS)
 libgddoctor_la_LIBADD = $(HWLOC_LIBS) $(LIBPCI_LIBS)
 libgdperf_la_LIBADD += libgddoctor.la

@@ -31,6 +31,7 @@ const char gd_evidence_assumptions[] =
 struct gd_ev_size {
 	uint64_t size;
 	unsigned int n;		    /* rounds with both figures */
+	unsigned int span;	    /* last such round + 1 */
 	double d[GD_EV_MAX_ROUNDS]; /* by round; NAN where missing */
 	double mean, sd;	    /* over the rounds present */
 	double half;		    /* per-size half-width, log units */
@@ -42,7 +43,8 @@ struct gd_ev_in {
 	bool lat;
 	double floor;
 	struct gd_ev_size sz[GD_EV_MAX_SIZES];
-	unsigned int nsz, rounds;
+	unsigned int nsz, rounds; /* rounds: the most any size has */
+	unsigned int span;	  /* round numbers seen: 0 .. span - 1 */
 };
 
 struct gd_ev_out {
@@ -104,6 +106,7 @@ static bool gd_ev_pair(struct gd_ev_in *in, struct json_object *row,
 		out->d[r] = in->lat ? log(h[r] / x[r]) : log(x[r] / h[r]);
 		sum += out->d[r];
 		out->n++;
+		out->span = r + 1;
 	}
 	for (unsigned int r = nr; r < GD_EV_MAX_ROUNDS; r++)
 		out->d[r] = NAN;
@@ -126,7 +129,7 @@ static void gd_ev_collect(struct gd_ev_in *in, struct json_object *rows,
 	size_t plen = strcspn(in->label, "/");
 
 	snprintf(pl, sizeof(pl), "%.*s", (int)plen, in->label);
-	in->nsz = in->rounds = 0;
+	in->nsz = in->rounds = in->span = 0;
 	for (size_t i = 0; i < json_object_array_length(rows); i++) {
 		struct json_object *row = json_object_array_get_idx(rows, i);
 		const char *d = gd_json_str(row, "direction");
@@ -140,6 +143,8 @@ static void gd_ev_collect(struct gd_ev_in *in, struct json_object *rows,
 			continue;
 		if (in->sz[in->nsz].n > in->rounds)
 			in->rounds = in->sz[in->nsz].n;
+		if (in->sz[in->nsz].span > in->span)
+			in->span = in->sz[in->nsz].span;
 		in->nsz++;
 	}
 }
@@ -176,7 +181,7 @@ static void gd_ev_interval(const struct gd_ev_in *in, struct gd_ev_out *o)
 	unsigned int n = 0;
 
 	o->by_rounds = in->rounds >= 2;
-	for (unsigned int r = 0; o->by_rounds && r < in->rounds; r++) {
+	for (unsigned int r = 0; o->by_rounds && r < in->span; r++) {
 		double sum = 0;
 		unsigned int k = 0;
 

@@ -2,7 +2,11 @@
 # SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 # gd_report over labelled synthetic corpora: a faulty one (slow GPU/NIC
 # association, bad rail, bad server, untested executions) must be classified
-# exactly and exit 3; a clean one must pass and exit 0.
+# exactly and exit 3; a clean one must pass and exit 0. With --expect-ratio
+# the ratio gate fails on the slow association's repeats only. A larger one
+# (about 2,000 documents) is checked against a re-computation of every
+# execution's status and coverage cell: correctness only, no timing (that
+# is contrib/bench-gd-report's).
 B=${GD_TOP_BUILDDIR:-.}
 S=${GD_TOP_SRCDIR:-.}/tests/cluster
 # configure chose the interpreter (--enable-python-tests); run by hand, any python3.
@@ -37,8 +41,41 @@ rc=$?
 [ $rc -eq 0 ] || fail "clean corpus: exit $rc, expected 0"
 python3 "$S/check_report.py" clean "$T/clean.json" || exit 1
 
+python3 "$S/check_report.py" reference "$T/faulty.json" "$T/plan.json" \
+	"$T/faulty" || exit 1
+
+# The ratio gate reads the repeats: node03:gpu1 (DD at half of HH) is
+# slower in its round-1 series, the bad rail and server (HH and DD both
+# slow) are not, and the clean corpus passes.
+"$B/gd_report" --plan "$T/plan.json" --expect-ratio 0.8 \
+	--json "$T/ratio.json" --markdown "$T/ratio.md" "$T/faulty"
+[ $? -eq 3 ] || fail "faulty corpus with --expect-ratio: exit, expected 3"
+python3 "$S/check_report.py" ratio "$T/ratio.json" 2 || exit 1
+grep -q '^| ratio | FAIL | 2 of [0-9]* series slower than device/HH 0.80' \
+	"$T/ratio.md" || fail "markdown ratio gate row"
+grep -q '^- ratio: per series' "$T/ratio.md" || fail "markdown ratio method"
+"$B/gd_report" --plan "$T/plan.json" --expect-ratio 0.8 \
+	--json "$T/clean-ratio.json" --markdown /dev/null "$T/clean"
+[ $? -eq 0 ] || fail "clean corpus with --expect-ratio 0.8 should pass"
+python3 "$S/check_report.py" ratio "$T/clean-ratio.json" 0 || exit 1
+
+# 24 servers x 8 GPUs, three repeats: 1,920 run documents and 24 envelopes.
+"$B/gd_plan" --servers 24 --gpus-per-server 8 --rails 8 --nic-gbps 400 \
+	--repeats 3 --seconds 30 --quiet --json "$T/plan24.json" ||
+	fail "gd_plan 24 servers"
+python3 "$S/make_corpus.py" --plan "$T/plan24.json" --out "$T/large" \
+	--slow-assoc node05:3 --bad-server node17 --bad-rail 6 \
+	--drop node11:2:1 --envelopes --seed 24 || fail "large corpus"
+"$B/gd_report" --plan "$T/plan24.json" --expect-ratio 0.8 \
+	--json "$T/large.json" --markdown "$T/large.md" "$T/large"
+[ $? -eq 3 ] || fail "large corpus: exit, expected 3"
+python3 "$S/check_report.py" large "$T/large.json" || exit 1
+python3 "$S/check_report.py" reference "$T/large.json" "$T/plan24.json" \
+	"$T/large" || exit 1
+
 "$B/gd_report" --plan "$T/plan.json" "$T/clean" --max-cv abc >/dev/null 2>&1
 [ $? -eq 2 ] || fail "bad --max-cv should exit 2"
 "$B/gd_report" >/dev/null 2>&1
 [ $? -eq 2 ] || fail "no directory should exit 2"
-echo "PASS: faulty corpus classified, clean corpus passes"
+echo "PASS: faulty corpus classified, clean corpus passes, ratio gate" \
+	"reads repeats, 2,000-document corpus agrees with the reference"

@@ -2,7 +2,9 @@
 /*
  * Unit tests for the cluster tools: robust statistics against hand-computed
  * values, the circle-method round robin (every pair exactly once, no server
- * twice in a step, one bye per step when odd) and the worksheet arithmetic.
+ * twice in a step, one bye per step when odd), the worksheet arithmetic,
+ * and gd_report's repeats statistics on seeded synthetic repeats (measured
+ * error rates printed), plus its hash and pool.
  */
 #include <config.h>
 
@@ -12,6 +14,8 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -154,6 +158,179 @@ static void test_cfg_errors(void **state)
 	assert_int_equal(gd_plan_cfg_check(&c), 0);
 }
 
+#define TRIALS 1000
+
+static uint64_t rng_state;
+
+static double uniform01(void)
+{
+	/* xorshift64*: fixed seed, the same figures on every machine */
+	rng_state ^= rng_state >> 12;
+	rng_state ^= rng_state << 25;
+	rng_state ^= rng_state >> 27;
+	return ((rng_state * 2685821657736338717ULL) >> 11) * 0x1.0p-53;
+}
+
+static double gauss(void)
+{
+	double u = uniform01(), v = uniform01();
+
+	return sqrt(-2 * log(u > 0 ? u : 1e-300)) * cos(2 * M_PI * v);
+}
+
+/* @mean with log-normal noise of coefficient of variation @cv. */
+static double noisy(double mean, double cv)
+{
+	double s = sqrt(log(1 + cv * cv));
+
+	return mean * exp(s * gauss() - s * s / 2);
+}
+
+struct rates {
+	int slower, no_difference, inconclusive;
+};
+
+/* @trials series of @reps repeats, each a DD and an HH figure per size
+ * with independent noise @cv, the true DD/HH @ratio; R = 0.8 as the run
+ * tool's tests use. */
+static void assess_case(double ratio, double cv, unsigned int reps,
+			unsigned int sizes, uint64_t seed, struct rates *out)
+{
+	double d[64 * GD_FLEET_SIZES_MAX], sb[GD_FLEET_SIZES_MAX];
+	struct gd_fleet_assessment a;
+	unsigned int r, z;
+	int t;
+
+	rng_state = seed;
+	memset(out, 0, sizeof(*out));
+	for (z = 0; z < sizes; z++)
+		sb[z] = 65536.0 * (1u << z);
+	for (t = 0; t < TRIALS; t++) {
+		for (r = 0; r < reps; r++)
+			for (z = 0; z < sizes; z++) {
+				double hh = noisy(40000, cv);
+				double dd = noisy(40000 * ratio, cv);
+
+				d[r * sizes + z] = log(dd / hh);
+			}
+		assert_int_equal(gd_fleet_assess(d, sb, reps, sizes, 0.8, &a),
+				 0);
+		out->slower += !strcmp(a.decision, "slower");
+		out->no_difference += !strcmp(a.decision, "no_difference");
+		out->inconclusive += !strcmp(a.decision, "inconclusive");
+	}
+	printf("# true DD/HH %.2f, CV %2.0f%%, %u repeat(s) x %u size(s), "
+	       "R 0.80: slower %.1f%%, no difference %.1f%%, inconclusive "
+	       "%.1f%% of %d trials\n",
+	       ratio, cv * 100, reps, sizes, 100.0 * out->slower / TRIALS,
+	       100.0 * out->no_difference / TRIALS,
+	       100.0 * out->inconclusive / TRIALS, TRIALS);
+}
+
+/* A/A: no false "slower" in at least 99% of trials. */
+static void test_assess_null(void **state)
+{
+	static const struct {
+		double cv;
+		unsigned int reps, sizes;
+	} cases[] = { { 0.10, 3, 23 }, { 0.30, 3, 23 }, { 0.10, 1, 23 },
+		      { 0.30, 1, 23 }, { 0.10, 3, 3 },	{ 0.30, 3, 3 },
+		      { 0.10, 1, 3 },  { 0.10, 2, 4 } };
+	struct rates r;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		assess_case(1.0, cases[i].cv, cases[i].reps, cases[i].sizes,
+			    0x5eed0000 + i, &r);
+		assert_true(r.slower <= TRIALS / 100);
+	}
+}
+
+/* A real 0.6 with 10% noise and three repeats: found in >= 95%. */
+static void test_assess_detect(void **state)
+{
+	struct rates r;
+
+	(void)state;
+	assess_case(0.6, 0.10, 3, 23, 0xd37ec7, &r);
+	assert_true(r.slower >= TRIALS * 95 / 100);
+	assess_case(0.6, 0.10, 1, 23, 0xd37ec8, &r);
+	assert_true(r.slower >= TRIALS * 95 / 100);
+	/* gd_report's own corpus judges three sizes: printed, not gated */
+	assess_case(0.6, 0.10, 3, 3, 0xd37ec9, &r);
+	assert_true(r.slower >= TRIALS / 2);
+}
+
+/* One repeat at one size never decides "slower", however low; the
+ * decision needs a consistent run of sizes or repeats. */
+static void test_assess_one_size(void **state)
+{
+	double d[3] = { log(0.3), log(0.31), log(0.29) }, sb[3] = { 1, 2, 3 };
+	double gap[2] = { log(0.3), NAN };
+	struct gd_fleet_assessment a;
+
+	(void)state;
+	assert_int_equal(gd_fleet_assess(d, sb, 1, 1, 0.8, &a), 0);
+	assert_string_equal(a.decision, "inconclusive");
+	assert_int_equal(gd_fleet_assess(gap, sb, 1, 2, 0.8, &a), 0);
+	assert_string_equal(a.decision, "inconclusive");
+	assert_int_equal(a.sizes, 1);
+	/* three repeats at one size: the t-interval over them decides */
+	assert_int_equal(gd_fleet_assess(d, sb, 3, 1, 0.8, &a), 0);
+	assert_string_equal(a.decision, "slower");
+	assert_true(a.by_repeats);
+	assert_int_equal(a.repeats, 3);
+	assert_true(a.ci.hi < 0.8);
+	/* no figure at all */
+	gap[0] = NAN;
+	assert_int_equal(gd_fleet_assess(gap, sb, 1, 2, 0.8, &a), 0);
+	assert_string_equal(a.decision, "inconclusive");
+	assert_int_equal(a.sizes, 0);
+	assert_int_equal(gd_fleet_assess(d, sb, 1, 1, 0, &a), -EINVAL);
+}
+
+static bool same_int(const void *ctx, uint32_t idx, const void *key)
+{
+	return ((const int *)ctx)[idx] == *(const int *)key;
+}
+
+/* The hash finds every key among colliding and growing ones; the pool
+ * hands out aligned, zeroed, distinct blocks. */
+static void test_hash_pool(void **state)
+{
+	struct gd_fleet_hash h = { 0 };
+	struct gd_fleet_pool p = { 0 };
+	static int keys[20000];
+	int i, miss = -1;
+
+	(void)state;
+	for (i = 0; i < 20000; i++) {
+		keys[i] = i * 7919;
+		/* a poor hash on purpose: many keys share one */
+		assert_int_equal(
+			gd_fleet_hash_add(&h, (uint32_t)(i % 97), (uint32_t)i),
+			0);
+	}
+	for (i = 0; i < 20000; i++)
+		assert_int_equal(gd_fleet_hash_find(&h, (uint32_t)(i % 97),
+						    same_int, keys, &keys[i]),
+				 i);
+	assert_int_equal(gd_fleet_hash_find(&h, 5, same_int, keys, &miss), -1);
+	gd_fleet_hash_free(&h);
+	for (i = 0; i < 5000; i++) {
+		char *b = gd_fleet_pool_alloc(&p, (size_t)(i % 300) + 1);
+
+		assert_non_null(b);
+		assert_int_equal((uintptr_t)b % sizeof(double), 0);
+		assert_int_equal(b[0], 0);
+		memset(b, 0xff, (size_t)(i % 300) + 1);
+	}
+	assert_non_null(gd_fleet_pool_alloc(&p, 3u << 20));
+	assert_string_equal(gd_fleet_pool_str(&p, "node01"), "node01");
+	gd_fleet_pool_free(&p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -163,6 +340,10 @@ int main(void)
 		cmocka_unit_test(test_circle),
 		cmocka_unit_test(test_worksheet),
 		cmocka_unit_test(test_cfg_errors),
+		cmocka_unit_test(test_assess_null),
+		cmocka_unit_test(test_assess_detect),
+		cmocka_unit_test(test_assess_one_size),
+		cmocka_unit_test(test_hash_pool),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -5,7 +5,10 @@ noinst_LTLIBRARIES += libgdcluster.la
 libgdcluster_la_SOURCES = src/tools/cluster/plan.h src/tools/cluster/plan.c \
 	src/tools/cluster/schedule.c src/tools/cluster/plan_out.c \
 	src/tools/cluster/plan_launch.c src/tools/cluster/plan_slurm.c \
-	src/tools/cluster/fleet.h \
+	src/tools/cluster/fleet.h src/tools/cluster/fleet_index.h \
+	src/tools/cluster/fleet_pool.c src/tools/cluster/fleet_hash.c \
+	src/tools/cluster/fleet_run.c src/tools/cluster/fleet_index.c \
+	src/tools/cluster/fleet_repeats.c \
 	src/tools/cluster/fleet_stats.c src/tools/cluster/fleet_ingest.c \
 	src/tools/cluster/fleet_analyze.c src/tools/cluster/fleet_classify.c \
 	src/tools/cluster/fleet_check.c src/tools/cluster/fleet_write.c \
@@ -39,3 +42,5 @@ EXTRA_DIST += tests/cluster/plan_golden.sh tests/cluster/plan_props.sh \
 	tests/cluster/make_corpus.py tests/cluster/check_report.py \
 	tests/cluster/golden/plan-32x8x8.txt tests/cluster/golden/plan-5x4x2.txt
 EXTRA_DIST += tests/vm/cases/70-cluster.sh
+# gd_report's scaling benchmark: by hand, never in make check.
+EXTRA_DIST += contrib/bench-gd-report

@@ -10,6 +10,9 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
+
+#include "util/infer.h"
 
 #define GD_FLEET_SIZES_MAX 48
 #define GD_FLEET_PHASES_MAX 8
@@ -23,15 +26,22 @@ struct gd_fleet_phase {
 	char name[8]; /* "HH", "DD", ... */
 	bool ok;
 	int n;
-	double size_bytes[GD_FLEET_SIZES_MAX];
-	double value[GD_FLEET_SIZES_MAX]; /* bw_avg_MiBps or lat_typical_us */
+	/* n sizes and values, in the fleet's pool */
+	const double *size_bytes;
+	const double *value; /* bw_avg_MiBps or lat_typical_us */
 };
 
-/* One planned or observed execution; both sides' documents merged. */
+/* One planned or observed execution; both sides' documents merged. Kept
+ * small (strings and curves in the fleet's pool): a campaign of 100k GPUs
+ * has half a million of them. */
 struct gd_fleet_run {
-	char id[160];
-	char file[GD_FLEET_TEXT_MAX]; /* the measuring document */
-	int round;		      /* 1..3, 0 unknown */
+	const char *id;
+	const char *file;  /* the measuring document, "" none */
+	const char *error; /* "" none */
+	char *slow_why;	   /* GD_FLEET_TEXT_MAX bytes once slow, else NULL */
+	struct gd_fleet_phase *phases;
+	int n_phases;
+	int round; /* 1..3, 0 unknown */
 	int step, repeat, gpu, rail;
 	int a, b; /* host indices */
 	bool b_to_a;
@@ -40,17 +50,13 @@ struct gd_fleet_run {
 	bool have_server;
 	bool ok;
 	bool lat; /* latency: higher is worse */
-	char error[GD_FLEET_TEXT_MAX];
-	int n_phases;
-	struct gd_fleet_phase phases[GD_FLEET_PHASES_MAX];
 	/* analysis */
 	bool slow;
-	char slow_why[GD_FLEET_TEXT_MAX];
 	bool explained; /* by a proven failure domain */
 };
 
 struct gd_fleet_host {
-	char name[GD_FLEET_NAME_MAX];
+	const char *name;    /* in the fleet's pool */
 	bool envelope;	     /* a gd_doctor envelope was found */
 	bool map;	     /* ... holding a GPU/NIC map */
 	int envelope_errors; /* findings at error level */
@@ -90,26 +96,76 @@ struct gd_fleet_opts {
 	double gate_from_bytes; /* sizes gated / judged from here */
 };
 
+/* fleet_pool.c: the model's memory, freed all at once. */
+struct gd_fleet_pool {
+	struct gd_fleet_chunk *head;
+	size_t used, cap; /* in the head chunk */
+};
+
+/* fleet_hash.c: open addressing from a 32-bit hash to an array index. */
+struct gd_fleet_hash {
+	struct gd_fleet_slot *slot;
+	size_t cap, n;
+};
+
+/* fleet_repeats.c: the statistics over a campaign's repeats. */
+struct gd_fleet_repeats {
+	size_t series;	     /* series with two or more repeats measured */
+	double worst_cv_pct; /* gd_spread_of's CV, percent */
+	char worst_cv_where[GD_FLEET_TEXT_MAX];
+};
+
+struct gd_fleet_ratio_counts {
+	size_t assessed, slower, no_difference, inconclusive;
+	size_t by_repeats;	     /* assessed from two or more repeats */
+	unsigned int repeats_needed; /* the most any inconclusive one needs */
+	char first_slower[GD_FLEET_TEXT_MAX * 2];
+};
+
+struct gd_fleet_index;
+
 struct gd_fleet {
 	struct gd_fleet_opts opt;
 	bool have_plan;
 	int gpus_per_server, rails;
 	struct gd_fleet_host *hosts;
-	size_t n_hosts;
+	size_t n_hosts, hosts_cap;
 	struct gd_fleet_run *runs;
-	size_t n_runs;
+	size_t n_runs, runs_cap;
 	struct gd_fleet_check_doc *checks;
-	size_t n_checks;
+	size_t n_checks, checks_cap;
 	size_t n_docs, n_skipped, n_unlabelled;
+	struct gd_fleet_pool pool;
+	struct gd_fleet_hash run_ids, host_names;
 	/* analysis */
+	struct gd_fleet_index *ix; /* fleet_index.c, built by the analysis */
 	struct gd_fleet_domain *domains;
-	size_t n_domains;
+	size_t n_domains, domains_cap;
 	bool *rail_slow; /* per rail */
-	char worst_cv_where[GD_FLEET_TEXT_MAX];
-	double worst_cv;
-	size_t ratio_failures;
-	char ratio_where[GD_FLEET_TEXT_MAX];
+	struct gd_fleet_repeats rep;
+	struct gd_fleet_ratio_counts ratio;
+	struct gd_fleet_slower *slower;
+	size_t n_slower, slower_cap;
 };
+
+/* fleet_pool.c: zeroed, aligned for any member; NULL when out of memory. */
+void *gd_fleet_pool_alloc(struct gd_fleet_pool *p, size_t n);
+char *gd_fleet_pool_str(struct gd_fleet_pool *p, const char *s);
+void gd_fleet_pool_free(struct gd_fleet_pool *p);
+/* @arr (capacity *@cap elements of @elem bytes) with room for element
+ * @n, grown geometrically; NULL when out of memory, @arr left as it was. */
+void *gd_fleet_grow(void *arr, size_t *cap, size_t n, size_t elem);
+
+/* fleet_hash.c */
+uint32_t gd_fleet_hash_bytes(const void *p, size_t n, uint32_t seed);
+/* The index stored under a key whose hash is @hv, or -1: @same tells
+ * whether stored index @idx holds @key. */
+long gd_fleet_hash_find(const struct gd_fleet_hash *h, uint32_t hv,
+			bool (*same)(const void *ctx, uint32_t idx,
+				     const void *key),
+			const void *ctx, const void *key);
+int gd_fleet_hash_add(struct gd_fleet_hash *h, uint32_t hv, uint32_t idx);
+void gd_fleet_hash_free(struct gd_fleet_hash *h);
 
 /* fleet_stats.c: all return NAN for n == 0. */
 double gd_fleet_median(const double *v, size_t n);
@@ -125,20 +181,64 @@ int gd_fleet_ingest_dir(struct gd_fleet *fl, const char *dir);
 int gd_fleet_host_index(struct gd_fleet *fl, const char *name, bool add);
 void gd_fleet_free(struct gd_fleet *fl);
 
-/* fleet_analyze.c */
+/* fleet_run.c: questions about one execution. */
+const struct gd_fleet_phase *gd_fleet_phase_of(const struct gd_fleet_run *r,
+					       const char *name);
+/* The figure at the first index of @size; NAN when none. */
+double gd_fleet_phase_at(const struct gd_fleet_phase *p, double size);
+bool gd_fleet_run_tested(const struct gd_fleet_run *r);
+bool gd_fleet_run_bad(const struct gd_fleet_run *r);
+/* Why it is bad: its error, or why it stands out; "" when neither. */
+const char *gd_fleet_run_why(const struct gd_fleet_run *r);
+int gd_fleet_run_class(const struct gd_fleet_run *r); /* 1: round 3 */
+bool gd_fleet_size_judged(const struct gd_fleet *fl,
+			  const struct gd_fleet_phase *p, int i);
+
+/* fleet_analyze.c: outliers, rails, repeats, coverage; builds fl->ix. */
 int gd_fleet_analyze(struct gd_fleet *fl);
+/* Counts of an association in a round; after gd_fleet_analyze. */
 enum gd_cov gd_fleet_coverage(const struct gd_fleet *fl, int round, int host,
 			      int gpu, int *planned, int *passed);
 const char *gd_fleet_cov_name(enum gd_cov c);
-/* Median over an association's (or NULL-filtered) runs of one phase at one
- * size index of the first run's grid; NAN when none. */
+/* Median over an association's (rail's) ok runs of rounds 1-2 of one phase
+ * at one size; NAN when none. After gd_fleet_analyze. */
 double gd_fleet_assoc_value(const struct gd_fleet *fl, int host, int gpu,
 			    const char *phase, double size_bytes);
 double gd_fleet_rail_value(const struct gd_fleet *fl, int rail,
 			   const char *phase, double size_bytes);
-const struct gd_fleet_phase *gd_fleet_phase_of(const struct gd_fleet_run *r,
-					       const char *name);
-bool gd_fleet_run_bad(const struct gd_fleet_run *r);
+
+/* fleet_repeats.c: the statistics over a campaign's repeats, the run
+ * tool's (src/report/evidence.c). */
+#define GD_FLEET_REPEATS_CAP 100 /* most repeats an assessment asks for */
+struct gd_fleet_assessment {
+	const char *decision; /* "slower", "no_difference", "inconclusive" */
+	bool by_repeats;      /* two or more repeats: their t-interval */
+	unsigned int repeats, sizes; /* with a figure */
+	struct gd_log_ci ci; /* geometric-mean ratio, over repeats or sizes */
+	unsigned int below, longest; /* sizes below R; longest run of them */
+	double p_sign, p_run;	     /* their exact tails */
+	unsigned int nslow;	     /* sizes whose own interval lies below R */
+	double worst_ratio, worst_size;
+	double each_conf;	     /* of the per-size intervals */
+	double spread_cv_pct;	     /* CV of one ratio, percent */
+	unsigned int repeats_needed; /* inconclusive: what would settle it */
+};
+/* @d holds @reps rows of @sizes log-ratios log(device/HH), NAN where a
+ * figure is missing; @size_bytes names the columns. */
+int gd_fleet_assess(const double *d, const double *size_bytes,
+		    unsigned int reps, unsigned int sizes, double floor,
+		    struct gd_fleet_assessment *out);
+/* One assessment that decided "slower", kept for the report. */
+struct gd_fleet_slower {
+	const char *id; /* the series' first ok repeat */
+	char phase[8];
+	struct gd_fleet_assessment a;
+};
+/* Every series: repeatability into fl->rep, with --expect-ratio the
+ * assessments into fl->ratio and fl->slower. */
+int gd_fleet_judge_repeats(struct gd_fleet *fl);
+extern const char gd_fleet_ratio_method[];
+extern const char gd_fleet_cv_method[];
 
 /* fleet_classify.c */
 int gd_fleet_classify(struct gd_fleet *fl);
@@ -156,7 +256,7 @@ void gd_fleet_checklist(const struct gd_fleet *fl,
 struct gd_fleet_gate {
 	const char *name;
 	bool pass;
-	char detail[GD_FLEET_TEXT_MAX * 2];
+	char detail[GD_FLEET_TEXT_MAX * 4];
 };
 #define GD_FLEET_GATES 4
 /* Returns true when every gate passes. */

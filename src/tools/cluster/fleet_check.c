@@ -8,6 +8,7 @@
 #include <config.h>
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "tools/cluster/fleet.h"
@@ -69,40 +70,83 @@ static bool any_phase_ok(const struct gd_fleet_run *r, bool device)
 	return false;
 }
 
+/* A round-1 pair (connectivity) or pair association (registration). */
+struct unit {
+	int a, b, gpu;
+	bool ok;
+};
+
+struct units {
+	struct unit *u;
+	size_t n, cap;
+	struct gd_fleet_hash h;
+};
+
+static bool same_unit(const void *ctx, uint32_t idx, const void *key)
+{
+	const struct unit *x = &((const struct units *)ctx)->u[idx], *y = key;
+
+	return x->a == y->a && x->b == y->b && x->gpu == y->gpu;
+}
+
+/* The unit of @k, added when new; NULL when out of memory. */
+static struct unit *unit_of(struct units *us, const struct unit *k)
+{
+	int key[3] = { k->a, k->b, k->gpu };
+	uint32_t hv = gd_fleet_hash_bytes(key, sizeof(key), 7);
+	long i = gd_fleet_hash_find(&us->h, hv, same_unit, us, k);
+	struct unit *grown;
+
+	if (i >= 0)
+		return &us->u[i];
+	grown = gd_fleet_grow(us->u, &us->cap, us->n, sizeof(*grown));
+	if (!grown)
+		return NULL;
+	us->u = grown;
+	if (gd_fleet_hash_add(&us->h, hv, (uint32_t)us->n))
+		return NULL;
+	us->u[us->n] = *k;
+	return &us->u[us->n++];
+}
+
 /* Every round-1 pair (connectivity) or association (registration) has a
  * run whose host (or device) phase moved data. */
 static void item_phase(const struct gd_fleet *fl, struct gd_fleet_item *it,
 		       bool device)
 {
-	size_t i, k, units = 0, good = 0;
+	struct units us = { 0 };
+	size_t i, good = 0;
+	bool nomem = false;
 
-	for (i = 0; i < fl->n_runs; i++) {
+	for (i = 0; i < fl->n_runs && !nomem; i++) {
 		const struct gd_fleet_run *r = &fl->runs[i];
-		bool first = true, ok = false;
+		struct unit k = { r->a, r->b, device ? r->gpu : 0, false }, *u;
 
 		if (r->round != 1)
 			continue;
-		for (k = 0; k < fl->n_runs; k++) {
-			const struct gd_fleet_run *o = &fl->runs[k];
-
-			if (o->round != 1 || o->a != r->a || o->b != r->b ||
-			    (device && o->gpu != r->gpu))
-				continue;
-			if (k < i)
-				first = false;
-			ok = ok || any_phase_ok(o, device);
-		}
-		units += first;
-		good += first && ok;
+		u = unit_of(&us, &k);
+		nomem = !u;
+		if (u)
+			u->ok = u->ok || any_phase_ok(r, device);
 	}
-	it->satisfied = units && good == units;
-	snprintf(
-		it->evidence, sizeof(it->evidence),
-		device ? "%zu of %zu round-1 pair associations registered GPU memory "
-			 "and moved data in a D phase"
-		       : "%zu of %zu round-1 pairs "
-			 "moved data over host memory (HH phase ok)",
-		good, units);
+	for (i = 0; i < us.n; i++)
+		good += us.u[i].ok;
+	it->satisfied = !nomem && us.n && good == us.n;
+	if (nomem)
+		snprintf(it->evidence, sizeof(it->evidence),
+			 "out of memory counting the round-1 pairs of %zu "
+			 "executions; run gd_report with more memory",
+			 fl->n_runs);
+	else
+		snprintf(
+			it->evidence, sizeof(it->evidence),
+			device ? "%zu of %zu round-1 pair associations registered GPU memory "
+				 "and moved data in a D phase"
+			       : "%zu of %zu round-1 pairs "
+				 "moved data over host memory (HH phase ok)",
+			good, us.n);
+	free(us.u);
+	gd_fleet_hash_free(&us.h);
 }
 
 static void item_coverage(const struct gd_fleet *fl, struct gd_fleet_item *it,
@@ -218,6 +262,52 @@ static void gate_coverage(const struct gd_fleet *fl, struct gd_fleet_gate *g)
 			 first ? first : "");
 }
 
+/* The same dispersion figure as the run tool's: gd_spread_of's CV. */
+static void gate_repeatability(const struct gd_fleet *fl,
+			       struct gd_fleet_gate *g)
+{
+	const struct gd_fleet_repeats *rep = &fl->rep;
+
+	g->name = "repeatability";
+	g->pass = rep->worst_cv_pct <= fl->opt.max_cv * 100;
+	snprintf(g->detail, sizeof(g->detail),
+		 "worst coefficient of variation %.1f%% (limit %.1f%%) over "
+		 "%zu series with two or more repeats%s%s",
+		 rep->worst_cv_pct, fl->opt.max_cv * 100, rep->series,
+		 rep->worst_cv_where[0] ? ": " : "", rep->worst_cv_where);
+}
+
+/* Fails only on an assessment that decided "slower" (fleet_repeats.c). */
+static void gate_ratio(const struct gd_fleet *fl, struct gd_fleet_gate *g)
+{
+	const struct gd_fleet_ratio_counts *c = &fl->ratio;
+	char settle[96] = "";
+
+	g->name = "ratio";
+	g->pass = fl->opt.expect_ratio <= 0 || !c->slower;
+	if (fl->opt.expect_ratio <= 0) {
+		snprintf(g->detail, sizeof(g->detail),
+			 "--expect-ratio not set");
+		return;
+	}
+	if (c->inconclusive && c->repeats_needed)
+		snprintf(settle, sizeof(settle),
+			 " (about %u%s repeats would settle the most "
+			 "uncertain)",
+			 c->repeats_needed,
+			 c->repeats_needed >= GD_FLEET_REPEATS_CAP ? " or more"
+								   : "");
+	snprintf(g->detail, sizeof(g->detail),
+		 "%zu of %zu series slower than device/HH %.2f, %zu no "
+		 "difference, %zu inconclusive%s; %zu judged by their "
+		 "repeats (%.0f%% t-interval), %zu by their sizes alone "
+		 "(sign and longest-run tests)%s%s",
+		 c->slower, c->assessed, fl->opt.expect_ratio, c->no_difference,
+		 c->inconclusive, settle, c->by_repeats,
+		 GD_INFER_CONFIDENCE * 100, c->assessed - c->by_repeats,
+		 c->slower ? "; first: " : "", c->first_slower);
+}
+
 bool gd_fleet_gates(const struct gd_fleet *fl,
 		    struct gd_fleet_gate gates[GD_FLEET_GATES])
 {
@@ -242,20 +332,8 @@ bool gd_fleet_gates(const struct gd_fleet *fl,
 		 "executions failed or are outliers%s%s; %zu failure domain(s)",
 		 bad, t, first ? ", first: " : "", first ? first : "",
 		 fl->n_domains);
-	gates[2].name = "repeatability";
-	gates[2].pass = fl->worst_cv <= fl->opt.max_cv;
-	snprintf(gates[2].detail, sizeof(gates[2].detail),
-		 "worst coefficient "
-		 "of variation %.3f (limit %.3f)%s%s",
-		 fl->worst_cv, fl->opt.max_cv,
-		 fl->worst_cv_where[0] ? ": " : "", fl->worst_cv_where);
-	gates[3].name = "ratio";
-	gates[3].pass = fl->opt.expect_ratio <= 0 || !fl->ratio_failures;
-	snprintf(gates[3].detail, sizeof(gates[3].detail),
-		 fl->opt.expect_ratio <= 0 ? "--expect-ratio not set"
-					   : "%zu size(s) below DD/HH %.2f%s%s",
-		 fl->ratio_failures, fl->opt.expect_ratio,
-		 fl->ratio_failures ? ", first: " : "", fl->ratio_where);
+	gate_repeatability(fl, &gates[2]);
+	gate_ratio(fl, &gates[3]);
 	for (i = 0; i < GD_FLEET_GATES; i++)
 		all = all && gates[i].pass;
 	return all;

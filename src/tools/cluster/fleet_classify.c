@@ -5,6 +5,8 @@
  * GPU/NIC association). A server or association is proven only when it is
  * bad with two partners, or with one partner that is good elsewhere;
  * otherwise both candidates are named and a retest with new partners asked.
+ * Every question about a unit reads only the runs touching its host (the
+ * analysis' host lists), so a pass over the fleet is linear in its runs.
  */
 #include <config.h>
 
@@ -13,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tools/cluster/fleet.h"
+#include "tools/cluster/fleet_index.h"
 #include "util/error.h"
 
 const char *gd_fleet_unit_name(enum gd_fleet_unit u)
@@ -34,7 +36,8 @@ static struct gd_fleet_domain *domain_add(struct gd_fleet *fl,
 {
 	struct gd_fleet_domain *grown;
 
-	grown = realloc(fl->domains, (fl->n_domains + 1) * sizeof(*grown));
+	grown = gd_fleet_grow(fl->domains, &fl->domains_cap, fl->n_domains,
+			      sizeof(*grown));
 	if (!grown)
 		return NULL;
 	fl->domains = grown;
@@ -46,7 +49,7 @@ static struct gd_fleet_domain *domain_add(struct gd_fleet *fl,
 
 static bool tested(const struct gd_fleet_run *r)
 {
-	return r->have_measure || r->have_server;
+	return gd_fleet_run_tested(r);
 }
 
 /* A unit is a host (gpu < 0) or one association of it. */
@@ -65,36 +68,49 @@ static bool open_bad(const struct gd_fleet_run *r)
 	return gd_fleet_run_bad(r) && !r->explained;
 }
 
+/* Per-partner tallies of one unit, reset after each use. */
+struct tally {
+	int *t, *bad;
+	int *seen; /* partners with a tally */
+	size_t n_seen;
+	bool *has; /* per host: an unexplained bad run */
+};
+
 /* Partners with which the unit's runs are mostly bad (unexplained). */
-static int bad_partners(const struct gd_fleet *fl, int host, int gpu,
-			int *first, int *lanes)
+static int bad_partners(const struct gd_fleet *fl, struct tally *ty, int host,
+			int gpu, int *first, int *lanes)
 {
-	int q, n = 0;
-	size_t i;
+	const uint32_t *runs;
+	size_t i, k = gd_fleet_index_host(fl->ix, host, &runs);
 	unsigned long long lane_bits = 0;
+	int n = 0;
 
 	*first = -1;
-	for (q = 0; q < (int)fl->n_hosts; q++) {
-		int t = 0, bad = 0;
+	for (i = 0; i < k; i++) {
+		const struct gd_fleet_run *r = &fl->runs[runs[i]];
+		int q = partner(r, host);
 
-		for (i = 0; i < fl->n_runs; i++) {
-			const struct gd_fleet_run *r = &fl->runs[i];
-
-			if (!touches(r, host, gpu) || partner(r, host) != q ||
-			    !tested(r) || (gd_fleet_run_bad(r) && r->explained))
-				continue;
-			t++;
-			if (open_bad(r)) {
-				bad++;
-				lane_bits |= 1ULL << (r->gpu & 63);
-			}
+		if ((gpu >= 0 && r->gpu != gpu) || q < 0 || !tested(r) ||
+		    (gd_fleet_run_bad(r) && r->explained))
+			continue;
+		if (!ty->t[q]++)
+			ty->seen[ty->n_seen++] = q;
+		if (open_bad(r)) {
+			ty->bad[q]++;
+			lane_bits |= 1ULL << (r->gpu & 63);
 		}
-		if (t && bad * 2 >= t) {
-			if (*first < 0)
+	}
+	for (i = 0; i < ty->n_seen; i++) {
+		int q = ty->seen[i];
+
+		if (ty->bad[q] * 2 >= ty->t[q]) {
+			if (*first < 0 || q < *first)
 				*first = q;
 			n++;
 		}
+		ty->t[q] = ty->bad[q] = 0;
 	}
+	ty->n_seen = 0;
 	*lanes = __builtin_popcountll(lane_bits);
 	return n;
 }
@@ -102,10 +118,11 @@ static int bad_partners(const struct gd_fleet *fl, int host, int gpu,
 /* Partner q of the unit is exonerated when it has a good run elsewhere. */
 static bool good_elsewhere(const struct gd_fleet *fl, int q, int gpu, int not )
 {
-	size_t i;
+	const uint32_t *runs;
+	size_t i, k = gd_fleet_index_host(fl->ix, q, &runs);
 
-	for (i = 0; i < fl->n_runs; i++) {
-		const struct gd_fleet_run *r = &fl->runs[i];
+	for (i = 0; i < k; i++) {
+		const struct gd_fleet_run *r = &fl->runs[runs[i]];
 
 		if (touches(r, q, gpu) && partner(r, q) != not &&tested(r) &&
 		    !gd_fleet_run_bad(r))
@@ -116,11 +133,13 @@ static bool good_elsewhere(const struct gd_fleet *fl, int q, int gpu, int not )
 
 static void explain(struct gd_fleet *fl, int host, int gpu)
 {
-	size_t i;
+	const uint32_t *runs;
+	size_t i, k = gd_fleet_index_host(fl->ix, host, &runs);
 
-	for (i = 0; i < fl->n_runs; i++)
-		if (touches(&fl->runs[i], host, gpu) && open_bad(&fl->runs[i]))
-			fl->runs[i].explained = true;
+	for (i = 0; i < k; i++)
+		if (touches(&fl->runs[runs[i]], host, gpu) &&
+		    open_bad(&fl->runs[runs[i]]))
+			fl->runs[runs[i]].explained = true;
 }
 
 /* Evidence: counts, partners and the first bad run's reason; plus which
@@ -130,10 +149,11 @@ static void unit_evidence(const struct gd_fleet *fl, int host, int gpu,
 {
 	int bad = 0, t = 0, host_slow = 0, gpu_slow = 0;
 	const struct gd_fleet_run *ex = NULL;
-	size_t i;
+	const uint32_t *runs;
+	size_t i, k = gd_fleet_index_host(fl->ix, host, &runs);
 
-	for (i = 0; i < fl->n_runs; i++) {
-		const struct gd_fleet_run *r = &fl->runs[i];
+	for (i = 0; i < k; i++) {
+		const struct gd_fleet_run *r = &fl->runs[runs[i]];
 
 		if (!touches(r, host, gpu) || !tested(r))
 			continue;
@@ -147,8 +167,7 @@ static void unit_evidence(const struct gd_fleet *fl, int host, int gpu,
 	}
 	snprintf(
 		dst, len, "%d of %d executions bad; e.g. %.100s: %.200s%s", bad,
-		t, ex ? ex->id : "-",
-		ex ? (ex->slow ? ex->slow_why : ex->error) : "",
+		t, ex ? ex->id : "-", ex ? gd_fleet_run_why(ex) : "",
 		gpu_slow && !host_slow
 			? ". Host-memory path normal, "
 			  "GPU-memory path slow: check GPU/NIC locality and path class "
@@ -207,46 +226,81 @@ static int domain_unit(struct gd_fleet *fl, int host, int gpu, int q,
 	return 0;
 }
 
-/* Prove what can be proven over hosts (gpu_each false) or associations,
- * re-evaluating after each proof (a proven unit explains its partners'
- * bad runs); what stays ambiguous is named as a pair. */
-static int classify_units(struct gd_fleet *fl, bool gpu_each)
+/* Hosts with an unexplained bad run: the only ones a pass can prove
+ * anything about (explaining never makes a run bad). */
+static void hosts_with_bad(const struct gd_fleet *fl, bool *has)
+{
+	size_t i;
+
+	memset(has, 0, fl->n_hosts * sizeof(*has));
+	for (i = 0; i < fl->n_runs; i++) {
+		const struct gd_fleet_run *r = &fl->runs[i];
+
+		if (!open_bad(r))
+			continue;
+		if (r->a >= 0)
+			has[r->a] = true;
+		if (r->b >= 0)
+			has[r->b] = true;
+	}
+}
+
+/* One pass over every unit; *@proven when a unit was proven. */
+static int units_pass(struct gd_fleet *fl, struct tally *ty, bool gpu_each,
+		      bool pairs, bool *proven)
 {
 	int h, g, q, lanes, n, ret = 0;
 	int g_n = gpu_each ? fl->gpus_per_server : 1;
-	bool proven = true, pairs = false;
 
-	while (!ret && (proven || !pairs)) {
-		pairs = !proven;
-		proven = false;
-		for (h = 0; !ret && h < (int)fl->n_hosts; h++) {
-			for (g = 0; !ret && g < g_n; g++) {
-				int gpu = gpu_each ? g : -1;
+	hosts_with_bad(fl, ty->has);
+	for (h = 0; !ret && h < (int)fl->n_hosts; h++) {
+		for (g = 0; ty->has[h] && !ret && g < g_n; g++) {
+			int gpu = gpu_each ? g : -1;
 
-				n = bad_partners(fl, h, gpu, &q, &lanes);
-				if (!n || (!gpu_each &&
-					   lanes < unit_lanes_needed(fl)))
-					continue;
-				if (n >= 2 || good_elsewhere(fl, q, gpu, h)) {
-					ret = domain_unit(
-						fl, h, gpu, q,
-						gpu_each ? GD_UNIT_ASSOCIATION
-							 : GD_UNIT_SERVER);
-					proven = true;
-				} else if (pairs) {
-					ret = domain_unit(fl, h, gpu, q,
-							  GD_UNIT_PAIR);
-				}
+			n = bad_partners(fl, ty, h, gpu, &q, &lanes);
+			if (!n || (!gpu_each && lanes < unit_lanes_needed(fl)))
+				continue;
+			if (n >= 2 || good_elsewhere(fl, q, gpu, h)) {
+				ret = domain_unit(fl, h, gpu, q,
+						  gpu_each ? GD_UNIT_ASSOCIATION
+							   : GD_UNIT_SERVER);
+				*proven = true;
+			} else if (pairs) {
+				ret = domain_unit(fl, h, gpu, q, GD_UNIT_PAIR);
 			}
 		}
 	}
 	return ret;
 }
 
+/* Prove what can be proven over hosts (gpu_each false) or associations,
+ * re-evaluating after each proof (a proven unit explains its partners'
+ * bad runs); what stays ambiguous is named as a pair. */
+static int classify_units(struct gd_fleet *fl, bool gpu_each)
+{
+	struct tally ty = { .t = calloc(fl->n_hosts + 1, sizeof(int)),
+			    .bad = calloc(fl->n_hosts + 1, sizeof(int)),
+			    .seen = calloc(fl->n_hosts + 1, sizeof(int)),
+			    .has = calloc(fl->n_hosts + 1, sizeof(bool)) };
+	bool proven = true, pairs = false;
+	int ret = ty.t && ty.bad && ty.seen && ty.has ? 0 : -ENOMEM;
+
+	while (!ret && (proven || !pairs)) {
+		pairs = !proven;
+		proven = false;
+		ret = units_pass(fl, &ty, gpu_each, pairs, &proven);
+	}
+	free(ty.t);
+	free(ty.bad);
+	free(ty.seen);
+	free(ty.has);
+	return ret;
+}
+
 static int classify_env(struct gd_fleet *fl)
 {
 	size_t i, bad = 0, t = 0;
-	int hosts = 0, rails = 0, h;
+	int hosts = 0, rails = 0;
 	char *hb = calloc(fl->n_hosts + 1, 1), *rb = calloc(fl->rails + 1, 1);
 	const struct gd_fleet_run *ex = NULL;
 	struct gd_fleet_domain *d;
@@ -286,8 +340,11 @@ static int classify_env(struct gd_fleet *fl)
 			 "the jobs run in (image, driver and peer-memory "
 			 "modules, memlock limit, launcher) on one pair and "
 			 "retest that pair before the fleet");
-		for (h = 0; h < (int)fl->n_hosts; h++)
-			explain(fl, h, -1);
+		/* every host: every bad run that names one */
+		for (i = 0; i < fl->n_runs; i++)
+			if ((fl->runs[i].a >= 0 || fl->runs[i].b >= 0) &&
+			    open_bad(&fl->runs[i]))
+				fl->runs[i].explained = true;
 	}
 out:
 	free(hb);
@@ -295,60 +352,83 @@ out:
 	return 0;
 }
 
-static void classify_rails(struct gd_fleet *fl)
+struct rail_tally {
+	int t, failed;
+	const struct gd_fleet_run *ex; /* the first failed */
+	bool marked;
+};
+
+static void rail_domain(struct gd_fleet *fl, struct gd_fleet_domain *d,
+			int rail, const struct rail_tally *rt)
 {
-	int rail;
+	snprintf(d->name, sizeof(d->name), "rail %d", rail);
+	snprintf(
+		d->evidence, sizeof(d->evidence),
+		fl->rail_slow[rail]
+			? "the rail's median is an outlier against the other "
+			  "rails' medians (median and MAD across rails) at most "
+			  "judged sizes, on every pair tested on it"
+			: "%d of %d executions on the rail failed, e.g. %s: %s",
+		rt->failed, rt->t, rt->ex ? rt->ex->id : "-",
+		rt->ex ? rt->ex->error : "");
+	snprintf(d->action, sizeof(d->action),
+		 "quarantine only rail %d "
+		 "(its switches, cables and optics) and retest it",
+		 rail);
+}
+
+/* A run has one rail: each rail's tallies are taken in one pass, before
+ * any rail's runs are explained, as rail by rail would find them. */
+static int classify_rails(struct gd_fleet *fl)
+{
+	struct rail_tally *rt = calloc(fl->rails + 1, sizeof(*rt));
+	struct gd_fleet_domain *d;
 	size_t i;
+	int rail;
 
+	if (!rt)
+		return -ENOMEM;
+	for (i = 0; i < fl->n_runs; i++) {
+		const struct gd_fleet_run *r = &fl->runs[i];
+
+		if (r->rail < 0 || r->rail >= fl->rails || !tested(r) ||
+		    r->explained)
+			continue;
+		rt[r->rail].t++;
+		if (!r->ok && !rt[r->rail].failed++)
+			rt[r->rail].ex = r;
+	}
 	for (rail = 0; rail < fl->rails; rail++) {
-		int t = 0, failed = 0;
-		struct gd_fleet_domain *d;
-		const struct gd_fleet_run *ex = NULL;
-
-		for (i = 0; i < fl->n_runs; i++) {
-			const struct gd_fleet_run *r = &fl->runs[i];
-
-			if (r->rail != rail || !tested(r) || r->explained)
-				continue;
-			t++;
-			if (!r->ok) {
-				failed++;
-				ex = ex ? ex : r;
-			}
-		}
-		if (!fl->rail_slow[rail] && (failed < 2 || failed * 2 < t))
+		if (!fl->rail_slow[rail] &&
+		    (rt[rail].failed < 2 || rt[rail].failed * 2 < rt[rail].t))
 			continue;
 		d = domain_add(fl, GD_UNIT_RAIL);
 		if (!d)
-			return;
-		snprintf(d->name, sizeof(d->name), "rail %d", rail);
-		snprintf(
-			d->evidence, sizeof(d->evidence),
-			fl->rail_slow[rail]
-				? "the rail's median is an outlier against the other "
-				  "rails' medians (median and MAD across rails) at most "
-				  "judged sizes, on every pair tested on it"
-				: "%d of %d executions on the rail failed, e.g. %s: %s",
-			failed, t, ex ? ex->id : "-", ex ? ex->error : "");
-		snprintf(d->action, sizeof(d->action),
-			 "quarantine only rail %d "
-			 "(its switches, cables and optics) and retest it",
-			 rail);
-		for (i = 0; i < fl->n_runs; i++)
-			if (fl->runs[i].rail == rail &&
-			    gd_fleet_run_bad(&fl->runs[i]))
-				fl->runs[i].explained = true;
+			break;
+		rail_domain(fl, d, rail, &rt[rail]);
+		rt[rail].marked = true;
 	}
+	for (i = 0; i < fl->n_runs; i++)
+		if (fl->runs[i].rail >= 0 && fl->runs[i].rail < fl->rails &&
+		    rt[fl->runs[i].rail].marked &&
+		    gd_fleet_run_bad(&fl->runs[i]))
+			fl->runs[i].explained = true;
+	free(rt);
+	return 0;
 }
 
 int gd_fleet_classify(struct gd_fleet *fl)
 {
 	int ret = classify_env(fl);
 
+	if (!fl->ix)
+		return gd_err(-EINVAL, "failure domains asked before the "
+				       "analysis; call gd_fleet_analyze first");
 	if (fl->n_domains)
 		return ret;
-	classify_rails(fl);
-	ret = classify_units(fl, false);
+	ret = classify_rails(fl);
+	if (!ret)
+		ret = classify_units(fl, false);
 	if (!ret)
 		ret = classify_units(fl, true);
 	return ret ? gd_err(ret, "out of memory classifying failure domains")

@@ -8,14 +8,17 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <json-c/json.h>
 
-#include "tools/cluster/fleet.h"
+#include "tools/cluster/fleet_index.h"
 #include "util/error.h"
 #include "util/json_get.h"
 
@@ -49,46 +52,77 @@ static int jint(struct json_object *o, const char *key, int dflt)
 	return json_object_get_int(v);
 }
 
+static bool same_host(const void *ctx, uint32_t idx, const void *key)
+{
+	const struct gd_fleet *fl = ctx;
+
+	return !strcmp(fl->hosts[idx].name, key);
+}
+
 int gd_fleet_host_index(struct gd_fleet *fl, const char *name, bool add)
 {
-	struct gd_fleet_host *grown;
-	size_t i;
+	uint32_t hv;
+	long i;
+	struct gd_fleet_host *grown, *h;
 
 	if (!name)
 		return -1;
-	for (i = 0; i < fl->n_hosts; i++)
-		if (!strcmp(fl->hosts[i].name, name))
-			return (int)i;
-	if (!add)
+	hv = gd_fleet_hash_bytes(name, strlen(name), 0);
+	i = gd_fleet_hash_find(&fl->host_names, hv, same_host, fl, name);
+	if (i >= 0 || !add)
+		return (int)i;
+	if (fl->n_hosts >= INT_MAX)
 		return -1;
-	grown = realloc(fl->hosts, (fl->n_hosts + 1) * sizeof(*grown));
+	grown = gd_fleet_grow(fl->hosts, &fl->hosts_cap, fl->n_hosts,
+			      sizeof(*grown));
 	if (!grown)
 		return -1;
 	fl->hosts = grown;
-	memset(&fl->hosts[fl->n_hosts], 0, sizeof(*grown));
-	copy_str(fl->hosts[fl->n_hosts].name, GD_FLEET_NAME_MAX, name);
+	h = &fl->hosts[fl->n_hosts];
+	memset(h, 0, sizeof(*h));
+	h->name = gd_fleet_pool_str(&fl->pool, name);
+	if (!h->name ||
+	    gd_fleet_hash_add(&fl->host_names, hv, (uint32_t)fl->n_hosts))
+		return -1;
 	return (int)fl->n_hosts++;
 }
 
-static struct gd_fleet_run *run_find(struct gd_fleet *fl, const char *id,
-				     bool add)
+static bool same_run(const void *ctx, uint32_t idx, const void *key)
 {
-	struct gd_fleet_run *grown, *r;
-	size_t i;
+	const struct gd_fleet *fl = ctx;
 
-	for (i = 0; i < fl->n_runs; i++)
-		if (!strcmp(fl->runs[i].id, id))
-			return &fl->runs[i];
+	return !strcmp(fl->runs[idx].id, key);
+}
+
+/* The execution named @id (added when @add); NULL and *@err -ENOMEM when
+ * it cannot be added, NULL alone when it is not known. */
+static struct gd_fleet_run *run_find(struct gd_fleet *fl, const char *id,
+				     bool add, int *err)
+{
+	uint32_t hv = gd_fleet_hash_bytes(id, strlen(id), 1);
+	long i = gd_fleet_hash_find(&fl->run_ids, hv, same_run, fl, id);
+	struct gd_fleet_run *grown, *r;
+
+	*err = 0;
+	if (i >= 0)
+		return &fl->runs[i];
 	if (!add)
 		return NULL;
-	grown = realloc(fl->runs, (fl->n_runs + 1) * sizeof(*grown));
+	*err = -ENOMEM;
+	grown = gd_fleet_grow(fl->runs, &fl->runs_cap, fl->n_runs,
+			      sizeof(*grown));
 	if (!grown)
 		return NULL;
 	fl->runs = grown;
-	r = &fl->runs[fl->n_runs++];
+	r = &fl->runs[fl->n_runs];
 	memset(r, 0, sizeof(*r));
-	copy_str(r->id, sizeof(r->id), id);
+	r->id = gd_fleet_pool_str(&fl->pool, id);
+	if (!r->id || gd_fleet_hash_add(&fl->run_ids, hv, (uint32_t)fl->n_runs))
+		return NULL;
+	r->file = r->error = "";
 	r->a = r->b = -1;
+	*err = 0;
+	fl->n_runs++;
 	return r;
 }
 
@@ -197,7 +231,7 @@ int gd_fleet_load_plan(struct gd_fleet *fl, const char *path)
 		struct json_object *e = gd_json_idx(ex, i);
 		struct gd_fleet_run *r = run_find(
 			fl, gd_json_str(e, "id") ? gd_json_str(e, "id") : "",
-			true);
+			true, &ret);
 
 		if (!r)
 			ret = -ENOMEM;
@@ -214,12 +248,14 @@ int gd_fleet_load_plan(struct gd_fleet *fl, const char *path)
 	return ret ? gd_err(ret, "--plan: cannot load '%s'", path) : 0;
 }
 
-static void phase_load(struct gd_fleet_phase *p, struct json_object *ph,
-		       bool lat)
+static int phase_load(struct gd_fleet *fl, struct gd_fleet_phase *p,
+		      struct json_object *ph, bool lat)
 {
 	struct json_object *res = jget(ph, "results");
 	const char *status = gd_json_str(ph, "status");
 	size_t i, n = res ? gd_json_len(res) : 0;
+	double size[GD_FLEET_SIZES_MAX], value[GD_FLEET_SIZES_MAX];
+	double *keep;
 
 	snprintf(p->name, sizeof(p->name), "%s",
 		 gd_json_str(ph, "name") ? gd_json_str(ph, "name") : "?");
@@ -231,12 +267,21 @@ static void phase_load(struct gd_fleet_phase *p, struct json_object *ph,
 
 		if (!v || !jget(row, "size_bytes"))
 			continue;
-		p->size_bytes[p->n] =
-			json_object_get_double(jget(row, "size_bytes"));
-		p->value[p->n++] = json_object_get_double(v);
+		size[p->n] = json_object_get_double(jget(row, "size_bytes"));
+		value[p->n++] = json_object_get_double(v);
 	}
+	keep = gd_fleet_pool_alloc(&fl->pool, 2 * p->n * sizeof(double));
+	if (!keep)
+		return -ENOMEM;
+	memcpy(keep, size, p->n * sizeof(double));
+	memcpy(keep + p->n, value, p->n * sizeof(double));
+	p->size_bytes = keep;
+	p->value = keep + p->n;
+	return 0;
 }
 
+/* The document's failure as "@who: message" into @dst, which is left as
+ * it was when the document reports none. */
 static void error_text(struct json_object *doc, char *dst, size_t len,
 		       const char *who)
 {
@@ -250,36 +295,73 @@ static void error_text(struct json_object *doc, char *dst, size_t len,
 		snprintf(dst, len, "%s: exit status %d", who, status);
 }
 
-static void run_measure(struct gd_fleet_run *r, struct json_object *doc,
-			const char *file)
+/* The run's error text from @doc, cut where the fixed-size text of
+ * earlier versions was, so that reports stay the same. */
+static int run_error(struct gd_fleet *fl, struct gd_fleet_run *r,
+		     struct json_object *doc, const char *who)
 {
-	struct json_object *test = jget(doc, "test"), *ph = jget(doc, "phases");
-	const char *measure = gd_json_str(test, "measure");
-	size_t i, n = ph ? gd_json_len(ph) : 0;
+	char buf[GD_FLEET_TEXT_MAX];
 
-	r->have_measure = true;
-	r->lat = measure && !strcmp(measure, "lat");
-	copy_str(r->file, sizeof(r->file), file);
-	r->ok = jint(doc, "exit_status", 1) == 0 &&
-		!gd_json_str(jget(doc, "error"), "message");
+	copy_str(buf, sizeof(buf), r->error);
+	error_text(doc, buf, sizeof(buf), who);
+	if (!strcmp(buf, r->error))
+		return 0;
+	r->error = gd_fleet_pool_str(&fl->pool, buf);
+	return r->error ? 0 : -ENOMEM;
+}
+
+static int run_phases(struct gd_fleet *fl, struct gd_fleet_run *r,
+		      struct json_object *ph)
+{
+	size_t i, n = ph ? gd_json_len(ph) : 0;
+	int ret = 0;
+
+	if (n > GD_FLEET_PHASES_MAX)
+		n = GD_FLEET_PHASES_MAX;
+	/* A second client document of the same execution replaces the
+	 * first's curves; the pool keeps the old ones until the end. */
 	r->n_phases = 0;
-	for (i = 0; i < n && r->n_phases < GD_FLEET_PHASES_MAX; i++) {
+	r->phases = gd_fleet_pool_alloc(&fl->pool,
+					(n ? n : 1) * sizeof(*r->phases));
+	if (!r->phases)
+		return -ENOMEM;
+	for (i = 0; !ret && i < n; i++) {
 		struct gd_fleet_phase *p = &r->phases[r->n_phases++];
 
-		memset(p, 0, sizeof(*p));
-		phase_load(p, gd_json_idx(ph, i), r->lat);
+		ret = phase_load(fl, p, gd_json_idx(ph, i), r->lat);
 		if (!p->ok)
 			r->ok = false;
 	}
-	if (!n)
+	return ret;
+}
+
+static int run_measure(struct gd_fleet *fl, struct gd_fleet_run *r,
+		       struct json_object *doc, const char *file)
+{
+	struct json_object *test = jget(doc, "test"), *ph = jget(doc, "phases");
+	const char *measure = gd_json_str(test, "measure");
+	char buf[GD_FLEET_TEXT_MAX];
+	int ret;
+
+	r->have_measure = true;
+	r->lat = measure && !strcmp(measure, "lat");
+	copy_str(buf, sizeof(buf), file);
+	r->file = gd_fleet_pool_str(&fl->pool, buf);
+	if (!r->file)
+		return -ENOMEM;
+	r->ok = jint(doc, "exit_status", 1) == 0 &&
+		!gd_json_str(jget(doc, "error"), "message");
+	ret = run_phases(fl, r, ph);
+	if (ret)
+		return ret;
+	if (!(ph ? gd_json_len(ph) : 0))
 		r->ok = false;
-	r->error[0] = '\0';
+	r->error = "";
 	if (!r->ok)
-		error_text(doc, r->error, sizeof(r->error), "client");
+		ret = run_error(fl, r, doc, "client");
 	if (!r->ok && !r->error[0])
-		snprintf(r->error, sizeof(r->error),
-			 "a phase failed or no "
-			 "phase reported");
+		r->error = "a phase failed or no phase reported";
+	return ret;
 }
 
 static void ingest_envelope(struct gd_fleet *fl, struct json_object *doc)
@@ -315,7 +397,8 @@ static void ingest_check(struct gd_fleet *fl, struct json_object *doc,
 {
 	struct gd_fleet_check_doc *grown;
 
-	grown = realloc(fl->checks, (fl->n_checks + 1) * sizeof(*grown));
+	grown = gd_fleet_grow(fl->checks, &fl->checks_cap, fl->n_checks,
+			      sizeof(*grown));
 	if (!grown)
 		return;
 	fl->checks = grown;
@@ -332,6 +415,7 @@ static int ingest_run(struct gd_fleet *fl, struct json_object *doc,
 	const char *id = gd_json_str(labels, "exec"),
 		   *role = gd_json_str(doc, "role");
 	struct gd_fleet_run *r;
+	int ret;
 
 	if (gd_json_str(labels, "check"))
 		ingest_check(fl, doc, gd_json_str(labels, "check"), file);
@@ -339,26 +423,64 @@ static int ingest_run(struct gd_fleet *fl, struct json_object *doc,
 		fl->n_unlabelled += !gd_json_str(labels, "check");
 		return 0;
 	}
-	r = run_find(fl, id, !fl->have_plan);
+	r = run_find(fl, id, !fl->have_plan, &ret);
 	if (!r) {
-		fl->n_unlabelled++;
-		return 0;
+		fl->n_unlabelled += !ret;
+		return ret;
 	}
 	if (!r->planned && run_identity(fl, r, labels))
 		return 0;
 	if (role && !strcmp(role, "server")) {
 		r->have_server = true;
-		if (!r->have_measure)
-			error_text(doc, r->error, sizeof(r->error), "server");
-		return 0;
+		return r->have_measure ? 0 : run_error(fl, r, doc, "server");
 	}
-	run_measure(r, doc, file);
-	return 0;
+	return run_measure(fl, r, doc, file);
 }
 
-static int ingest_file(struct gd_fleet *fl, const char *path)
+/* One tokener and one buffer for every document of the walk, where
+ * json_object_from_file makes both anew per file (half the cost of reading
+ * a small document). Parsed the same way: the whole file, one value from
+ * its start, NULL when it is not JSON. */
+struct reader {
+	struct json_tokener *tok;
+	char *buf;
+	size_t cap;
+};
+
+static struct json_object *read_doc(struct reader *rd, const char *path)
 {
-	struct json_object *doc = json_object_from_file(path);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	size_t len = 0;
+	ssize_t n = 0;
+	char *grown;
+
+	if (fd < 0)
+		return NULL;
+	for (;;) {
+		if (len == rd->cap) {
+			grown = gd_fleet_grow(rd->buf, &rd->cap, len, 1);
+			n = -1;
+			if (!grown)
+				break;
+			rd->buf = grown;
+		}
+		n = read(fd, rd->buf + len, rd->cap - len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		len += (size_t)n;
+	}
+	close(fd);
+	if (n != 0 || len > INT_MAX)
+		return NULL;
+	json_tokener_reset(rd->tok);
+	return json_tokener_parse_ex(rd->tok, rd->buf, (int)len);
+}
+
+static int ingest_file(struct gd_fleet *fl, struct reader *rd, const char *path)
+{
+	struct json_object *doc = read_doc(rd, path);
 	const char *schema = gd_json_str(doc, "schema"),
 		   *tool = gd_json_str(doc, "tool");
 	int ret = 0;
@@ -372,10 +494,33 @@ static int ingest_file(struct gd_fleet *fl, const char *path)
 	else
 		ret = ingest_run(fl, doc, path);
 	json_object_put(doc);
+	if (ret)
+		return gd_err(ret,
+			      "out of memory reading '%s' after %zu documents "
+			      "and %zu executions; run gd_report with more "
+			      "memory or on part of the directory",
+			      path, fl->n_docs, fl->n_runs);
 	return ret;
 }
 
-static int ingest_walk(struct gd_fleet *fl, const char *dir, int depth)
+/* Directory, regular file or neither: the entry's type when the file
+ * system gives it (no stat per document), else what stat says of the path
+ * (links followed). */
+static int entry_kind(const struct dirent *e, const char *path)
+{
+	struct stat st;
+
+	if (e->d_type == DT_DIR || e->d_type == DT_REG)
+		return e->d_type;
+	if (stat(path, &st))
+		return DT_UNKNOWN;
+	return S_ISDIR(st.st_mode)   ? DT_DIR
+	       : S_ISREG(st.st_mode) ? DT_REG
+				     : DT_UNKNOWN;
+}
+
+static int ingest_walk(struct gd_fleet *fl, struct reader *rd, const char *dir,
+		       int depth)
 {
 	struct dirent **ents;
 	int i, n = scandir(dir, &ents, NULL, alphasort), ret = 0;
@@ -386,16 +531,17 @@ static int ingest_walk(struct gd_fleet *fl, const char *dir, int depth)
 	for (i = 0; i < n; i++) {
 		char path[4096];
 		size_t len = strlen(ents[i]->d_name);
-		struct stat st;
+		int kind;
 
 		snprintf(path, sizeof(path), "%s/%s", dir, ents[i]->d_name);
-		if (!ret && ents[i]->d_name[0] != '.' && !stat(path, &st)) {
-			if (S_ISDIR(st.st_mode) && depth < 4)
-				ret = ingest_walk(fl, path, depth + 1);
-			else if (S_ISREG(st.st_mode) && len > 5 &&
-				 !strcmp(ents[i]->d_name + len - 5, ".json"))
-				ret = ingest_file(fl, path);
-		}
+		kind = ret || ents[i]->d_name[0] == '.'
+			       ? DT_UNKNOWN
+			       : entry_kind(ents[i], path);
+		if (kind == DT_DIR && depth < 4)
+			ret = ingest_walk(fl, rd, path, depth + 1);
+		else if (kind == DT_REG && len > 5 &&
+			 !strcmp(ents[i]->d_name + len - 5, ".json"))
+			ret = ingest_file(fl, rd, path);
 		free(ents[i]);
 	}
 	free(ents);
@@ -404,18 +550,23 @@ static int ingest_walk(struct gd_fleet *fl, const char *dir, int depth)
 
 int gd_fleet_ingest_dir(struct gd_fleet *fl, const char *dir)
 {
+	struct reader rd = { .tok = json_tokener_new() };
 	size_t i;
-	int ret = ingest_walk(fl, dir, 0);
+	int ret = rd.tok ? ingest_walk(fl, &rd, dir, 0) : -ENOMEM;
 
+	if (rd.tok)
+		json_tokener_free(rd.tok);
+	free(rd.buf);
+	if (ret == -ENOMEM && !gd_err_is_set())
+		return gd_err(ret, "out of memory reading '%s'", dir);
 	for (i = 0; i < fl->n_runs; i++) {
 		struct gd_fleet_run *r = &fl->runs[i];
 
 		if (!r->have_measure && (r->have_server || !r->planned)) {
 			r->ok = false;
 			if (!r->error[0])
-				snprintf(r->error, sizeof(r->error),
-					 "server "
-					 "side ran but no client document");
+				r->error = "server side ran but no client "
+					   "document";
 		}
 		if (!fl->have_plan && r->rail + 1 > fl->rails)
 			fl->rails = r->rail + 1;
@@ -433,8 +584,13 @@ void gd_fleet_free(struct gd_fleet *fl)
 		free(fl->hosts[i].gpu_rail);
 	free(fl->hosts);
 	free(fl->runs);
+	gd_fleet_hash_free(&fl->run_ids);
+	gd_fleet_hash_free(&fl->host_names);
+	gd_fleet_index_free(fl->ix);
+	gd_fleet_pool_free(&fl->pool);
 	free(fl->checks);
 	free(fl->domains);
+	free(fl->slower);
 	free(fl->rail_slow);
 	memset(fl, 0, sizeof(*fl));
 }

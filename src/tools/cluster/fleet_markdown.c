@@ -150,6 +150,11 @@ static void md_gates(FILE *f, struct json_object *doc)
 								 : "FAIL",
 			jstr(g, "detail"));
 	}
+	fprintf(f, "\nHow the gates read repeats:\n\n");
+	for (i = 0; i < jlen(gates); i++)
+		if (jget(jidx(gates, i), "method"))
+			fprintf(f, "- %s: %s\n", jstr(jidx(gates, i), "name"),
+				jstr(jidx(gates, i), "method"));
 }
 
 static void md_domains(FILE *f, struct json_object *doc)

@@ -92,6 +92,89 @@ static struct json_object *curves_json(const struct gd_fleet *fl,
 	return o;
 }
 
+/* null for what is no JSON number (NaN: no interval, or an infinity). */
+static struct json_object *jdbl(double v)
+{
+	return isfinite(v) ? json_object_new_double(v) : NULL;
+}
+
+static struct json_object *json_assessment(const struct gd_fleet_slower *s)
+{
+	const struct gd_fleet_assessment *a = &s->a;
+	struct json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "execution", json_object_new_string(s->id));
+	json_object_object_add(o, "phase", json_object_new_string(s->phase));
+	json_object_object_add(
+		o, "replicates",
+		json_object_new_string(a->by_repeats ? "repeats" : "sizes"));
+	json_object_object_add(o, "repeats", json_object_new_int(a->repeats));
+	json_object_object_add(o, "sizes", json_object_new_int(a->sizes));
+	json_object_object_add(o, "ratio", jdbl(a->ci.ratio));
+	json_object_object_add(o, "low", jdbl(a->ci.lo));
+	json_object_object_add(o, "high", jdbl(a->ci.hi));
+	json_object_object_add(o, "sizes_below", json_object_new_int(a->below));
+	json_object_object_add(o, "sign_p", jdbl(a->p_sign));
+	json_object_object_add(o, "longest_run",
+			       json_object_new_int(a->longest));
+	json_object_object_add(o, "run_p", jdbl(a->p_run));
+	json_object_object_add(o, "sizes_slow_alone",
+			       json_object_new_int(a->nslow));
+	return o;
+}
+
+/* How the repeatability gate judged: its method and figures. */
+static void gate_repeatability_json(const struct gd_fleet *fl,
+				    struct json_object *g)
+{
+	json_object_object_add(g, "method",
+			       json_object_new_string(gd_fleet_cv_method));
+	json_object_object_add(g, "worst_cv_pct",
+			       json_object_new_double(fl->rep.worst_cv_pct));
+	json_object_object_add(g, "limit_cv_pct",
+			       json_object_new_double(fl->opt.max_cv * 100));
+	json_object_object_add(g, "series",
+			       json_object_new_int64((int64_t)fl->rep.series));
+}
+
+static struct json_object *jcount(size_t n)
+{
+	return json_object_new_int64((int64_t)n);
+}
+
+/* How the ratio gate judged: method, level, counts, every "slower". */
+static void gate_ratio_json(const struct gd_fleet *fl, struct json_object *g)
+{
+	const struct gd_fleet_ratio_counts *c = &fl->ratio;
+	struct json_object *n = json_object_new_object();
+	struct json_object *slow = json_object_new_array();
+	size_t i;
+
+	if (fl->opt.expect_ratio <= 0)
+		return;
+	json_object_object_add(g, "method",
+			       json_object_new_string(gd_fleet_ratio_method));
+	json_object_object_add(g, "floor",
+			       json_object_new_double(fl->opt.expect_ratio));
+	json_object_object_add(g, "confidence",
+			       json_object_new_double(GD_INFER_CONFIDENCE));
+	json_object_object_add(g, "alpha",
+			       json_object_new_double(GD_INFER_ALPHA));
+	json_object_object_add(n, "assessed", jcount(c->assessed));
+	json_object_object_add(n, "slower", jcount(c->slower));
+	json_object_object_add(n, "no_difference", jcount(c->no_difference));
+	json_object_object_add(n, "inconclusive", jcount(c->inconclusive));
+	json_object_object_add(n, "by_repeats", jcount(c->by_repeats));
+	json_object_object_add(n, "by_sizes",
+			       jcount(c->assessed - c->by_repeats));
+	json_object_object_add(g, "counts", n);
+	json_object_object_add(g, "repeats_needed",
+			       json_object_new_int((int)c->repeats_needed));
+	for (i = 0; i < fl->n_slower; i++)
+		json_object_array_add(slow, json_assessment(&fl->slower[i]));
+	json_object_object_add(g, "slower", slow);
+}
+
 static struct json_object *json_gates(const struct gd_fleet *fl, bool *pass)
 {
 	struct gd_fleet_gate gates[GD_FLEET_GATES];
@@ -111,6 +194,10 @@ static struct json_object *json_gates(const struct gd_fleet *fl, bool *pass)
 				       json_object_new_boolean(gates[i].pass));
 		json_object_object_add(g, "detail",
 				       json_object_new_string(gates[i].detail));
+		if (!strcmp(gates[i].name, "repeatability"))
+			gate_repeatability_json(fl, g);
+		if (!strcmp(gates[i].name, "ratio"))
+			gate_ratio_json(fl, g);
 		json_object_array_add(ga, g);
 	}
 	gd_fleet_checklist(fl, items);
@@ -214,9 +301,7 @@ static struct json_object *json_runs(const struct gd_fleet *fl)
 		json_object_object_add(o, "status", json_object_new_string(st));
 		json_object_object_add(
 			o, "reason",
-			json_object_new_string(!r->ok	 ? r->error
-					       : r->slow ? r->slow_why
-							 : ""));
+			json_object_new_string(gd_fleet_run_why(r)));
 		json_object_object_add(
 			o, "file",
 			r->file[0] ? json_object_new_string(r->file) : NULL);

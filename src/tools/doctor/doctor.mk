@@ -30,4 +30,10 @@ tests_doctor_bootstrap_test_SOURCES = tests/doctor/bootstrap_test.c
 tests_doctor_bootstrap_test_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_doctor_bootstrap_test_LDADD = $(gd_common_ldadd) $(HWLOC_LIBS) $(LIBPCI_LIBS) $(CMOCKA_LIBS)
 TESTS += tests/doctor/bootstrap_test
+# --mem=cuda:near/far: the choice on the 8 GPU / 8 NIC fixture.
+check_PROGRAMS += tests/doctor/locality_test
+tests_doctor_locality_test_SOURCES = tests/doctor/locality_test.c
+tests_doctor_locality_test_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_doctor_locality_test_LDADD = $(gd_common_ldadd) $(HWLOC_LIBS) $(LIBPCI_LIBS) $(CMOCKA_LIBS)
+TESTS += tests/doctor/locality_test
 endif
