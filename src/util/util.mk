@@ -7,7 +7,7 @@ libgdperf_la_SOURCES += \
 	src/util/version.c src/util/version.h \
 	src/util/parse.c src/util/parse.h \
 	src/util/clock.c src/util/stats.c src/util/stats_json.c src/util/stats.h \
-	src/util/infer.c src/util/infer.h \
+	src/util/infer.c src/util/infer.h src/util/assess.c src/util/assess.h \
 	src/util/keyval.c src/util/keyval.h
 
 if HAVE_CMOCKA

@@ -197,7 +197,7 @@ static void assess_case(double ratio, double cv, unsigned int reps,
 			unsigned int sizes, uint64_t seed, struct rates *out)
 {
 	double d[64 * GD_FLEET_SIZES_MAX], sb[GD_FLEET_SIZES_MAX];
-	struct gd_fleet_assessment a;
+	struct gd_assessment a;
 	unsigned int r, z;
 	int t;
 
@@ -213,11 +213,11 @@ static void assess_case(double ratio, double cv, unsigned int reps,
 
 				d[r * sizes + z] = log(dd / hh);
 			}
-		assert_int_equal(gd_fleet_assess(d, sb, reps, sizes, 0.8, &a),
+		assert_int_equal(gd_assess(d, sb, reps, sizes, 0.8, &a, NULL),
 				 0);
-		out->slower += !strcmp(a.decision, "slower");
-		out->no_difference += !strcmp(a.decision, "no_difference");
-		out->inconclusive += !strcmp(a.decision, "inconclusive");
+		out->slower += !strcmp(a.decision_name, "slower");
+		out->no_difference += !strcmp(a.decision_name, "no_difference");
+		out->inconclusive += !strcmp(a.decision_name, "inconclusive");
 	}
 	printf("# true DD/HH %.2f, CV %2.0f%%, %u repeat(s) x %u size(s), "
 	       "R 0.80: slower %.1f%%, no difference %.1f%%, inconclusive "
@@ -268,26 +268,26 @@ static void test_assess_one_size(void **state)
 {
 	double d[3] = { log(0.3), log(0.31), log(0.29) }, sb[3] = { 1, 2, 3 };
 	double gap[2] = { log(0.3), NAN };
-	struct gd_fleet_assessment a;
+	struct gd_assessment a;
 
 	(void)state;
-	assert_int_equal(gd_fleet_assess(d, sb, 1, 1, 0.8, &a), 0);
-	assert_string_equal(a.decision, "inconclusive");
-	assert_int_equal(gd_fleet_assess(gap, sb, 1, 2, 0.8, &a), 0);
-	assert_string_equal(a.decision, "inconclusive");
+	assert_int_equal(gd_assess(d, sb, 1, 1, 0.8, &a, NULL), 0);
+	assert_string_equal(a.decision_name, "inconclusive");
+	assert_int_equal(gd_assess(gap, sb, 1, 2, 0.8, &a, NULL), 0);
+	assert_string_equal(a.decision_name, "inconclusive");
 	assert_int_equal(a.sizes, 1);
 	/* three repeats at one size: the t-interval over them decides */
-	assert_int_equal(gd_fleet_assess(d, sb, 3, 1, 0.8, &a), 0);
-	assert_string_equal(a.decision, "slower");
-	assert_true(a.by_repeats);
-	assert_int_equal(a.repeats, 3);
+	assert_int_equal(gd_assess(d, sb, 3, 1, 0.8, &a, NULL), 0);
+	assert_string_equal(a.decision_name, "slower");
+	assert_true(a.by_rounds);
+	assert_int_equal(a.rounds, 3);
 	assert_true(a.ci.hi < 0.8);
 	/* no figure at all */
 	gap[0] = NAN;
-	assert_int_equal(gd_fleet_assess(gap, sb, 1, 2, 0.8, &a), 0);
-	assert_string_equal(a.decision, "inconclusive");
+	assert_int_equal(gd_assess(gap, sb, 1, 2, 0.8, &a, NULL), 0);
+	assert_string_equal(a.decision_name, "inconclusive");
 	assert_int_equal(a.sizes, 0);
-	assert_int_equal(gd_fleet_assess(d, sb, 1, 1, 0, &a), -EINVAL);
+	assert_int_equal(gd_assess(d, sb, 1, 1, 0, &a, NULL), -EINVAL);
 }
 
 static bool same_int(const void *ctx, uint32_t idx, const void *key)

@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "util/assess.h"
 #include "util/infer.h"
 
 #define GD_FLEET_SIZES_MAX 48
@@ -209,30 +210,11 @@ double gd_fleet_rail_value(const struct gd_fleet *fl, int rail,
 
 /* fleet_repeats.c: the statistics over a campaign's repeats, the run
  * tool's (src/report/evidence.c). */
-#define GD_FLEET_REPEATS_CAP 100 /* most repeats an assessment asks for */
-struct gd_fleet_assessment {
-	const char *decision; /* "slower", "no_difference", "inconclusive" */
-	bool by_repeats;      /* two or more repeats: their t-interval */
-	unsigned int repeats, sizes; /* with a figure */
-	struct gd_log_ci ci; /* geometric-mean ratio, over repeats or sizes */
-	unsigned int below, longest; /* sizes below R; longest run of them */
-	double p_sign, p_run;	     /* their exact tails */
-	unsigned int nslow;	     /* sizes whose own interval lies below R */
-	double worst_ratio, worst_size;
-	double each_conf;	     /* of the per-size intervals */
-	double spread_cv_pct;	     /* CV of one ratio, percent */
-	unsigned int repeats_needed; /* inconclusive: what would settle it */
-};
-/* @d holds @reps rows of @sizes log-ratios log(device/HH), NAN where a
- * figure is missing; @size_bytes names the columns. */
-int gd_fleet_assess(const double *d, const double *size_bytes,
-		    unsigned int reps, unsigned int sizes, double floor,
-		    struct gd_fleet_assessment *out);
 /* One assessment that decided "slower", kept for the report. */
 struct gd_fleet_slower {
 	const char *id; /* the series' first ok repeat */
 	char phase[8];
-	struct gd_fleet_assessment a;
+	struct gd_assessment a;
 };
 /* Every series: repeatability into fl->rep, with --expect-ratio the
  * assessments into fl->ratio and fl->slower. */

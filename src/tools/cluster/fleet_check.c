@@ -295,8 +295,8 @@ static void gate_ratio(const struct gd_fleet *fl, struct gd_fleet_gate *g)
 			 " (about %u%s repeats would settle the most "
 			 "uncertain)",
 			 c->repeats_needed,
-			 c->repeats_needed >= GD_FLEET_REPEATS_CAP ? " or more"
-								   : "");
+			 c->repeats_needed >= GD_ASSESS_REPEATS_CAP ? " or more"
+								    : "");
 	snprintf(g->detail, sizeof(g->detail),
 		 "%zu of %zu series slower than device/HH %.2f, %zu no "
 		 "difference, %zu inconclusive%s; %zu judged by their "

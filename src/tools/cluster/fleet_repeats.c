@@ -17,202 +17,13 @@
 #include <string.h>
 
 #include "tools/cluster/fleet_index.h"
+#include "util/assess.h"
 #include "util/infer.h"
 
 const char gd_fleet_ratio_method[] =
 	"per series (the repeats of one execution: same round, step, pair, GPU and direction, labels repeat=1..N) and device phase: with two or more repeats, the paired log-ratio t-interval over the repeats (each repeat: the mean over the judged sizes of log(device/HH) in that run) at 95%, slower when its upper bound is below R, or when a size's own interval (t over its repeats, spread pooled across sizes and never below its own, Bonferroni-corrected over the sizes) is; with one repeat, the exact one-sided sign test and longest-run test of 'below R' over the judged sizes, each at alpha 0.005, never from one size alone; otherwise no difference (interval above R) or inconclusive, with the repeats that would settle it";
 const char gd_fleet_cv_method[] =
 	"coefficient of variation in percent (sample standard deviation / mean x 100) of the ok repeats of each series, per phase and judged size; the worst one against --max-cv";
-
-/* One size of a series: its log-ratios over the repeats. */
-struct size_stat {
-	unsigned int n;
-	double mean, sd;
-};
-
-static void size_stats(const double *d, unsigned int reps, unsigned int sizes,
-		       unsigned int z, struct size_stat *st)
-{
-	double sum = 0, sq = 0;
-	unsigned int r;
-
-	memset(st, 0, sizeof(*st));
-	for (r = 0; r < reps; r++)
-		if (!isnan(d[r * sizes + z])) {
-			sum += d[r * sizes + z];
-			st->n++;
-		}
-	if (!st->n)
-		return;
-	st->mean = sum / st->n;
-	for (r = 0; r < reps; r++)
-		if (!isnan(d[r * sizes + z]))
-			sq += (d[r * sizes + z] - st->mean) *
-			      (d[r * sizes + z] - st->mean);
-	st->sd = st->n > 1 ? sqrt(sq / (st->n - 1)) : 0;
-}
-
-/* One repeat: sign and longest-run tests of "below the floor" over the
- * sizes. Under "the true ratio is at the floor or above" each size is
- * below it with probability 1/2 at most, independently of its neighbours;
- * each test gets half of GD_INFER_ALPHA. */
-static bool shape_test(const struct size_stat *st, unsigned int nsz, double lf,
-		       struct gd_fleet_assessment *a)
-{
-	unsigned int z, run = 0;
-
-	for (z = 0; z < nsz; z++) {
-		bool b = st[z].mean < lf;
-
-		a->below += b;
-		run = b ? run + 1 : 0;
-		a->longest = run > a->longest ? run : a->longest;
-	}
-	a->p_sign = gd_binom_tail(nsz, a->below, 0.5);
-	a->p_run = gd_longest_run_tail(nsz, a->longest, 0.5);
-	return nsz >= 2 && a->below >= 2 &&
-	       (a->p_sign <= GD_INFER_ALPHA / 2 ||
-		a->p_run <= GD_INFER_ALPHA / 2);
-}
-
-/*
- * Two or more repeats, per size: its mean against the floor, half-width
- * t * max(pooled sd, own sd) / sqrt(n) at 1 - 0.05/S (Bonferroni over the
- * S sizes), so that a slowdown at a few sizes is not averaged away and a
- * noisy size does not pass for one.
- */
-static void per_size(const struct size_stat *st, const double *size_bytes,
-		     unsigned int nsz, double lf, struct gd_fleet_assessment *a)
-{
-	double ss = 0, t, pooled;
-	unsigned int z, df = 0;
-
-	for (z = 0; z < nsz; z++)
-		if (st[z].n >= 2) {
-			ss += st[z].sd * st[z].sd * (st[z].n - 1);
-			df += st[z].n - 1;
-		}
-	if (!df)
-		return;
-	pooled = sqrt(ss / df);
-	a->spread_cv_pct = 100.0 * sqrt(exp(pooled * pooled) - 1);
-	a->each_conf = 1 - (1 - GD_INFER_CONFIDENCE) / nsz;
-	t = gd_t_quantile(a->each_conf, df);
-	for (z = 0; z < nsz; z++) {
-		double sd = st[z].sd > pooled ? st[z].sd : pooled;
-
-		if (st[z].n < 2 ||
-		    st[z].mean + t * sd / sqrt((double)st[z].n) >= lf)
-			continue;
-		if (!a->nslow++ || exp(st[z].mean) < a->worst_ratio) {
-			a->worst_ratio = exp(st[z].mean);
-			a->worst_size = size_bytes[z];
-		}
-	}
-}
-
-/* The geometric-mean ratio's interval: over the repeats (each repeat's
- * mean over the sizes it has) when two or more have figures, else over
- * the sizes. */
-static int interval(const double *d, unsigned int reps, unsigned int sizes,
-		    const struct size_stat *st, unsigned int nsz,
-		    struct gd_fleet_assessment *a)
-{
-	double *m = malloc(((reps > nsz ? reps : nsz) + 1) * sizeof(*m));
-	unsigned int r, z, n = 0;
-
-	if (!m)
-		return -ENOMEM;
-	for (r = 0; r < reps; r++) {
-		double sum = 0;
-		unsigned int k = 0;
-
-		for (z = 0; z < sizes; z++)
-			if (!isnan(d[r * sizes + z])) {
-				sum += d[r * sizes + z];
-				k++;
-			}
-		if (k)
-			m[n++] = sum / k;
-	}
-	a->repeats = n;
-	a->by_repeats = n >= 2;
-	if (!a->by_repeats)
-		for (z = 0, n = 0; z < nsz; z++)
-			m[n++] = st[z].mean;
-	gd_log_ci(m, n, GD_INFER_CONFIDENCE, &a->ci);
-	free(m);
-	return 0;
-}
-
-/* Repeats that would bring the interval's half-width within the gap to
- * the floor. With one repeat the spread is across sizes, and a repeat's
- * mean over S sizes varies sqrt(S) times less than one size does. */
-static unsigned int repeats_needed(const struct gd_fleet_assessment *a,
-				   double floor)
-{
-	struct gd_log_ci per_repeat = a->ci;
-	unsigned int n;
-
-	if (!a->by_repeats && a->sizes > 1)
-		per_repeat.sd_log /= sqrt((double)a->sizes);
-	n = gd_repeats_needed(&per_repeat, floor, GD_FLEET_REPEATS_CAP);
-	return n && n < 3 ? 3 : n;
-}
-
-static void decide(struct gd_fleet_assessment *a, bool consistent, double floor)
-{
-	bool slower;
-
-	if (a->by_repeats) {
-		slower = (a->ci.n >= 2 && a->ci.hi < floor) || a->nslow > 0;
-	} else {
-		a->spread_cv_pct =
-			100.0 * sqrt(exp(a->ci.sd_log * a->ci.sd_log) - 1);
-		slower = consistent;
-	}
-	if (slower)
-		a->decision = "slower";
-	else if (a->ci.n >= 2 && a->ci.lo >= floor)
-		a->decision = "no_difference";
-	else {
-		a->decision = "inconclusive";
-		a->repeats_needed = repeats_needed(a, floor);
-	}
-}
-
-int gd_fleet_assess(const double *d, const double *size_bytes,
-		    unsigned int reps, unsigned int sizes, double floor,
-		    struct gd_fleet_assessment *a)
-{
-	struct size_stat st[GD_FLEET_SIZES_MAX];
-	double sb[GD_FLEET_SIZES_MAX];
-	unsigned int z, nsz = 0;
-	bool consistent;
-	int ret;
-
-	memset(a, 0, sizeof(*a));
-	a->decision = "inconclusive";
-	a->ci.ratio = a->ci.lo = a->ci.hi = NAN;
-	if (sizes > GD_FLEET_SIZES_MAX || !(floor > 0))
-		return -EINVAL;
-	for (z = 0; z < sizes; z++) {
-		size_stats(d, reps, sizes, z, &st[nsz]);
-		if (st[nsz].n)
-			sb[nsz++] = size_bytes ? size_bytes[z] : z;
-	}
-	a->sizes = nsz;
-	if (!nsz)
-		return 0;
-	consistent = shape_test(st, nsz, log(floor), a);
-	ret = interval(d, reps, sizes, st, nsz, a);
-	if (ret)
-		return ret;
-	if (a->by_repeats)
-		per_size(st, sb, nsz, log(floor), a);
-	decide(a, consistent, floor);
-	return 0;
-}
 
 /* The first ok measured repeat of a series: its phases and judged sizes
  * are the grid the others are read on. */
@@ -324,16 +135,16 @@ static void ratio_rows(const struct gd_fleet *fl, const char *name,
 
 static void slower_text(const struct gd_fleet_slower *s, char *dst, size_t len)
 {
-	const struct gd_fleet_assessment *a = &s->a;
+	const struct gd_assessment *a = &s->a;
 	int n;
 
-	if (a->by_repeats)
+	if (a->by_rounds)
 		n = snprintf(dst, len,
 			     "%s: %s/HH %.2f, %.0f%% interval %.2f..%.2f over "
 			     "%u repeats and %u sizes",
 			     s->id, s->phase, a->ci.ratio,
 			     GD_INFER_CONFIDENCE * 100, a->ci.lo, a->ci.hi,
-			     a->repeats, a->sizes);
+			     a->rounds, a->sizes);
 	else
 		n = snprintf(
 			dst, len,
@@ -349,21 +160,21 @@ static void slower_text(const struct gd_fleet_slower *s, char *dst, size_t len)
 }
 
 static int count(struct gd_fleet *fl, const struct gd_fleet_run *ref,
-		 const char *phase, const struct gd_fleet_assessment *a)
+		 const char *phase, const struct gd_assessment *a)
 {
 	struct gd_fleet_ratio_counts *c = &fl->ratio;
 	struct gd_fleet_slower *grown;
 
 	c->assessed++;
-	c->by_repeats += a->by_repeats;
-	if (!strcmp(a->decision, "no_difference"))
+	c->by_repeats += a->by_rounds;
+	if (!strcmp(a->decision_name, "no_difference"))
 		c->no_difference++;
-	if (!strcmp(a->decision, "inconclusive")) {
+	if (!strcmp(a->decision_name, "inconclusive")) {
 		c->inconclusive++;
 		if (a->repeats_needed > c->repeats_needed)
 			c->repeats_needed = a->repeats_needed;
 	}
-	if (strcmp(a->decision, "slower"))
+	if (strcmp(a->decision_name, "slower"))
 		return 0;
 	grown = gd_fleet_grow(fl->slower, &fl->slower_cap, fl->n_slower,
 			      sizeof(*grown));
@@ -386,7 +197,7 @@ static int ratio_phase(struct gd_fleet *fl, const struct gd_fleet_run *ref,
 {
 	double cols[GD_FLEET_SIZES_MAX], *d;
 	unsigned int nc = ratio_cols(fl, p, cols);
-	struct gd_fleet_assessment a;
+	struct gd_assessment a;
 	int ret;
 
 	if (!nc)
@@ -395,8 +206,8 @@ static int ratio_phase(struct gd_fleet *fl, const struct gd_fleet_run *ref,
 	if (!d)
 		return -ENOMEM;
 	ratio_rows(fl, p->name, runs, n, d, cols, nc);
-	ret = gd_fleet_assess(d, cols, (unsigned int)n, nc,
-			      fl->opt.expect_ratio, &a);
+	ret = gd_assess(d, cols, (unsigned int)n, nc, fl->opt.expect_ratio, &a,
+			NULL);
 	free(d);
 	return ret ? ret : count(fl, ref, p->name, &a);
 }

@@ -100,15 +100,15 @@ static struct json_object *jdbl(double v)
 
 static struct json_object *json_assessment(const struct gd_fleet_slower *s)
 {
-	const struct gd_fleet_assessment *a = &s->a;
+	const struct gd_assessment *a = &s->a;
 	struct json_object *o = json_object_new_object();
 
 	json_object_object_add(o, "execution", json_object_new_string(s->id));
 	json_object_object_add(o, "phase", json_object_new_string(s->phase));
 	json_object_object_add(
 		o, "replicates",
-		json_object_new_string(a->by_repeats ? "repeats" : "sizes"));
-	json_object_object_add(o, "repeats", json_object_new_int(a->repeats));
+		json_object_new_string(a->by_rounds ? "repeats" : "sizes"));
+	json_object_object_add(o, "repeats", json_object_new_int(a->rounds));
 	json_object_object_add(o, "sizes", json_object_new_int(a->sizes));
 	json_object_object_add(o, "ratio", jdbl(a->ci.ratio));
 	json_object_object_add(o, "low", jdbl(a->ci.lo));
