@@ -21,36 +21,10 @@
 
 #include "report/compare.h"
 #include "util/infer.h"
+#include "synth_util.h"
 
 #define TRIALS 1000
 #define SIZES 23 /* 2 B .. 8 MiB */
-
-static uint64_t rng_state;
-
-static double uniform01(void)
-{
-	/* xorshift64*: fixed seed, the same figures on every machine */
-	rng_state ^= rng_state >> 12;
-	rng_state ^= rng_state << 25;
-	rng_state ^= rng_state >> 27;
-	return ((rng_state * 2685821657736338717ULL) >> 11) * 0x1.0p-53;
-}
-
-static double gauss(void)
-{
-	double u = uniform01(), v = uniform01();
-
-	return sqrt(-2 * log(u > 0 ? u : 1e-300)) * cos(2 * M_PI * v);
-}
-
-/* One figure: @mean times log-normal noise with coefficient of variation
- * @cv (the log's stdev is sqrt(log(1 + cv^2)), its mean keeps E = mean). */
-static double noisy(double mean, double cv)
-{
-	double s = sqrt(log(1 + cv * cv));
-
-	return mean * exp(s * gauss() - s * s / 2);
-}
 
 /* The curve a bandwidth sweep has: rising with size, then flat. */
 static double true_bw(uint64_t size)

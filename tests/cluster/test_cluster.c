@@ -22,6 +22,7 @@
 
 #include "tools/cluster/fleet.h"
 #include "tools/cluster/plan.h"
+#include "synth_util.h"
 
 static void test_median_mad(void **state)
 {
@@ -159,32 +160,6 @@ static void test_cfg_errors(void **state)
 }
 
 #define TRIALS 1000
-
-static uint64_t rng_state;
-
-static double uniform01(void)
-{
-	/* xorshift64*: fixed seed, the same figures on every machine */
-	rng_state ^= rng_state >> 12;
-	rng_state ^= rng_state << 25;
-	rng_state ^= rng_state >> 27;
-	return ((rng_state * 2685821657736338717ULL) >> 11) * 0x1.0p-53;
-}
-
-static double gauss(void)
-{
-	double u = uniform01(), v = uniform01();
-
-	return sqrt(-2 * log(u > 0 ? u : 1e-300)) * cos(2 * M_PI * v);
-}
-
-/* @mean with log-normal noise of coefficient of variation @cv. */
-static double noisy(double mean, double cv)
-{
-	double s = sqrt(log(1 + cv * cv));
-
-	return mean * exp(s * gauss() - s * s / 2);
-}
 
 struct rates {
 	int slower, no_difference, inconclusive;

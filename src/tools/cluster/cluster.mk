@@ -26,7 +26,8 @@ dist_man_MANS += man/gd_plan.1 man/gd_report.1
 # Unit tests: statistics and schedule properties (cmocka).
 if HAVE_CMOCKA
 check_PROGRAMS += tests/cluster/test_cluster
-tests_cluster_test_cluster_SOURCES = tests/cluster/test_cluster.c
+tests_cluster_test_cluster_SOURCES = tests/cluster/test_cluster.c tests/synth_util.h
+tests_cluster_test_cluster_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests
 tests_cluster_test_cluster_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_cluster_test_cluster_LDADD = libgdcluster.la $(gd_common_ldadd) \
 	$(CMOCKA_LIBS) -lm
