@@ -1,8 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 # gd_plan worksheets against golden files (32x8x8 and an odd 5-server
-# cluster), the nine figures of the 32x8x8 case checked one by one, and
-# nonsense input rejected with exit 2 and the option named.
+# cluster; the header names the --repeat every run gets), the nine figures
+# of the 32x8x8 case checked one by one, and nonsense input rejected with
+# exit 2 and the option named.
 B=${GD_TOP_BUILDDIR:-.}
 G=${GD_TOP_SRCDIR:-.}/tests/cluster/golden
 T=$(mktemp -d) || exit 1
@@ -49,4 +50,10 @@ bad --servers --servers 1 --gpus-per-server 8 --rails 8 --nic-gbps 400
 bad --nic-gbps --servers 4 --gpus-per-server 8 --rails 8
 bad --repeats $base --rails 8 --repeats 2x
 bad --launcher $base --rails 8 --launcher rsh
+bad --repeat $base --rails 8 --repeat 0
+bad --repeat $base --rails 8 --repeat 65
+bad --run-limit $base --rails 8 --run-limit -1
+# gd_plan writes --repeat itself: a second one would contradict the plan.
+bad --tool-args $base --rails 8 --tool-args '-n 5 --repeat=2'
+bad --tool-args $base --rails 8 --repeat 2 --tool-args '--run_infinitely'
 echo "PASS: golden worksheets and input checks"

@@ -42,7 +42,7 @@ PY
 n=$(awk '!/^#/ { print $1, $2, $3, $4 }' "$T/l/plan.steps" | sort -u | wc -l)
 # round 1: 2 pairs; round 2: 2 pairs; round 3: 2 steps x 2 pairs
 [ "$n" = 8 ] || fail "expected 8 job steps, got $n"
-grep -q '^1 1 node01 node04 serial node01 client gd_write_bw .*out_json_file=\$RESULTS/c1-node01-node04-g0-ab-r1.json' "$T/l/plan.steps" ||
+grep -q '^1 1 node01 node04 serial node01 client timeout -k 10 600 gd_write_bw .*out_json_file=\$RESULTS/c1-node01-node04-g0-ab-r1.json' "$T/l/plan.steps" ||
 	fail "client side of the first execution in the steps file"
 grep -q '^3 1 node01 node04 concurrent node04 server ' "$T/l/plan.steps" ||
 	fail "round 3 lines of the steps file are not concurrent"
@@ -55,8 +55,18 @@ lines=$(grep -c '^ssh -n ' "$T/l/plan.cmds")
 [ "$lines" = 8 ] || fail "expected 8 serial command lines (rounds 1-2), got $lines"
 lines=$(grep -c '^{ ssh -n .*; } &$' "$T/l/plan.cmds")
 [ "$lines" = 4 ] || fail "expected 4 concurrent lines (round 3), got $lines"
-grep -q '^ssh -n node04 "gd_write_bw -d mlx5_0 -p 18515 --mem=cuda:0 --phases=HH,DD --out_json_file=$RESULTS/c1-node01-node04-g0-ab-r1.server.json' "$T/l/plan.cmds" ||
+# Every run bounded (--run-limit, default 300 + 10 x 30 s) and with the
+# plan's --repeat (default 3).
+grep -q '^ssh -n node04 "timeout -k 10 600 gd_write_bw -d mlx5_0 -p 18515 --repeat=3 --mem=cuda:0 --phases=HH,DD --out_json_file=$RESULTS/c1-node01-node04-g0-ab-r1.server.json' "$T/l/plan.cmds" ||
 	fail "server side of the first execution"
+[ "$(grep -o 'timeout -k 10 600 gd_write_bw [^"]* --repeat=3 ' "$T/l/plan.cmds" | wc -l)" = 24 ] ||
+	fail "every side of the 12 executions should be bounded and repeated"
+"$B/gd_plan" --servers 4 --gpus-per-server 1 --rails 1 --nic-gbps 100 \
+	--repeats 1 --repeat 1 --run-limit 0 --quiet --slurm "$T/r1.sbatch" || fail "--repeat 1 --run-limit 0"
+! grep -q -- '--repeat=\|timeout ' "$T/r1.steps" || fail "--repeat 1 and --run-limit 0 should leave both out"
+python3 -c 'import json, sys; c = json.load(open(sys.argv[1]))["config"]
+assert (c["repeat_per_run"], c["run_limit_s"]) == (3, 600), c' "$T/l/plan.json" ||
+	fail "plan.json config: repeat_per_run 3, run_limit_s 600"
 grep -q '\-\-label direction=a_to_b node04"; wait$' "$T/l/plan.cmds" ||
 	fail "client side names the server host last"
 
@@ -64,7 +74,7 @@ grep -q '\-\-label direction=a_to_b node04"; wait$' "$T/l/plan.cmds" ||
 "$B/gd_plan" --servers 2 --gpus-per-server 1 --rails 1 --nic-gbps 100 \
 	--repeats 2 --quiet --loopback-host vm --nic-prefix rxe --gpu-mem none \
 	--tool-args '-n 5' --gid-index 1 --commands "$T/lb.cmds" || fail "loopback"
-grep -q '^gd_write_bw -d rxe0 -x 1 -p 18516 -n 5 --loopback --out_json_file=\$RESULTS/c1-node01-node02-g0-ba-r1.json' "$T/lb.cmds" ||
+grep -q '^timeout -k 10 600 gd_write_bw -d rxe0 -x 1 -p 18516 -n 5 --repeat=3 --loopback --out_json_file=\$RESULTS/c1-node01-node02-g0-ba-r1.json' "$T/lb.cmds" ||
 	fail "loopback command line: $(sed -n 10p "$T/lb.cmds")"
 dups=$(grep -o ' -p [0-9]*' "$T/lb.cmds" | sort | uniq -d)
 [ -z "$dups" ] || fail "loopback executions share ports: $dups"

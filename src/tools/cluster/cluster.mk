@@ -34,11 +34,13 @@ tests_cluster_test_cluster_LDADD = libgdcluster.la $(gd_common_ldadd) \
 TESTS += tests/cluster/test_cluster
 endif
 
-# Script tests: golden worksheets, plan properties over the JSON, and the
-# labelled synthetic corpus classified by gd_report.
+# Script tests: golden worksheets, plan properties over the JSON, every
+# launch file through sh/bash -n and shellcheck, and the labelled synthetic
+# corpus classified by gd_report.
 TESTS += tests/cluster/plan_golden.sh tests/cluster/plan_props.sh \
-	tests/cluster/report_corpus.sh
+	tests/cluster/launch_lint.sh tests/cluster/report_corpus.sh
 EXTRA_DIST += tests/cluster/plan_golden.sh tests/cluster/plan_props.sh \
+	tests/cluster/launch_lint.sh \
 	tests/cluster/plan_props.py tests/cluster/report_corpus.sh \
 	tests/cluster/make_corpus.py tests/cluster/check_report.py \
 	tests/cluster/golden/plan-32x8x8.txt tests/cluster/golden/plan-5x4x2.txt

@@ -35,6 +35,8 @@ static const struct option long_opts[] = {
 	{ "rails", required_argument, NULL, OPT_SET },
 	{ "nic-gbps", required_argument, NULL, OPT_SET },
 	{ "repeats", required_argument, NULL, OPT_SET },
+	{ "repeat", required_argument, NULL, OPT_SET },
+	{ "run-limit", required_argument, NULL, OPT_SET },
 	{ "seconds", required_argument, NULL, OPT_SET },
 	{ "name", required_argument, NULL, OPT_SET },
 	{ "host-prefix", required_argument, NULL, OPT_SET },
@@ -70,7 +72,8 @@ static void usage(FILE *f)
 		"  --gpus-per-server N    GPUs per server\n"
 		"  --rails N              rails (NICs) per server; must divide the GPUs\n"
 		"  --nic-gbps R           NIC line rate in Gb/s (10^9 bit/s)\n"
-		"  --repeats N            repeats of every round-1 execution (default 3)\n"
+		"  --repeats N            planned repeats of every round-1 execution, each its\n"
+		"                         own run labelled repeat=1..N (default 3)\n"
 		"  --seconds S            seconds per execution (default 30)\n"
 		"  --hosts FILE           host list: NAME [rack=RACK] [GPU:NIC:RAIL ...]\n"
 		"  --host-prefix P        generated host names P01.. (default node)\n"
@@ -79,17 +82,29 @@ static void usage(FILE *f)
 		"Runs:\n"
 		"  --tool NAME            benchmark binary (default gd_write_bw)\n"
 		"  --tool-args 'ARGS'     extra arguments for every run (e.g. '-a -n 200')\n"
+		"  --repeat N             --repeat=N in every run: rounds inside one run,\n"
+		"                         for the spread and the ratio's interval (default 3;\n"
+		"                         1 leaves it out)\n"
+		"  --run-limit S          stop a run after S seconds (timeout -k 10 S), so a\n"
+		"                         partner that never connects cannot stall the\n"
+		"                         campaign (default 300 + 10 x --seconds; 0: none)\n"
 		"  --gpu-mem SPEC         cuda (--mem=cuda:GPU), none (host only) or a\n"
 		"                         --mem spec; anything but none adds --phases=HH,DD\n"
 		"  --gid-index N          -x for every run\n"
 		"  --base-port N          first TCP port (default 18515)\n"
 		"  --loopback-host NAME   map every server to NAME and use --loopback runs\n"
-		"  --launcher L           command file: ssh, pdsh, clush or local\n"
+		"  --launcher L           command file: ssh, pdsh, clush or local (run the\n"
+		"                         same file on every node; each runs its own side)\n"
 		"  --results-dir DIR      default $RESULTS in the launch files (results)\n"
 		"  --name NAME            plan name, also the 'plan' label (default plan)\n"
 		"Outputs (the worksheet always goes to stdout unless --quiet):\n"
-		"  --out-dir DIR          write DIR/plan.json plan.csv plan.sbatch plan.cmds\n"
-		"  --json FILE  --csv FILE  --slurm FILE  --commands FILE\n"
+		"  --out-dir DIR          write DIR/plan.json plan.csv plan.sbatch plan.steps\n"
+		"                         plan.cmds\n"
+		"  --json FILE  --csv FILE  --commands FILE\n"
+		"  --slurm FILE           batch script FILE and its steps file next to it\n"
+		"                         (FILE.sbatch -> FILE.steps): one line per side of\n"
+		"                         each execution, ROUND STEP NODE_A NODE_B MODE HOST\n"
+		"                         ROLE COMMAND; keep both at one path every node reads\n"
 		"  --quiet                no worksheet on stdout\n"
 		"  -h, --help             this help\n"
 		"  -V, --version          print the version\n"

@@ -20,6 +20,8 @@ void gd_plan_cfg_defaults(struct gd_plan_cfg *cfg)
 {
 	memset(cfg, 0, sizeof(*cfg));
 	cfg->repeats = 3;
+	cfg->tool_repeat = 3;
+	cfg->run_limit_s = -1;
 	cfg->seconds = 30;
 	cfg->gid_index = -1;
 	cfg->base_port = 18515;
@@ -123,6 +125,11 @@ int gd_plan_cfg_set(struct gd_plan_cfg *c, const char *key, const char *v)
 		return parse_long(key, v, 1, 1024, &c->rails);
 	if (!strcmp(key, "repeats"))
 		return parse_long(key, v, 1, 1000, &c->repeats);
+	/* The engine's own range for --repeat. */
+	if (!strcmp(key, "repeat"))
+		return parse_long(key, v, 1, 64, &c->tool_repeat);
+	if (!strcmp(key, "run-limit"))
+		return parse_long(key, v, 0, 7 * 86400, &c->run_limit_s);
 	if (!strcmp(key, "gid-index"))
 		return parse_long(key, v, 0, 255, &c->gid_index);
 	if (!strcmp(key, "base-port"))
@@ -203,6 +210,30 @@ int gd_plan_cfg_load(struct gd_plan_cfg *cfg, const char *path)
 	return ret;
 }
 
+/* gd_plan writes --repeat itself; a second one in --tool-args would leave
+ * the launch line and the plan's JSON disagreeing on the rounds per run. */
+static int tool_args_check(const struct gd_plan_cfg *c)
+{
+	const char *p = c->tool_args;
+
+	while ((p = strstr(p, "--repeat"))) {
+		if ((p == c->tool_args || p[-1] == ' ') &&
+		    (p[8] == '\0' || p[8] == '=' || p[8] == ' '))
+			return gd_err(-EINVAL,
+				      "--tool-args: '%s' gives --repeat; use "
+				      "gd_plan --repeat N instead, which puts "
+				      "--repeat=N in every run",
+				      c->tool_args);
+		p += 8;
+	}
+	if (c->tool_repeat > 1 && strstr(c->tool_args, "--run_infinitely"))
+		return gd_err(-EINVAL,
+			      "--tool-args: --run_infinitely cannot run with "
+			      "--repeat=%ld; give gd_plan --repeat 1",
+			      c->tool_repeat);
+	return 0;
+}
+
 int gd_plan_cfg_check(const struct gd_plan_cfg *c)
 {
 	if (c->servers < 2)
@@ -223,7 +254,16 @@ int gd_plan_cfg_check(const struct gd_plan_cfg *c)
 	if (c->nic_Gbps <= 0)
 		return gd_err(-EINVAL, "--nic-gbps: missing; give the NIC line "
 				       "rate in Gb/s, for example 400");
-	return 0;
+	return tool_args_check(c);
+}
+
+/* Seconds after which a launch line stops its run (timeout(1)); the
+ * default leaves a slow run ten times its planned length. */
+long gd_plan_run_limit(const struct gd_plan_cfg *c)
+{
+	if (c->run_limit_s >= 0)
+		return c->run_limit_s;
+	return 300 + (long)ceil(10 * c->seconds);
 }
 
 static int host_alloc(struct gd_plan *plan)

@@ -47,9 +47,11 @@ struct gd_plan_cfg {
 	long servers;
 	long gpus_per_server;
 	long rails;
-	long repeats;
-	double nic_Gbps; /* nominal line rate, 10^9 bit/s */
-	double seconds;	 /* per execution */
+	long repeats;	  /* planned executions of each round-1 lane */
+	long tool_repeat; /* --repeat=N in every run (rounds per run) */
+	long run_limit_s; /* stop a run after this long; 0: never */
+	double nic_Gbps;  /* nominal line rate, 10^9 bit/s */
+	double seconds;	  /* per execution */
 	char name[GD_PLAN_NAME_MAX];
 	char host_prefix[GD_PLAN_NAME_MAX];
 	char nic_prefix[GD_PLAN_NAME_MAX];
@@ -120,6 +122,8 @@ int gd_plan_cfg_set(struct gd_plan_cfg *cfg, const char *key,
 		    const char *value);
 int gd_plan_cfg_load(struct gd_plan_cfg *cfg, const char *path);
 int gd_plan_cfg_check(const struct gd_plan_cfg *cfg);
+/* The run limit in seconds (0: none), the default resolved. */
+long gd_plan_run_limit(const struct gd_plan_cfg *cfg);
 int gd_plan_hosts_default(struct gd_plan *plan);
 int gd_plan_hosts_load(struct gd_plan *plan, const char *path);
 void gd_plan_worksheet(const struct gd_plan_cfg *cfg, struct gd_worksheet *ws);

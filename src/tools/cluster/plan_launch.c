@@ -78,8 +78,13 @@ void gd_plan_run_cmd(const struct gd_plan *plan, const struct gd_plan_exec *e,
 {
 	int host = side == GD_SIDE_SERVER ? gd_plan_server_host(e)
 					  : gd_plan_client_host(e);
+	long limit = gd_plan_run_limit(&plan->cfg);
 
 	buf[0] = '\0';
+	/* A server waits for its client without end (as perftest's does):
+	 * bounded, a partner that never connects cannot stall the campaign. */
+	if (limit)
+		cat(buf, "timeout -k 10 %ld ", limit);
 	cat(buf, "%s -d %s", plan->cfg.tool,
 	    plan->hosts[host].assoc[e->gpu].nic);
 	if (plan->cfg.gid_index >= 0)
@@ -87,6 +92,8 @@ void gd_plan_run_cmd(const struct gd_plan *plan, const struct gd_plan_exec *e,
 	cat(buf, " -p %d", e->port);
 	if (plan->cfg.tool_args[0])
 		cat(buf, " %s", plan->cfg.tool_args);
+	if (plan->cfg.tool_repeat > 1)
+		cat(buf, " --repeat=%ld", plan->cfg.tool_repeat);
 	mem_args(plan, e, buf);
 	if (side == GD_SIDE_LOOPBACK)
 		cat(buf, " --loopback");
@@ -105,7 +112,9 @@ static const char *const launch_prefix[] = {
 };
 
 /* One line runs one execution: the server side first, then the client
- * (whose connect retries until the server listens), then wait for both. */
+ * (whose connect retries until the server listens), then wait for both.
+ * The local launcher's file runs on every node at once: each side only
+ * where its host is this node (on(), defined in the file's head). */
 static void command_line(const struct gd_plan *plan,
 			 const struct gd_plan_exec *e, char *line, size_t len)
 {
@@ -120,7 +129,10 @@ static void command_line(const struct gd_plan *plan,
 	gd_plan_run_cmd(plan, e, GD_SIDE_SERVER, srv);
 	gd_plan_run_cmd(plan, e, GD_SIDE_CLIENT, cli);
 	if (l == GD_LAUNCH_LOCAL)
-		snprintf(line, len, "%s & sleep 1; %s; wait", srv, cli);
+		snprintf(line, len,
+			 "{ on %s && %s; } & { on %s && sleep 1 && %s; }; wait",
+			 plan->hosts[gd_plan_server_host(e)].name, srv,
+			 plan->hosts[gd_plan_client_host(e)].name, cli);
 	else
 		snprintf(line, len,
 			 "%s %s \"%s\" & sleep 1; %s %s \"%s\"; wait",
@@ -139,6 +151,45 @@ static int close_checked(FILE *f, const char *opt, const char *path)
 	return 0;
 }
 
+static void commands_head(FILE *f, const struct gd_plan *plan)
+{
+	bool local = plan->cfg.launcher == GD_LAUNCH_LOCAL &&
+		     !plan->cfg.loopback_host[0];
+
+	fprintf(f,
+		"#!/bin/sh\n# gd_plan command file for plan '%s': one line "
+		"per execution.\n",
+		plan->cfg.name);
+	if (local)
+		fputs("# Local launcher: start this same file on every node "
+		      "of the plan at once\n# (each node's own shell, or "
+		      "pdsh -w NODES sh FILE); each line runs only\n# the "
+		      "sides of its execution whose host is this node "
+		      "(GD_HOST, default\n# uname -n), so every pair runs "
+		      "its own lines and the pairs of a step\n# run side "
+		      "by side. Partners meet through the side channel's "
+		      "connect\n# retry (--timeout, 10 s): start the nodes "
+		      "within that time; with a bye\n# (odd server count) "
+		      "or uneven steps use ssh, pdsh, clush or Slurm.\n",
+		      f);
+	else
+		fputs("# Rounds 1 and 2 run one execution at a time; round 3 "
+		      "starts every\n# execution of a step at once and waits "
+		      "for them.\n",
+		      f);
+	fprintf(f,
+		"# Each run writes $RESULTS/<exec>.json; point gd_report at "
+		"that directory.\n# RESULTS must be a path every node can "
+		"write (shared file system).\n"
+		"RESULTS=${RESULTS:-%s}\nmkdir -p \"$RESULTS\"\n",
+		plan->cfg.results_dir);
+	if (local)
+		fputs("GD_HOST=${GD_HOST:-$(uname -n)}\n"
+		      "on() { [ \"$1\" = \"$GD_HOST\" ] || "
+		      "[ \"$1\" = \"${GD_HOST%%.*}\" ]; }\n",
+		      f);
+}
+
 int gd_plan_write_commands(const struct gd_plan *plan, const char *path)
 {
 	static char line[3 * CMD_MAX];
@@ -148,15 +199,7 @@ int gd_plan_write_commands(const struct gd_plan *plan, const char *path)
 	if (!f)
 		return gd_err(-errno, "--commands: cannot write '%s': %s", path,
 			      strerror(errno));
-	fprintf(f,
-		"#!/bin/sh\n# gd_plan command file for plan '%s': one line "
-		"per execution.\n# Rounds 1 and 2 run one execution at a time; "
-		"round 3 starts every\n# execution of a step at once and waits "
-		"for them. Each run writes\n# $RESULTS/<exec>.json; point "
-		"gd_report at that directory.\n# RESULTS must be a path every "
-		"node can write (shared file system).\n"
-		"RESULTS=${RESULTS:-%s}\nmkdir -p \"$RESULTS\"\n",
-		plan->cfg.name, plan->cfg.results_dir);
+	commands_head(f, plan);
 	for (i = 0; i < plan->n_execs; i++) {
 		const struct gd_plan_exec *e = &plan->execs[i];
 		bool conc = e->round == GD_ROUND_CONCURRENCY;

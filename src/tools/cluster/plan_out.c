@@ -104,7 +104,8 @@ int gd_plan_print_worksheet(const struct gd_plan *plan, FILE *f)
 		c->name, c->servers, c->gpus_per_server, c->rails, num,
 		c->repeats);
 	gd_plan_fmt_num(num, sizeof(num), c->seconds);
-	fprintf(f, "%s s per execution\n\n", num);
+	fprintf(f, "%s s per execution, --repeat=%ld in every run\n\n", num,
+		c->tool_repeat);
 	for (i = 0; i < n; i++) {
 		gd_plan_fmt_num(num, sizeof(num), rows[i].value);
 		fprintf(f, "%10s  %-25s %s\n", num, rows[i].unit,
@@ -129,6 +130,10 @@ static struct json_object *cfg_json(const struct gd_plan_cfg *c)
 	json_object_object_add(o, "nic_Gbps",
 			       json_object_new_double(c->nic_Gbps));
 	json_object_object_add(o, "repeats", json_object_new_int64(c->repeats));
+	json_object_object_add(o, "repeat_per_run",
+			       json_object_new_int64(c->tool_repeat));
+	json_object_object_add(o, "run_limit_s",
+			       json_object_new_int64(gd_plan_run_limit(c)));
 	json_object_object_add(o, "seconds_per_execution",
 			       json_object_new_double(c->seconds));
 	json_object_object_add(o, "tool", json_object_new_string(c->tool));

@@ -4,8 +4,10 @@
 # shell. The side that only waits must keep hearing its peer; a once-seen
 # failure was the server of `gd_write_bw -D 2 --timeout 500` declaring the
 # client silent in the middle of a healthy run.
+# gd-case-timeout-s: 400
 . /gd/guest-lib.sh
 
+echo 64 >/proc/sys/vm/nr_hugepages
 busy_pids=
 ncpu=$(grep -c '^processor' /proc/cpuinfo)
 for _ in $(seq "$ncpu"); do
@@ -55,6 +57,38 @@ rc=$?
 st=1
 [ $rc = 0 ] && json_ok "$out.json" "$(gd_json_lat_filter 2 20000)" && st=0
 tap_check $st "busy CPUs: gd_read_lat -n 20000 --timeout 500 (exit $rc)" "$out.txt"
+
+# Every program once more, as separate server and client processes over
+# the side channel (the heartbeat thread, the silence limit and the done
+# frame all cross processes), plus the paired run with rounds.
+for prog in gd_write_bw gd_read_bw gd_send_bw gd_atomic_bw \
+	gd_write_lat gd_read_lat gd_send_lat gd_atomic_lat; do
+	PROG=$prog
+	PORT=$(next_port)
+	n=busy_$prog
+	case $prog in
+	*_lat) iters=2000 ;;
+	*) iters=500 ;;
+	esac
+	pair_run "$n" 90 -d rxe0 -x 1 -p "$PORT" --timeout 500 \
+		--out_json_file="$WORK/$n.server.json" -- \
+		-d rxe0 -x 1 -p "$PORT" -n $iters --timeout 500 \
+		--out_json_file="$WORK/$n.json"
+	st=1
+	[ "$CLIENT_RC" = 0 ] && [ "$SERVER_RC" = 0 ] &&
+		json_ok "$WORK/$n.json" 'all(.phases[]; .status == "ok") and .exit_status == 0' && st=0
+	tap_check $st "busy CPUs: $prog server and client processes, -n $iters --timeout 500 (server $SERVER_RC, client $CLIENT_RC)" "$WORK/$n.client"
+done
+
+out=$WORK/busy_paired
+run_bounded 120 "$out.txt" gd_write_bw --loopback -d rxe0 -x 1 -a --min-size=64K \
+	--max-size=1M -n 50 --repeat=3 --mem=hugepage --reverse --timeout 500 \
+	--out_json_file="$out.json"
+rc=$?
+st=1
+[ $rc = 0 ] && json_ok "$out.json" '.exit_status == 0 and (.phases | length) == 4
+	and all(.phases[]; .status == "ok" and (.steps | length) == 15)' && st=0
+tap_check $st "busy CPUs: paired --repeat=3 --reverse sweep 64 KiB..1 MiB, 4 phases x 5 sizes x 3 rounds (exit $rc)" "$out.txt"
 
 kill $busy_pids 2>/dev/null
 wait 2>/dev/null

@@ -64,25 +64,103 @@ flag() {
 	mv "$CL_FLAGS/$1.tmp" "$CL_FLAGS/$1"
 }
 
-# wait_flag NAME SECS [DEST]: until the peer has published NAME; its content
-# goes to DEST when given. Status 1 after SECS seconds.
-wait_flag() {
-	local name=$1 left=$(($2 * 2)) dest=${3:-/tmp/flag.$1}
-	while [ $left -gt 0 ]; do
-		# busybox-static's wget crashes in its resolver; nc speaks HTTP/1.0.
-		printf 'GET /%s HTTP/1.0\r\n\r\n' "$name" |
-			timeout 10 nc "$GD_PEER_ADDR" "$CL_HTTP_PORT" >"$dest.http" 2>/dev/null
-		if head -1 "$dest.http" | grep -q '^HTTP/1\.[01] 200'; then
-			tr -d '\r' <"$dest.http" | sed '1,/^$/d' >"$dest"
-			rm -f "$dest.http"
-			return 0
-		fi
-		rm -f "$dest.http"
-		usleep 500000
-		left=$((left - 1))
+uptime_s() {
+	cut -d. -f1 /proc/uptime
+}
+
+# peer_get NAME DEST: one request for the peer's flag NAME. Status 0: it is
+# there (its content in DEST); 1: the peer answered, no such flag; 2: no
+# answer at all (the peer or the link is down).
+peer_get() {
+	# busybox-static's wget crashes in its resolver; nc speaks HTTP/1.0.
+	printf 'GET /%s HTTP/1.0\r\n\r\n' "$1" |
+		timeout 5 nc "$GD_PEER_ADDR" "$CL_HTTP_PORT" >"$2.http" 2>/dev/null
+	if head -1 "$2.http" | grep -q '^HTTP/1\.[01] 200'; then
+		tr -d '\r' <"$2.http" | sed '1,/^$/d' >"$2"
+		rm -f "$2.http"
+		return 0
+	fi
+	if [ -s "$2.http" ]; then
+		rm -f "$2.http"
+		return 1
+	fi
+	rm -f "$2.http"
+	return 2
+}
+
+# peer_aborted: the peer has given up (its reason in /tmp/peer-abort).
+peer_aborted() {
+	peer_get abort /tmp/peer-abort
+}
+
+# cl_bail REASON: this node gives up. It tells the peer (flag abort), says
+# why (node01 as a TAP failure), keeps its work files, and exits 1 once the
+# peer has seen it (its own abort flag appears, or it stops answering) or
+# after 20 s, so neither node waits for the other until the guest timeout.
+cl_bail() {
+	diag "$GD_NODE: giving up: $1"
+	printf '%s: %s\n' "$GD_NODE" "$1" >/tmp/abort.txt
+	flag abort /tmp/abort.txt
+	[ "$GD_NODE" = node01 ] && tap_not_ok "$GD_NODE stopped the cluster test: $1"
+	cp -r "$WORK" "$GD_VM_OUT/" 2>/dev/null
+	local t0 st
+	t0=$(uptime_s)
+	while [ $(($(uptime_s) - t0)) -lt 20 ]; do
+		peer_get abort /tmp/peer-abort
+		st=$?
+		[ $st = 1 ] || break
+		sleep 1
 	done
-	diag "$GD_NODE: no flag '$name' from $GD_PEER within $2 s"
-	return 1
+	exit 1
+}
+
+# wait_flag NAME SECS [DEST]: until the peer has published NAME; its content
+# goes to DEST when given. Gives up (cl_bail) when the peer gave up, when it
+# has not answered for CL_GONE_S seconds (powered off, or its link down for
+# longer than any fault here), or after SECS seconds.
+CL_GONE_S=${CL_GONE_S:-60}
+wait_flag() {
+	local name=$1 secs=$2 dest=${3:-/tmp/flag.$1} t0 now heard st
+	t0=$(uptime_s)
+	heard=$t0
+	while :; do
+		peer_get "$name" "$dest"
+		st=$?
+		[ $st = 0 ] && return 0
+		now=$(uptime_s)
+		if [ $st = 1 ]; then
+			heard=$now
+			peer_aborted && cl_bail "$GD_PEER gave up ($(cat /tmp/peer-abort)) while $GD_NODE waited for '$name'"
+		elif [ $((now - heard)) -ge "$CL_GONE_S" ]; then
+			cl_bail "$GD_PEER ($GD_PEER_ADDR) has not answered for $((now - heard)) s while $GD_NODE waited for '$name'"
+		fi
+		[ $((now - t0)) -lt "$secs" ] || cl_bail "no flag '$name' from $GD_PEER within $secs s"
+		usleep 500000
+	done
+}
+
+# gather DIR: node02's files under DIR (the same path there) copied into
+# DIR here over ssh, standing in for the shared file system the launch
+# files ask for. Status of the transfer.
+gather() {
+	ssh -y -y -i /root/.ssh/id_dropbear node02 "tar -C $1 -cf - ." 2>"$1.gather.err" | tar -C "$1" -xf -
+}
+
+# to_peer FILE...: the files copied to the same paths on node02 (ssh).
+to_peer() {
+	local f
+	for f in "$@"; do
+		ssh -y -y -i /root/.ssh/id_dropbear node02 "mkdir -p $(dirname "$f") && cat >$f" <"$f" || return 1
+	done
+}
+
+# report_outcome JSON: gd_report's outcome in one line (pass, each
+# execution's status, coverage gate, failure domains), for comparing two
+# campaigns of the same plan.
+report_outcome() {
+	jq -c '{pass, executions: [.executions[] | {id, status}] | sort_by(.id),
+		coverage: [.acceptance.gates[] | select(.name == "coverage") | .pass],
+		domains: [.domains[] | {unit, name}]}' "$1" 2>/dev/null
 }
 
 # hw_delta BEFORE AFTER NAME: the counter's change between two snapshots.

@@ -3,14 +3,21 @@
 # Guest script of both cluster nodes (GD_NODE says which). node01 checks and
 # prints the TAP lines; node02 serves its part and prints diagnostics only.
 # Parts, in order, each a barrier on the link: the paired run between the
-# two rxe devices, the campaign through pdsh (ssh rcmd over dropbear) and
-# the local launcher, and the Slurm campaigns (GD_CLUSTER_PARTS narrows).
+# two rxe devices; a remote shell (dropbear, for pdsh and for gathering
+# results); one campaign plan for both nodes; that plan through pdsh, through
+# the local launcher and through Slurm (with and without a fault on node02's
+# link). GD_CLUSTER_PARTS narrows (pdsh, local and slurm need ssh and plan).
+# A node that cannot go on says so to the other (cl_bail), which then stops
+# too instead of waiting for the guest timeout.
 . /gd/guest-lib.sh
 . "$GD_VM_PAYLOAD/cluster-lib.sh"
 
-PARTS=${GD_CLUSTER_PARTS:-paired pdsh slurm}
+PARTS=${GD_CLUSTER_PARTS:-paired ssh plan pdsh local slurm}
 WORK=/tmp/work
-mkdir -p "$WORK"
+# Every node keeps the campaigns' files at the same paths: plan.sbatch and
+# plan.steps must be readable at one path on every node.
+CAMP=/tmp/campaign
+mkdir -p "$WORK" "$CAMP"
 gd_stage "cluster setup"
 if ! cl_setup; then
 	[ "$GD_NODE" = node01 ] && tap_not_ok "$GD_NODE: eth0, rxe0 on eth0 and the peer's ping"
@@ -24,9 +31,9 @@ echo 64 >/proc/sys/vm/nr_hugepages
 
 for part in $PARTS; do
 	gd_stage "part $part"
-	t0=$(cut -d. -f1 /proc/uptime)
+	t0=$(uptime_s)
 	. "$GD_VM_PAYLOAD/part-$part.sh"
-	t1=$(cut -d. -f1 /proc/uptime)
+	t1=$(uptime_s)
 	diag "$GD_NODE: part $part took $((t1 - t0)) s"
 done
 cp -r "$WORK" "$GD_VM_OUT/" 2>/dev/null
@@ -40,6 +47,6 @@ if [ "$GD_NODE" = node01 ]; then
 		sleep 1
 	done
 else
-	wait_flag release "${GD_CLUSTER_TIMEOUT_S:-900}" >/dev/null
+	wait_flag release 300 >/dev/null
 fi
 exit 0

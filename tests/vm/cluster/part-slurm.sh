@@ -1,22 +1,38 @@
 # SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
-# Part "slurm" of the cluster test (sourced by node.sh; after part "pdsh",
-# whose ssh it uses to gather node02's documents): munge and Slurm from
-# Debian's packages, slurmctld on node01, slurmd on both. node01 submits
-# gd_plan's plan.sbatch (rounds 1 to 3), waits for it and runs gd_report:
-# exit 0. A second campaign runs while node02 takes its eth0 down for a
-# while: gd_report exit 3, naming the failure domain. Then sbatch
-# --test-only on a 512-server plan.
+# Part "slurm" of the cluster test (sourced by node.sh; after "ssh" and
+# "plan", and "pdsh" whose outcome it compares): munge and Slurm from
+# Debian's packages, slurmctld on node01, slurmd on both. node01 submits the
+# campaign plan's plan.sbatch (its plan.steps at the same path on both
+# nodes), waits for it and runs gd_report: exit 0, the pdsh campaign's
+# outcome. A second campaign of the same plan runs while node02 takes its
+# eth0 down in the middle of two of its runs (see the fault below):
+# gd_report exit 3, naming the failure domain. Then sbatch --test-only on a
+# 512-server plan (check-slurm.sh).
 D=$WORK/slurm
-CAMP=/tmp/campaign/slurm
-mkdir -p "$D" "$CAMP" /etc/slurm /etc/munge /var/lib/munge /var/log/munge \
+mkdir -p "$D" /etc/slurm /etc/munge /var/lib/munge /var/log/munge \
 	/run/munge /var/spool/slurmctld /var/spool/slurmd /var/log/slurm
 chmod 0700 /etc/munge /var/lib/munge /var/log/munge
 chmod 0755 /run/munge
-# slurmd 22.05 needs a cgroup plugin even with proctrack/linuxproc; without
-# systemd in the guest, cgroup/v2 creates its own hierarchy.
+# slurmd 22.05 loads a cgroup plugin even with proctrack/linuxproc and
+# task/none. Without systemd (IgnoreSystemd=yes) cgroup/v2 makes the stepd
+# scope itself, /sys/fs/cgroup/system.slice/<node>_slurmstepd.scope, with
+# one mkdir: the slice must exist, with the controllers enabled on the way
+# down (cgroup.subtree_control), or slurmd dies with "Could not create scope
+# directory". systemd would have made both.
 mkdir -p /sys/fs/cgroup
 grep -q ' /sys/fs/cgroup ' /proc/mounts || mount -t cgroup2 none /sys/fs/cgroup
+mkdir -p /sys/fs/cgroup/system.slice
+for c in $(cat /sys/fs/cgroup/cgroup.controllers); do
+	echo "+$c" >/sys/fs/cgroup/cgroup.subtree_control 2>/dev/null
+	echo "+$c" >/sys/fs/cgroup/system.slice/cgroup.subtree_control 2>/dev/null
+done
+diag "$GD_NODE: cgroup2 controllers for system.slice: $(cat /sys/fs/cgroup/system.slice/cgroup.subtree_control)"
 printf 'CgroupPlugin=cgroup/v2\nIgnoreSystemd=yes\n' >/etc/slurm/cgroup.conf
+# node[001-512] exist only for sbatch --test-only on the 512-server plan:
+# CLOUD nodes (powered down, resumed by ResumeProgram when a job gets them)
+# make a real will-run answer; FUTURE or DOWN nodes are refused before the
+# batch script is looked at ("Requested node configuration is not
+# available").
 cat >/etc/slurm/slurm.conf <<EOC
 ClusterName=gdvm
 SlurmctldHost=node01(10.0.3.1)
@@ -45,21 +61,82 @@ SlurmdTimeout=120
 MessageTimeout=30
 KillWait=5
 MinJobAge=600
+SuspendProgram=/bin/true
+ResumeProgram=/bin/true
+SuspendTime=600
+SuspendExcNodes=node[01-02]
+ResumeTimeout=300
+TreeWidth=65533
 # One vCPU per guest; a plan step runs a server and a client task per node.
 SlurmdParameters=config_overrides
 NodeName=node01 NodeAddr=10.0.3.1 CPUs=4 RealMemory=100 State=UNKNOWN
 NodeName=node02 NodeAddr=10.0.3.2 CPUs=4 RealMemory=100 State=UNKNOWN
-PartitionName=gd Nodes=ALL Default=YES MaxTime=INFINITE State=UP
+NodeName=node[001-512] CPUs=8 RealMemory=100 State=CLOUD
+PartitionName=gd Nodes=node[01-02] Default=YES MaxTime=INFINITE State=UP
+PartitionName=big Nodes=node[001-512] MaxTime=INFINITE State=UP
 EOC
 
 start_munge() {
 	chmod 0400 /etc/munge/munge.key
-	munged --force >"$D/munged.out" 2>&1 || { diag "$GD_NODE: munged did not start"; diag_file "$D/munged.out"; }
+	munged --force >"$D/munged.out" 2>&1 || cl_bail "munged did not start: $(head -3 "$D/munged.out" | tr '\n' ' ')"
 }
 
 slurm_logs() {
 	diag_file /var/log/slurm/slurmctld.log slurmctld.log
 	diag_file /var/log/slurm/slurmd.log "slurmd.log($GD_NODE)"
+}
+
+# The fault (node02): the fault campaign's coverage runs of GPU 1,
+# c1-...-g1-ab-r1 (node02 serves) and then c1-...-g1-ba-r1 (node02's
+# client), each lose the link in the middle of their measurement: once the
+# run's side channel is established on node02 (TCP port 18601, GPU 1's) and
+# 3 s more have passed (the fault plan's runs measure for 6 s: -D 3, two
+# phases), eth0 goes down until node02's side of that run has ended.
+# Both runs fail on both ends; every other run of the plan is untouched, so
+# gd_report sees two of GPU 1's four executions bad and GPU 0's all good.
+# (A link that is down before a run connects would do as well, but a run
+# that fails before its side channel is up writes its document without the
+# plan's labels, and gd_report cannot tell which execution it was.)
+FAULT_A=c1-node01-node02-g1-ab-r1
+FAULT_B=c1-node01-node02-g1-ba-r1
+FAULT_PORT=$(printf '%04X' 18601)
+running() { # EXEC: a process of that execution runs on this node
+	ps -o args 2>/dev/null | grep '^timeout \|^gd_write_bw ' | grep -q "exec=$1 "
+}
+connected() { # an established TCP connection from or to FAULT_PORT
+	awk -v p=":$FAULT_PORT" '$4 == "01" && (substr($2, length($2) - 4) == p ||
+		substr($3, length($3) - 4) == p) { f = 1 } END { exit !f }' /proc/net/tcp
+}
+# cut_link EXEC: eth0 down in the middle of EXEC's run, up when it ended.
+cut_link() {
+	local i=0 t0
+	until running "$1" && connected; do
+		i=$((i + 1))
+		if [ $((i % 10)) = 0 ]; then
+			peer_aborted && cl_bail "$GD_PEER gave up ($(cat /tmp/peer-abort)) before the fault"
+			peer_get slurm-fault-over /tmp/flag.over &&
+				{ echo "the fault campaign ended before $1 ran on node02"; return 1; }
+		fi
+		[ $i -gt 1500 ] && { echo "no connected run of $1 within 300 s"; return 1; }
+		usleep 200000
+	done
+	sleep 3
+	running "$1" || { echo "$1 ended within 3 s of connecting: too short to cut"; return 1; }
+	ip link set dev eth0 down
+	t0=$(uptime_s)
+	echo "eth0 down 3 s into $1 (uptime $t0 s)"
+	while running "$1"; do usleep 200000; done
+	ip link set dev eth0 up
+	echo "eth0 up after $(($(uptime_s) - t0)) s, when node02's side of $1 had ended"
+	i=0
+	until ping -c 1 -W 1 "$GD_PEER_ADDR" >/dev/null 2>&1; do
+		i=$((i + 1))
+		[ $i -gt 30 ] && { echo "node01 does not answer ping after eth0 up"; return 1; }
+	done
+}
+inject_fault() {
+	cut_link $FAULT_A && cut_link $FAULT_B || return 1
+	echo "rxe0 $(cat /sys/class/infiniband/rxe0/ports/1/state), GID $GD_GID_INDEX $(cat /sys/class/infiniband/rxe0/ports/1/gids/$GD_GID_INDEX)"
 }
 
 if [ "$GD_NODE" = node01 ]; then
@@ -71,45 +148,30 @@ if [ "$GD_NODE" = node01 ]; then
 	slurmd >"$D/slurmd.out" 2>&1
 	wait_flag slurm-slurmd 120 >/dev/null
 	i=0
-	until [ "$(sinfo -h -N -o '%N %t' 2>/dev/null | grep -c ' idle$')" = 2 ]; do
+	until [ "$(sinfo -h -p gd -N -o '%N %t' 2>/dev/null | grep -c ' idle$')" = 2 ]; do
 		i=$((i + 1))
-		[ $i -gt 120 ] && break
+		[ $i -gt 60 ] && break
 		sleep 1
 	done
-	sinfo -N -o '%N %t %c' >"$D/sinfo.txt" 2>&1
+	sinfo -p gd -N -o '%N %t %c' >"$D/sinfo.txt" 2>&1
 	st=1
 	[ "$(grep -c ' idle ' "$D/sinfo.txt")" = 2 ] && st=0
-	tap_check $st "Slurm: slurmctld on node01, slurmd on node01 and node02, both nodes idle after $i s" "$D/sinfo.txt"
-	if [ $st = 0 ]; then
-		. "$GD_VM_PAYLOAD/check-slurm.sh"
-	else
+	tap_check $st "Slurm: slurmctld on node01, slurmd on node01 and node02 (cgroup/v2 without systemd), both nodes idle after $i s" "$D/sinfo.txt"
+	if [ $st != 0 ]; then
 		slurm_logs
-		flag slurm-fault-armed
-		tap_not_ok "Slurm campaigns not run: the Slurm cluster never came up"
+		cl_bail "the Slurm cluster never came up"
 	fi
+	. "$GD_VM_PAYLOAD/check-slurm.sh"
 	flag slurm-done
 else
 	wait_flag slurm-munge-key 300 "$D/munge.key.b64" >/dev/null
 	base64 -d "$D/munge.key.b64" >/etc/munge/munge.key
 	start_munge
-	slurmd >"$D/slurmd.out" 2>&1
+	slurmd >"$D/slurmd.out" 2>&1 || { slurm_logs; cl_bail "slurmd did not start"; }
 	flag slurm-slurmd
-	# The fault: once a run of the 'fault' campaign is moving data on this
-	# node, eth0 goes down for GD_FAULT_DOWN_S seconds.
 	wait_flag slurm-fault-armed 900 >/dev/null
-	i=0
-	until ps -o args 2>/dev/null | grep -q '^gd_write_bw .*--label plan=fault .* node01$'; do
-		i=$((i + 1))
-		[ $i -gt 1200 ] && break
-		usleep 250000
-	done
-	sleep 3
-	diag "node02: fault: eth0 down for ${GD_FAULT_DOWN_S:-20} s during $(ps -o args | grep -o 'exec=[^ ]*' | head -1)"
-	ps -o args | grep -o 'exec=[^ ]*' | head -1 >"$D/fault-exec"
-	ip link set dev eth0 down
-	sleep "${GD_FAULT_DOWN_S:-20}"
-	ip link set dev eth0 up
-	diag "node02: fault over, eth0 up"
-	flag slurm-fault-exec "$D/fault-exec"
-	wait_flag slurm-done 1200 >/dev/null
+	inject_fault >"$D/fault.log" 2>&1
+	sed 's/^/# node02 fault: /' "$D/fault.log"
+	flag slurm-fault-done "$D/fault.log"
+	wait_flag slurm-done 900 >/dev/null
 fi
