@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
- * Device memory chosen by its place (--mem=cuda:near, cuda:far): from the
+ * Device memory chosen by its place (--mem=BACKEND:near, :far): from the
  * envelope's GPU-to-NIC map, the device nearest to the NIC in use, or the
  * least local one that still has a registration route, with the path class
  * (PIX, PXB, PHB, NODE, SYS) and why it was chosen.
@@ -106,7 +106,7 @@ int gd_envelope_pick_device(struct json_object *env, const char *index_key,
 	if (!rows || !json_object_is_type(rows, json_type_array))
 		return gd_err(
 			-ENODATA,
-			"--mem=...:%s needs the GPU-to-NIC map, and this host has none (%s); check gd_doctor's topology section, or name the GPU (cuda:N)",
+			"--mem=...:%s needs the GPU-to-NIC map, and this host has none (%s); check gd_doctor's topology section, or name the device by its index",
 			word,
 			gd_json_str(gd_json_path(env, "topology", NULL),
 				    "error")
@@ -120,7 +120,7 @@ int gd_envelope_pick_device(struct json_object *env, const char *index_key,
 	if (which == GD_LOCALITY_FAR && sc.rank[1] == sc.rank[0])
 		return gd_err(
 			-ENODEV,
-			"--mem=...:far: every usable device is %s to %s, so none is less local than the nearest; compare two GPUs by name (cuda:N)",
+			"--mem=...:far: every usable device is %s to %s, so none is less local than the nearest; compare two devices by index instead",
 			gd_classes[sc.rank[0]], nic);
 	gd_pick_fill(json_object_array_get_idx(rows, (size_t)sc.best[k]),
 		     index_key, sc.rank[k], out);

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * Choosing device memory by its place relative to the NIC in use, from the
- * envelope's GPU-to-NIC map (--mem=cuda:near, --mem=cuda:far).
+ * envelope's GPU-to-NIC map (--mem=BACKEND:near, :far).
  */
 #ifndef GD_ENVELOPE_LOCALITY_H
 #define GD_ENVELOPE_LOCALITY_H

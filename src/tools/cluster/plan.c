@@ -10,9 +10,11 @@
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "mem/mem.h"
 #include "tools/cluster/plan.h"
 #include "util/error.h"
 
@@ -30,7 +32,10 @@ void gd_plan_cfg_defaults(struct gd_plan_cfg *cfg)
 	strcpy(cfg->host_prefix, "node");
 	strcpy(cfg->nic_prefix, "mlx5_");
 	strcpy(cfg->tool, "gd_write_bw");
-	strcpy(cfg->gpu_mem, "cuda");
+	/* the device backend gd_* runs default to (the GPU one) */
+	snprintf(cfg->gpu_mem, sizeof(cfg->gpu_mem), "%s",
+		 gd_mem_device_backend(NULL) ? gd_mem_device_backend(NULL)->name
+					     : "none");
 	strcpy(cfg->results_dir, "results");
 }
 

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "mem/mem.h"
 #include "tools/cluster/plan.h"
 #include "util/error.h"
 
@@ -45,11 +46,13 @@ static void mem_args(const struct gd_plan *plan, const struct gd_plan_exec *e,
 		     char *buf)
 {
 	const char *m = plan->cfg.gpu_mem;
+	const struct gd_mem_ops *dev = gd_mem_device_backend(m);
 
 	if (!strcmp(m, "none"))
 		return;
-	if (!strcmp(m, "cuda"))
-		cat(buf, " --mem=cuda:%d --phases=HH,DD", e->gpu);
+	/* a device backend's bare name: that backend, the execution's GPU */
+	if (dev && !strcmp(m, dev->name))
+		cat(buf, " --mem=%s:%d --phases=HH,DD", m, e->gpu);
 	else
 		cat(buf, " --mem=%s --phases=HH,DD", m);
 }
