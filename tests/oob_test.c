@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <poll.h>
 #include <pthread.h>
+#include <signal.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -28,6 +29,7 @@
 #include <json-c/json.h>
 
 #include "util/error.h"
+#include "util/stop.h"
 #include "transport/oob.h"
 
 /* Header bytes for @type and @len with the right magic and version. */
@@ -686,6 +688,203 @@ static void test_tcp_loopback(void **state)
 	gd_oob_close(&s);
 }
 
+/* The same bounds on the non-blocking path the receiving loops use. */
+static void test_pair_try_recv_oversize_refused(void **state)
+{
+	struct pair *p = *state;
+	struct json_object *out = NULL;
+	uint8_t b[GD_FRAME_HDR_LEN];
+
+	put_hdr(b, GD_OOB_VERSION, GD_FRAME_SYNC, GD_FRAME_MAX_PAYLOAD + 1);
+	assert_int_equal(write(p->a.fd, b, sizeof(b)), (ssize_t)sizeof(b));
+	assert_int_equal(gd_oob_try_recv(&p->b, GD_FRAME_SYNC, &out),
+			 -EMSGSIZE);
+	assert_null(out);
+	assert_non_null(strstr(gd_err_msg(), "peer-a:2"));
+}
+
+/* SIGINT/SIGTERM: the handler of util/stop.h, then the signal itself. */
+static void stop_now(int sig)
+{
+	assert_int_equal(gd_stop_install(), 0);
+	assert_int_equal(raise(sig), 0);
+	assert_int_equal(gd_stop_signal(), sig);
+}
+
+static int stop_teardown(void **state)
+{
+	gd_stop_reset();
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	return pair_teardown(state);
+}
+
+static void test_stop_words(void **state)
+{
+	(void)state;
+	assert_string_equal(gd_stop_signal_name(SIGINT), "SIGINT");
+	assert_string_equal(gd_stop_signal_name(SIGTERM), "SIGTERM");
+	assert_string_equal(gd_stop_signal_name(SIGHUP), "signal 1");
+	assert_int_equal(gd_stop_exit_status(SIGINT), 130);
+	assert_int_equal(gd_stop_exit_status(SIGTERM), 143);
+	assert_true(gd_stop_is_exit_status(130));
+	assert_true(gd_stop_is_exit_status(143));
+	assert_false(gd_stop_is_exit_status(1));
+	assert_int_equal(gd_stop_signal(), 0);
+	gd_stop_during("phase %s size %d round %d", "DD", 65536, 2);
+	assert_string_equal(gd_stop_during_text(),
+			    "phase DD size 65536 round 2");
+}
+
+/* Once asked to stop, a wait for the peer ends at once, whatever the
+ * silence limit, and says why; a send still goes out. */
+static void test_stop_ends_a_wait(void **state)
+{
+	struct pair *p = *state;
+	struct json_object *out = NULL;
+	int64_t t0;
+
+	p->b.timeout_ms = 10000;
+	stop_now(SIGTERM);
+	t0 = mono_ms();
+	assert_int_equal(gd_oob_recv(&p->b, GD_FRAME_SYNC, &out), -EINTR);
+	assert_true(mono_ms() - t0 < 200);
+	assert_null(out);
+	assert_non_null(strstr(gd_err_msg(), "interrupted by SIGTERM while "
+					     "waiting for a SYNC frame from "
+					     "peer peer-a:2"));
+	gd_err_clear();
+	assert_int_equal(gd_oob_try_recv(&p->b, GD_FRAME_SYNC, &out), -EINTR);
+	assert_non_null(strstr(gd_err_msg(), "interrupted by SIGTERM"));
+	assert_int_equal(gd_oob_send(&p->b, GD_FRAME_SYNC, NULL), 0);
+	gd_stop_reset();
+	assert_int_equal(gd_oob_recv(&p->a, GD_FRAME_SYNC, NULL), 0);
+}
+
+/* The signal may land on any thread (the heartbeats run in one): a wait
+ * in this thread still ends within a slice of GD_OOB_STOP_POLL_MS. */
+static void *signal_later(void *arg)
+{
+	poll(NULL, 0, 150);
+	kill(getpid(), *(int *)arg);
+	return NULL;
+}
+
+static void test_stop_from_another_thread(void **state)
+{
+	struct pair *p = *state;
+	int sig = SIGINT;
+	pthread_t tid;
+	int64_t t0, elapsed_ms;
+
+	p->b.timeout_ms = 10000;
+	assert_int_equal(gd_stop_install(), 0);
+	assert_int_equal(gd_oob_beat_start(&p->a), 0);
+	t0 = mono_ms();
+	assert_int_equal(pthread_create(&tid, NULL, signal_later, &sig), 0);
+	assert_int_equal(gd_oob_recv(&p->b, GD_FRAME_SYNC, NULL), -EINTR);
+	elapsed_ms = mono_ms() - t0;
+	pthread_join(tid, NULL);
+	assert_true(elapsed_ms >= 140);
+	assert_true(elapsed_ms < 150 + 4 * GD_OOB_STOP_POLL_MS + 200);
+	assert_non_null(strstr(gd_err_msg(), "interrupted by SIGINT"));
+}
+
+/* The interrupted side tells the peer, which ends with -EINTR at once and
+ * knows the signal and the step, on either kind of receive. */
+static void test_stop_told_to_the_peer(void **state)
+{
+	struct pair *p = *state;
+	struct json_object *out = NULL;
+
+	gd_oob_send_interrupted(&p->a, "SIGTERM",
+				"phase DD size 65536 round 2");
+	assert_int_equal(gd_oob_recv(&p->b, GD_FRAME_RESULT, &out), -EINTR);
+	assert_null(out);
+	assert_string_equal(p->b.peer_stop_signal, "SIGTERM");
+	assert_string_equal(p->b.peer_stop_during,
+			    "phase DD size 65536 round 2");
+	assert_non_null(strstr(gd_err_msg(),
+			       "peer peer-a:2 was interrupted by SIGTERM "
+			       "during phase DD size 65536 round 2"));
+
+	gd_err_clear();
+	memset(p->a.peer_stop_signal, 0, sizeof(p->a.peer_stop_signal));
+	gd_oob_send_interrupted(&p->b, "SIGINT", "waiting for a client");
+	poll(NULL, 0, 20);
+	assert_int_equal(gd_oob_try_recv(&p->a, GD_FRAME_SYNC, &out), -EINTR);
+	assert_string_equal(p->a.peer_stop_signal, "SIGINT");
+}
+
+/* An "interrupted" member of the wrong shape is an ordinary failure of the
+ * peer; strings of the wrong type are replaced, never trusted. */
+static void test_stop_malformed_word(void **state)
+{
+	static const char *const bad[] = {
+		"{\"code\":-4,\"message\":\"m\",\"interrupted\":\"SIGTERM\"}",
+		"{\"code\":-4,\"message\":\"m\",\"interrupted\":[1]}",
+	};
+	struct pair *p = *state;
+	uint8_t b[GD_FRAME_HDR_LEN + 128];
+	const char *odd = "{\"interrupted\":{\"signal\":15,\"during\":{}}}";
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		size_t n = strlen(bad[i]);
+
+		gd_err_clear();
+		put_hdr(b, GD_OOB_VERSION, GD_FRAME_ERROR, (uint32_t)n);
+		memcpy(b + GD_FRAME_HDR_LEN, bad[i], n);
+		assert_int_equal(write(p->a.fd, b, GD_FRAME_HDR_LEN + n),
+				 (ssize_t)(GD_FRAME_HDR_LEN + n));
+		assert_int_equal(gd_oob_recv(&p->b, GD_FRAME_SYNC, NULL),
+				 -ECONNABORTED);
+		assert_string_equal(p->b.peer_stop_signal, "");
+	}
+	gd_err_clear();
+	put_hdr(b, GD_OOB_VERSION, GD_FRAME_ERROR, (uint32_t)strlen(odd));
+	memcpy(b + GD_FRAME_HDR_LEN, odd, strlen(odd));
+	assert_int_equal(write(p->a.fd, b, GD_FRAME_HDR_LEN + strlen(odd)),
+			 (ssize_t)(GD_FRAME_HDR_LEN + strlen(odd)));
+	assert_int_equal(gd_oob_recv(&p->b, GD_FRAME_SYNC, NULL), -EINTR);
+	assert_string_equal(p->b.peer_stop_signal, "a signal");
+	assert_string_equal(p->b.peer_stop_during, "its run");
+}
+
+/* A server waiting for its client (as long as it takes) and a client
+ * retrying its connect both end at once. */
+static void test_stop_ends_accept_and_connect(void **state)
+{
+	struct gd_oob oob;
+	int sig = SIGTERM, lfd, fd;
+	pthread_t tid;
+	uint16_t port;
+	int64_t t0;
+
+	(void)state;
+	assert_int_equal(gd_stop_install(), 0);
+	assert_int_equal(gd_oob_listen("127.0.0.1", 0, &lfd), 0);
+	gd_oob_init(&oob, INT32_MAX / 2);
+	t0 = mono_ms();
+	assert_int_equal(pthread_create(&tid, NULL, signal_later, &sig), 0);
+	assert_int_equal(gd_oob_accept_fd(&oob, lfd), -EINTR);
+	assert_true(mono_ms() - t0 < 1000);
+	pthread_join(tid, NULL);
+	assert_non_null(strstr(gd_err_msg(), "interrupted by SIGTERM while "
+					     "waiting for a client"));
+	close(lfd);
+
+	gd_err_clear();
+	port = reserve_unlistened_port(&fd);
+	gd_oob_init(&oob, 10000);
+	t0 = mono_ms();
+	assert_int_equal(gd_oob_connect(&oob, "127.0.0.1", port), -EINTR);
+	assert_true(mono_ms() - t0 < 500);
+	assert_non_null(strstr(gd_err_msg(), "while connecting to 127.0.0.1"));
+	close(fd);
+	gd_stop_reset();
+	signal(SIGTERM, SIG_DFL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -730,6 +929,20 @@ int main(void)
 		cmocka_unit_test_setup(test_tcp_loopback, reset),
 		cmocka_unit_test_setup(test_listen_bind_limits_address, reset),
 		cmocka_unit_test_setup(test_connect_from_bind_host, reset),
+		cmocka_unit_test_setup_teardown(
+			test_pair_try_recv_oversize_refused, pair_setup,
+			pair_teardown),
+		cmocka_unit_test_setup(test_stop_words, reset),
+		cmocka_unit_test_setup_teardown(test_stop_ends_a_wait,
+						pair_setup, stop_teardown),
+		cmocka_unit_test_setup_teardown(test_stop_from_another_thread,
+						pair_setup, stop_teardown),
+		cmocka_unit_test_setup_teardown(test_stop_told_to_the_peer,
+						pair_setup, stop_teardown),
+		cmocka_unit_test_setup_teardown(test_stop_malformed_word,
+						pair_setup, stop_teardown),
+		cmocka_unit_test_setup(test_stop_ends_accept_and_connect,
+				       reset),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL) ? 1 : 0;

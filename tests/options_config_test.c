@@ -138,6 +138,11 @@ static void test_bad_files(void **state)
 	       cfg_arg("config = other\n"), "h");
 	REJECT(&t_write_bw, -EINVAL, "line 1: --iters",
 	       cfg_arg("iters = 12x\n"), "h");
+	/* a number, enum or list without its value (found by config_fuzz) */
+	REJECT(&t_write_bw, -EINVAL, "line 1: precision needs a value",
+	       cfg_arg("precision =\n"), "h");
+	REJECT(&t_write_bw, -EINVAL, "line 2: connection needs a value",
+	       cfg_arg("iters = 5\nconnection =\n"), "h");
 	REJECT(&t_write_bw, -EINVAL, "expected 'key = value'",
 	       cfg_arg("iters 10\n"), "h");
 	/* the file alone may not hold two excluding options */

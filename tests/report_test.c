@@ -16,6 +16,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -600,6 +603,145 @@ static void test_errno_names(void **state)
 	assert_string_equal(gd_errno_name(0), "UNKNOWN");
 }
 
+/* The server's waiting line: on the table's stream, whole and flushed,
+ * never in the document; nothing without text. */
+static void test_status_line(void **state)
+{
+	struct gd_report *rep;
+	struct capture c;
+
+	cap_open(&c);
+	rep = new_bw_report(&c, NULL, false, GD_OUTPUT_ALL);
+	gd_report_status(rep, " Waiting for client on port %d (%s)...", 18515,
+			 "gd_write_bw");
+	/* flushed by the call itself: the length is there before any close */
+	assert_int_equal(c.len, strlen(" Waiting for client on port 18515 "
+				       "(gd_write_bw)...\n"));
+	assert_null(strstr(json_object_to_json_string(gd_report_root(rep)),
+			   "Waiting"));
+	gd_report_free(rep);
+	cap_close(&c);
+	assert_string_equal(
+		c.buf, " Waiting for client on port 18515 (gd_write_bw)...\n");
+	free(c.buf);
+	rep = new_bw_report(NULL, NULL, false, GD_OUTPUT_ALL);
+	gd_report_status(rep, "nothing to print to");
+	gd_report_status(NULL, "nor here");
+	gd_report_free(rep);
+}
+
+/* The --loopback server half's lines go through a pipe to the client
+ * half, which knows the lines it printed itself. */
+static void test_notices_to_fd(void **state)
+{
+	char buf[256] = "", err[256];
+	int fds[2];
+	ssize_t n;
+
+	assert_int_equal(pipe(fds), 0);
+	gd_report_notices_to(fds[1]);
+	gd_report_notice("gd_write_bw (server): error: %s", "no RDMA device");
+	gd_report_notices_to(-1);
+	n = read(fds[0], buf, sizeof(buf) - 1);
+	assert_true(n > 0);
+	buf[n] = '\0';
+	assert_string_equal(buf,
+			    "gd_write_bw (server): error: no RDMA device\n");
+	/* a line that went through the pipe was not printed here */
+	assert_false(gd_report_notice_covers("no RDMA device"));
+	close(fds[0]);
+	close(fds[1]);
+	capture_stderr(say_lines, NULL, err, sizeof(err));
+	assert_true(gd_report_notice_covers("QP went to ERR"));
+	assert_true(gd_report_notice_covers("runs gdperf 0.0.9"));
+	assert_false(gd_report_notice_covers("something never said"));
+}
+
+/* Child: a one-row report whose file cannot be written (a 2 KiB file size
+ * limit stands for a full disk; stdout is a pipe, which it does not
+ * limit). */
+static int rescue_child(const char *json)
+{
+	struct rlimit rl = { .rlim_cur = 2048, .rlim_max = 2048 };
+	struct gd_bw_summary bw = { 0 };
+	struct gd_report *rep;
+	char pad[512], key[8];
+	int ph, ret;
+
+	signal(SIGXFSZ, SIG_IGN);
+	if (setrlimit(RLIMIT_FSIZE, &rl))
+		return 11;
+	rep = new_bw_report(NULL, json, false, GD_OUTPUT_ALL);
+	ph = gd_report_phase_begin(rep, "HH", "HH", "forward", NULL);
+	gd_bw_summarize(65536, 1000, 1000000000ULL, 0, 0, &bw);
+	gd_report_bw_row(rep, ph, &bw);
+	memset(pad, 'x', sizeof(pad) - 1);
+	pad[sizeof(pad) - 1] = '\0';
+	for (int i = 0; i < 8; i++) {
+		snprintf(key, sizeof(key), "pad%d", i);
+		gd_report_set_section(rep, key, json_object_new_string(pad));
+	}
+	ret = gd_report_finish(rep, 0);
+	fprintf(stderr, "%s\n", gd_err_msg());
+	gd_report_free(rep);
+	fflush(stdout);
+	return ret == -EFBIG ? 0 : 12;
+}
+
+/* All of @fd until EOF, NUL-terminated, into @buf. */
+static void read_all(int fd, char *buf, size_t len)
+{
+	size_t have = 0;
+	ssize_t n;
+
+	while (have < len - 1 && (n = read(fd, buf + have, len - 1 - have)) > 0)
+		have += (size_t)n;
+	buf[have] = '\0';
+	close(fd);
+}
+
+/* A document that cannot be written is not lost: the error names the file
+ * and the cause, no partial file stays, the document goes to stdout with
+ * exit status 1 and the write error in it. */
+static void test_unwritable_file_rescued(void **state)
+{
+	static char out[65536];
+	char json[PATH_MAX], msg[2048];
+	struct json_object *doc;
+	int status, err_pipe[2], out_pipe[2];
+	pid_t pid;
+
+	snprintf(json, sizeof(json), "%s/full.json", tmpdir);
+	assert_int_equal(pipe(err_pipe), 0);
+	assert_int_equal(pipe(out_pipe), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		dup2(err_pipe[1], STDERR_FILENO);
+		dup2(out_pipe[1], STDOUT_FILENO);
+		_exit(rescue_child(json));
+	}
+	close(err_pipe[1]);
+	close(out_pipe[1]);
+	read_all(out_pipe[0], out, sizeof(out));
+	read_all(err_pipe[0], msg, sizeof(msg));
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status));
+	if (WEXITSTATUS(status))
+		print_error("child status %d: %s\n", WEXITSTATUS(status), msg);
+	assert_int_equal(WEXITSTATUS(status), 0);
+	assert_non_null(strstr(msg, json));
+	assert_non_null(strstr(msg, "File too large"));
+	assert_non_null(strstr(msg, "went to standard output instead"));
+	assert_int_equal(access(json, F_OK), -1);
+	doc = json_tokener_parse(out);
+	assert_non_null(doc);
+	assert_jint(doc, "exit_status", 1);
+	assert_jstr(doc, "error.errno_name", "EFBIG");
+	assert_jint(doc, "phases.0.results.0.size_bytes", 65536);
+	json_object_put(doc);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -613,6 +755,9 @@ int main(void)
 		cmocka_unit_test(test_error_from_gd_err),
 		cmocka_unit_test(test_notice_and_error_lines),
 		cmocka_unit_test(test_errno_names),
+		cmocka_unit_test(test_status_line),
+		cmocka_unit_test(test_notices_to_fd),
+		cmocka_unit_test(test_unwritable_file_rescued),
 	};
 
 	return cmocka_run_group_tests(tests, setup_dir, teardown_dir) ? 1 : 0;

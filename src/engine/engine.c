@@ -7,6 +7,8 @@
 #include <config.h>
 
 #include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
@@ -22,19 +24,17 @@
 #include "envelope/envelope.h"
 #include "util/error.h"
 #include "util/json_get.h"
+#include "util/stop.h"
 #include "report/plot.h"
 #include "engine/session.h"
 #include "engine/sweep.h"
 
+/* SIGINT and SIGTERM end a run with 128 + the signal (util/stop.h). */
 enum { GD_EXIT_OK = 0, GD_EXIT_FAIL = 1, GD_EXIT_USAGE = 2, GD_EXIT_GATE = 3 };
 
-static volatile sig_atomic_t gd_stop_requested;
-
-static void gd_on_sigint(int sig)
-{
-	(void)sig;
-	gd_stop_requested = 1;
-}
+/* The peer said it was interrupted (the --loopback client half then drops
+ * its server half's echo of it). */
+static bool gd_peer_interrupted;
 
 /* --cpu: one CPU for every phase, so placement is the only variable. */
 static int gd_pin_cpu(const struct gd_opts *o, bool loopback_server)
@@ -273,6 +273,60 @@ static void gd_report_sections(struct gd_session *s)
 	gd_report_set_section(s->rep, "endpoints", ep);
 }
 
+/*
+ * SIGINT or SIGTERM ended the run early (@ret is -EINTR): on this side, or
+ * on the peer's, which said so over the side channel. The document says
+ * which and when; the status is 128 + the signal here, 1 when the peer's.
+ */
+static int gd_interrupted(struct gd_session *s)
+{
+	bool here = gd_stop_signal() != 0;
+	struct json_object *in;
+
+	if (!here && !s->oob.peer_stop_signal[0])
+		return GD_EXIT_FAIL;
+	in = json_object_new_object();
+	json_object_object_add(
+		in, "signal",
+		json_object_new_string(
+			here ? gd_stop_signal_name(gd_stop_signal())
+			     : s->oob.peer_stop_signal));
+	json_object_object_add(
+		in, "during",
+		json_object_new_string(here ? gd_stop_during_text()
+					    : s->oob.peer_stop_during));
+	/* the server got it when it came here and this is the server, or
+	 * came from the peer and this is the client */
+	json_object_object_add(in, "received_by",
+			       json_object_new_string(here == s->is_server
+							      ? "server"
+							      : "client"));
+	gd_report_set_section(s->rep, "interrupted", in);
+	gd_peer_interrupted = !here;
+	return here ? gd_stop_exit_status(gd_stop_signal()) : GD_EXIT_FAIL;
+}
+
+/* Every pass, until one fails or (--run_infinitely) a signal comes between
+ * two passes: then the peer is told, as the sweep tells it within one. */
+static int gd_run_passes(struct gd_session *s)
+{
+	const char *sig;
+	int ret;
+
+	do {
+		ret = gd_sweep_run(s);
+	} while (!ret && s->o->run_infinitely && !gd_stop_signal());
+	if (ret || !gd_stop_signal())
+		return ret;
+	sig = gd_stop_signal_name(gd_stop_signal());
+	gd_stop_during("the end of a --run_infinitely pass");
+	gd_oob_send_interrupted(&s->oob, sig, gd_stop_during_text());
+	return gd_err_replace(-EINTR,
+			      "interrupted by %s at the end of a "
+			      "--run_infinitely pass; every pass is reported",
+			      sig);
+}
+
 static int gd_run_role(const struct gd_test *test, struct gd_opts *o, int argc,
 		       char **argv, bool is_server, bool quiet)
 {
@@ -314,48 +368,159 @@ static int gd_run_role(const struct gd_test *test, struct gd_opts *o, int argc,
 	if (!ret) {
 		gd_report_sections(&s);
 		gd_report_header(&s);
-		do {
-			ret = gd_sweep_run(&s);
-		} while (!ret && o->run_infinitely && !gd_stop_requested);
+		ret = gd_run_passes(&s);
 	}
+	/* not an interrupted sweep: its cut phases would read as failed ones */
 	if (!ret && !is_server)
 		status = gd_judge(&s);
+	/* whatever failed once the signal came failed because of it */
+	if (ret && ret != -EINTR && gd_stop_signal())
+		ret = gd_err_replace(-EINTR, "interrupted by %s during %s (%s)",
+				     gd_stop_signal_name(gd_stop_signal()),
+				     gd_stop_during_text(), gd_err_msg());
 	if (ret) {
 		gd_report_error(s.rep, who, ret, gd_err_msg());
-		status = GD_EXIT_FAIL;
+		status = ret == -EINTR ? gd_interrupted(&s) : GD_EXIT_FAIL;
+		/* printed and in the document: what follows is news */
+		gd_err_clear();
 	}
 	gd_session_teardown(&s);
-	if (gd_report_finish(s.rep, status) && status == GD_EXIT_OK) {
+	if (gd_report_finish(s.rep, status)) {
 		gd_report_error(NULL, test->name, gd_err_code(), gd_err_msg());
-		status = GD_EXIT_FAIL;
+		if (status == GD_EXIT_OK)
+			status = GD_EXIT_FAIL;
 	}
 	gd_report_free(s.rep);
 	return status;
 }
 
-/* Server in a child process, client here, both on the same device. */
+/*
+ * One line of the server half: printed unless this half printed it already
+ * (the same failure seen on both sides, or the server's error relayed in the
+ * client's own), or it only echoes an interruption this half reported.
+ */
+static void gd_loopback_line(const struct gd_test *test, const char *line)
+{
+	size_t n = strlen(test->name);
+	const char *rest = line;
+	bool error;
+
+	if (!strncmp(line, test->name, n) &&
+	    !strncmp(line + n, " (server): ", 11))
+		rest = line + n + 11;
+	error = !strncmp(rest, "error: ", 7);
+	if (error)
+		rest += 7;
+	if (!*rest || gd_report_notice_covers(rest))
+		return;
+	if (error && (gd_stop_signal() || gd_peer_interrupted))
+		return;
+	gd_report_notice("%s", line);
+}
+
+/* How long the server half may outlive the client half (its teardown)
+ * before it counts as stuck and is asked to stop. */
+#define GD_LOOPBACK_GRACE_MS 5000
+
+/* The server half's lines until it exits; SIGTERM, then SIGKILL, when it
+ * does not end on its own. True when it had to be stopped. */
+static bool gd_loopback_relay(const struct gd_test *test, int fd, pid_t child)
+{
+	char buf[8192], *nl;
+	size_t have = 0;
+	int waited = 0, sig = 0;
+	bool stopped = false;
+	struct pollfd pfd = { .fd = fd, .events = POLLIN };
+
+	for (;;) {
+		ssize_t n;
+		int rc = poll(&pfd, 1, 100);
+
+		if (rc == 0 && (waited += 100) >= GD_LOOPBACK_GRACE_MS) {
+			sig = sig ? SIGKILL : SIGTERM;
+			kill(child, sig);
+			stopped = true;
+			waited = GD_LOOPBACK_GRACE_MS - 1000;
+		}
+		if (rc <= 0)
+			continue;
+		n = read(fd, buf + have, sizeof(buf) - 1 - have);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		have += (size_t)n;
+		buf[have] = '\0';
+		while ((nl = strchr(buf, '\n'))) {
+			*nl = '\0';
+			gd_loopback_line(test, buf);
+			have -= (size_t)(nl + 1 - buf);
+			memmove(buf, nl + 1, have + 1);
+		}
+		if (have == sizeof(buf) - 1) {
+			gd_loopback_line(test, buf);
+			have = 0;
+		}
+	}
+	if (have)
+		gd_loopback_line(test, buf);
+	return stopped;
+}
+
+/*
+ * Server in a child process, client here, both on the same device. The
+ * child's notices come here through a pipe, so that a failure both halves
+ * see is printed once; its status counts when it failed alone or was the
+ * half that got the signal.
+ */
 static int gd_run_loopback(const struct gd_test *test, struct gd_opts *o,
 			   int argc, char **argv)
 {
-	int wstatus = 0, client_status, server_status;
+	int wstatus = 0, client_status, server_status, lines[2];
+	bool stopped;
 	pid_t child;
 
+	if (pipe2(lines, O_CLOEXEC)) {
+		gd_report_notice("%s: cannot create the loopback pipe: %s",
+				 test->name, strerror(errno));
+		return GD_EXIT_FAIL;
+	}
 	fflush(NULL);
 	child = fork();
 	if (child < 0) {
 		gd_report_notice("%s: cannot fork the loopback server: %s",
 				 test->name, strerror(errno));
+		close(lines[0]);
+		close(lines[1]);
 		return GD_EXIT_FAIL;
 	}
-	if (child == 0)
+	if (child == 0) {
+		close(lines[0]);
+		/* never stall the run on a full pipe: such a line goes to
+		 * stderr (gd_report_notice) */
+		fcntl(lines[1], F_SETFL, O_NONBLOCK);
+		gd_report_notices_to(lines[1]);
 		_exit(gd_run_role(test, o, argc, argv, true, true));
+	}
+	close(lines[1]);
 	free(o->server_host);
 	o->server_host = strdup("127.0.0.1");
 	client_status = gd_run_role(test, o, argc, argv, false, false);
-	if (waitpid(child, &wstatus, 0) < 0 || !WIFEXITED(wstatus))
+	stopped = gd_loopback_relay(test, lines[0], child);
+	close(lines[0]);
+	while (waitpid(child, &wstatus, 0) < 0 && errno == EINTR)
+		;
+	server_status =
+		WIFEXITED(wstatus) ? WEXITSTATUS(wstatus) : GD_EXIT_FAIL;
+	if (stopped) {
+		gd_report_notice(
+			"%s: the loopback server half did not end with the client half and was stopped",
+			test->name);
 		server_status = GD_EXIT_FAIL;
-	else
-		server_status = WEXITSTATUS(wstatus);
+	}
+	if (gd_stop_is_exit_status(server_status) &&
+	    !gd_stop_is_exit_status(client_status))
+		return server_status;
 	if (client_status == GD_EXIT_OK && server_status != GD_EXIT_OK) {
 		gd_report_notice(
 			"%s: the loopback server side failed (exit %d)",
@@ -402,7 +567,11 @@ int gd_main(const struct gd_test *test, int argc, char **argv)
 	}
 	gd_clock_init();
 	signal(SIGPIPE, SIG_IGN);
-	signal(SIGINT, gd_on_sigint);
+	if (gd_stop_install()) {
+		gd_report_error(NULL, test->name, gd_err_code(), gd_err_msg());
+		gd_opts_free(&o);
+		return GD_EXIT_FAIL;
+	}
 	srand48((long)getpid() ^ (long)time(NULL));
 	ret = o.loopback ? gd_run_loopback(test, &o, argc, argv)
 			 : gd_run_role(test, &o, argc, argv, !o.server_host,

@@ -8,6 +8,7 @@
 #include <config.h>
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -16,6 +17,7 @@
 #include "engine/session.h"
 #include "util/error.h"
 #include "util/json_get.h"
+#include "util/stop.h"
 
 bool gd_step_needs_recv(const struct gd_session *s)
 {
@@ -87,6 +89,7 @@ int gd_step_done_frame(struct gd_session *s, struct json_object *m, bool *done,
 		       uint64_t *sent)
 {
 	const char *perr = gd_json_str(m, "error");
+	int64_t n;
 
 	if (!json_object_object_get_ex(m, "done", NULL))
 		return 0; /* not the done frame */
@@ -95,8 +98,24 @@ int gd_step_done_frame(struct gd_session *s, struct json_object *m, bool *done,
 		return gd_err(-ECONNABORTED,
 			      "peer %s failed during the step: %s",
 			      s->oob.peer_name, perr);
-	*sent = (uint64_t)gd_json_int(m, "sent", (int64_t)*sent);
+	n = gd_json_int(m, "sent", (int64_t)*sent);
+	if (n < 0)
+		return gd_err(
+			-EPROTO,
+			"peer %s sent %" PRId64
+			" as its message count; are both ends the same gdperf version?",
+			s->oob.peer_name, n);
+	*sent = (uint64_t)n;
 	return 0;
+}
+
+int gd_step_check_stop(const struct gd_step *st)
+{
+	if (!gd_stop_signal())
+		return 0;
+	return gd_err(-EINTR, "interrupted by %s in the measured loop on %s",
+		      gd_stop_signal_name(gd_stop_signal()),
+		      st->s->v.port.dev_name);
 }
 
 /* How long without news means a dead peer: the side-channel timeout, or

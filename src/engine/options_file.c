@@ -120,6 +120,11 @@ static int gd_cfg_set(void *arg, const char *key, const char *value, int lineno)
 	}
 	if (!on)
 		return 0;
+	/* "key =" means the empty string for a string option; a number,
+	 * flag word or enum needs a value (gd_opt_store would parse NULL) */
+	if (!*value && d->type != GD_T_STR && d->type != GD_T_JSONOPT)
+		return gd_err(-EINVAL, "--config: %s line %d: %s needs a value",
+			      c->path, lineno, key);
 	if (gd_opt_store(d, c->o, *value ? value : NULL))
 		return gd_cfg_where(c, lineno);
 	gd_opt_mark_given(c->o, (size_t)idx);

@@ -18,14 +18,34 @@
 
 #include "transport/counters.h"
 #include "util/error.h"
+#include "util/json_get.h"
+#include "util/stop.h"
 #include "engine/session.h"
 
 #define GD_SERVER_ACCEPT_WAIT_MS (INT_MAX / 2)
 
+int gd_session_take_hello(struct gd_session *s, struct json_object *peer)
+{
+	const char *tool = gd_json_str(peer, "tool");
+	const char *ver = gd_json_str(peer, "version");
+
+	if (!tool || strcmp(tool, s->test->name))
+		return gd_err(
+			-EINVAL,
+			"the peer %s runs %.64s, this side runs %s; start the same test on both ends",
+			s->oob.peer_name, tool ? tool : "an unnamed tool",
+			s->test->name);
+	if (!ver || strcmp(ver, PACKAGE_VERSION))
+		gd_report_notice(
+			"%s: note: peer %s runs gdperf %.64s, this side %s",
+			s->test->name, s->oob.peer_name,
+			ver ? ver : "(version not given)", PACKAGE_VERSION);
+	return 0;
+}
+
 static int gd_hello(struct gd_session *s)
 {
-	struct json_object *h = json_object_new_object(), *peer = NULL, *v;
-	const char *tool = "", *ver = "";
+	struct json_object *h = json_object_new_object(), *peer = NULL;
 	int ret;
 
 	json_object_object_add(h, "tool",
@@ -38,26 +58,11 @@ static int gd_hello(struct gd_session *s)
 	json_object_put(h);
 	if (!ret)
 		ret = gd_oob_recv(&s->oob, GD_FRAME_HELLO, &peer);
-	if (ret)
-		return ret;
-	if (json_object_object_get_ex(peer, "tool", &v))
-		tool = json_object_get_string(v);
-	if (json_object_object_get_ex(peer, "version", &v))
-		ver = json_object_get_string(v);
-	if (strcmp(tool, s->test->name)) {
-		gd_err(-EINVAL,
-		       "the peer %s runs %s, this side runs %s; start the same test on both ends",
-		       s->oob.peer_name, tool, s->test->name);
-		json_object_put(peer);
-		return -EINVAL;
-	}
-	if (strcmp(ver, PACKAGE_VERSION))
-		gd_report_notice(
-			"%s: note: peer %s runs gdperf %s, this side %s",
-			s->test->name, s->oob.peer_name, ver, PACKAGE_VERSION);
+	if (!ret)
+		ret = gd_session_take_hello(s, peer);
 	json_object_put(peer);
 	/* Both ends speak this protocol: from here on either may beat. */
-	return gd_oob_beat_start(&s->oob);
+	return ret ? ret : gd_oob_beat_start(&s->oob);
 }
 
 static void gd_default_phases(struct gd_opts *o)
@@ -109,16 +114,31 @@ static int gd_connect_oob(struct gd_session *s)
 	struct gd_opts *o = s->o;
 	int ret;
 
+	const char *host = o->loopback ? "127.0.0.1" : o->bind_addr;
+	int listen_fd;
+
 	gd_oob_init(&s->oob, (int)o->oob_timeout_ms);
 	s->oob.bind_host = o->bind_addr;
-	if (!s->is_server)
+	if (!s->is_server) {
+		gd_stop_during("connecting to %s port %" PRIu64, o->server_host,
+			       o->tcp_port);
 		return gd_oob_connect(&s->oob, o->server_host,
 				      (uint16_t)o->tcp_port);
+	}
+	ret = gd_oob_listen(host, (uint16_t)o->tcp_port, &listen_fd);
+	if (ret)
+		return ret;
+	gd_stop_during("waiting for a client on port %" PRIu64, o->tcp_port);
+	gd_report_status(s->rep,
+			 " Waiting for client on %s%sport %" PRIu64
+			 " (%s, the test travels from the client)...",
+			 o->bind_addr ? o->bind_addr : "",
+			 o->bind_addr ? " " : "", o->tcp_port, s->test->name);
 	/* A server waits for its client as long as it takes, like perftest;
 	 * once connected, the silence timeout applies. */
 	s->oob.timeout_ms = GD_SERVER_ACCEPT_WAIT_MS;
-	ret = gd_oob_accept(&s->oob, o->loopback ? "127.0.0.1" : o->bind_addr,
-			    (uint16_t)o->tcp_port);
+	ret = gd_oob_accept_fd(&s->oob, listen_fd);
+	close(listen_fd);
 	s->oob.timeout_ms = (int)o->oob_timeout_ms;
 	return ret;
 }
@@ -228,11 +248,15 @@ static int gd_bufs_from_json(struct gd_session *s, struct json_object *b)
 		if (json_object_object_get_ex(e, "addr", &a) &&
 		    json_object_object_get_ex(e, "rkey", &k) &&
 		    json_object_is_type(a, json_type_int) &&
-		    json_object_is_type(k, json_type_int)) {
+		    json_object_is_type(k, json_type_int) &&
+		    json_object_get_int64(k) >= 0 &&
+		    json_object_get_int64(k) <= UINT32_MAX) {
 			rb->present = true;
 			rb->addr = (uint64_t)json_object_get_int64(a);
 			rb->rkey = (uint32_t)json_object_get_int64(k);
-			if (json_object_object_get_ex(e, "memory", &err))
+			/* the document's readers expect an object there */
+			if (json_object_object_get_ex(e, "memory", &err) &&
+			    json_object_is_type(err, json_type_object))
 				rb->memory = json_object_get(err);
 		} else if (json_object_object_get_ex(e, "error", &err)) {
 			snprintf(rb->why_absent, sizeof(rb->why_absent),
@@ -254,10 +278,39 @@ static int gd_bufs_from_json(struct gd_session *s, struct json_object *b)
 	return 0;
 }
 
+int gd_session_take_peer_info(struct gd_session *s, struct json_object *peer,
+			      struct gd_qp_peer *rp, char *cm_ip,
+			      size_t cm_ip_len)
+{
+	struct json_object *x;
+	const char *ip;
+	int ret = 0;
+
+	if (!json_object_is_type(peer, json_type_object))
+		return gd_err(-EPROTO, "peer %s sent QP data that is no object",
+			      s->oob.peer_name);
+	if (!s->o->rdma_cm)
+		ret = json_object_object_get_ex(peer, "qp", &x)
+			      ? gd_qp_peer_from_json(x, s->v.num_qps, rp)
+			      : gd_err(-EPROTO, "peer sent no QP data");
+	else if (!s->is_server && (ip = gd_json_str(peer, "cm_ip")))
+		snprintf(cm_ip, cm_ip_len, "%s", ip);
+	if (!ret)
+		ret = json_object_object_get_ex(peer, "bufs", &x)
+			      ? gd_bufs_from_json(s, x)
+			      : gd_err(-EPROTO, "peer sent no buffer data");
+	if (!ret && json_object_object_get_ex(peer, "endpoint", &x) &&
+	    json_object_is_type(x, json_type_object)) {
+		json_object_put(s->remote_endpoint);
+		s->remote_endpoint = json_object_get(x);
+	}
+	return ret;
+}
+
 static int gd_exchange_qp_info(struct gd_session *s, char *cm_ip,
 			       size_t cm_ip_len)
 {
-	struct json_object *mine = json_object_new_object(), *peer = NULL, *x;
+	struct json_object *mine = json_object_new_object(), *peer = NULL;
 	struct gd_qp_peer lp, rp;
 	int ret;
 
@@ -279,25 +332,10 @@ static int gd_exchange_qp_info(struct gd_session *s, char *cm_ip,
 	else if (!ret)
 		ret = gd_oob_send(&s->oob, GD_FRAME_QP_INFO, mine);
 	json_object_put(mine);
-	if (ret)
-		goto out;
-	if (!s->o->rdma_cm) {
-		ret = json_object_object_get_ex(peer, "qp", &x)
-			      ? gd_qp_peer_from_json(x, s->v.num_qps, &rp)
-			      : gd_err(-EPROTO, "peer sent no QP data");
-		if (!ret)
-			ret = gd_verbs_connect(&s->v, &s->qp, &rp);
-	} else if (!s->is_server &&
-		   json_object_object_get_ex(peer, "cm_ip", &x)) {
-		snprintf(cm_ip, cm_ip_len, "%s", json_object_get_string(x));
-	}
 	if (!ret)
-		ret = json_object_object_get_ex(peer, "bufs", &x)
-			      ? gd_bufs_from_json(s, x)
-			      : gd_err(-EPROTO, "peer sent no buffer data");
-	if (!ret && json_object_object_get_ex(peer, "endpoint", &x))
-		s->remote_endpoint = json_object_get(x);
-out:
+		ret = gd_session_take_peer_info(s, peer, &rp, cm_ip, cm_ip_len);
+	if (!ret && !s->o->rdma_cm)
+		ret = gd_verbs_connect(&s->v, &s->qp, &rp);
 	json_object_put(peer);
 	return ret;
 }
@@ -433,6 +471,7 @@ int gd_session_setup(struct gd_session *s)
 	ret = gd_connect_oob(s);
 	if (ret)
 		return ret;
+	gd_stop_during("setting up the test with peer %s", s->oob.peer_name);
 	ret = gd_session_handshake(s);
 	if (!ret)
 		ret = gd_sweep_plan(s);
@@ -458,7 +497,11 @@ int gd_session_setup(struct gd_session *s)
 			      : gd_cm_connect(&s->cm, &s->qp, cm_ip,
 					      (uint16_t)(s->o->tcp_port + 1),
 					      s->access);
-	if (ret && s->oob.fd >= 0)
+	if (ret && s->oob.fd >= 0 && gd_stop_signal())
+		gd_oob_send_interrupted(&s->oob,
+					gd_stop_signal_name(gd_stop_signal()),
+					gd_stop_during_text());
+	else if (ret && s->oob.fd >= 0)
 		gd_oob_send_error(&s->oob, gd_err_code(), gd_err_msg());
 	return ret;
 }

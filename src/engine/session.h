@@ -96,6 +96,12 @@ struct gd_session {
  * over an already connected s->oob; no RDMA device involved. */
 int gd_session_handshake(struct gd_session *s);
 int gd_session_setup(struct gd_session *s);
+/* The readers of the peer's HELLO and QP_INFO payloads (the fuzz target
+ * drives them): every field's type and range checked, nothing connected. */
+int gd_session_take_hello(struct gd_session *s, struct json_object *peer);
+int gd_session_take_peer_info(struct gd_session *s, struct json_object *peer,
+			      struct gd_qp_peer *rp, char *cm_ip,
+			      size_t cm_ip_len);
 /* The access flags of this side's QPs and registrations, then the buffers
  * of every placement allocated and registered with s->v.pd (what setup
  * does once the device is open; tests call it with a stand-in PD). A
@@ -155,5 +161,8 @@ int gd_step_done_frame(struct gd_session *s, struct json_object *m, bool *done,
 		       uint64_t *sent);
 /* How long this step may go without news before the peer counts as dead. */
 uint64_t gd_step_silence_ns(const struct gd_step *st);
+/* For the measured loops' periodic check: -EINTR, recorded, once SIGINT or
+ * SIGTERM asked the run to stop (util/stop.h), else 0. */
+int gd_step_check_stop(const struct gd_step *st);
 
 #endif

@@ -465,6 +465,221 @@ static struct json_object *gd_step_counters(struct gd_step_ctx *c)
 	return d;
 }
 
+/* What the peer sends is copied, never trusted: the document's readers
+ * (comparison, verdicts, gd_report) index arrays and read strings where
+ * the counters module writes them, and json-c asserts on a wrong type. */
+static struct json_object *gd_peer_str_array(struct json_object *a,
+					     unsigned int *dropped)
+{
+	struct json_object *out = json_object_new_array(), *e;
+
+	for (size_t i = 0; i < gd_json_len(a); i++) {
+		e = json_object_array_get_idx(a, i);
+		if (json_object_is_type(e, json_type_string))
+			json_object_array_add(out, json_object_get(e));
+		else
+			(*dropped)++;
+	}
+	return out;
+}
+
+/* A count: a non-negative integer, or null where the side had none. */
+static bool gd_peer_count(struct json_object *from, const char *key,
+			  struct json_object *to)
+{
+	struct json_object *v;
+
+	if (!json_object_object_get_ex(from, key, &v))
+		return true;
+	if (v && (!json_object_is_type(v, json_type_int) ||
+		  json_object_get_int64(v) < 0))
+		return false;
+	json_object_object_add(to, key, json_object_get(v));
+	return true;
+}
+
+static struct json_object *gd_peer_counter(struct json_object *e)
+{
+	static const char *const strs[] = { "name", "group", "unit", "class" };
+	struct json_object *c, *v;
+
+	if (!gd_json_str(e, "name"))
+		return NULL;
+	c = json_object_new_object();
+	for (size_t i = 0; i < sizeof(strs) / sizeof(strs[0]); i++)
+		if (gd_json_str(e, strs[i]))
+			json_object_object_add(
+				c, strs[i],
+				json_object_new_string(
+					gd_json_str(e, strs[i])));
+	if (!gd_peer_count(e, "delta", c)) {
+		json_object_put(c);
+		return NULL;
+	}
+	if (json_object_object_get_ex(e, "error", &v) &&
+	    json_object_is_type(v, json_type_boolean))
+		json_object_object_add(c, "error", json_object_get(v));
+	return c;
+}
+
+static struct json_object *gd_peer_counters(struct json_object *x)
+{
+	static const char *const lists[] = { "errors_moved", "retries_moved",
+					     "congestion_moved", "notes" };
+	static const char *const counts[] = { "tx_bytes", "rx_bytes",
+					      "tx_packets", "rx_packets" };
+	struct json_object *d = json_object_new_object(), *v, *list, *e;
+	unsigned int dropped = 0;
+	char note[96];
+
+	if (!json_object_is_type(x, json_type_object)) {
+		json_object_object_add(
+			d, "error",
+			json_object_new_string(
+				"the peer sent counters that are not a JSON object"));
+		return d;
+	}
+	if (gd_json_str(x, "error"))
+		json_object_object_add(
+			d, "error",
+			json_object_new_string(gd_json_str(x, "error")));
+	if (json_object_object_get_ex(x, "counters", &v)) {
+		list = json_object_new_array();
+		dropped += !json_object_is_type(v, json_type_array);
+		for (size_t i = 0; i < gd_json_len(v); i++) {
+			e = gd_peer_counter(json_object_array_get_idx(v, i));
+			if (e)
+				json_object_array_add(list, e);
+			else
+				dropped++;
+		}
+		json_object_object_add(d, "counters", list);
+	}
+	for (size_t i = 0; i < sizeof(lists) / sizeof(lists[0]); i++)
+		if (json_object_object_get_ex(x, lists[i], &v)) {
+			dropped += !json_object_is_type(v, json_type_array);
+			json_object_object_add(d, lists[i],
+					       gd_peer_str_array(v, &dropped));
+		}
+	for (size_t i = 0; i < sizeof(counts) / sizeof(counts[0]); i++)
+		dropped += !gd_peer_count(x, counts[i], d);
+	if (dropped) {
+		if (!json_object_object_get_ex(d, "notes", &v)) {
+			v = json_object_new_array();
+			json_object_object_add(d, "notes", v);
+		}
+		snprintf(note, sizeof(note),
+			 "%u malformed entries from the peer left out",
+			 dropped);
+		json_object_array_add(v, json_object_new_string(note));
+	}
+	return d;
+}
+
+/* The target's verification: ok and what it checked, or a failure when
+ * the peer's word is not one. null means the peer did not verify. */
+static struct json_object *gd_peer_verify(struct json_object *x)
+{
+	struct json_object *v = json_object_new_object(), *ok;
+	const char *err = gd_json_str(x, "error");
+	int64_t checked = gd_json_int(x, "checked_bytes", -1);
+	bool good = json_object_object_get_ex(x, "ok", &ok) &&
+		    json_object_is_type(ok, json_type_boolean);
+
+	if (checked >= 0)
+		json_object_object_add(v, "checked_bytes",
+				       json_object_new_int64(checked));
+	json_object_object_add(
+		v, "ok",
+		json_object_new_boolean(good && json_object_get_boolean(ok)));
+	if (!good || err)
+		json_object_object_add(
+			v, "error",
+			json_object_new_string(
+				good ? err
+				     : "the peer sent a malformed verification result"));
+	return v;
+}
+
+/* A count the peer must send as a non-negative integer (0 when absent). */
+static int gd_peer_u64(const struct gd_session *s, struct json_object *m,
+		       const char *key, uint64_t *out)
+{
+	struct json_object *v;
+
+	*out = 0;
+	if (!json_object_object_get_ex(m, key, &v))
+		return 0;
+	if (!json_object_is_type(v, json_type_int) ||
+	    json_object_get_int64(v) < 0)
+		return gd_err(-EPROTO,
+			      "peer %s sent a RESULT whose '%s' is not a count",
+			      s->oob.peer_name, key);
+	*out = (uint64_t)json_object_get_int64(v);
+	return 0;
+}
+
+/* The initiator's figures for this very step: its size, no more messages
+ * than bytes can count. */
+static int gd_peer_bw(const struct gd_session *s, struct json_object *x,
+		      uint64_t size_bytes, struct gd_bw_summary *bw)
+{
+	if (gd_bw_summary_from_json(x, bw))
+		return gd_err_code();
+	if (bw->size_bytes != size_bytes || bw->iters > UINT64_MAX / size_bytes)
+		return gd_err(-EPROTO,
+			      "peer %s sent a result for %" PRIu64
+			      " bytes x %" PRIu64 " where the step is %" PRIu64
+			      " bytes",
+			      s->oob.peer_name, bw->size_bytes, bw->iters,
+			      size_bytes);
+	return 0;
+}
+
+int gd_step_take_result(const struct gd_session *s, const struct gd_phase *ph,
+			const struct gd_step *st, uint64_t received,
+			struct json_object *m, struct gd_step_outcome *out)
+{
+	struct json_object *x;
+	uint64_t peer_received, sent;
+	bool bw = s->test->measure == GD_MEASURE_BW;
+	int ret;
+
+	if (!json_object_is_type(m, json_type_object))
+		return gd_err(-EPROTO,
+			      "peer %s sent a RESULT that is no object",
+			      s->oob.peer_name);
+	ret = gd_peer_u64(s, m, "received", &peer_received);
+	if (!ret)
+		ret = gd_peer_u64(s, m, "sent", &sent);
+	if (ret)
+		return ret;
+	out->target_received = st->target ? received : peer_received;
+	if (json_object_object_get_ex(m, "counters", &x) && x) {
+		json_object_put(out->counters_remote);
+		out->counters_remote = gd_peer_counters(x);
+	}
+	if (json_object_object_get_ex(m, "verify", &x) && x) {
+		json_object_put(out->verify);
+		out->verify = gd_peer_verify(x);
+	}
+	if (!json_object_object_get_ex(m, "result", &x) || !x)
+		return 0;
+	if (ph->dir == GD_DIR_BIDIR && bw) {
+		ret = gd_peer_bw(s, x, st->size_bytes, &out->peer_bw);
+		out->has_peer_bw = !ret;
+	} else if (!st->initiator) {
+		out->res.is_bw = bw;
+		ret = bw ? gd_peer_bw(s, x, st->size_bytes, &out->res.bw)
+			 : gd_lat_summary_from_json(x, &out->res.lat);
+		out->res.app_bytes =
+			bw && !ret ? out->res.bw.iters * out->res.bw.size_bytes
+				   : 0;
+		out->res.msgs_done = sent;
+	}
+	return ret;
+}
+
 static struct json_object *gd_result_json(const struct gd_step_result *r)
 {
 	return r->is_bw ? gd_bw_summary_json(&r->bw)
@@ -476,7 +691,7 @@ static int gd_step_exchange(struct gd_step_ctx *c, struct gd_step_outcome *out,
 			    uint64_t received)
 {
 	struct gd_session *s = c->st.s;
-	struct json_object *m = NULL, *x;
+	struct json_object *m = NULL;
 	int ret;
 
 	if (s->is_server) {
@@ -503,33 +718,7 @@ static int gd_step_exchange(struct gd_step_ctx *c, struct gd_step_outcome *out,
 	ret = gd_oob_recv(&s->oob, GD_FRAME_RESULT, &m);
 	if (ret)
 		return ret;
-	out->target_received =
-		c->st.target ? received
-			     : (uint64_t)gd_json_int(m, "received", 0);
-	if (json_object_object_get_ex(m, "counters", &x))
-		out->counters_remote = json_object_get(x);
-	if (json_object_object_get_ex(m, "verify", &x) &&
-	    json_object_is_type(x, json_type_object)) {
-		json_object_put(out->verify);
-		out->verify = json_object_get(x);
-	}
-	if (c->ph->dir == GD_DIR_BIDIR &&
-	    json_object_object_get_ex(m, "result", &x) &&
-	    s->test->measure == GD_MEASURE_BW) {
-		ret = gd_bw_summary_from_json(x, &out->peer_bw);
-		out->has_peer_bw = !ret;
-	} else if (!c->st.initiator &&
-		   json_object_object_get_ex(m, "result", &x)) {
-		out->res.is_bw = s->test->measure == GD_MEASURE_BW;
-		ret = out->res.is_bw
-			      ? gd_bw_summary_from_json(x, &out->res.bw)
-			      : gd_lat_summary_from_json(x, &out->res.lat);
-		out->res.app_bytes =
-			out->res.is_bw
-				? out->res.bw.iters * out->res.bw.size_bytes
-				: 0;
-		out->res.msgs_done = (uint64_t)gd_json_int(m, "sent", 0);
-	}
+	ret = gd_step_take_result(s, c->ph, &c->st, received, m, out);
 	json_object_put(m);
 	return ret;
 }

@@ -17,10 +17,22 @@
 
 #include "util/error.h"
 #include "util/stats.h"
+#include "util/stop.h"
 #include "engine/session.h"
 #include "engine/sweep.h"
 
 #define GD_LAT_MAX_SAMPLES (50ULL * 1000 * 1000)
+
+/* A peer that was interrupted may show first as a failed transfer (its
+ * QPs are gone) or a closed channel: its word may be waiting, unread. The
+ * step's error stays recorded (gd_err keeps the first). */
+static void gd_walk_peer_word(struct gd_session *s)
+{
+	struct json_object *m = NULL;
+
+	gd_oob_try_recv(&s->oob, GD_FRAME_SYNC, &m);
+	json_object_put(m);
+}
 
 static int gd_plan_sizes(struct gd_session *s)
 {
@@ -192,8 +204,63 @@ struct gd_walk {
 	struct gd_rounds rd;
 	unsigned int step; /* the protocol's step number */
 	int fatal;
+	bool stopped; /* SIGINT/SIGTERM on this side or the peer's */
 	char fatal_msg[600];
 };
+
+/*
+ * The run is to stop: this side got SIGINT or SIGTERM (the peer is told at
+ * once, so it ends now rather than by its silence limit), or the peer said
+ * it did. The error says which; @o, the step it came during, says so too.
+ */
+static void gd_walk_interrupted(struct gd_session *s, struct gd_walk *w,
+				struct gd_step_outcome *o)
+{
+	const char *sig = gd_stop_signal_name(gd_stop_signal());
+	const char *during = gd_stop_during_text();
+
+	if (gd_stop_signal()) {
+		gd_oob_send_interrupted(&s->oob, sig, during);
+		gd_err_replace(-EINTR,
+			       "interrupted by %s during %s; the results "
+			       "measured before it are kept",
+			       sig, during);
+		snprintf(o->error, sizeof(o->error), "interrupted by %s", sig);
+		snprintf(w->fatal_msg, sizeof(w->fatal_msg), "interrupted");
+	} else {
+		gd_err_replace(-EINTR,
+			       "peer %s was interrupted by %s during %s; this "
+			       "side stops too and keeps what was measured "
+			       "before",
+			       s->oob.peer_name, s->oob.peer_stop_signal,
+			       s->oob.peer_stop_during);
+		snprintf(o->error, sizeof(o->error),
+			 "interrupted: the peer got %s",
+			 s->oob.peer_stop_signal);
+		snprintf(w->fatal_msg, sizeof(w->fatal_msg),
+			 "interrupted (the peer got %s)",
+			 s->oob.peer_stop_signal);
+	}
+	o->err = -EINTR;
+	o->stage = "interrupted";
+	w->fatal = -EINTR;
+	w->stopped = true;
+}
+
+/* A step broke the run: an interruption on either side, or the step's
+ * own error. */
+static void gd_walk_failed(struct gd_session *s, struct gd_walk *w,
+			   struct gd_step_outcome *o, int ret)
+{
+	if (!gd_stop_signal() && !s->oob.peer_stop_signal[0] && s->oob.fd >= 0)
+		gd_walk_peer_word(s);
+	if (gd_stop_signal() || s->oob.peer_stop_signal[0]) {
+		gd_walk_interrupted(s, w, o);
+		return;
+	}
+	w->fatal = ret;
+	snprintf(w->fatal_msg, sizeof(w->fatal_msg), "%s", gd_err_msg());
+}
 
 static struct gd_step_outcome *gd_walk_at(struct gd_session *s,
 					  struct gd_walk *w, unsigned int p,
@@ -206,16 +273,28 @@ static void gd_walk_step(struct gd_session *s, struct gd_walk *w,
 			 unsigned int p, unsigned int z, unsigned int r)
 {
 	struct gd_step_outcome *o = gd_walk_at(s, w, p, z, r);
+	int ret;
 
+	if (!w->fatal) {
+		gd_stop_during("phase %s size %" PRIu64 " round %u",
+			       s->phases[p].name, s->sizes[z], r + 1);
+		if (gd_stop_signal()) {
+			gd_walk_interrupted(s, w, o);
+			return;
+		}
+	}
 	if (w->fatal) {
 		snprintf(o->error, sizeof(o->error), "not run: %.500s",
 			 w->fatal_msg);
+		if (w->stopped) {
+			o->err = -EINTR;
+			o->stage = "interrupted";
+		}
 		return;
 	}
-	w->fatal = gd_step_run(s, w->step++, &s->phases[p], s->sizes[z], o);
-	if (w->fatal)
-		snprintf(w->fatal_msg, sizeof(w->fatal_msg), "%s",
-			 gd_err_msg());
+	ret = gd_step_run(s, w->step++, &s->phases[p], s->sizes[z], o);
+	if (ret)
+		gd_walk_failed(s, w, o, ret);
 }
 
 /* Round @r at size @z: every phase, backwards in odd rounds. */
@@ -284,18 +363,25 @@ static void gd_walk_follow(struct gd_session *s, struct gd_walk *w)
 		struct gd_step_outcome o = { .ran = false };
 		const struct gd_phase *ph = NULL;
 		uint64_t size = 0;
-		int ret = gd_step_follow(s, w->step, &ph, &size);
+		int ret = 0;
 
+		gd_stop_during("step %u of the client's --precision sweep",
+			       w->step + 1);
+		if (gd_stop_signal()) {
+			gd_walk_interrupted(s, w, &o);
+			return;
+		}
+		ret = gd_step_follow(s, w->step, &ph, &size);
 		if (ret > 0)
 			return;
-		if (!ret)
+		if (!ret) {
+			gd_stop_during("phase %s size %" PRIu64 " step %u",
+				       ph->name, size, w->step + 1);
 			ret = gd_step_run(s, w->step++, ph, size, &o);
-		gd_outcome_free(&o);
-		if (ret) {
-			w->fatal = ret;
-			snprintf(w->fatal_msg, sizeof(w->fatal_msg), "%s",
-				 gd_err_msg());
 		}
+		if (ret)
+			gd_walk_failed(s, w, &o, ret);
+		gd_outcome_free(&o);
 	}
 }
 

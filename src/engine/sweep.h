@@ -85,5 +85,12 @@ int gd_step_follow(struct gd_session *s, unsigned int step_no,
 		   const struct gd_phase **ph, uint64_t *size_bytes);
 /* --precision, client: tell the server the sweep is over. */
 int gd_step_end(struct gd_session *s);
+/* Client: the server's RESULT payload @m for step @st of phase @ph into
+ * @out, every field checked for type and range (the fuzz target drives
+ * it); -EPROTO, recorded, when a count or the figures are malformed.
+ * Malformed counters become a note, a malformed verification a failed one. */
+int gd_step_take_result(const struct gd_session *s, const struct gd_phase *ph,
+			const struct gd_step *st, uint64_t received,
+			struct json_object *m, struct gd_step_outcome *out);
 
 #endif

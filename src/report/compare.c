@@ -27,10 +27,10 @@ static struct json_object *gd_phase_result(struct json_object *phase,
 					   uint64_t size_bytes)
 {
 	struct json_object *res = gd_json_path(phase, "results", NULL);
-	size_t n = res ? json_object_array_length(res) : 0;
+	size_t n = res ? gd_json_len(res) : 0;
 
 	for (size_t i = 0; i < n; i++) {
-		struct json_object *r = json_object_array_get_idx(res, i);
+		struct json_object *r = gd_json_idx(res, i);
 		double s;
 
 		if (gd_json_num(r, "size_bytes", &s) &&
@@ -51,12 +51,12 @@ static int gd_u64_cmp(const void *a, const void *b)
 static size_t gd_direction_sizes(struct json_object *phases, const char *dir,
 				 uint64_t *sizes, size_t max)
 {
-	size_t n = 0, np = json_object_array_length(phases);
+	size_t n = 0, np = gd_json_len(phases);
 
 	for (size_t i = 0; i < np; i++) {
-		struct json_object *ph = json_object_array_get_idx(phases, i);
+		struct json_object *ph = gd_json_idx(phases, i);
 		struct json_object *res = gd_json_path(ph, "results", NULL);
-		size_t nr = res ? json_object_array_length(res) : 0;
+		size_t nr = res ? gd_json_len(res) : 0;
 
 		if (strcmp(gd_phase_direction(ph), dir))
 			continue;
@@ -64,8 +64,7 @@ static size_t gd_direction_sizes(struct json_object *phases, const char *dir,
 			double s;
 			size_t k;
 
-			if (!gd_json_num(json_object_array_get_idx(res, j),
-					 "size_bytes", &s))
+			if (!gd_json_num(gd_json_idx(res, j), "size_bytes", &s))
 				continue;
 			for (k = 0; k < n && sizes[k] != (uint64_t)s; k++)
 				;
@@ -97,8 +96,8 @@ static void gd_row_samples(struct json_object *fig, struct json_object *r,
 	if (!s || !json_object_is_type(s, json_type_array))
 		return;
 	out = json_object_new_array();
-	for (size_t i = 0; i < json_object_array_length(s); i++) {
-		struct json_object *e = json_object_array_get_idx(s, i);
+	for (size_t i = 0; i < gd_json_len(s); i++) {
+		struct json_object *e = gd_json_idx(s, i);
 		double x, rep;
 
 		if (!gd_json_num(e, "repeat", &rep))
@@ -189,13 +188,10 @@ static void gd_row_interval(struct json_object *row, const char *pl,
 
 	if (!xs || !hs)
 		return;
-	for (size_t r = 0; r < json_object_array_length(xs) &&
-			   r < json_object_array_length(hs) && n < 64;
+	for (size_t r = 0; r < gd_json_len(xs) && r < gd_json_len(hs) && n < 64;
 	     r++) {
-		double x = json_object_get_double(
-			json_object_array_get_idx(xs, r));
-		double h = json_object_get_double(
-			json_object_array_get_idx(hs, r));
+		double x = json_object_get_double(gd_json_idx(xs, r));
+		double h = json_object_get_double(gd_json_idx(hs, r));
 
 		if (x > 0 && h > 0)
 			logs[n++] = log(x / h);
@@ -309,12 +305,11 @@ static struct json_object *gd_row_build(struct gd_cmp_ctx *c, const char *dir,
 	struct json_object *row = gd_row_new(c, dir, size);
 	struct json_object *figs = json_object_object_get(row, "phases");
 	struct json_object *hh = NULL;
-	size_t np = json_object_array_length(c->phases);
+	size_t np = gd_json_len(c->phases);
 
 	for (int pass = 0; pass < 2; pass++) {
 		for (size_t i = 0; i < np; i++) {
-			struct json_object *ph =
-				json_object_array_get_idx(c->phases, i);
+			struct json_object *ph = gd_json_idx(c->phases, i);
 			const char *pl = gd_phase_placement(ph);
 			bool is_hh = !strcmp(pl, "HH");
 			struct json_object *fig;
@@ -342,19 +337,19 @@ static struct json_object *gd_row_build(struct gd_cmp_ctx *c, const char *dir,
 static void gd_gate_collect(struct gd_cmp_ctx *c, struct json_object *rows)
 {
 	struct json_object *seen = json_object_new_object();
-	size_t nr = json_object_array_length(rows);
+	size_t nr = gd_json_len(rows);
 
 	for (size_t i = 0; i < nr; i++) {
-		struct json_object *row = json_object_array_get_idx(rows, i);
+		struct json_object *row = gd_json_idx(rows, i);
 		struct json_object *gf =
 			json_object_object_get(row, "gate_failures");
 		const char *dir = gd_json_str(row, "direction");
 		double size = 0;
 
 		gd_json_num(row, "size_bytes", &size);
-		for (size_t j = 0; j < json_object_array_length(gf); j++) {
-			const char *f = json_object_get_string(
-				json_object_array_get_idx(gf, j));
+		for (size_t j = 0; j < gd_json_len(gf); j++) {
+			const char *f =
+				json_object_get_string(gd_json_idx(gf, j));
 			char key[160], item[96];
 			const char *sp = strchr(f, ' ');
 			const char *sp2 = sp ? strchr(sp + 1, ' ') : NULL;
@@ -379,10 +374,9 @@ static void gd_gate_collect(struct gd_cmp_ctx *c, struct json_object *rows)
 		struct gd_sbuf sb = { .len = 0 };
 
 		gd_sb_add(&sb, "%s fails at size_bytes:", key);
-		for (size_t j = 0; j < json_object_array_length(acc); j++)
+		for (size_t j = 0; j < gd_json_len(acc); j++)
 			gd_sb_add(&sb, " %s",
-				  json_object_get_string(
-					  json_object_array_get_idx(acc, j)));
+				  json_object_get_string(gd_json_idx(acc, j)));
 		json_object_array_add(c->gate_evidence,
 				      json_object_new_string(sb.buf));
 	}
@@ -395,11 +389,10 @@ static void gd_gate_failed_phases(struct gd_cmp_ctx *c)
 	const struct gd_gate_cfg *g = c->gates;
 	bool any = g->expect_ratio > 0 || (g->min_bw_MiBps > 0 && !c->lat) ||
 		   (g->max_lat_us > 0 && c->lat);
-	size_t np = json_object_array_length(c->phases);
+	size_t np = gd_json_len(c->phases);
 
 	for (size_t i = 0; any && i < np; i++) {
-		struct json_object *ph =
-			json_object_array_get_idx(c->phases, i);
+		struct json_object *ph = gd_json_idx(c->phases, i);
 		char buf[160];
 
 		if (gd_phase_ok(ph))
@@ -469,8 +462,8 @@ static void gd_phase_app(struct json_object *doc, struct json_object *phase,
 	}
 	*bytes = 0;
 	*pkts = mtu > 0 ? 0 : -1;
-	for (size_t i = 0; res && i < json_object_array_length(res); i++) {
-		struct json_object *r = json_object_array_get_idx(res, i);
+	for (size_t i = 0; res && i < gd_json_len(res); i++) {
+		struct json_object *r = gd_json_idx(res, i);
 		uint64_t per_msg;
 
 		if (!gd_json_num(r, "size_bytes", &s) ||
@@ -552,11 +545,10 @@ static void gd_compare_sections(struct gd_cmp_ctx *c, struct json_object *rows,
 
 static size_t gd_directions(struct json_object *phases, const char **dirs)
 {
-	size_t n = 0, np = json_object_array_length(phases);
+	size_t n = 0, np = gd_json_len(phases);
 
 	for (size_t i = 0; i < np; i++) {
-		const char *d = gd_phase_direction(
-			json_object_array_get_idx(phases, i));
+		const char *d = gd_phase_direction(gd_json_idx(phases, i));
 		size_t k;
 
 		for (k = 0; k < n && strcmp(dirs[k], d); k++)
@@ -598,8 +590,8 @@ int gd_compare_run(struct json_object *doc, const struct gd_gate_cfg *gates,
 			json_object_array_add(
 				rows, gd_row_build(&c, dirs[d], sizes[s]));
 	}
-	for (size_t i = 0; i < json_object_array_length(c.phases); i++) {
-		struct json_object *ph = json_object_array_get_idx(c.phases, i);
+	for (size_t i = 0; i < gd_json_len(c.phases); i++) {
+		struct json_object *ph = gd_json_idx(c.phases, i);
 
 		if (gd_json_path(ph, "counters", NULL))
 			json_object_object_add(ph, "port_check",
@@ -613,7 +605,7 @@ int gd_compare_run(struct json_object *doc, const struct gd_gate_cfg *gates,
 	gd_gate_ratio(c.gates, c.lat, rows, assess, c.gate_evidence);
 	gd_gate_collect(&c, rows);
 	gd_compare_sections(&c, rows, assess);
-	*gate_failed = json_object_array_length(c.gate_evidence) > 0;
+	*gate_failed = gd_json_len(c.gate_evidence) > 0;
 	*verdicts =
 		gd_verdicts_build(doc, rows, c.gates, c.gate_evidence, assess);
 	json_object_put(assess);

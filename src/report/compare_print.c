@@ -217,9 +217,8 @@ static void gd_print_figures(FILE *out, struct json_object *doc,
 	struct json_object *head = NULL;
 	const char *dir = NULL;
 
-	for (size_t i = 0; i < json_object_array_length(comparison); i++) {
-		struct json_object *row =
-			json_object_array_get_idx(comparison, i);
+	for (size_t i = 0; i < gd_json_len(comparison); i++) {
+		struct json_object *row = gd_json_idx(comparison, i);
 		const char *d = gd_json_str(row, "direction");
 
 		if (!dir || strcmp(dir, d)) {
@@ -258,8 +257,8 @@ static struct json_object *gd_side_counter(struct json_object *ph,
 	struct json_object *list = gd_json_path(ph, "counters", side);
 
 	list = gd_json_path(list, "counters", NULL);
-	for (size_t i = 0; list && i < json_object_array_length(list); i++) {
-		struct json_object *c = json_object_array_get_idx(list, i);
+	for (size_t i = 0; list && i < gd_json_len(list); i++) {
+		struct json_object *c = gd_json_idx(list, i);
 
 		if (!strcmp(gd_json_str(c, "name") ?: "", name))
 			return c;
@@ -293,17 +292,14 @@ static struct json_object *gd_moved_counters(struct json_object *phases,
 	struct json_object *all = json_object_new_object();
 	struct json_object *moved = json_object_new_object();
 
-	for (size_t i = 0; i < json_object_array_length(phases); i++) {
+	for (size_t i = 0; i < gd_json_len(phases); i++) {
 		for (int s = 0; s < 2; s++) {
 			struct json_object *list = gd_json_path(
-				json_object_array_get_idx(phases, i),
-				"counters", sides[s]);
+				gd_json_idx(phases, i), "counters", sides[s]);
 
 			list = gd_json_path(list, "counters", NULL);
-			for (size_t k = 0;
-			     list && k < json_object_array_length(list); k++) {
-				struct json_object *c =
-					json_object_array_get_idx(list, k);
+			for (size_t k = 0; list && k < gd_json_len(list); k++) {
+				struct json_object *c = gd_json_idx(list, k);
 				const char *name = gd_json_str(c, "name");
 				double d = 0;
 
@@ -332,7 +328,7 @@ static void gd_print_counters(FILE *out, struct json_object *phases)
 	static const char *const sides[] = { "local", "remote" };
 	unsigned int still = 0;
 	struct json_object *moved = gd_moved_counters(phases, &still);
-	size_t np = json_object_array_length(phases);
+	size_t np = gd_json_len(phases);
 	char lab[48];
 
 	if (!json_object_object_length(moved) && !still) {
@@ -347,7 +343,7 @@ static void gd_print_counters(FILE *out, struct json_object *phases)
 			char col[64];
 
 			gd_phase_label(lab, sizeof(lab),
-				       json_object_array_get_idx(phases, i));
+				       gd_json_idx(phases, i));
 			snprintf(col, sizeof(col), "%s %s", lab, sides[s]);
 			fprintf(out, " %-14s", col);
 		}
@@ -359,10 +355,9 @@ static void gd_print_counters(FILE *out, struct json_object *phases)
 		for (size_t i = 0; i < np; i++)
 			for (int s = 0; s < 2; s++)
 				gd_counter_cell(
-					out, gd_side_counter(
-						     json_object_array_get_idx(
-							     phases, i),
-						     sides[s], name));
+					out,
+					gd_side_counter(gd_json_idx(phases, i),
+							sides[s], name));
 		fputc('\n', out);
 	}
 	if (still)
@@ -375,8 +370,8 @@ static void gd_print_port_check(FILE *out, struct json_object *phases)
 	bool header = false;
 	char lab[48];
 
-	for (size_t i = 0; i < json_object_array_length(phases); i++) {
-		struct json_object *ph = json_object_array_get_idx(phases, i);
+	for (size_t i = 0; i < gd_json_len(phases); i++) {
+		struct json_object *ph = gd_json_idx(phases, i);
 		struct json_object *pc = gd_json_path(ph, "port_check", NULL);
 		double app = 0, port, r, exp;
 
@@ -426,8 +421,8 @@ static void gd_print_memory(FILE *out, struct json_object *phases)
 	char lab[48];
 
 	fprintf(out, " Memory and registration route per phase:\n");
-	for (size_t i = 0; i < json_object_array_length(phases); i++) {
-		struct json_object *ph = json_object_array_get_idx(phases, i);
+	for (size_t i = 0; i < gd_json_len(phases); i++) {
+		struct json_object *ph = gd_json_idx(phases, i);
 
 		gd_phase_label(lab, sizeof(lab), ph);
 		fprintf(out, "  %-8s %-7s", lab,
@@ -448,18 +443,17 @@ static void gd_print_memory(FILE *out, struct json_object *phases)
 static void gd_print_verdicts(FILE *out, struct json_object *verdicts)
 {
 	fprintf(out, GD_RULE " Verdict:\n");
-	for (size_t i = 0; i < json_object_array_length(verdicts); i++) {
-		struct json_object *v = json_object_array_get_idx(verdicts, i);
+	for (size_t i = 0; i < gd_json_len(verdicts); i++) {
+		struct json_object *v = gd_json_idx(verdicts, i);
 		struct json_object *ev = gd_json_path(v, "evidence", NULL);
 
 		fprintf(out, "  [%s] %s: %s\n",
 			gd_json_str(v, "severity") ?: "?",
 			gd_json_str(v, "code") ?: "?",
 			gd_json_str(v, "summary") ?: "");
-		for (size_t k = 0; ev && k < json_object_array_length(ev); k++)
+		for (size_t k = 0; ev && k < gd_json_len(ev); k++)
 			fprintf(out, "      evidence: %s\n",
-				json_object_get_string(
-					json_object_array_get_idx(ev, k)));
+				json_object_get_string(gd_json_idx(ev, k)));
 		fprintf(out, "      next: %s\n",
 			gd_json_str(v, "next_check") ?: "");
 	}

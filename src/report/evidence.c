@@ -53,10 +53,9 @@ static unsigned int gd_fig_rounds(struct json_object *fig, const char *key,
 	unsigned int n = 0;
 
 	if (s && json_object_is_type(s, json_type_array)) {
-		for (size_t i = 0;
-		     i < json_object_array_length(s) && n < GD_EV_MAX_ROUNDS;
+		for (size_t i = 0; i < gd_json_len(s) && n < GD_EV_MAX_ROUNDS;
 		     i++) {
-			struct json_object *v = json_object_array_get_idx(s, i);
+			struct json_object *v = gd_json_idx(s, i);
 
 			out[n++] = v ? json_object_get_double(v) : NAN;
 		}
@@ -100,8 +99,8 @@ static void gd_ev_collect(struct gd_ev_in *in, struct json_object *rows,
 
 	snprintf(pl, sizeof(pl), "%.*s", (int)plen, in->label);
 	in->nsz = in->rounds = in->span = 0;
-	for (size_t i = 0; i < json_object_array_length(rows); i++) {
-		struct json_object *row = json_object_array_get_idx(rows, i);
+	for (size_t i = 0; i < gd_json_len(rows); i++) {
+		struct json_object *row = gd_json_idx(rows, i);
 		const char *d = gd_json_str(row, "direction");
 		double size = 0;
 
@@ -327,8 +326,8 @@ struct json_object *gd_evidence_assess(struct json_object *rows, bool lat,
 		return out;
 	}
 	seen = json_object_new_object();
-	for (size_t i = 0; i < json_object_array_length(rows); i++) {
-		struct json_object *row = json_object_array_get_idx(rows, i);
+	for (size_t i = 0; i < gd_json_len(rows); i++) {
+		struct json_object *row = gd_json_idx(rows, i);
 		const char *dir = gd_json_str(row, "direction");
 
 		json_object_object_foreach(gd_json_path(row, "ratios", NULL),

@@ -44,8 +44,8 @@ void gd_gate_ratio(const struct gd_gate_cfg *g, bool lat,
 {
 	if (g->expect_ratio <= 0)
 		return;
-	for (size_t i = 0; i < json_object_array_length(assess); i++) {
-		struct json_object *a = json_object_array_get_idx(assess, i);
+	for (size_t i = 0; i < gd_json_len(assess); i++) {
+		struct json_object *a = gd_json_idx(assess, i);
 		const char *label = gd_json_str(a, "comparison");
 		const char *dir = gd_json_str(a, "direction");
 		const char *dec = gd_json_str(a, "decision");
@@ -57,9 +57,8 @@ void gd_gate_ratio(const struct gd_gate_cfg *g, bool lat,
 			 gd_json_str(a, "evidence") ?: "");
 		json_object_array_add(gate_evidence,
 				      json_object_new_string(buf));
-		for (size_t j = 0; j < json_object_array_length(rows); j++) {
-			struct json_object *row =
-				json_object_array_get_idx(rows, j);
+		for (size_t j = 0; j < gd_json_len(rows); j++) {
+			struct json_object *row = gd_json_idx(rows, j);
 			double size = 0, sp;
 
 			gd_json_num(row, "size_bytes", &size);
@@ -125,8 +124,8 @@ static struct json_object *gd_gate_abs_record(const struct gd_gate_cfg *g,
 	double wx = 0, wsize = 0;
 	struct gd_spread sp = { 0 };
 
-	for (size_t j = 0; j < json_object_array_length(rows); j++) {
-		struct json_object *row = json_object_array_get_idx(rows, j);
+	for (size_t j = 0; j < gd_json_len(rows); j++) {
+		struct json_object *row = gd_json_idx(rows, j);
 		struct json_object *fig = gd_json_path(
 			gd_json_path(row, "phases", NULL), pl, NULL);
 		double size = 0, x;
@@ -161,11 +160,10 @@ static struct json_object *gd_gate_abs_record(const struct gd_gate_cfg *g,
 		double v[64];
 		size_t n = 0;
 
-		for (size_t i = 0;
-		     s && i < json_object_array_length(s) && n < 64; i++)
-			if (json_object_array_get_idx(s, i))
+		for (size_t i = 0; s && i < gd_json_len(s) && n < 64; i++)
+			if (gd_json_idx(s, i))
 				v[n++] = json_object_get_double(
-					json_object_array_get_idx(s, i));
+					gd_json_idx(s, i));
 		if (n >= 2 && !gd_spread_of(v, n, &sp)) {
 			struct json_object *iv = json_object_new_object();
 
@@ -202,8 +200,8 @@ static void gd_gate_abs_records(const struct gd_gate_cfg *g, bool lat,
 		};
 	else
 		w.key = NULL;
-	for (size_t j = 0; w.key && j < json_object_array_length(rows); j++) {
-		struct json_object *row = json_object_array_get_idx(rows, j);
+	for (size_t j = 0; w.key && j < gd_json_len(rows); j++) {
+		struct json_object *row = gd_json_idx(rows, j);
 		const char *dir = gd_json_str(row, "direction") ?: "";
 
 		json_object_object_foreach(gd_json_path(row, "phases", NULL),
@@ -231,11 +229,9 @@ struct json_object *gd_gate_records(const struct gd_gate_cfg *g, bool lat,
 {
 	struct json_object *out = json_object_new_array();
 
-	for (size_t i = 0;
-	     g->expect_ratio > 0 && i < json_object_array_length(assess); i++)
+	for (size_t i = 0; g->expect_ratio > 0 && i < gd_json_len(assess); i++)
 		json_object_array_add(
-			out, gd_gate_ratio_record(
-				     g, json_object_array_get_idx(assess, i)));
+			out, gd_gate_ratio_record(g, gd_json_idx(assess, i)));
 	gd_gate_abs_records(g, lat, rows, out);
 	return out;
 }

@@ -78,8 +78,8 @@ static bool gd_plot_has_spread(struct json_object *ph)
 {
 	struct json_object *res = gd_json_path(ph, "results", NULL);
 
-	return res && json_object_array_length(res) &&
-	       gd_json_path(json_object_array_get_idx(res, 0), "spread", NULL);
+	return res && gd_json_len(res) &&
+	       gd_json_path(gd_json_idx(res, 0), "spread", NULL);
 }
 
 static void gd_plot_range(FILE *f, struct json_object *r, double y,
@@ -102,10 +102,10 @@ static unsigned int gd_plot_data(FILE *f, struct json_object *phases, bool lat,
 {
 	unsigned int nblocks = 0;
 
-	for (size_t i = 0; i < json_object_array_length(phases); i++) {
-		struct json_object *ph = json_object_array_get_idx(phases, i);
+	for (size_t i = 0; i < gd_json_len(phases); i++) {
+		struct json_object *ph = gd_json_idx(phases, i);
 		struct json_object *res = gd_json_path(ph, "results", NULL);
-		size_t nr = res ? json_object_array_length(res) : 0;
+		size_t nr = res ? gd_json_len(res) : 0;
 
 		bool spread = gd_plot_has_spread(ph);
 
@@ -113,8 +113,7 @@ static unsigned int gd_plot_data(FILE *f, struct json_object *phases, bool lat,
 			continue;
 		fprintf(f, "$d%zu << EOD\n", i);
 		for (size_t k = 0; k < nr; k++) {
-			struct json_object *r =
-				json_object_array_get_idx(res, k);
+			struct json_object *r = gd_json_idx(res, k);
 			double s, y, p99 = 0;
 
 			if (!gd_json_num(r, "size_bytes", &s) ||
@@ -141,11 +140,11 @@ static void gd_plot_curves(FILE *f, struct json_object *phases, bool lat)
 	const char *sep = "plot ";
 	char label[64];
 
-	for (size_t i = 0; i < json_object_array_length(phases); i++) {
-		struct json_object *ph = json_object_array_get_idx(phases, i);
+	for (size_t i = 0; i < gd_json_len(phases); i++) {
+		struct json_object *ph = gd_json_idx(phases, i);
 		struct json_object *res = gd_json_path(ph, "results", NULL);
 
-		if (!gd_phase_ok(ph) || !res || !json_object_array_length(res))
+		if (!gd_phase_ok(ph) || !res || !gd_json_len(res))
 			continue;
 		gd_plot_label(label, sizeof(label), ph);
 		fprintf(f,
@@ -176,8 +175,8 @@ struct gd_plot_ratios {
 static void gd_plot_ratio_keys(struct json_object *cmp,
 			       struct gd_plot_ratios *rs)
 {
-	for (size_t i = 0; i < json_object_array_length(cmp); i++) {
-		struct json_object *row = json_object_array_get_idx(cmp, i);
+	for (size_t i = 0; i < gd_json_len(cmp); i++) {
+		struct json_object *row = gd_json_idx(cmp, i);
 		const char *dir = gd_json_str(row, "direction");
 
 		rs->intervals |=
@@ -207,8 +206,8 @@ static void gd_plot_ratio_block(FILE *f, struct json_object *cmp,
 	size_t llen = strcspn(key, " ");
 
 	fprintf(f, "$r%u << EOD\n", k);
-	for (size_t i = 0; i < json_object_array_length(cmp); i++) {
-		struct json_object *row = json_object_array_get_idx(cmp, i);
+	for (size_t i = 0; i < gd_json_len(cmp); i++) {
+		struct json_object *row = gd_json_idx(cmp, i);
 		char label[48];
 		double size = 0, r, lo, hi;
 		struct json_object *iv;
@@ -249,11 +248,11 @@ static void gd_plot_ratio_panel(FILE *f, struct json_object *doc, bool lat)
 		return;
 	for (unsigned int k = 0; k < rs.n; k++)
 		gd_plot_ratio_block(f, cmp, rs.key[k], k);
-	gd_json_num(json_object_array_get_idx(
-			    gd_json_path(gd_json_path(doc, "statistics", NULL),
+	gd_json_num(
+		gd_json_idx(gd_json_path(gd_json_path(doc, "statistics", NULL),
 					 "assessments", NULL),
 			    0),
-		    "floor", &floor);
+		"floor", &floor);
 	fprintf(f, "set ylabel '%s%s'\nunset logscale y\nset key top left\n",
 		lat ? "latency ratio device/HH" : "BW ratio device/HH",
 		rs.intervals ? " (bars: 95% interval over rounds)" : "");

@@ -618,16 +618,70 @@ void gd_report_set_error(struct gd_report *rep, int err, const char *msg)
 	rep->error_set = true;
 }
 
+static int gd_write_all(int fd, const char *buf, size_t len);
+
+/* Where notices go (-1: stderr) and the last ones printed, which the
+ * --loopback client half checks its server half's lines against. */
+#define GD_REPORT_NOTICE_MEMORY 32
+static int gd_notice_fd = -1;
+static char *gd_notice_seen[GD_REPORT_NOTICE_MEMORY];
+static unsigned int gd_notice_next;
+
+void gd_report_notices_to(int fd)
+{
+	gd_notice_fd = fd;
+}
+
+bool gd_report_notice_covers(const char *text)
+{
+	for (unsigned int i = 0; i < GD_REPORT_NOTICE_MEMORY; i++)
+		if (gd_notice_seen[i] && strstr(gd_notice_seen[i], text))
+			return true;
+	return false;
+}
+
+static void gd_notice_remember(const char *line)
+{
+	unsigned int i = gd_notice_next++ % GD_REPORT_NOTICE_MEMORY;
+
+	free(gd_notice_seen[i]);
+	gd_notice_seen[i] = strdup(line);
+}
+
 void gd_report_notice(const char *fmt, ...)
 {
 	char line[4096];
+	size_t len;
 	va_list ap;
 
-	/* One write per line: a loopback run's two processes share stderr. */
 	va_start(ap, fmt);
-	vsnprintf(line, sizeof(line), fmt, ap);
+	len = (size_t)vsnprintf(line, sizeof(line) - 1, fmt, ap);
 	va_end(ap);
+	if (len > sizeof(line) - 2)
+		len = sizeof(line) - 2;
+	/* One write per line: a loopback run's two processes share stderr. */
+	if (gd_notice_fd >= 0) {
+		line[len] = '\n';
+		if (gd_write_all(gd_notice_fd, line, len + 1) == 0)
+			return;
+		line[len] = '\0';
+	}
 	fprintf(stderr, "%s\n", line);
+	gd_notice_remember(line);
+}
+
+void gd_report_status(struct gd_report *rep, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!rep || !rep->text)
+		return;
+	va_start(ap, fmt);
+	vfprintf(rep->text, fmt, ap);
+	va_end(ap);
+	fputc('\n', rep->text);
+	/* a script waiting for the line reads a pipe, which stdio buffers */
+	fflush(rep->text);
 }
 
 void gd_report_error(struct gd_report *rep, const char *who, int err,
@@ -703,6 +757,34 @@ static int gd_report_write_stdout(const char *doc)
 	return 0;
 }
 
+/*
+ * The file could not be written: the results must not be lost with it, so
+ * the document goes to stdout (after the table, which is already there),
+ * saying why and with the exit status the run will now have.
+ */
+static void gd_report_rescue(struct gd_report *rep, int exit_status,
+			     unsigned int flags)
+{
+	char why[GD_ERR_MSG_MAX];
+	const char *json;
+	int code = gd_err_code();
+
+	snprintf(why, sizeof(why), "%s", gd_err_msg());
+	json_object_object_add(rep->root,
+			       rep->error_set ? "output_error" : "error",
+			       gd_report_error_obj(code, why));
+	if (!exit_status)
+		json_object_object_add(rep->root, "exit_status",
+				       json_object_new_int(1));
+	json = json_object_to_json_string_ext(rep->root, (int)flags);
+	if (json && gd_report_write_stdout(json) == 0 &&
+	    gd_report_write_stdout("\n") == 0)
+		gd_err_replace(code,
+			       "%s; the JSON document went to standard output "
+			       "instead",
+			       why);
+}
+
 int gd_report_finish(struct gd_report *rep, int exit_status)
 {
 	unsigned int flags = JSON_C_TO_STRING_PRETTY;
@@ -745,5 +827,7 @@ int gd_report_finish(struct gd_report *rep, int exit_status)
 	else
 		ret = gd_report_write_atomic(rep->cfg.json_path, doc);
 	free(doc);
+	if (ret && strcmp(rep->cfg.json_path, "-"))
+		gd_report_rescue(rep, exit_status, flags);
 	return ret;
 }

@@ -45,7 +45,11 @@
  *   "gates": [{"gate", "threshold", "policy", "figure", "interval", ...}],
  *   (compare.h and compare_priv.h describe these three)
  *   "envelope": {...} (gd_doctor's), "error": null | {"code": -errno,
- *   "errno_name": "ENOMEM", "message": "..."}, "exit_status": 0
+ *   "errno_name": "ENOMEM", "message": "..."}, "exit_status": 0,
+ *   "interrupted": {"signal": "SIGTERM", "during": "phase DD size 65536
+ *                   round 2", "received_by": "client"|"server"}
+ *                  only when SIGINT or SIGTERM ended the run early (on
+ *                  either end; the steps not run say "not run: interrupted")
  * }
  */
 #ifndef GD_REPORT_H
@@ -151,6 +155,24 @@ void gd_report_set_error(struct gd_report *rep, int err, const char *msg);
 void gd_report_notice(const char *fmt, ...)
 	__attribute__((format(printf, 1, 2)));
 /*
+ * From now on notices (gd_report_error's lines too) go to @fd instead of
+ * stderr; -1 goes back to stderr. The --loopback server half hands its lines
+ * to the client half this way, which prints those it has not printed itself
+ * (gd_report_notice_covers), so that one failure is printed once.
+ */
+void gd_report_notices_to(int fd);
+/* Did one of the last lines this process printed as a notice contain
+ * @text? */
+bool gd_report_notice_covers(const char *text);
+/*
+ * A line of the run's text that is neither a table row nor a notice (the
+ * server's "Waiting for client" line, as perftest prints it): written and
+ * flushed where the table goes (stdout; stderr with --out_json_file=-),
+ * never into the document; nothing when the text is off.
+ */
+void gd_report_status(struct gd_report *rep, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/*
  * The run's error, printed once as "@who: error: @msg" (gd_report_notice)
  * and, when @rep is not NULL, recorded in its document
  * (gd_report_set_error). @who is the program, " (server)" added on a
@@ -158,7 +180,13 @@ void gd_report_notice(const char *fmt, ...)
  */
 void gd_report_error(struct gd_report *rep, const char *who, int err,
 		     const char *msg);
-/* Write the JSON document atomically (tmp + rename) if configured. */
+/*
+ * Write the JSON document atomically (tmp + rename) if configured. When the
+ * file cannot be written (a full disk: ENOSPC), the message names the file
+ * and the cause, and the document goes to stdout instead, after the table,
+ * its exit_status 1 where it was 0 and the write error under "error" (or
+ * "output_error" when the run already had one); returns that -errno.
+ */
 int gd_report_finish(struct gd_report *rep, int exit_status);
 
 #endif

@@ -116,9 +116,8 @@ static void gd_emit(struct gd_vctx *v, int sev, const char *code,
 static struct json_object *gd_find_phase(struct gd_vctx *v, const char *pl,
 					 const char *dir)
 {
-	for (size_t i = 0; i < json_object_array_length(v->phases); i++) {
-		struct json_object *ph =
-			json_object_array_get_idx(v->phases, i);
+	for (size_t i = 0; i < gd_json_len(v->phases); i++) {
+		struct json_object *ph = gd_json_idx(v->phases, i);
 
 		if (!strcmp(gd_phase_placement(ph), pl) &&
 		    !strcmp(gd_phase_direction(ph), dir))
@@ -193,14 +192,13 @@ static void gd_judge_device_failure(struct gd_vctx *v, struct json_object *ph)
 static void gd_judge_failures(struct gd_vctx *v)
 {
 	struct json_object *doc_err = gd_json_path(v->doc, "error", NULL);
-	size_t np = json_object_array_length(v->phases);
+	size_t np = gd_json_len(v->phases);
 
 	if (doc_err && gd_error_reason(doc_err) == GD_FAIL_OOB)
 		gd_ev(v, GD_VS_OOB,
 		      gd_json_str(doc_err, "message") ?: "run error");
 	for (size_t i = 0; i < np; i++) {
-		struct json_object *ph =
-			json_object_array_get_idx(v->phases, i);
+		struct json_object *ph = gd_json_idx(v->phases, i);
 		const char *dir = gd_phase_direction(ph);
 		struct json_object *hh = gd_find_phase(v, "HH", dir);
 		bool hh_failed =
@@ -222,11 +220,10 @@ static void gd_judge_failures(struct gd_vctx *v)
 	}
 	/* a failed HH alongside failed device phases is one "both fail" case */
 	if (v->ev[GD_VS_BOTH] && v->ev[GD_VS_HOST]) {
-		for (size_t i = 0;
-		     i < json_object_array_length(v->ev[GD_VS_HOST]); i++)
+		for (size_t i = 0; i < gd_json_len(v->ev[GD_VS_HOST]); i++)
 			gd_ev(v, GD_VS_BOTH,
-			      json_object_get_string(json_object_array_get_idx(
-				      v->ev[GD_VS_HOST], i)));
+			      json_object_get_string(
+				      gd_json_idx(v->ev[GD_VS_HOST], i)));
 		json_object_put(v->ev[GD_VS_HOST]);
 		v->ev[GD_VS_HOST] = NULL;
 	}
@@ -320,8 +317,8 @@ static struct json_object *gd_assess_lines(struct gd_vctx *v, const char *dec)
 {
 	struct json_object *ev = NULL;
 
-	for (size_t i = 0; i < json_object_array_length(v->assess); i++) {
-		struct json_object *a = json_object_array_get_idx(v->assess, i);
+	for (size_t i = 0; i < gd_json_len(v->assess); i++) {
+		struct json_object *a = gd_json_idx(v->assess, i);
 
 		if (strcmp(gd_json_str(a, "decision") ?: "", dec))
 			continue;
@@ -340,12 +337,11 @@ static void gd_ok_evidence(struct gd_vctx *v, struct json_object *ev)
 {
 	struct json_object *same = gd_assess_lines(v, "no_difference");
 
-	for (size_t i = 0; same && i < json_object_array_length(same); i++) {
+	for (size_t i = 0; same && i < gd_json_len(same); i++) {
 		char buf[GD_SBUF_LEN + 32];
 
 		snprintf(buf, sizeof(buf), "no difference detected: %s",
-			 json_object_get_string(
-				 json_object_array_get_idx(same, i)));
+			 json_object_get_string(gd_json_idx(same, i)));
 		json_object_array_add(ev, json_object_new_string(buf));
 	}
 	json_object_put(same);
@@ -388,8 +384,8 @@ static void gd_judge_speed(struct gd_vctx *v)
 			"Check GPU/NIC locality and the path class between them (PIX/PXB expected; PHB, NODE or SYS cost bandwidth: gd_doctor's map), the PCI hierarchy and PCIe link width/speed, and ACS redirect on the bridges in between.");
 	if (!unsure)
 		return;
-	for (size_t i = 0; i < json_object_array_length(v->assess); i++) {
-		struct json_object *a = json_object_array_get_idx(v->assess, i);
+	for (size_t i = 0; i < gd_json_len(v->assess); i++) {
+		struct json_object *a = gd_json_idx(v->assess, i);
 		double n = 0;
 
 		if (!strcmp(gd_json_str(a, "decision") ?: "", "inconclusive") &&
@@ -412,8 +408,8 @@ static int64_t gd_counter_delta(struct json_object *delta, const char *name)
 {
 	struct json_object *list = gd_json_path(delta, "counters", NULL);
 
-	for (size_t i = 0; list && i < json_object_array_length(list); i++) {
-		struct json_object *c = json_object_array_get_idx(list, i);
+	for (size_t i = 0; list && i < gd_json_len(list); i++) {
+		struct json_object *c = gd_json_idx(list, i);
 		const char *n = gd_json_str(c, "name");
 		double d;
 
@@ -429,9 +425,8 @@ static void gd_moved_evidence(struct gd_vctx *v, const char *key,
 {
 	static const char *const sides[] = { "local", "remote" };
 
-	for (size_t i = 0; i < json_object_array_length(v->phases); i++) {
-		struct json_object *ph =
-			json_object_array_get_idx(v->phases, i);
+	for (size_t i = 0; i < gd_json_len(v->phases); i++) {
+		struct json_object *ph = gd_json_idx(v->phases, i);
 
 		for (int s = 0; s < 2; s++) {
 			struct json_object *delta =
@@ -439,7 +434,7 @@ static void gd_moved_evidence(struct gd_vctx *v, const char *key,
 			struct json_object *moved =
 				gd_json_path(delta, key, NULL);
 			struct gd_sbuf sb = { .len = 0 };
-			size_t nm = moved ? json_object_array_length(moved) : 0;
+			size_t nm = gd_json_len(moved);
 
 			if (!nm)
 				continue;
@@ -447,7 +442,7 @@ static void gd_moved_evidence(struct gd_vctx *v, const char *key,
 				  gd_phase_direction(ph), sides[s]);
 			for (size_t k = 0; k < nm; k++) {
 				const char *name = json_object_get_string(
-					json_object_array_get_idx(moved, k));
+					gd_json_idx(moved, k));
 
 				gd_sb_add(&sb, " %s +%lld", name,
 					  (long long)gd_counter_delta(delta,
@@ -481,7 +476,7 @@ static void gd_judge_counters(struct gd_vctx *v)
 
 static void gd_judge_gates(struct gd_vctx *v, struct json_object *gate_ev)
 {
-	size_t n = json_object_array_length(gate_ev);
+	size_t n = gd_json_len(gate_ev);
 	struct json_object *ev;
 	char buf[128];
 
@@ -489,9 +484,8 @@ static void gd_judge_gates(struct gd_vctx *v, struct json_object *gate_ev)
 		return;
 	ev = json_object_new_array();
 	for (size_t i = 0; i < n; i++)
-		json_object_array_add(
-			ev,
-			json_object_get(json_object_array_get_idx(gate_ev, i)));
+		json_object_array_add(ev,
+				      json_object_get(gd_json_idx(gate_ev, i)));
 	snprintf(buf, sizeof(buf), "%zu gate check(s) failed (exit status 3)",
 		 n);
 	gd_emit(v, GD_SEV_ERROR, GD_V_GATE_FAIL, buf, ev,
@@ -505,9 +499,8 @@ static void gd_judge_scope(struct gd_vctx *v)
 	unsigned int ok_hh = 0, ok_dev = 0, n_rev = 0;
 	struct json_object *ev = json_object_new_array();
 
-	for (size_t i = 0; i < json_object_array_length(v->phases); i++) {
-		struct json_object *ph =
-			json_object_array_get_idx(v->phases, i);
+	for (size_t i = 0; i < gd_json_len(v->phases); i++) {
+		struct json_object *ph = gd_json_idx(v->phases, i);
 		char buf[96];
 
 		snprintf(buf, sizeof(buf), "%s %s %s", gd_phase_placement(ph),
@@ -522,10 +515,8 @@ static void gd_judge_scope(struct gd_vctx *v)
 		else
 			ok_hh++;
 	}
-	if (json_object_array_length(v->out[GD_SEV_ERROR]) ||
-	    (!ok_dev && !ok_hh)) {
-		if (!ok_dev && !ok_hh &&
-		    !json_object_array_length(v->out[GD_SEV_ERROR]))
+	if (gd_json_len(v->out[GD_SEV_ERROR]) || (!ok_dev && !ok_hh)) {
+		if (!ok_dev && !ok_hh && !gd_json_len(v->out[GD_SEV_ERROR]))
 			gd_emit(v, GD_SEV_WARNING, GD_V_NO_EVIDENCE,
 				"no phase produced a result", ev,
 				"Run at least the HH phase; check why the phases were skipped.");
@@ -537,8 +528,8 @@ static void gd_judge_scope(struct gd_vctx *v)
 		gd_emit_host_only(v, ev);
 		return;
 	}
-	if (json_object_array_length(v->out[GD_SEV_WARNING]) ||
-	    json_object_array_length(v->out[GD_SEV_INFO])) {
+	if (gd_json_len(v->out[GD_SEV_WARNING]) ||
+	    gd_json_len(v->out[GD_SEV_INFO])) {
 		json_object_put(ev);
 		return;
 	}
@@ -580,10 +571,9 @@ struct json_object *gd_verdicts_build(struct json_object *doc,
 	gd_judge_speed(&v);
 	gd_judge_scope(&v);
 	for (int s = 0; s < 3; s++) {
-		for (size_t i = 0; i < json_object_array_length(v.out[s]); i++)
+		for (size_t i = 0; i < gd_json_len(v.out[s]); i++)
 			json_object_array_add(
-				all, json_object_get(json_object_array_get_idx(
-					     v.out[s], i)));
+				all, json_object_get(gd_json_idx(v.out[s], i)));
 		json_object_put(v.out[s]);
 	}
 	return all;

@@ -25,6 +25,7 @@
 
 #include "util/error.h"
 #include "util/json_get.h"
+#include "util/stop.h"
 #include "transport/oob.h"
 #include "transport/oob_priv.h"
 
@@ -159,6 +160,11 @@ int gd_oob_accept_fd(struct gd_oob *oob, int listen_fd)
 				"address and the same --port, that no firewall "
 				"blocks the port, or raise --timeout",
 				oob->timeout_ms);
+		if (rc == -EINTR)
+			return gd_err(rc,
+				      "interrupted by %s while waiting for a "
+				      "client",
+				      gd_stop_signal_name(gd_stop_signal()));
 		if (rc)
 			return gd_err(
 				rc,
@@ -269,18 +275,22 @@ int gd_oob_connect(struct gd_oob *oob, const char *host, uint16_t port)
 			if (fd >= 0)
 				goto connected;
 		}
-		if (!gd_oob_ms_left(deadline_ms))
+		if (!gd_oob_ms_left(deadline_ms) || gd_stop_signal())
 			break;
 		poll(NULL, 0,
 		     GD_OOB_RETRY_MS < gd_oob_ms_left(deadline_ms)
 			     ? GD_OOB_RETRY_MS
 			     : gd_oob_ms_left(deadline_ms));
-		if (!gd_oob_ms_left(deadline_ms))
+		if (!gd_oob_ms_left(deadline_ms) || gd_stop_signal())
 			break;
 	}
 	freeaddrinfo(res);
 	if (src)
 		freeaddrinfo(src);
+	if (gd_stop_signal())
+		return gd_err(
+			-EINTR, "interrupted by %s while connecting to %s",
+			gd_stop_signal_name(gd_stop_signal()), oob->peer_name);
 	rc = fd == -ECONNREFUSED ? -ECONNREFUSED : -ETIMEDOUT;
 	return gd_err(rc,
 		      "side channel: cannot connect to %s within %d ms (last "

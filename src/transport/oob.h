@@ -76,6 +76,10 @@ struct gd_oob {
 	pthread_mutex_t send_lock;
 	struct gd_oob_beat *beat; /* NULL while no heartbeat thread runs */
 	_Atomic int64_t alive_ms; /* the caller's last sign of life */
+	/* The peer said it was interrupted: its signal ("SIGTERM") and what
+	 * it was doing; "" until then. */
+	char peer_stop_signal[24];
+	char peer_stop_during[160];
 };
 
 void gd_oob_init(struct gd_oob *oob, int timeout_ms);
@@ -95,11 +99,16 @@ int gd_oob_send(struct gd_oob *oob, int type,
 /*
  * Receive one frame of type @expect. A GD_FRAME_ERROR or GD_FRAME_REJECT from
  * the peer is turned into a recorded error naming the peer and its message,
- * returning -ECONNABORTED (error) or -EINVAL (reject). Another type gives
- * -EPROTO. Timeout gives -ETIMEDOUT, peer closed -ECONNRESET.
+ * returning -ECONNABORTED (error) or -EINVAL (reject); an ERROR frame saying
+ * the peer was interrupted gives -EINTR and fills peer_stop_*. Another type
+ * gives -EPROTO. Timeout gives -ETIMEDOUT, peer closed -ECONNRESET.
+ * Once SIGINT or SIGTERM asked the run to stop (util/stop.h), every wait for
+ * the peer (receive, accept, connect) returns -EINTR within
+ * GD_OOB_STOP_POLL_MS; sends still go out, so the peer can be told.
  * On success *payload is owned by the caller (json_object_put); pass NULL
  * to discard it.
  */
+#define GD_OOB_STOP_POLL_MS 50
 int gd_oob_recv(struct gd_oob *oob, int expect, struct json_object **payload);
 /* The same with another silence limit than timeout_ms for this wait. */
 int gd_oob_recv_within(struct gd_oob *oob, int expect,
@@ -137,6 +146,11 @@ int gd_oob_send_frame(struct gd_oob *oob, int type,
 
 /* Convenience: send an ERROR frame with code/message, ignoring failures. */
 void gd_oob_send_error(struct gd_oob *oob, int code, const char *msg);
+/* Tell the peer this side was interrupted by @signal_name during @during
+ * (an ERROR frame with code -EINTR and an "interrupted" object), so that it
+ * ends at once instead of by its silence limit; failures ignored. */
+void gd_oob_send_interrupted(struct gd_oob *oob, const char *signal_name,
+			     const char *during);
 void gd_oob_close(struct gd_oob *oob);
 
 #endif

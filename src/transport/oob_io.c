@@ -21,6 +21,7 @@
 #include "transport/oob_priv.h"
 #include "util/error.h"
 #include "util/json_get.h"
+#include "util/stop.h"
 
 /* An ERROR frame is a courtesy on the way out; never stall exit on it. */
 #define GD_OOB_ERROR_SEND_MS 1000
@@ -40,19 +41,30 @@ int gd_oob_ms_left(int64_t deadline_ms)
 	return left > 0 ? (int)left : 0;
 }
 
-/* 0 when @fd is ready for @events, -ETIMEDOUT at the deadline, or -errno. */
+/*
+ * 0 when @fd is ready for @events, -ETIMEDOUT at the deadline, or -errno.
+ * A wait for input ends with -EINTR once a stop was asked for: in slices,
+ * because the signal may have gone to another thread (the heartbeats), and
+ * this thread's poll() would then never see EINTR.
+ */
 int gd_oob_wait_fd(int fd, short events, int64_t deadline_ms)
 {
 	struct pollfd pfd = { .fd = fd, .events = events };
-	int rc;
+	bool stoppable = events & POLLIN;
+	int rc, ms;
 
 	for (;;) {
-		rc = poll(&pfd, 1, gd_oob_ms_left(deadline_ms));
+		if (stoppable && gd_stop_signal())
+			return -EINTR;
+		ms = gd_oob_ms_left(deadline_ms);
+		if (stoppable && ms > GD_OOB_STOP_POLL_MS)
+			ms = GD_OOB_STOP_POLL_MS;
+		rc = poll(&pfd, 1, ms);
 		if (rc > 0)
 			return 0;
-		if (rc == 0)
+		if (rc == 0 && !gd_oob_ms_left(deadline_ms))
 			return -ETIMEDOUT;
-		if (errno != EINTR)
+		if (rc < 0 && errno != EINTR)
 			return -errno;
 	}
 }
@@ -122,6 +134,13 @@ static int gd_oob_read_all(struct gd_oob *oob, uint8_t *buf, size_t len,
 				"stuck, or raise --timeout",
 				gd_frame_type_name(expect), oob->peer_name,
 				silence_ms);
+		if (rc == -EINTR)
+			return gd_err(
+				rc,
+				"interrupted by %s while waiting for a %s "
+				"frame from peer %s",
+				gd_stop_signal_name(gd_stop_signal()),
+				gd_frame_type_name(expect), oob->peer_name);
 		if (rc)
 			return gd_err(rc,
 				      "side channel: waiting for data from "
@@ -209,6 +228,26 @@ static const char *gd_peer_field(struct json_object *obj, const char *key)
 	return v ? v : "?";
 }
 
+/* An ERROR frame that says the peer was interrupted: keep its signal and
+ * what it was doing (strings only, bounded; anything else is an ordinary
+ * failure of the peer). */
+static bool gd_oob_peer_interrupted(struct gd_oob *oob, struct json_object *obj)
+{
+	struct json_object *in = NULL;
+	const char *sig, *during;
+
+	if (!json_object_object_get_ex(obj, "interrupted", &in) ||
+	    !json_object_is_type(in, json_type_object))
+		return false;
+	sig = gd_json_str(in, "signal");
+	during = gd_json_str(in, "during");
+	snprintf(oob->peer_stop_signal, sizeof(oob->peer_stop_signal), "%s",
+		 sig && *sig ? sig : "a signal");
+	snprintf(oob->peer_stop_during, sizeof(oob->peer_stop_during), "%s",
+		 during && *during ? during : "its run");
+	return true;
+}
+
 static int gd_oob_peer_failed(struct gd_oob *oob, int type,
 			      struct json_object *obj, int expect)
 {
@@ -225,6 +264,14 @@ static int gd_oob_peer_failed(struct gd_oob *oob, int type,
 			    gd_peer_field(obj, "peer"),
 			    gd_peer_field(obj, "local"),
 			    gd_peer_field(obj, "message"));
+	} else if (type == GD_FRAME_ERROR &&
+		   gd_oob_peer_interrupted(oob, obj)) {
+		rc = gd_err(
+			-EINTR,
+			"peer %s was interrupted by %s during %s; this side "
+			"stops too and keeps what was measured before",
+			oob->peer_name, oob->peer_stop_signal,
+			oob->peer_stop_during);
 	} else if (type == GD_FRAME_ERROR) {
 		rc = gd_err(-ECONNABORTED, "peer %s failed (code %d): %s",
 			    oob->peer_name,
@@ -332,6 +379,13 @@ int gd_oob_try_recv(struct gd_oob *oob, int expect,
 	if (payload)
 		*payload = NULL;
 	for (;;) {
+		if (gd_stop_signal())
+			return gd_err(
+				-EINTR,
+				"interrupted by %s while looking for a %s "
+				"frame from peer %s",
+				gd_stop_signal_name(gd_stop_signal()),
+				gd_frame_type_name(expect), oob->peer_name);
 		if (poll(&pfd, 1, 0) <= 0)
 			return 0;
 		rc = gd_oob_read_frame(oob, expect, oob->timeout_ms, &hdr,
@@ -363,6 +417,40 @@ void gd_oob_send_error(struct gd_oob *oob, int code, const char *msg)
 	json_object_object_add(obj, "message",
 			       json_object_new_string(msg ? msg : ""));
 	/* The error being reported matters, not whether the peer heard it. */
+	if (gd_oob_send_within(oob, GD_FRAME_ERROR, obj, timeout_ms) &&
+	    !had_err)
+		gd_err_clear();
+	json_object_put(obj);
+}
+
+void gd_oob_send_interrupted(struct gd_oob *oob, const char *signal_name,
+			     const char *during)
+{
+	bool had_err = gd_err_is_set();
+	int timeout_ms = oob->timeout_ms < GD_OOB_ERROR_SEND_MS
+				 ? oob->timeout_ms
+				 : GD_OOB_ERROR_SEND_MS;
+	struct json_object *obj, *in;
+	char msg[256];
+
+	if (oob->fd < 0)
+		return;
+	obj = json_object_new_object();
+	in = json_object_new_object();
+	if (!obj || !in) {
+		json_object_put(obj);
+		json_object_put(in);
+		return;
+	}
+	snprintf(msg, sizeof(msg), "interrupted by %s during %s", signal_name,
+		 during);
+	json_object_object_add(in, "signal",
+			       json_object_new_string(signal_name));
+	json_object_object_add(in, "during", json_object_new_string(during));
+	/* code and message first: an older peer reads it as a failure */
+	json_object_object_add(obj, "code", json_object_new_int(-EINTR));
+	json_object_object_add(obj, "message", json_object_new_string(msg));
+	json_object_object_add(obj, "interrupted", in);
 	if (gd_oob_send_within(oob, GD_FRAME_ERROR, obj, timeout_ms) &&
 	    !had_err)
 		gd_err_clear();

@@ -7,6 +7,7 @@
 #include <config.h>
 
 #include <errno.h>
+#include <math.h>
 #include <stddef.h>
 
 #include <json-c/json.h>
@@ -49,11 +50,14 @@ static void gd_put_fields(struct json_object *j, const void *base,
 						  f[i].offset)));
 }
 
-/* Every field must be present and numeric: a short result is an error. */
+/* Every field must be present, numeric, finite and not negative: a short
+ * result is an error, and a NaN or an infinity (json-c reads both) would
+ * make the run's own document invalid JSON. */
 static int gd_get_fields(struct json_object *j, void *base,
 			 const struct gd_num_field *f, size_t n)
 {
 	struct json_object *x;
+	double v;
 
 	for (size_t i = 0; i < n; i++) {
 		if (!json_object_object_get_ex(j, f[i].key, &x) ||
@@ -62,8 +66,13 @@ static int gd_get_fields(struct json_object *j, void *base,
 			return gd_err(-EPROTO,
 				      "peer's result lacks a number for '%s'",
 				      f[i].key);
-		*(double *)((char *)base + f[i].offset) =
-			json_object_get_double(x);
+		v = json_object_get_double(x);
+		if (!isfinite(v) || v < 0)
+			return gd_err(-EPROTO,
+				      "peer's result has %g for '%s', not a "
+				      "finite, non-negative number",
+				      v, f[i].key);
+		*(double *)((char *)base + f[i].offset) = v;
 	}
 	return 0;
 }

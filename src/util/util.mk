@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 # The layer every other one uses: errors, tolerant JSON readers, the clock
-# and statistics, and the one --version format.
+# and statistics, the one --version format and the stop request of SIGINT
+# and SIGTERM.
 libgdperf_la_SOURCES += \
 	src/util/error.c src/util/error.h \
 	src/util/json_get.c src/util/json_get.h \
@@ -8,7 +9,8 @@ libgdperf_la_SOURCES += \
 	src/util/parse.c src/util/parse.h \
 	src/util/clock.c src/util/stats.c src/util/stats_json.c src/util/stats.h \
 	src/util/infer.c src/util/infer.h src/util/assess.c src/util/assess.h \
-	src/util/keyval.c src/util/keyval.h
+	src/util/keyval.c src/util/keyval.h \
+	src/util/stop.c src/util/stop.h
 
 if HAVE_CMOCKA
 check_PROGRAMS += tests/stats_test

@@ -1,16 +1,19 @@
 # SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
-# libFuzzer targets of the decoders of outside input that read files: run
-# documents, gd_report's plan/results/envelopes, gd_doctor --diff, gd_plan's
-# config and host list, hwloc XML with the rails file (the side-channel
-# frame target is in src/transport/transport.mk). Each runs for a bounded
+# libFuzzer targets of the decoders of outside input: run documents,
+# gd_report's plan/results/envelopes, gd_doctor --diff, gd_plan's config and
+# host list, hwloc XML with the rails file, the benchmarks' --config file,
+# and the readers of the peer's side-channel payloads (the frame codec's
+# own target is in src/transport/transport.mk). Each runs for a bounded
 # time in make check over its seed corpus in tests/fuzz-corpus/NAME;
 # contrib/fuzz-long runs them for longer.
-gd_fuzz_names = rundoc fleet envelope plan topology
+gd_fuzz_names = rundoc fleet envelope plan topology wire config
 TESTS += tests/fuzz/rundoc.sh tests/fuzz/fleet.sh tests/fuzz/envelope.sh \
-	tests/fuzz/plan.sh tests/fuzz/topology.sh
+	tests/fuzz/plan.sh tests/fuzz/topology.sh tests/fuzz/wire.sh \
+	tests/fuzz/config.sh
 EXTRA_DIST += tests/fuzz/fuzz-lib.sh tests/fuzz/fuzz_util.h tests/lsan.supp \
 	tests/fuzz/rundoc.sh tests/fuzz/fleet.sh tests/fuzz/envelope.sh \
-	tests/fuzz/plan.sh tests/fuzz/topology.sh \
+	tests/fuzz/plan.sh tests/fuzz/topology.sh tests/fuzz/wire.sh \
+	tests/fuzz/config.sh \
 	$(gd_fuzz_names:%=tests/fuzz/%_fuzz.c) \
 	tests/fuzz-corpus/README $(gd_fuzz_names:%=tests/fuzz-corpus/%) \
 	contrib/fuzz-long
@@ -23,15 +26,17 @@ GD_FUZZ_CFLAGS = -std=gnu11 -g -O1 -fno-omit-frame-pointer \
 	-fsanitize=address,undefined -fno-sanitize-recover=undefined \
 	-I$(top_srcdir)/src -I$(top_builddir) $(CUDA_CPPFLAGS) \
 	$(IBVERBS_CFLAGS) $(RDMACM_CFLAGS) $(JSONC_CFLAGS) $(HWLOC_CFLAGS) \
-	$(LIBPCI_CFLAGS)
-gd_fuzz_srcs = $(filter-out src/engine/%,$(filter %.c,$(libgdperf_la_SOURCES) \
+	$(LIBPCI_CFLAGS) $(LIBMD_CFLAGS)
+# The engine without gd_main: the side-channel and --config targets read
+# through its session, step and option files.
+gd_fuzz_srcs = $(filter-out src/engine/engine.c,$(filter %.c,$(libgdperf_la_SOURCES) \
 	$(libgddoctor_la_SOURCES) $(libgdcluster_la_SOURCES))) \
 	src/tools/doctor/diff.c
 gd_fuzz_objs = $(gd_fuzz_srcs:%.c=tests/fuzz/obj/%.o)
 gd_fuzz_hdrs = $(filter %.h,$(libgdperf_la_SOURCES) $(libgddoctor_la_SOURCES) \
 	$(libgdcluster_la_SOURCES)) src/tools/doctor/output.h
 gd_fuzz_libs = $(HWLOC_LIBS) $(LIBPCI_LIBS) $(IBVERBS_LIBS) $(RDMACM_LIBS) \
-	$(JSONC_LIBS) $(LIBS) -lm
+	$(JSONC_LIBS) $(LIBMD_LIBS) $(LIBS) -lm
 
 $(gd_fuzz_objs): tests/fuzz/obj/%.o: %.c $(gd_fuzz_hdrs) config.h
 	@$(MKDIR_P) $(@D)
