@@ -50,6 +50,10 @@ TESTS += tests/unit-skip.tap
 endif
 EXTRA_DIST += tests/perftest-options.txt tests/unit-skip.tap
 
+# A run that fails before it connects still names its execution.
+TESTS += tests/early-failure.sh
+EXTRA_DIST += tests/early-failure.sh
+
 # -V/--version of every installed program, in the one format.
 AM_TESTS_ENVIRONMENT += GD_PROGRAMS='$(bin_PROGRAMS)'; export GD_PROGRAMS;
 TESTS += tests/version.sh

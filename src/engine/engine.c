@@ -265,8 +265,6 @@ static void gd_report_sections(struct gd_session *s)
 	struct json_object *ep = json_object_new_object();
 
 	gd_report_set_section(s->rep, "test", gd_sweep_describe(s));
-	gd_report_set_section(s->rep, "labels", gd_labels_json(s->o));
-	gd_report_set_section(s->rep, "options", gd_opts_effective(s->o));
 	json_object_object_add(ep, "local", gd_verbs_describe(&s->v));
 	json_object_object_add(ep, "remote",
 			       json_object_get(s->remote_endpoint));
@@ -360,6 +358,10 @@ static int gd_run_role(const struct gd_test *test, struct gd_opts *o, int argc,
 			      json_object_new_string(o->loopback ? "loopback"
 						     : is_server ? "server"
 								 : "client"));
+	/* before setup: a run that cannot even connect still names its
+	 * campaign execution, so gd_report can place the failure */
+	gd_report_set_section(s.rep, "labels", gd_labels_json(o));
+	gd_report_set_section(s.rep, "options", gd_opts_effective(o));
 	if (!is_server)
 		gd_add_envelope(s.rep, o->mem_spec);
 	ret = gd_pin_cpu(o, is_server && o->loopback);
