@@ -21,37 +21,15 @@
 #include "util/error.h"
 #include "report/compare.h"
 #include "report/report.h"
+#include "report/report_priv.h"
 #include "util/infer.h"
 
 #define GD_REPORT_SCHEMA "gdperf.run/2"
 #define GD_REPORT_LABEL_W 15
-/* perftest's rule line: scripts split tables on it. */
-#define GD_REPORT_RULE                                                         \
-	"---------------------------------------------------------------------------------------"
 #define GD_LAT_COLUMNS                                                           \
 	" #bytes #iterations    t_min[usec]    t_max[usec]  t_typical[usec]    " \
 	"t_avg[usec]    t_stdev[usec]   99% percentile[usec]   "                 \
 	"99.9% percentile[usec] "
-
-struct gd_report_hdr_line {
-	char *label;
-	char *value;
-};
-
-struct gd_report {
-	struct gd_report_cfg cfg;
-	FILE *text;	/* NULL when text is off or --output=X */
-	FILE *only_out; /* --output=X numbers; NULL when off */
-	struct json_object *root;
-	struct json_object *header;
-	struct json_object *phases;
-	struct gd_report_hdr_line *hdr;
-	size_t n_hdr, cap_hdr;
-	bool table_open;
-	bool error_set;
-	bool spread_pending; /* --repeat: the next row's spread */
-	struct gd_spread spread;
-};
 
 static const char *gd_str0(const char *s)
 {
@@ -572,7 +550,7 @@ void gd_report_comparison(struct gd_report *rep, struct json_object *cmp,
 		gd_compare_print(rep->text, rep->root, cmp, verd);
 }
 
-static struct json_object *gd_report_error_obj(int err, const char *msg)
+struct json_object *gd_report_error_obj(int err, const char *msg)
 {
 	struct json_object *e = json_object_new_object();
 
@@ -616,218 +594,4 @@ void gd_report_set_error(struct gd_report *rep, int err, const char *msg)
 	json_object_object_add(rep->root, "error",
 			       gd_report_error_obj(err, msg));
 	rep->error_set = true;
-}
-
-static int gd_write_all(int fd, const char *buf, size_t len);
-
-/* Where notices go (-1: stderr) and the last ones printed, which the
- * --loopback client half checks its server half's lines against. */
-#define GD_REPORT_NOTICE_MEMORY 32
-static int gd_notice_fd = -1;
-static char *gd_notice_seen[GD_REPORT_NOTICE_MEMORY];
-static unsigned int gd_notice_next;
-
-void gd_report_notices_to(int fd)
-{
-	gd_notice_fd = fd;
-}
-
-bool gd_report_notice_covers(const char *text)
-{
-	for (unsigned int i = 0; i < GD_REPORT_NOTICE_MEMORY; i++)
-		if (gd_notice_seen[i] && strstr(gd_notice_seen[i], text))
-			return true;
-	return false;
-}
-
-static void gd_notice_remember(const char *line)
-{
-	unsigned int i = gd_notice_next++ % GD_REPORT_NOTICE_MEMORY;
-
-	free(gd_notice_seen[i]);
-	gd_notice_seen[i] = strdup(line);
-}
-
-void gd_report_notice(const char *fmt, ...)
-{
-	char line[4096];
-	size_t len;
-	va_list ap;
-
-	va_start(ap, fmt);
-	len = (size_t)vsnprintf(line, sizeof(line) - 1, fmt, ap);
-	va_end(ap);
-	if (len > sizeof(line) - 2)
-		len = sizeof(line) - 2;
-	/* One write per line: a loopback run's two processes share stderr. */
-	if (gd_notice_fd >= 0) {
-		line[len] = '\n';
-		if (gd_write_all(gd_notice_fd, line, len + 1) == 0)
-			return;
-		line[len] = '\0';
-	}
-	fprintf(stderr, "%s\n", line);
-	gd_notice_remember(line);
-}
-
-void gd_report_status(struct gd_report *rep, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!rep || !rep->text)
-		return;
-	va_start(ap, fmt);
-	vfprintf(rep->text, fmt, ap);
-	va_end(ap);
-	fputc('\n', rep->text);
-	/* a script waiting for the line reads a pipe, which stdio buffers */
-	fflush(rep->text);
-}
-
-void gd_report_error(struct gd_report *rep, const char *who, int err,
-		     const char *msg)
-{
-	gd_report_notice("%s: error: %s", who, gd_str0(msg));
-	gd_report_set_error(rep, err, msg);
-}
-
-static int gd_write_all(int fd, const char *buf, size_t len)
-{
-	ssize_t n;
-
-	while (len) {
-		n = write(fd, buf, len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -errno;
-		buf += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
-static int gd_report_write_fail(const char *path, const char *tmp, int ret,
-				const char *step)
-{
-	if (tmp)
-		unlink(tmp);
-	return gd_err(
-		ret,
-		"cannot write the JSON report %s: %s failed: %s; check that the directory exists and is writable and that the disk is not full",
-		path, step, strerror(-ret));
-}
-
-/* tmp + fsync + rename: a reader never sees a half-written document. */
-static int gd_report_write_atomic(const char *path, const char *doc)
-{
-	char tmp[PATH_MAX];
-	int fd, ret;
-
-	if ((size_t)snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", path,
-			     (long)getpid()) >= sizeof(tmp))
-		return gd_report_write_fail(path, NULL, -ENAMETOOLONG, "open");
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0)
-		return gd_report_write_fail(path, NULL, -errno, "open");
-	ret = gd_write_all(fd, doc, strlen(doc));
-	if (ret) {
-		close(fd);
-		return gd_report_write_fail(path, tmp, ret, "write");
-	}
-	if (fsync(fd)) {
-		ret = -errno;
-		close(fd);
-		return gd_report_write_fail(path, tmp, ret, "fsync");
-	}
-	if (close(fd))
-		return gd_report_write_fail(path, tmp, -errno, "close");
-	if (rename(tmp, path))
-		return gd_report_write_fail(path, tmp, -errno, "rename");
-	return 0;
-}
-
-static int gd_report_write_stdout(const char *doc)
-{
-	if (fputs(doc, stdout) == EOF || fflush(stdout))
-		return gd_err(
-			-EIO,
-			"cannot write the JSON report to stdout: %s; check the pipe or file stdout is redirected to",
-			strerror(errno));
-	return 0;
-}
-
-/*
- * The file could not be written: the results must not be lost with it, so
- * the document goes to stdout (after the table, which is already there),
- * saying why and with the exit status the run will now have.
- */
-static void gd_report_rescue(struct gd_report *rep, int exit_status,
-			     unsigned int flags)
-{
-	char why[GD_ERR_MSG_MAX];
-	const char *json;
-	int code = gd_err_code();
-
-	snprintf(why, sizeof(why), "%s", gd_err_msg());
-	json_object_object_add(rep->root,
-			       rep->error_set ? "output_error" : "error",
-			       gd_report_error_obj(code, why));
-	if (!exit_status)
-		json_object_object_add(rep->root, "exit_status",
-				       json_object_new_int(1));
-	json = json_object_to_json_string_ext(rep->root, (int)flags);
-	if (json && gd_report_write_stdout(json) == 0 &&
-	    gd_report_write_stdout("\n") == 0)
-		gd_err_replace(code,
-			       "%s; the JSON document went to standard output "
-			       "instead",
-			       why);
-}
-
-int gd_report_finish(struct gd_report *rep, int exit_status)
-{
-	unsigned int flags = JSON_C_TO_STRING_PRETTY;
-	const char *json;
-	char *doc;
-	int ret;
-
-	if (!rep)
-		return -EINVAL;
-	if (rep->text) {
-		if (rep->table_open)
-			fprintf(rep->text, "%s\n", GD_REPORT_RULE);
-		rep->table_open = false;
-		fflush(rep->text);
-	}
-	if (rep->only_out)
-		fflush(rep->only_out);
-	/* A failed run without an explicit error still carries the diagnosis.
-	 */
-	if (!rep->error_set && exit_status && gd_err_is_set())
-		gd_report_set_error(rep, gd_err_code(), gd_err_msg());
-	if (!rep->error_set)
-		json_object_object_add(rep->root, "error", NULL);
-	json_object_object_add(rep->root, "exit_status",
-			       json_object_new_int(exit_status));
-	if (!rep->cfg.json_path)
-		return 0;
-
-#ifdef JSON_C_TO_STRING_NOSLASHESCAPE
-	flags |= JSON_C_TO_STRING_NOSLASHESCAPE;
-#endif
-	json = json_object_to_json_string_ext(rep->root, (int)flags);
-	if (!json || asprintf(&doc, "%s\n", json) < 0)
-		return gd_err(
-			-ENOMEM,
-			"out of memory serialising the JSON report %s; check the process memory limit",
-			rep->cfg.json_path);
-	if (!strcmp(rep->cfg.json_path, "-"))
-		ret = gd_report_write_stdout(doc);
-	else
-		ret = gd_report_write_atomic(rep->cfg.json_path, doc);
-	free(doc);
-	if (ret && strcmp(rep->cfg.json_path, "-"))
-		gd_report_rescue(rep, exit_status, flags);
-	return ret;
 }

@@ -2,7 +2,8 @@
 # What a run says: the text/JSON run report, the paired run's comparison,
 # gates and verdicts with its side-by-side text, and the gnuplot picture.
 libgdperf_la_SOURCES += \
-	src/report/report.c src/report/report.h \
+	src/report/report.c src/report/report_out.c src/report/report.h \
+	src/report/report_priv.h \
 	src/report/compare.c src/report/compare.h src/report/compare_priv.h \
 	src/report/doc_read.c src/report/doc_read.h \
 	src/report/verdict.c src/report/compare_print.c \
