@@ -1,9 +1,18 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 # Keeps man/gdperf.7 and the gd_* binaries of gd_tests[] honest with each other:
-# every long option in each binary's --help is in the page's OPTIONS section,
-# every option that section names exists in --help, each binary has its .so
-# stub, and every verdict code in src/report/compare.h is documented.
+# - every long option in each binary's --help is in the page's OPTIONS section,
+#   every option that section names exists in some --help, and each entry says
+#   the range --help gives and, where every test has the same one, the default;
+# - each binary has its section under TESTS: the options it lacks are exactly
+#   those other binaries' --help has and its own does not, its defaults are
+#   those of its --help, its examples are its --help's;
+# - PERFTEST COMPATIBILITY has one entry for every option of
+#   tests/perftest-options.txt, whose status (implemented, alias, no-op,
+#   refused and the kind of reason) and tests are what the binaries do;
+# - the exit statuses --help announces are the page's, in the same words;
+# - each binary has its .so stub, every verdict code of src/report/compare.h
+#   is documented.
 set -u
 
 top_src=${GD_TOP_SRCDIR:-.}
@@ -28,7 +37,7 @@ nbins=$(echo $bins | wc -w)
 # \f[...]), then every remaining backslash, so "\-\-ib\-dev" reads "--ib-dev".
 plain() {
 	sed -e 's/\\f\[[^]]*\]//g' -e 's/\\f([A-Za-z][A-Za-z]//g' \
-	    -e 's/\\f[A-Za-z1-4]//g' -e 's/\\//g' "$@"
+	    -e 's/\\f[A-Za-z1-4]//g' -e 's/\\(em/--/g' -e 's/\\//g' "$@"
 }
 
 # Long option names in text on stdin, one per line, sorted and unique.
@@ -36,32 +45,71 @@ long_names() {
 	grep -o -- '--[A-Za-z][A-Za-z0-9_-]*' | sed 's/^--//' | sort -u
 }
 
-# The OPTIONS section only: from ".SH OPTIONS" to the next ".SH".
-sed -n '/^\.SH OPTIONS/,/^\.SH /p' "$page" | sed '$d' | plain >"$tmp/options.txt"
-[ -s "$tmp/options.txt" ] || fail "$page has no OPTIONS section"
-# Documented options: the tag line after each .TP (an option only mentioned
-# in another's prose does not count); mentioned options: anywhere in it.
-sed -n '/^\.SH OPTIONS/,/^\.SH /p' "$page" | awk 'tag { print; tag = 0 } /^\.TP/ { tag = 1 }' |
-	plain | long_names >"$tmp/man-options"
+# The section .SH $1 of the page, groff source, without the next .SH line.
+section() {
+	sed -n "/^\.SH $1\$/,/^\.SH /p" "$page" | sed '$d'
+}
+
+# The entries of a tagged list on stdin (groff source): one line per long
+# option of each .TP tag, "NAME<TAB>the entry's text", in plain text.
+entries() {
+	awk '
+	function flush() { if (tag != "") print tag "\t" body; tag = ""; body = "" }
+	/^\.TP/ { flush(); want = 1; next }
+	want { tag = $0; want = 0; next }
+	/^\.(SS|SH|PP)/ { flush(); next }
+	tag != "" { body = body " " $0 }
+	END { flush() }' | plain | awk -F '\t' '{
+		t = $1
+		while (match(t, /--[A-Za-z][A-Za-z0-9_-]*/)) {
+			print substr(t, RSTART + 2, RLENGTH - 2) "\t" $2
+			t = substr(t, RSTART + RLENGTH)
+		}
+	}'
+}
+
+section OPTIONS >"$tmp/options.src"
+[ -s "$tmp/options.src" ] || fail "$page has no OPTIONS section"
+plain "$tmp/options.src" >"$tmp/options.txt"
+entries <"$tmp/options.src" >"$tmp/option-entries"
+cut -f1 "$tmp/option-entries" | sort -u >"$tmp/man-options"
 long_names <"$tmp/options.txt" >"$tmp/man-mentioned"
 plain "$page" >"$tmp/page.txt"
+section TESTS >"$tmp/tests.src"
+[ -s "$tmp/tests.src" ] || fail "$page has no TESTS section"
+
+# "NAME<TAB>RANGE<TAB>DEFAULT" of each option line of --help on stdin.
+help_facts() {
+	grep -E -- '^ +(-[A-Za-z0-9], )?--[A-Za-z]' |
+		sed -E 's/^ +(-[A-Za-z0-9], )?--([A-Za-z][A-Za-z0-9_-]*)[^ ]* +(.*)$/\2\t\3/' |
+		awk -F '\t' '{
+			r = ""; d = ""
+			if (match($2, /\(([0-9]+\.\.[0-9]+[KMG]?)(; default ([^;)]*))?\)$/)) {
+				tail = substr($2, RSTART + 1, RLENGTH - 2)
+				split(tail, a, "; default ")
+				r = a[1]; d = a[2]
+			} else if (match($2, /\(default [^;()]*\)$/)) {
+				d = substr($2, RSTART + 9, RLENGTH - 10)
+			}
+			print $1 "\t" r "\t" d
+		}'
+}
 
 : >"$tmp/all-help"
+: >"$tmp/all-facts"
 for bin in $bins; do
 	exe="$top_build/$bin"
 	if [ ! -x "$exe" ]; then
 		fail "$exe not built"
 		continue
 	fi
-	if ! "$exe" --help >"$tmp/help.txt" 2>&1; then
+	if ! "$exe" --help >"$tmp/help-$bin.txt" 2>&1; then
 		fail "$bin --help exited with status $?"
 		continue
 	fi
-	# Option lines only ("  -d, --ib-dev=DEV ..." or "      --mem=SPEC ..."),
-	# first long name on each: the help prose mentions options too.
-	grep -E -- '^ +(-[A-Za-z0-9], )?--[A-Za-z]' "$tmp/help.txt" |
-		sed -E 's/^ +(-[A-Za-z0-9], )?--([A-Za-z][A-Za-z0-9_-]*).*/\2/' |
-		sort -u >"$tmp/help-$bin"
+	help_facts <"$tmp/help-$bin.txt" >"$tmp/facts-$bin"
+	cut -f1 "$tmp/facts-$bin" | sort -u >"$tmp/help-$bin"
+	sed "s/^/$bin\t/" "$tmp/facts-$bin" >>"$tmp/all-facts"
 	n=$(wc -l <"$tmp/help-$bin")
 	[ "$n" -ge 20 ] || fail "$bin --help lists only $n long options; parsing broke?"
 	missing=$(comm -23 "$tmp/help-$bin" "$tmp/man-options" | sed 's/^/--/' | tr '\n' ' ')
@@ -73,16 +121,74 @@ for bin in $bins; do
 	fi
 	grep -q "$bin" "$tmp/page.txt" || fail "man/gdperf.7 never names $bin"
 done
+sort -u "$tmp/all-help" -o "$tmp/all-help"
 
 # Reverse: every option the OPTIONS section names must exist in --help.
-sort -u "$tmp/all-help" -o "$tmp/all-help"
 if [ -s "$tmp/all-help" ]; then
 	extra=$(comm -13 "$tmp/all-help" "$tmp/man-mentioned" | sed 's/^/--/' | tr '\n' ' ')
 	[ -z "$extra" ] || fail "man/gdperf.7 OPTIONS documents options no binary's --help has: $extra"
 fi
-
 [ "$(wc -l <"$tmp/man-options")" -ge 20 ] ||
 	fail "the OPTIONS section of man/gdperf.7 has fewer than 20 option tags; parsing broke?"
+
+# Ranges and defaults: each OPTIONS entry says its option's range, and the
+# default when every test has the same numeric one (per-test defaults are
+# under TESTS).
+nfacts=0
+for name in $(cat "$tmp/all-help"); do
+	body=$(awk -F '\t' -v n="$name" '$1 == n { print $2 }' "$tmp/option-entries")
+	ranges=$(awk -F '\t' -v n="$name" '$2 == n && $3 != "" { print $3 }' "$tmp/all-facts" | sort -u)
+	for r in $ranges; do
+		nfacts=$((nfacts + 1))
+		case $body in *"$r"*) ;; *) fail "--$name: --help's range $r is not in its OPTIONS entry" ;; esac
+	done
+	dflts=$(awk -F '\t' -v n="$name" '$2 == n { print "[" $4 "]" }' "$tmp/all-facts" | sort -u)
+	case $dflts in
+	*"
+"*) ;; # differs between the tests: TESTS says it
+	"[]") ;;
+	*)
+		d=${dflts#[}
+		d=${d%]}
+		case $d in
+		*[!0-9.]*) ;; # words, not a number
+		*)
+			nfacts=$((nfacts + 1))
+			echo "$body" | grep -Eq "default:? $d([^0-9.]|\$)" ||
+				fail "--$name: --help's default $d is not in its OPTIONS entry"
+			;;
+		esac
+		;;
+	esac
+done
+
+# TESTS: one section per binary.
+for bin in $bins; do
+	sed -n "/^\.SS $bin\$/,/^\.S[SH] /p" "$tmp/tests.src" | sed '$d' >"$tmp/sec-$bin.src"
+	if [ ! -s "$tmp/sec-$bin.src" ]; then
+		fail "TESTS has no section .SS $bin"
+		continue
+	fi
+	plain "$tmp/sec-$bin.src" >"$tmp/sec-$bin.txt"
+	grep '^Not in this test:' "$tmp/sec-$bin.txt" | long_names >"$tmp/lacks-man-$bin"
+	comm -23 "$tmp/all-help" "$tmp/help-$bin" >"$tmp/lacks-help-$bin"
+	d=$(diff "$tmp/lacks-help-$bin" "$tmp/lacks-man-$bin" | grep '^[<>]' | tr '\n' ' ')
+	[ -z "$d" ] || fail "TESTS $bin: 'Not in this test' differs from the options its --help lacks (< --help, > page): $d"
+	for pair in s:size n:iters t:tx-depth I:inline_size -gate-from:gate-from; do
+		letter=${pair%%:*}
+		name=${pair#*:}
+		want=$(awk -F '\t' -v n="$name" '$1 == n { print $3 }' "$tmp/facts-$bin")
+		[ -n "$want" ] || continue
+		nfacts=$((nfacts + 1))
+		grep '^Defaults:' "$tmp/sec-$bin.txt" | grep -Eq -- "(^|[ ,])-$letter $want[,.]" ||
+			fail "TESTS $bin: --help's default of --$name is $want, not what its Defaults line says"
+	done
+	sed -n '/^Examples:$/,/^$/p' "$tmp/help-$bin.txt" | sed -n 's/^  \([^ ].*\)$/\1/p' >"$tmp/ex-$bin"
+	[ "$(wc -l <"$tmp/ex-$bin")" -ge 2 ] || fail "$bin --help has fewer than two examples"
+	while IFS= read -r ex; do
+		grep -qxF -- "$ex" "$tmp/sec-$bin.txt" || fail "TESTS $bin lacks --help's example '$ex'"
+	done <"$tmp/ex-$bin"
+done
 
 # Every verdict code the engine can emit has an entry in the page.
 codes=$(grep -o '"GD_[A-Z_]*"' "$top_src/src/report/compare.h" | tr -d '"' | sort -u)
@@ -91,38 +197,87 @@ for code in $codes; do
 	grep -qx "\.B $code" "$page" || fail "verdict code $code is not documented (.B $code) in man/gdperf.7"
 done
 
-# The exit statuses --help announces are the ones the page documents.
-for st in 0 1 2 3; do
-	sed -n '/^\.SH EXIT STATUS/,/^\.SH /p' "$page" | grep -qx "\.B $st" ||
-		fail "exit status $st is not documented in man/gdperf.7"
-done
+# The exit statuses --help announces, each in the page's words.
+for bin in $bins; do
+	sed -n 's/^Exit status: //p' "$tmp/help-$bin.txt"
+done | sort -u >"$tmp/exit-lines"
+[ "$(wc -l <"$tmp/exit-lines")" = 1 ] || fail "the binaries announce different exit statuses"
+section 'EXIT STATUS' | awk '/^\.B [0-9]/ { n = $2; getline; print n "\t" $0 }' | plain >"$tmp/exit-man"
+tr ',' '\n' <"$tmp/exit-lines" | sed 's/^ *//; s/\.$//' | while read -r st words; do
+	got=$(awk -F '\t' -v n="$st" '$1 == n { print $2 }' "$tmp/exit-man")
+	case $got in
+	"$words"*) ;;
+	*) echo "FAIL: exit status $st: --help says '$words', man/gdperf.7 EXIT STATUS '$got'" ;;
+	esac
+done >"$tmp/exit-fail"
+[ -s "$tmp/exit-fail" ] && { cat "$tmp/exit-fail"; status=1; }
+nexit=$(tr ',' '\n' <"$tmp/exit-lines" | grep -c '[0-9]')
 
-# Every perftest option: refused ones (with perftest's meaning) are listed in
-# the PERFTEST COMPATIBILITY section, accepted ones are in the page.
-sed -n '/^\.SH PERFTEST COMPATIBILITY/,/^\.SH /p' "$page" | plain | long_names >"$tmp/compat"
+# PERFTEST COMPATIBILITY: every perftest option, with what the binaries do.
+section 'PERFTEST COMPATIBILITY' | entries >"$tmp/compat"
+words_of() {
+	# the gdperf tests whose --help has option $1, in the page's words
+	have=""
+	for b in $bins; do
+		grep -qx -- "$1" "$tmp/help-$b" && have="$have $b"
+	done
+	have=${have# }
+	all=$(echo $bins)
+	bw=$(echo $bins | tr ' ' '\n' | grep '_bw$' | tr '\n' ' ')
+	lat=$(echo $bins | tr ' ' '\n' | grep '_lat$' | tr '\n' ' ')
+	if [ "$have" = "$all" ]; then echo "every test"
+	elif [ "$have " = "$bw" ]; then echo "the bandwidth tests"
+	elif [ "$have " = "$lat" ]; then echo "the latency tests"
+	else echo "$have" | sed 's/ /, /g'
+	fi
+}
 npt=0
 nref=0
 while read -r name arg _; do
 	case $name in '#'*|'') continue ;; esac
 	npt=$((npt + 1))
+	entry=$(awk -F '\t' -v n="$name" '$1 == n { print $2 }' "$tmp/compat")
+	case $(awk -F '\t' -v n="$name" '$1 == n' "$tmp/compat" | wc -l) in
+	1) ;;
+	0) fail "--$name has no entry in PERFTEST COMPATIBILITY"; continue ;;
+	*) fail "--$name has more than one entry in PERFTEST COMPATIBILITY"; continue ;;
+	esac
+	entry=${entry# }
 	word="--$name"
 	[ "$arg" = 1 ] && word="$word=1"
-	"$top_build/gd_write_bw" "$word" --help >"$tmp/pt.out" 2>&1
-	if grep -q '(perftest: ' "$tmp/pt.out"; then
+	"$top_build/gd_write_bw" "$word" --help >"$tmp/pt.out" 2>"$tmp/pt.err"
+	if grep -q '(perftest: ' "$tmp/pt.err"; then
 		nref=$((nref + 1))
-		grep -qx -- "$name" "$tmp/compat" ||
-			fail "--$name is refused but not listed in PERFTEST COMPATIBILITY"
-	elif grep -q 'unknown option\|needs an argument' "$tmp/pt.out"; then
-		fail "--$name: $(head -1 "$tmp/pt.out")"
+		if grep -q 'not implemented in gdperf: ' "$tmp/pt.err"; then kind="not implemented"
+		elif grep -q "raw_ethernet_\* tests, which gdperf does not have" "$tmp/pt.err"; then kind="raw Ethernet"
+		elif grep -q 'a vendor extension (' "$tmp/pt.err"; then kind="vendor extension"
+		elif grep -q 'gdperf has no .* backend' "$tmp/pt.err"; then kind="no backend"
+		else kind="by design"
+		fi
+		want="refused ($kind): "
+	elif grep -q 'unknown option\|needs an argument' "$tmp/pt.err"; then
+		fail "--$name: $(head -1 "$tmp/pt.err")"
+		continue
 	else
-		grep -q -- "--$name" "$tmp/page.txt" ||
-			grep -q -- "--$(echo "$name" | tr '_-' '-_')" "$tmp/page.txt" ||
-			fail "--$name is accepted but man/gdperf.7 does not name it"
+		line=$(cat "$tmp"/help-gd_*.txt | grep -E -- "^ +(-[A-Za-z0-9], )?--$name[= []" | head -1 |
+			sed -E 's/^ +(-[A-Za-z0-9], )?--[^ ]+ +//')
+		case $line in
+		"no effect:"*) st="no-op" ;;
+		"same as "* | "perftest spelling of "*) st="alias" ;;
+		*) st="implemented" ;;
+		esac
+		want="$st ($(words_of "$name")): "
 	fi
+	case $entry in
+	"$want"*) ;;
+	*) fail "--$name: PERFTEST COMPATIBILITY says '$(echo "$entry" | cut -c1-60)...', the binaries '$want'" ;;
+	esac
 done <"$top_src/tests/perftest-options.txt"
+[ "$npt" -ge 100 ] || fail "only $npt perftest options read from tests/perftest-options.txt"
 
 if [ $status -eq 0 ]; then
-	echo "PASS: $npt perftest options: $nref refused, each listed in PERFTEST COMPATIBILITY, the rest documented"
-	echo "PASS: $(wc -l <"$tmp/all-help") long options of $nbins binaries match man/gdperf.7 both ways; $(echo "$codes" | wc -l) verdict codes and exit statuses 0-3 documented"
+	echo "PASS: $npt perftest options each with one PERFTEST COMPATIBILITY entry whose status the binaries confirm ($nref refused)"
+	echo "PASS: $(wc -l <"$tmp/all-help") long options of $nbins binaries match man/gdperf.7 both ways, $nfacts ranges and defaults agree, each test's TESTS section matches its --help"
+	echo "PASS: $(echo "$codes" | wc -l) verdict codes and exit statuses 0-$((nexit - 1)) documented in --help's words"
 fi
 exit $status

@@ -162,9 +162,43 @@ static int remove_cfg(void **state)
 	return 0;
 }
 
+/* A lab's fixed sweep: --sizes and perftest's limits from the file; the
+ * command line's -s wins over the file's list; an option of another test
+ * or one gdperf refuses is refused with its line. */
+static void test_file_sizes_and_limits(void **state)
+{
+	struct gd_opts o;
+
+	(void)state;
+	assert_int_equal(PARSE(&t_write_bw, &o,
+			       cfg_arg("sizes = 4K,64K,1M\nlimit_bw = 100\n"),
+			       "h"),
+			 0);
+	assert_int_equal(o.num_size_list, 3);
+	assert_int_equal(o.size_list[2], 1048576);
+	assert_true(o.limit_bw == 100);
+	gd_opts_free(&o);
+	assert_int_equal(PARSE(&t_write_bw, &o, cfg_arg("sizes = 4K,64K,1M\n"),
+			       "-s", "8", "h"),
+			 0);
+	assert_int_equal(o.num_size_list, 0);
+	assert_int_equal(o.size_bytes, 8);
+	assert_int_equal(o.config_overridden_count, 1);
+	assert_string_equal(o.config_overridden[0], "sizes");
+	gd_opts_free(&o);
+	REJECT(&t_write_lat, -EINVAL,
+	       "line 2: -b/--bidirectional does not apply to gd_write_lat",
+	       cfg_arg("iters = 5\nbidirectional = yes\n"));
+	REJECT(&t_write_bw, -EINVAL,
+	       "line 1: --odp (perftest: on-demand paging",
+	       cfg_arg("odp = yes\n"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_teardown(test_file_sizes_and_limits,
+					  remove_cfg),
 		cmocka_unit_test_teardown(test_file_settings, remove_cfg),
 		cmocka_unit_test_teardown(test_command_line_wins, remove_cfg),
 		cmocka_unit_test_teardown(test_flags_and_spellings, remove_cfg),

@@ -21,6 +21,7 @@
 #include "util/error.h"
 #include "transport/oob.h"
 #include "engine/options.h"
+#include "engine/options_priv.h"
 #include "opts_util.h"
 
 static void test_defaults_write_bw(void **state)
@@ -177,13 +178,12 @@ static void test_long_flags(void **state)
 		      "--rx-depth=64", "--cq-mod=4", "--post_list=2",
 		      "--inline_size=16", "--mtu=2048", "--qp-timeout=10",
 		      "--retry_count=3", "--timeout=500", "--warmup=7",
-		      "--latency_gap=10", "--verify", "--reverse",
-		      "--no-interleave", "--phases=HH,DD", "--write_with_imm",
-		      "--report_gbits", "--cpu_util", "--counters-root=/tmp/x",
+		      "--verify", "--reverse", "--no-interleave",
+		      "--phases=HH,DD", "--write_with_imm", "--report_gbits",
+		      "--cpu_util", "--counters-root=/tmp/x",
 		      "--expect-ratio=0.8", "--gate-from=1M", "--min-bw=100.5",
-		      "--max-lat=3.5", "--max-lat-p99", "--plot=out.svg",
-		      "--use_hugepages", "--dont_xchg_versions",
-		      "--run_infinitely"),
+		      "--plot=out.svg", "--use_hugepages",
+		      "--dont_xchg_versions", "--run_infinitely"),
 		0);
 	assert_string_equal(o.ib_dev, "mlx5_0");
 	assert_int_equal(o.ib_port, 2);
@@ -204,7 +204,6 @@ static void test_long_flags(void **state)
 	assert_int_equal(o.oob_timeout_ms, 500);
 	/* given explicitly, so not derived from -n */
 	assert_int_equal(o.warmup_iters, 7);
-	assert_int_equal(o.latency_gap_us, 10);
 	assert_true(o.verify);
 	assert_true(o.reverse);
 	assert_true(o.no_interleave);
@@ -216,12 +215,17 @@ static void test_long_flags(void **state)
 	assert_true(o.expect_ratio > 0.7999 && o.expect_ratio < 0.8001);
 	assert_int_equal(o.gate_from_bytes, 1048576);
 	assert_true(o.min_bw_MiBps > 100.49 && o.min_bw_MiBps < 100.51);
-	assert_true(o.max_lat_us > 3.49 && o.max_lat_us < 3.51);
-	assert_true(o.max_lat_p99);
 	assert_string_equal(o.plot_path, "out.svg");
 	assert_true(o.use_hugepages);
 	assert_true(o.dont_xchg_versions);
 	assert_true(o.run_infinitely);
+	gd_opts_free(&o);
+	assert_int_equal(PARSE(&t_send_lat, &o, "--latency_gap=10",
+			       "--max-lat=3.5", "--max-lat-p99"),
+			 0);
+	assert_int_equal(o.latency_gap_us, 10);
+	assert_true(o.max_lat_us > 3.49 && o.max_lat_us < 3.51);
+	assert_true(o.max_lat_p99);
 	gd_opts_free(&o);
 }
 
@@ -400,7 +404,13 @@ static void test_connection_types(void **state)
 	REJECT(&t_atomic_bw, -EINVAL, "gd_atomic_bw", "--connection=UD");
 	/* enum values match exactly */
 	REJECT(&t_send_bw, -EINVAL, "--connection", "-c", "rc");
-	REJECT(&t_send_bw, -EINVAL, "--connection", "-c", "XRC");
+	/* perftest's other transports: refused with the reason, and XRC
+	 * with what the device says (no device here) */
+	REJECT(&t_send_bw, -EINVAL, "perftest: connection type XRC", "-c",
+	       "XRC");
+	assert_msg_has("no RDMA device to ask");
+	REJECT(&t_write_bw, -EINVAL, "mlx5dv DC", "--connection=DC");
+	REJECT(&t_read_bw, -EINVAL, "efadv SRD", "-c", "SRD");
 	assert_int_equal(PARSE(&t_send_bw, &o, "-c", "UD", "-s", "1024"), 0);
 	assert_int_equal(o.conn, GD_CONN_UD);
 	gd_opts_free(&o);
@@ -547,52 +557,359 @@ static void test_output_enum(void **state)
 
 	(void)state;
 	for (size_t i = 0; i < 3; i++) {
-		assert_int_equal(PARSE(&t_write_bw, &o, ok[i].arg), 0);
+		const struct gd_test *t = ok[i].want == GD_OUTPUT_LATENCY
+						  ? &t_write_lat
+						  : &t_write_bw;
+
+		assert_int_equal(PARSE(t, &o, ok[i].arg), 0);
 		assert_int_equal(o.output, ok[i].want);
 		gd_opts_free(&o);
 	}
 	REJECT(&t_write_bw, -EINVAL, "--output", "--output=foo");
 	REJECT(&t_write_bw, -EINVAL, "--output", "--output=");
 	REJECT(&t_write_bw, -EINVAL, "--output", "--output=Latency");
+	/* each test prints its own kind of figure */
+	REJECT(&t_write_bw, -EINVAL, "gd_write_bw reports bandwidth",
+	       "--output=latency");
+	REJECT(&t_read_lat, -EINVAL, "gd_read_lat reports latency",
+	       "--output=message_rate");
 }
 
-static void test_help_lists_every_option(void **state)
+/* --sizes: strict, ascending, each once, suffixes; the plan and the
+ * buffers' size follow it. */
+static void test_sizes_list(void **state)
 {
-	char *list = NULL, *usage = NULL, *save = NULL, *name;
-	size_t list_len = 0, usage_len = 0;
-	FILE *lf = open_memstream(&list, &list_len);
-	FILE *uf = open_memstream(&usage, &usage_len);
 	struct gd_opts o;
-	int names = 0;
+	uint64_t sizes[GD_MAX_SIZE_LIST];
+	unsigned int n;
 
 	(void)state;
-	assert_non_null(lf);
+	assert_int_equal(PARSE(&t_write_bw, &o, "--sizes=4K,64K,1M,8M"), 0);
+	assert_int_equal(o.num_size_list, 4);
+	assert_int_equal(gd_opts_sizes(&o, sizes, GD_MAX_SIZE_LIST, &n), 0);
+	assert_int_equal(n, 4);
+	assert_int_equal(sizes[0], 4096);
+	assert_int_equal(sizes[3], 8388608);
+	assert_int_equal(gd_opts_max_size(&o), 8388608);
+	assert_int_equal(gd_opts_sizes(&o, sizes, 3, &n), -E2BIG);
+	gd_opts_free(&o);
+	assert_int_equal(PARSE(&t_send_lat, &o, "--sizes", "2"), 0);
+	assert_int_equal(o.num_size_list, 1);
+	gd_opts_free(&o);
+	/* the plan without --sizes: -s, or the -a sweep */
+	assert_int_equal(
+		PARSE(&t_read_bw, &o, "-a", "--min-size=1K", "--max-size=8K"),
+		0);
+	assert_int_equal(gd_opts_sizes(&o, sizes, GD_MAX_SIZE_LIST, &n), 0);
+	assert_int_equal(n, 4);
+	assert_int_equal(sizes[3], 8192);
+	assert_int_equal(gd_opts_max_size(&o), 8192);
+	gd_opts_free(&o);
+	assert_int_equal(PARSE(&t_read_bw, &o, "-s", "3000"), 0);
+	assert_int_equal(gd_opts_sizes(&o, sizes, GD_MAX_SIZE_LIST, &n), 0);
+	assert_int_equal(n, 1);
+	assert_int_equal(gd_opts_max_size(&o), 3000);
+	gd_opts_free(&o);
+	REJECT(&t_write_bw, -EINVAL, "list each size once, ascending",
+	       "--sizes=64K,4K");
+	REJECT(&t_write_bw, -EINVAL, "4096 repeats 4096", "--sizes=4K,4096");
+	REJECT(&t_write_bw, -EINVAL, "empty or overlong entry",
+	       "--sizes=4K,,8K");
+	REJECT(&t_write_bw, -EINVAL, "empty or overlong entry", "--sizes=");
+	REJECT(&t_write_bw, -EINVAL, "--sizes", "--sizes=4Q");
+	REJECT(&t_write_bw, -ERANGE, "--sizes", "--sizes=0");
+	REJECT(&t_write_bw, -ERANGE, "--sizes", "--sizes=8G");
+	REJECT(&t_write_bw, -EINVAL, "drop -a", "--sizes=4K", "-a");
+	REJECT(&t_write_bw, -EINVAL, "drop -s", "--sizes=4K", "-s", "8");
+	REJECT(&t_write_bw, -EINVAL, "bound the -a sweep", "--sizes=4K",
+	       "--max-size=8K");
+	REJECT(&t_write_bw, -E2BIG, "at most 40 sizes",
+	       "--sizes=1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,"
+	       "21,22,23,24,25,26,27,28,29,30,31,32,33,34,35,36,37,38,39,40,41");
+}
+
+/* perftest's options with conditions: what they need and exclude. */
+static void test_perftest_conditions(void **state)
+{
+	struct gd_opts o;
+
+	(void)state;
+	/* -f: perftest's margins inside -D, instead of warm-up iterations */
+	assert_int_equal(PARSE(&t_send_bw, &o, "-D", "10", "-f", "2"), 0);
+	assert_int_equal(o.margin_s, 2);
+	assert_int_equal(o.warmup_iters, 0);
+	gd_opts_free(&o);
+	REJECT(&t_write_bw, -EINVAL, "add -D", "-f", "2");
+	REJECT(&t_write_bw, -EINVAL, "more than twice -f", "-D", "4", "-f",
+	       "2");
+	REJECT(&t_write_bw, -EINVAL, "give one", "-D", "9", "-f", "2",
+	       "--warmup=5");
+	/* --reversed swaps the roles; --reverse adds reversed phases */
+	assert_int_equal(PARSE(&t_read_bw, &o, "--reversed"), 0);
+	assert_true(o.reversed && !o.reverse);
+	gd_opts_free(&o);
+	REJECT(&t_write_bw, -EINVAL, "--reverse adds the reversed phases",
+	       "--reversed", "--reverse");
+	REJECT(&t_write_bw, -EINVAL, "-b runs both directions", "--reversed",
+	       "-b");
+	/* -T and --tclass are one field; rdma_cm's ToS is not set */
+	assert_int_equal(PARSE(&t_write_lat, &o, "--tclass=96"), 0);
+	assert_int_equal(o.tos, 96);
+	gd_opts_free(&o);
+	REJECT(&t_write_bw, -EINVAL, "give one", "-T", "32", "--tclass=32");
+	REJECT(&t_write_bw, -EINVAL, "does not set the rdma_cm ToS", "-R",
+	       "--tclass=32");
+	/* --pin_cores: one CPU, as --cpu */
+	assert_int_equal(PARSE(&t_write_bw, &o, "--pin_cores=0"), 0);
+	assert_int_equal(o.cpu, 0);
+	gd_opts_free(&o);
+	REJECT(&t_write_bw, -EINVAL, "gdperf pins to one CPU",
+	       "--pin_cores=0-3");
+	REJECT(&t_write_bw, -EINVAL, "gdperf pins to one CPU",
+	       "--pin_cores=0,2");
+	REJECT(&t_write_bw, -EINVAL, "give one", "--pin_cores=0", "--cpu=0");
+	REJECT(&t_write_bw, -EINVAL, "--pin_cores", "--pin_cores=x");
+	/* -N, -H, -U, -C set their fields */
+	assert_int_equal(PARSE(&t_send_bw, &o, "-N"), 0);
+	assert_true(o.no_peak);
+	gd_opts_free(&o);
+	assert_int_equal(PARSE(&t_send_lat, &o, "-H", "-U", "-C"), 0);
+	assert_true(o.lat_histogram && o.lat_unsorted && o.lat_cycles);
+	gd_opts_free(&o);
+	/* -W: perftest's counter list syntax */
+	assert_int_equal(PARSE(&t_read_lat, &o, "-W",
+			       "counters/port_rcv_data,hw_counters/rcvd_pkts"),
+			 0);
+	assert_string_equal(o.report_counters,
+			    "counters/port_rcv_data,hw_counters/rcvd_pkts");
+	gd_opts_free(&o);
+	REJECT(&t_read_lat, -EINVAL, "is not counters/NAME", "-W",
+	       "sys/rcvd_pkts");
+}
+
+/* @t's --help, in a string the caller frees. */
+static char *help_of(const struct gd_test *t)
+{
+	char *usage = NULL;
+	size_t len = 0;
+	FILE *uf = open_memstream(&usage, &len);
+	struct gd_opts o;
+
 	assert_non_null(uf);
-	gd_opts_list_long(lf);
-	fclose(lf);
-	assert_int_equal(parse_list(&t_write_bw, &o, uf,
-				    (const char *const[]){ "--help", NULL }),
-			 1);
+	assert_int_equal(
+		parse_list(t, &o, uf, (const char *const[]){ "--help", NULL }),
+		1);
 	fclose(uf);
 	gd_opts_free(&o);
-	assert_non_null(strstr(usage, "Usage: gd_write_bw"));
-	for (name = strtok_r(list, "\n", &save); name;
-	     name = strtok_r(NULL, "\n", &save)) {
-		char flag[64];
+	return usage;
+}
 
-		snprintf(flag, sizeof(flag), "--%s", name);
-		if (!strstr(usage, flag)) {
-			print_error("--help lacks %s\n", flag);
-			fail();
-		}
-		names++;
+/* The option line of --@name in @usage ("  -x, --name..." or
+ * "      --name..."), or NULL; prose that names an option is not one. */
+static const char *help_line(const char *usage, const char *name)
+{
+	char flag[80];
+	const char *p = usage;
+	size_t n;
+
+	snprintf(flag, sizeof(flag), "--%s", name);
+	n = strlen(flag);
+	while ((p = strstr(p, flag))) {
+		const char *bol = p;
+
+		while (bol > usage && bol[-1] != '\n')
+			bol--;
+		/* both forms put the long name at column 6 */
+		if ((p[n] == '=' || p[n] == ' ' || p[n] == '[') &&
+		    p - bol == 6 && !strncmp(bol, "  ", 2))
+			return p;
+		p += n;
 	}
-	/* 58 table entries when this test was written; more may come */
-	assert_true(names >= 58);
-	assert_non_null(strstr(usage, "--use_cuda_dmabuf"));
-	assert_non_null(strstr(usage, "--json[=FILE]"));
-	free(list);
-	free(usage);
+	return NULL;
+}
+
+/* Each binary's --help lists exactly the options that apply to it, each
+ * once, grouped, with two or three examples that parse. */
+static void test_help_per_test(void **state)
+{
+	size_t total = 0;
+
+	(void)state;
+	for (int t = 0; t < GD_TEST_COUNT; t++) {
+		char *usage = help_of(&gd_tests[t]);
+		size_t listed = 0;
+
+		assert_non_null(strstr(usage, "Usage: "));
+		assert_non_null(strstr(usage, gd_tests[t].name));
+		assert_non_null(strstr(
+			usage,
+			"perftest's options (the letters and meanings of ib_"));
+		assert_non_null(strstr(usage, "\nExamples:\n"));
+		for (size_t i = 0; i < gd_opt_count; i++) {
+			const struct gd_opt_def *d = &gd_opt_table[i];
+			bool applies = gd_opt_applies(&gd_tests[t], d);
+
+			if (applies !=
+			    (help_line(usage, d->long_name) != NULL)) {
+				print_error("%s --help %s --%s\n",
+					    gd_tests[t].name,
+					    applies ? "lacks" : "lists",
+					    d->long_name);
+				fail();
+			}
+			listed += applies;
+		}
+		assert_true(listed >= 40);
+		total += listed;
+		for (int e = 0; e < GD_MAX_EXAMPLES; e++) {
+			const char *cmd = gd_tests[t].examples[e].cmd;
+			char *copy, *argv[24], *save = NULL;
+			int argc = 0;
+			struct gd_opts o;
+
+			assert_non_null(cmd);
+			assert_non_null(strstr(usage, cmd));
+			copy = strdup(cmd);
+			for (char *w = strtok_r(copy, " ", &save);
+			     w && argc < 23; w = strtok_r(NULL, " ", &save))
+				argv[argc++] = strcmp(w, "HOST") ? w : "host1";
+			argv[argc] = NULL;
+			assert_string_equal(argv[0], gd_tests[t].name);
+			if (parse_list(&gd_tests[t], &o, NULL,
+				       (const char *const *)argv + 1)) {
+				print_error("example '%s': %s\n", cmd,
+					    gd_err_msg());
+				fail();
+			}
+			gd_opts_free(&o);
+			free(copy);
+		}
+		free(usage);
+	}
+	assert_true(total < GD_TEST_COUNT * gd_opt_count);
+}
+
+/* What a perftest user of each test expects not to see. */
+static void test_help_lacks(void **state)
+{
+	static const struct {
+		const struct gd_test *t;
+		const char *lacks[6];
+		const char *has[4];
+	} want[] = {
+		{ &t_write_lat,
+		  { "bidirectional", "duration", "post_list", "noPeak",
+		    "min-bw", "atomic_type" },
+		  { "report-histogrm", "write_with_imm", "max-lat", NULL } },
+		{ &t_read_bw,
+		  { "write_with_imm", "inline_size", "latency_gap",
+		    "report-cycles", "max-lat", "atomic_type" },
+		  { "bidirectional", "noPeak", "limit_bw", NULL } },
+		{ &t_send_lat,
+		  { "bidirectional", "duration", "limit_msgrate", "qp",
+		    "reversed", "margin" },
+		  { "rx-depth", "inline_size", "report-unsorted", NULL } },
+		{ &t_atomic_bw,
+		  { "all", "sizes", "inline_size", "verify", "write_with_imm",
+		    "report-histogrm" },
+		  { "atomic_type", "limit_msgrate", "qp", NULL } },
+		{ &t_atomic_lat,
+		  { "all", "bidirectional", "verify", "rx-depth", "noPeak",
+		    "post_list" },
+		  { "atomic_type", "duration", "report-cycles", NULL } },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		char *usage = help_of(want[i].t);
+
+		for (int k = 0; k < 6 && want[i].lacks[k]; k++)
+			if (help_line(usage, want[i].lacks[k])) {
+				print_error("%s --help lists --%s\n",
+					    want[i].t->name, want[i].lacks[k]);
+				fail();
+			}
+		for (int k = 0; k < 4 && want[i].has[k]; k++)
+			if (!help_line(usage, want[i].has[k])) {
+				print_error("%s --help lacks --%s\n",
+					    want[i].t->name, want[i].has[k]);
+				fail();
+			}
+		free(usage);
+	}
+}
+
+/* The range and the test's own default come from the table. */
+static void test_help_ranges_defaults(void **state)
+{
+	char *bw = help_of(&t_write_bw), *lat = help_of(&t_write_lat);
+
+	(void)state;
+	assert_non_null(
+		strstr(help_line(bw, "size"), "(1..4G; default 65536)"));
+	assert_non_null(strstr(help_line(lat, "size"), "(1..4G; default 2)"));
+	assert_non_null(strstr(help_line(bw, "iters"), "default 5000)"));
+	assert_non_null(strstr(help_line(lat, "inline_size"), "default 64)"));
+	assert_non_null(strstr(help_line(bw, "qp"), "(1..256; default 1)"));
+	assert_non_null(
+		strstr(help_line(bw, "connection=RC|UC"), "default RC"));
+	assert_non_null(strstr(help_line(bw, "gate-from"), "default 65536)"));
+	assert_non_null(strstr(help_line(lat, "gate-from"), "default 0)"));
+	free(bw);
+	free(lat);
+	bw = help_of(&t_send_bw);
+	assert_non_null(help_line(bw, "connection=RC|UC|UD"));
+	free(bw);
+	bw = help_of(&t_atomic_bw);
+	assert_non_null(
+		help_line(bw, "atomic_type=FETCH_AND_ADD|CMP_AND_SWAP"));
+	assert_non_null(help_line(bw, "connection=RC"));
+	free(bw);
+}
+
+/* perftest's options gdperf takes without effect say so, and only they;
+ * every entry has a group and applies to some test. */
+static void test_table_flags(void **state)
+{
+	size_t noops = 0;
+
+	(void)state;
+	for (size_t i = 0; i < gd_opt_count; i++) {
+		const struct gd_opt_def *d = &gd_opt_table[i];
+		bool says = !strncmp(d->help, "no effect: ", 11);
+
+		if (says != !!(d->flags & GD_F_NOOP))
+			fail_msg("--%s: GD_F_NOOP and its help disagree",
+				 d->long_name);
+		if ((d->flags & GD_F_NOOP) && (d->flags & GD_F_TRAVELS))
+			fail_msg("--%s: a no-op has nothing to send",
+				 d->long_name);
+		assert_true(d->group < GD_G_COUNT);
+		assert_true(d->applies & GD_AP_ALL);
+		assert_int_equal(d->applies & ~GD_AP_ALL, 0);
+		noops += says;
+	}
+	assert_int_equal(noops, 7);
+}
+
+/* An option of another test is refused with the tests it applies to. */
+static void test_not_applicable(void **state)
+{
+	(void)state;
+	REJECT(&t_write_lat, -EINVAL,
+	       "-b/--bidirectional does not apply to gd_write_lat: it applies to the bandwidth tests (gd_write_bw, gd_read_bw, gd_send_bw and gd_atomic_bw)",
+	       "-b");
+	REJECT(&t_read_bw, -EINVAL,
+	       "--write_with_imm does not apply to gd_read_bw: it applies to gd_write_bw and gd_write_lat",
+	       "--write_with_imm");
+	REJECT(&t_write_lat, -EINVAL, "-D/--duration does not apply", "-D",
+	       "5");
+	REJECT(&t_write_bw, -EINVAL, "-H/--report-histogrm does not apply",
+	       "-H");
+	REJECT(&t_atomic_bw, -EINVAL, "--sizes does not apply", "--sizes=8");
+	REJECT(&t_send_bw, -EINVAL,
+	       "-A/--atomic_type does not apply to gd_send_bw: it applies to gd_atomic_bw and gd_atomic_lat",
+	       "-A", "CMP_AND_SWAP");
 }
 
 static void test_short_help_and_version(void **state)
@@ -669,7 +986,13 @@ int main(void)
 		cmocka_unit_test(test_json_and_labels),
 		cmocka_unit_test(test_too_many_labels),
 		cmocka_unit_test(test_output_enum),
-		cmocka_unit_test(test_help_lists_every_option),
+		cmocka_unit_test(test_help_per_test),
+		cmocka_unit_test(test_help_lacks),
+		cmocka_unit_test(test_help_ranges_defaults),
+		cmocka_unit_test(test_not_applicable),
+		cmocka_unit_test(test_table_flags),
+		cmocka_unit_test(test_sizes_list),
+		cmocka_unit_test(test_perftest_conditions),
 		cmocka_unit_test(test_short_help_and_version),
 		cmocka_unit_test(test_unknown_in_cluster_then_reparse),
 	};

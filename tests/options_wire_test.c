@@ -31,6 +31,8 @@ static const char *const travelling[] = {
 	"run_infinitely", "write_with_imm", "latency_gap",
 	"verify",	  "phases",	    "reverse",
 	"no-interleave",  "repeat",	    "precision",
+	"margin",	  "reversed",	    "atomic_type",
+	"sizes",	  "noPeak",
 };
 #define N_TRAVELLING (sizeof(travelling) / sizeof(travelling[0]))
 
@@ -80,7 +82,7 @@ static void test_wire_round_trip(void **state)
 	assert_int_equal(PARSE(&t_write_bw, &c, "-s", "4096", "-n", "300", "-c",
 			       "UC", "-q", "2", "-b", "-m", "1024",
 			       "--phases=HH,DD", "--reverse", "--verify",
-			       "--no-interleave", "--latency_gap=5", "server1"),
+			       "--no-interleave", "-N", "server1"),
 			 0);
 	w = gd_opts_to_wire(&t_write_bw, &c);
 	assert_int_equal(PARSE0(&t_write_bw, &s), 0);
@@ -97,7 +99,7 @@ static void test_wire_round_trip(void **state)
 	assert_true(s.reverse);
 	assert_true(s.verify);
 	assert_true(s.no_interleave);
-	assert_int_equal(s.latency_gap_us, 5);
+	assert_true(s.no_peak);
 	assert_int_equal(s.warmup_iters, c.warmup_iters);
 	assert_int_equal(s.duration_s, 0);
 	/* the server stays a server */
@@ -301,6 +303,58 @@ static void test_wire_malformed(void **state)
 	gd_opts_free(&s);
 }
 
+/* perftest's symmetric options travel: the server adopts the client's -A,
+ * --sizes, --reversed and -f, and checks them as strictly as its own. */
+static void test_wire_perftest_options(void **state)
+{
+	struct gd_opts c, s;
+	struct json_object *w, *v;
+	char field[64], ours[128], theirs[128];
+
+	(void)state;
+	assert_int_equal(PARSE(&t_atomic_bw, &c, "-A", "CMP_AND_SWAP", "h"), 0);
+	w = gd_opts_to_wire(&t_atomic_bw, &c);
+	assert_true(json_object_object_get_ex(w, "atomic_type", &v));
+	assert_string_equal(json_object_get_string(v), "CMP_AND_SWAP");
+	assert_int_equal(PARSE0(&t_atomic_bw, &s), 0);
+	assert_int_equal(wire_adopt(&t_atomic_bw, &s, w, field, ours, theirs),
+			 0);
+	assert_int_equal(s.atomic_op, GD_ATOMIC_CMP_AND_SWAP);
+	gd_opts_free(&s);
+	/* a server started with the other operation refuses */
+	assert_int_equal(PARSE(&t_atomic_bw, &s, "-A", "FETCH_AND_ADD"), 0);
+	assert_int_equal(wire_adopt(&t_atomic_bw, &s, w, field, ours, theirs),
+			 -EINVAL);
+	assert_string_equal(field, "atomic_type");
+	json_object_put(w);
+	gd_opts_free(&c);
+	gd_opts_free(&s);
+
+	assert_int_equal(PARSE(&t_write_bw, &c, "--sizes=4K,64K,1M",
+			       "--reversed", "-D", "6", "-f", "2", "h"),
+			 0);
+	w = gd_opts_to_wire(&t_write_bw, &c);
+	assert_int_equal(PARSE0(&t_write_bw, &s), 0);
+	assert_int_equal(wire_adopt(&t_write_bw, &s, w, field, ours, theirs),
+			 0);
+	assert_int_equal(s.num_size_list, 3);
+	assert_int_equal(s.size_list[0], 4096);
+	assert_int_equal(s.size_list[2], 1048576);
+	assert_true(s.reversed);
+	assert_int_equal(s.margin_s, 2);
+	assert_int_equal(s.duration_s, 6);
+	gd_opts_free(&s);
+	/* a list the server would refuse on its own command line */
+	json_object_object_add(w, "sizes", json_object_new_string("64K,4K"));
+	assert_int_equal(PARSE0(&t_write_bw, &s), 0);
+	assert_int_equal(wire_adopt(&t_write_bw, &s, w, field, ours, theirs),
+			 -EINVAL);
+	assert_msg_has("ascending");
+	json_object_put(w);
+	gd_opts_free(&c);
+	gd_opts_free(&s);
+}
+
 static void test_wire_unset_duration(void **state)
 {
 	struct gd_opts c, s;
@@ -333,6 +387,7 @@ int main(void)
 		cmocka_unit_test(test_wire_mismatch),
 		cmocka_unit_test(test_wire_malformed),
 		cmocka_unit_test(test_wire_unset_duration),
+		cmocka_unit_test(test_wire_perftest_options),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

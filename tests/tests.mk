@@ -43,6 +43,14 @@ tests_options_config_test_SOURCES = tests/options_config_test.c \
 	tests/opts_util.h
 tests_options_config_test_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_options_config_test_LDADD = $(gd_common_ldadd) $(CMOCKA_LIBS)
+
+# perftest's report modes: -w/-y as gates from the document, -H/-U/-C/-W.
+check_PROGRAMS += tests/options_report_test
+TESTS += tests/options_report_test
+tests_options_report_test_SOURCES = tests/options_report_test.c \
+	tests/opts_util.h
+tests_options_report_test_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_options_report_test_LDADD = $(gd_common_ldadd) $(CMOCKA_LIBS)
 else
 # Without cmocka the unit tests above and in the other fragments are not
 # built: one SKIP that says why.

@@ -3,8 +3,9 @@
 # Drives contrib/bash-completion/gdperf the way bash does (COMP_WORDS split
 # at COMP_WORDBREAKS, COMP_CWORD, COMP_LINE) under bash-completion, against
 # the built programs and a fixture /sys and /proc tree. Checks that each
-# program is offered exactly the options of its option table (src/engine/options.c
-# for the benchmarks, the struct option arrays of the other three), with the
+# program is offered exactly the options of its option table (for the
+# benchmarks the entries of src/engine/options_table.c that apply to the
+# program's test, for the other three their struct option arrays), with the
 # same "takes an argument" reading, and that option values complete.
 set -u
 
@@ -46,21 +47,34 @@ touch "$tmp/cwd/a.json" "$tmp/cwd/curve.svg" "$tmp/cwd/topo.xml" "$tmp/cwd/hosts
 printf '192.0.2.1 node-a\n192.0.2.2 node-b\n' >"$tmp/hosts"
 
 # The option table of a program, "OPTION ARG" per line, ARG y or n, read
-# from the source the binary was built from.
+# from the source the binary was built from; for a benchmark only the
+# entries that apply to its test.
 table() {
 	case $1 in
 	gd_doctor) src=$top_src/src/tools/doctor/main.c ;;
 	gd_plan) src=$top_src/src/tools/cluster/gd_plan.c ;;
 	gd_report) src=$top_src/src/tools/cluster/gd_report.c ;;
 	*)
-		awk '/gd_opt_table\[\] = \{/ { t = 1; next }
+		# An entry runs from its '\t{ "' line to its '},' line; it is
+		# the program's when its GD_AP_* tokens name the program's
+		# verb, measure, both, or all (src/engine/options_priv.h).
+		awk -v prog="$1" '
+		function applies(e, v, m) {
+			return e ~ ("[^A-Z_]GD_AP_(ALL|" v "|" m "|" v "_" m ")[^A-Z_]")
+		}
+		BEGIN { split(prog, p, "_"); verb = toupper(p[2]); meas = toupper(p[3]) }
+		/gd_opt_table\[\] = \{/ { t = 1; next }
 		t && /^};/ { exit }
-		t && /^\t\{ "/ {
-			split($0, f, "\""); rest = substr($0, index($0, "\", ") + 3)
+		t && /^\t\{ "/ { first = $0; entry = ""; open = 1 }
+		t && open { entry = entry " " $0 }
+		t && open && /\},$/ {
+			open = 0
+			if (!applies(entry, verb, meas)) next
+			split(first, f, "\""); rest = substr(first, index(first, "\", ") + 3)
 			split(rest, a, ", "); arg = a[2] == "GD_T_FLAG" ? "n" : "y"
 			print "--" f[2], arg
 			if (a[1] ~ /^'\''.'\''$/) print "-" substr(a[1], 2, 1), arg
-		}' "$top_src/src/engine/options.c"
+		}' "$top_src/src/engine/options_table.c"
 		return
 		;;
 	esac
@@ -158,6 +172,11 @@ expect 'gd_read_lat -d mlx5_1 -i ' 1
 expect 'gd_read_lat --ib-port=' 1 2
 expect 'gd_send_bw --connection=' RC UC UD
 expect 'gd_send_bw -c U' UC UD
+expect 'gd_write_bw --connection=' RC UC
+expect 'gd_atomic_lat -A ' CMP_AND_SWAP FETCH_AND_ADD
+expect 'gd_atomic_bw --atomic_type=C' CMP_AND_SWAP
+expect 'gd_write_lat --report-' --report-counters= --report-cycles --report-histogrm --report-unsorted
+expect 'gd_write_bw --report' --report-both --report-counters= --report_gbits
 expect 'gd_write_bw --mem=' host hugepage cuda:0 cuda:1 cuda:0000:3b:00.0 cuda:0000:86:00.0
 expect 'gd_write_bw --mem=cuda:1:' auto dmabuf peermem
 expect 'gd_write_bw --mem=cuda:0000:86:00.0:p' peermem

@@ -6,6 +6,7 @@ libgdperf_la_SOURCES += \
 	src/engine/test.c src/engine/test.h \
 	src/engine/options.c src/engine/options_parse.c src/engine/options_help.c \
 	src/engine/options_wire.c src/engine/options_compat.c src/engine/options_file.c \
+	src/engine/options_caps.c src/engine/options_table.c \
 	src/engine/options.h \
 	src/engine/options_priv.h \
 	src/engine/session.c src/engine/session.h \

@@ -56,7 +56,9 @@ static int gd_bw_templates(struct gd_bw_loop *L)
 	struct gd_step *st = L->st;
 	struct gd_session *s = st->s;
 	size_t n = (size_t)s->o->post_list * s->v.num_qps;
-	enum ibv_wr_opcode op = gd_step_opcode(s);
+	enum ibv_wr_opcode op =
+		gd_verb_post_opcode(s->test->verb, gd_step_opcode(s),
+				    s->o->atomic_op == GD_ATOMIC_CMP_AND_SWAP);
 	bool inl = s->test->verb->inline_ok &&
 		   st->size_bytes <= s->v.port.max_inline_bytes &&
 		   st->size_bytes <= s->o->inline_bytes &&
@@ -80,11 +82,16 @@ static int gd_bw_templates(struct gd_bw_loop *L)
 		w->opcode = op;
 		w->send_flags = inl ? IBV_SEND_INLINE : 0;
 		w->imm_data = htonl(0x6764);
-		if (op == IBV_WR_ATOMIC_FETCH_AND_ADD) {
+		if (op == IBV_WR_ATOMIC_FETCH_AND_ADD ||
+		    op == IBV_WR_ATOMIC_CMP_AND_SWP) {
 			w->wr.atomic.remote_addr =
 				st->rb->addr + q * s->slot_bytes;
 			w->wr.atomic.rkey = st->rb->rkey;
-			w->wr.atomic.compare_add = 1;
+			/* add 1; or compare with 0 and swap in 0, which
+			 * leaves the word as it was, matched or not */
+			w->wr.atomic.compare_add =
+				op == IBV_WR_ATOMIC_FETCH_AND_ADD ? 1 : 0;
+			w->wr.atomic.swap = 0;
 		} else if (s->v.conn == GD_CONN_UD) {
 			w->wr.ud.ah = s->v.ah;
 			w->wr.ud.remote_qpn = s->v.remote_qpn[q];
@@ -192,7 +199,10 @@ static int gd_bw_check(struct gd_bw_loop *L, uint64_t deadline_ns,
 	struct gd_session *s = L->st->s;
 	uint64_t timeout_ns = gd_step_silence_ns(L->st);
 	uint64_t now = gd_now_ns();
+	int ret = gd_step_check_stop(L->st);
 
+	if (ret)
+		return ret;
 	if (L->done_total != *last_total) {
 		*last_total = L->done_total;
 		*last_progress_ns = now;
@@ -307,11 +317,28 @@ static void gd_bw_best_segment(const struct gd_bw_loop *L, uint64_t elapsed_ns,
 	}
 }
 
+/*
+ * -f: perftest's duration margins. Traffic runs for @secs before the
+ * measured window and as long after it, outside the figures, so that the
+ * window sees neither the start nor the drain of either end; each margin
+ * drains before the next part starts. Adds the messages to @msgs.
+ */
+static int gd_bw_margin(struct gd_bw_loop *L, uint64_t secs, uint64_t *msgs)
+{
+	int ret;
+
+	gd_bw_reset(L, UINT64_MAX / 4);
+	ret = gd_bw_burst(L, gd_now_ns() + secs * 1000000000ULL);
+	*msgs += L->done_total;
+	return ret;
+}
+
 int gd_bw_initiate(struct gd_step *st, struct gd_step_result *r)
 {
 	struct gd_session *s = st->s;
 	struct gd_bw_loop L = { .st = st, .cq_mod = gd_bw_cq_mod(st) };
-	uint64_t t0, t1, best_ns, best_msgs, deadline = 0;
+	uint64_t t0, t1, best_ns = 0, best_msgs = 0, deadline = 0;
+	uint64_t margin = st->iters ? 0 : s->o->margin_s, outside = 0;
 	int ret;
 
 	ret = gd_bw_templates(&L);
@@ -319,6 +346,8 @@ int gd_bw_initiate(struct gd_step *st, struct gd_step_result *r)
 		gd_bw_reset(&L, st->warmup);
 		ret = gd_bw_burst(&L, 0);
 	}
+	if (!ret && margin)
+		ret = gd_bw_margin(&L, margin, &outside);
 	if (ret)
 		goto out;
 	gd_bw_reset(&L, st->iters ? st->iters : UINT64_MAX / 4);
@@ -327,12 +356,13 @@ int gd_bw_initiate(struct gd_step *st, struct gd_step_result *r)
 	L.seg_msgs[0] = 0;
 	L.segs = 1;
 	if (!st->iters)
-		deadline = t0 + s->o->duration_s * 1000000000ULL;
+		deadline = t0 + (s->o->duration_s - 2 * margin) * 1000000000ULL;
 	ret = gd_bw_burst(&L, deadline);
 	t1 = gd_now_ns();
 	if (ret)
 		goto out;
-	gd_bw_best_segment(&L, t1 - t0, &best_ns, &best_msgs);
+	if (!s->o->no_peak)
+		gd_bw_best_segment(&L, t1 - t0, &best_ns, &best_msgs);
 	/* Completions that all arrive at the end (rxe under emulation) leave
 	 * no stretch faster than the whole: then the peak is the average. */
 	if (best_ns && (double)best_msgs / (double)best_ns <
@@ -343,8 +373,13 @@ int gd_bw_initiate(struct gd_step *st, struct gd_step_result *r)
 	r->app_bytes = L.done_total * st->size_bytes;
 	ret = gd_bw_summarize(st->size_bytes, L.done_total, t1 - t0, best_ns,
 			      best_msgs, &r->bw);
-	/* The peer counts warm-up messages too. */
-	r->msgs_done += st->warmup * s->v.num_qps;
+	/* -N: no peak computed, and none claimed (perftest prints 0) */
+	if (s->o->no_peak)
+		r->bw.peak_MiBps = 0;
+	if (!ret && margin)
+		ret = gd_bw_margin(&L, margin, &outside);
+	/* The peer counts warm-up and margin messages too. */
+	r->msgs_done += st->warmup * s->v.num_qps + outside;
 out:
 	free(L.wr);
 	free(L.sge);
@@ -410,7 +445,9 @@ int gd_bw_receive(struct gd_step *st, uint64_t *received, bool *done_seen,
 
 		if (!idle_since)
 			idle_since = now;
-		ret = gd_bw_check_done(s, done_seen, peer_sent);
+		ret = gd_step_check_stop(st);
+		if (!ret)
+			ret = gd_bw_check_done(s, done_seen, peer_sent);
 		if (ret)
 			return ret;
 		/* Unreliable transports may drop: once the sender is done,

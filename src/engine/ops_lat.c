@@ -8,12 +8,14 @@
 #include <config.h>
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "util/error.h"
 #include "engine/session.h"
+#include "report/perftest_modes.h"
 #include "util/stats.h"
 
 #define GD_SPIN_CHECK (1u << 20)
@@ -30,15 +32,46 @@ struct gd_lat_loop {
 	uint64_t sent; /* ping-pong sends posted */
 	uint64_t recv_needed;
 	uint64_t timeout_ns;
+	uint64_t wait_began_ns; /* the wait that has run past the limit */
 };
 
-static int gd_lat_timeout(struct gd_lat_loop *L, uint64_t start_ns,
+/*
+ * No completion for the silence limit: a dead peer, or a healthy one whose
+ * CPU is busy (a ping-pong peer must be scheduled to answer). Its
+ * heartbeats tell them apart: while they arrive the wait goes on, for
+ * GD_LAT_ALIVE_WAIT_MS in all at most, so a peer that beats but never
+ * answers (a lost message on UC) still ends the step soon.
+ */
+#define GD_LAT_ALIVE_WAIT_MS 5000ULL
+
+static int gd_lat_timeout(struct gd_lat_loop *L, uint64_t *start_ns,
 			  const char *what)
 {
 	struct gd_session *s = L->st->s;
+	int ret = gd_step_check_stop(L->st);
+	bool heard = false;
 
-	if (gd_now_ns() - start_ns < L->timeout_ns)
+	if (ret)
+		return ret;
+	if (gd_now_ns() - *start_ns < L->timeout_ns)
 		return 0;
+	ret = gd_oob_heard_within(&s->oob, (int)(L->timeout_ns / 1000000),
+				  &heard);
+	if (ret)
+		return ret;
+	if (heard &&
+	    gd_now_ns() - L->wait_began_ns < GD_LAT_ALIVE_WAIT_MS * 1000000) {
+		*start_ns = gd_now_ns();
+		return 0;
+	}
+	if (heard)
+		return gd_err(
+			-ETIMEDOUT,
+			"no %s on %s for %llu ms although peer %s is alive (its heartbeats arrive): a message was lost (UC and UD do not retransmit) or the peer is stuck; check the error counters",
+			what, s->v.port.dev_name,
+			(unsigned long long)((gd_now_ns() - L->wait_began_ns) /
+					     1000000),
+			s->oob.peer_name);
 	return gd_err(-ETIMEDOUT,
 		      "no %s on %s for %llu ms; is the peer %s still running?",
 		      what, s->v.port.dev_name,
@@ -62,9 +95,10 @@ static int gd_lat_wait_cq(struct gd_lat_loop *L, struct ibv_cq *cq,
 			return n < 0 ? n : 0;
 		if (++spins % GD_SPIN_CHECK)
 			continue;
-		if (!start)
+		if (!start) {
 			start = gd_now_ns();
-		else if (gd_lat_timeout(L, start, what))
+			L->wait_began_ns = start;
+		} else if (gd_lat_timeout(L, &start, what))
 			return gd_err_code();
 	}
 }
@@ -116,9 +150,10 @@ static int gd_lat_wait_byte(struct gd_lat_loop *L, volatile uint8_t *p,
 	while (*p != val) {
 		if (++spins % GD_SPIN_CHECK)
 			continue;
-		if (!start)
+		if (!start) {
 			start = gd_now_ns();
-		else if (gd_lat_timeout(L, start, "write from the peer"))
+			L->wait_began_ns = start;
+		} else if (gd_lat_timeout(L, &start, "write from the peer"))
 			return gd_err_code();
 	}
 	return 0;
@@ -137,7 +172,9 @@ static void gd_lat_template(struct gd_lat_loop *L)
 	L->wr.sg_list = &L->sge;
 	L->wr.num_sge = 1;
 	L->wr.send_flags = 0;
-	L->wr.opcode = gd_step_opcode(s);
+	L->wr.opcode =
+		gd_verb_post_opcode(s->test->verb, gd_step_opcode(s),
+				    s->o->atomic_op == GD_ATOMIC_CMP_AND_SWAP);
 	if (cpu && st->size_bytes <= s->v.port.max_inline_bytes &&
 	    st->size_bytes <= s->o->inline_bytes && s->test->verb->inline_ok)
 		L->wr.send_flags |= IBV_SEND_INLINE;
@@ -152,9 +189,13 @@ static void gd_lat_template(struct gd_lat_loop *L)
 		}
 		return;
 	case IBV_WR_ATOMIC_FETCH_AND_ADD:
+	case IBV_WR_ATOMIC_CMP_AND_SWP:
 		L->wr.wr.atomic.remote_addr = st->rb->addr;
 		L->wr.wr.atomic.rkey = st->rb->rkey;
-		L->wr.wr.atomic.compare_add = 1;
+		/* add 1; or compare with 0 and swap in 0 (the word stays) */
+		L->wr.wr.atomic.compare_add =
+			L->wr.opcode == IBV_WR_ATOMIC_FETCH_AND_ADD ? 1 : 0;
+		L->wr.wr.atomic.swap = 0;
 		return;
 	default:
 		/* ping-pong peers write into each other's second half; the
@@ -215,6 +256,43 @@ static void gd_lat_gap(const struct gd_session *s)
 	nanosleep(&ts, NULL);
 }
 
+/* The phase this step belongs to, named as the sweep names it: client's
+ * placement first, ":rev" when the server initiates. */
+static void gd_lat_phase_name(const struct gd_step *st, char *buf, size_t len)
+{
+	const struct gd_session *s = st->s;
+	char mine = st->lb == &s->local[GD_PLACE_DEV] ? 'D' : 'H';
+	char theirs = st->rb == &s->remote[GD_PLACE_DEV] ? 'D' : 'H';
+
+	snprintf(buf, len, "%c%c%s", s->is_server ? theirs : mine,
+		 s->is_server ? mine : theirs,
+		 s->is_server == st->initiator ? ":rev" : "");
+}
+
+/* -H, -U, -C: the samples, still in clock ticks, into the report. */
+static int gd_lat_modes_report(const struct gd_step *st, uint64_t n)
+{
+	const struct gd_session *s = st->s;
+	struct gd_lat_modes m = { .histogram = s->o->lat_histogram,
+				  .unsorted = s->o->lat_unsorted,
+				  .cycles = s->o->lat_cycles };
+	char phase[16];
+	struct gd_lat_step ls = {
+		.phase = phase,
+		.size_bytes = st->size_bytes,
+		.ticks = s->samples_ns,
+		.n = n,
+		.divisor = gd_lat_is_pingpong(s) ? 2 : 1,
+		.ns_per_tick = gd_clock_ns_per_tick(),
+		.tsc = !strncmp(gd_clock_describe(), "tsc", 3),
+	};
+
+	if (!m.histogram && !m.unsorted && !m.cycles)
+		return 0;
+	gd_lat_phase_name(st, phase, sizeof(phase));
+	return gd_report_lat_samples(s->rep, &ls, &m);
+}
+
 int gd_lat_run(struct gd_step *st, struct gd_step_result *r)
 {
 	struct gd_session *s = st->s;
@@ -238,8 +316,12 @@ int gd_lat_run(struct gd_step *st, struct gd_step_result *r)
 		/* The side channel's heartbeat thread beats while this loop
 		 * shows life; a clock read every 16 turns, outside the
 		 * sample. */
-		if (!(i & 15))
+		if (!(i & 15)) {
 			gd_oob_alive(&s->oob);
+			ret = gd_step_check_stop(st);
+			if (ret)
+				break;
+		}
 		if (!st->initiator) {
 			ret = gd_lat_pong(&L, val, poll_byte, i + 1 == total);
 			continue;
@@ -254,6 +336,9 @@ int gd_lat_run(struct gd_step *st, struct gd_step_result *r)
 		gd_lat_gap(s);
 	}
 	if (ret || !st->initiator)
+		return ret;
+	ret = gd_lat_modes_report(st, k);
+	if (ret)
 		return ret;
 	/* samples were taken in ticks: convert once, outside the loop */
 	for (uint64_t i = 0; i < k; i++)

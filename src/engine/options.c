@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
- * The option table: defaults, strict number parsing into the fields, and
- * the cross-option checks. The command line is read in options_parse.c,
- * --help in options_help.c, what travels to the server in options_wire.c.
+ * The options' defaults, strict number parsing into the fields, which test
+ * an option applies to, and the cross-option checks. The table itself is in
+ * options_table.c, the command line is read in options_parse.c, --help in
+ * options_help.c, what travels to the server in options_wire.c.
  */
 #include <config.h>
 
@@ -19,184 +20,6 @@
 #include "engine/options.h"
 #include "engine/options_priv.h"
 #include "util/version.h"
-
-#define OFF(f) offsetof(struct gd_opts, f)
-
-const struct gd_opt_def gd_opt_table[] = {
-	{ "ib-dev", 'd', GD_T_STR, OFF(ib_dev), 0, 0, "DEV",
-	  "RDMA device to use (default: the first one found)", 0 },
-	{ "ib-port", 'i', GD_T_U64, OFF(ib_port), 1, 255, "PORT",
-	  "port of the RDMA device (default 1)", 0 },
-	{ "gid-index", 'x', GD_T_I64, OFF(gid_index), 0, 65535, "IDX",
-	  "GID index (default: first RoCE v2 IPv4-mapped GID on Ethernet, 0 on InfiniBand)",
-	  0 },
-	{ "port", 'p', GD_T_U64, OFF(tcp_port), 1, 65535, "PORT",
-	  "TCP port of the side channel (default 18515)", 0 },
-	{ "bind_source_ip", 0, GD_T_STR, OFF(bind_addr), 0, 0, "ADDR",
-	  "side channel on this local address only: the server listens there, the client connects from it (default: any)",
-	  0 },
-	{ "connection", 'c', GD_T_CONN, OFF(conn), 0, 0, "RC|UC|UD",
-	  "connection type (default RC)", GD_F_TRAVELS },
-	{ "size", 's', GD_T_SIZE, OFF(size_bytes), 1, 1LL << 32, "BYTES",
-	  "message size in bytes, K/M/G suffixes (default 65536 for bandwidth, 2 for latency)",
-	  GD_F_TRAVELS },
-	{ "all", 'a', GD_T_FLAG, OFF(all_sizes), 0, 0, NULL,
-	  "sweep sizes 2 B .. 8 MiB in powers of two", GD_F_TRAVELS },
-	{ "min-size", 0, GD_T_SIZE, OFF(min_size_bytes), 1, 1LL << 32, "BYTES",
-	  "smallest size of the -a sweep (default 2)", GD_F_TRAVELS },
-	{ "max-size", 0, GD_T_SIZE, OFF(max_size_bytes), 1, 1LL << 32, "BYTES",
-	  "largest size of the -a sweep (default 8M)", GD_F_TRAVELS },
-	{ "iters", 'n', GD_T_SIZE, OFF(iters), 1, 1LL << 40, "N",
-	  "iterations per size (default 1000, 5000 for write bandwidth)",
-	  GD_F_TRAVELS },
-	{ "duration", 'D', GD_T_U64, OFF(duration_s), 1, 86400, "SEC",
-	  "run each size for SEC seconds instead of -n iterations",
-	  GD_F_TRAVELS },
-	{ "warmup", 0, GD_T_U64, OFF(warmup_iters), 0, 1000000, "N",
-	  "warm-up iterations excluded from the results (default min(100, n/10))",
-	  GD_F_TRAVELS },
-	{ "qp", 'q', GD_T_U64, OFF(num_qps), 1, 256, "N",
-	  "number of QPs (default 1)", GD_F_TRAVELS },
-	{ "tx-depth", 't', GD_T_U64, OFF(tx_depth), 1, 16384, "N",
-	  "send queue depth (default 128, 1 for latency)", 0 },
-	{ "rx-depth", 'r', GD_T_U64, OFF(rx_depth), 1, 16384, "N",
-	  "receive queue depth for send tests (default 512)", 0 },
-	{ "cq-mod", 'Q', GD_T_U64, OFF(cq_mod), 1, 1024, "N",
-	  "signal one completion every N work requests (default 100)", 0 },
-	{ "post_list", 'l', GD_T_U64, OFF(post_list), 1, 1024, "N",
-	  "post N work requests per ibv_post_send call (default 1)", 0 },
-	{ "inline_size", 'I', GD_T_U64, OFF(inline_bytes), 0, 1024, "BYTES",
-	  "largest message sent inline (default: 0 for bandwidth, 64 for latency, capped by what the device grants)",
-	  0 },
-	{ "bidirectional", 'b', GD_T_FLAG, OFF(bidir), 0, 0, NULL,
-	  "both ends initiate at once; each direction reported separately plus a labelled sum",
-	  GD_F_TRAVELS },
-	{ "rdma_cm", 'R', GD_T_FLAG, OFF(rdma_cm), 0, 0, NULL,
-	  "connect the QPs through rdma_cm instead of exchanging QP numbers",
-	  GD_F_TRAVELS },
-	{ "sl", 'S', GD_T_I64, OFF(sl), 0, 15, "SL",
-	  "service level (default 0)", 0 },
-	{ "tos", 'T', GD_T_I64, OFF(tos), 0, 255, "TOS",
-	  "IP type of service / traffic class (RoCE)", 0 },
-	{ "CPU-freq", 'F', GD_T_FLAG, OFF(ignore_cpu_freq), 0, 0, NULL,
-	  "accepted for perftest compatibility: gdperf never fails on CPU frequency scaling",
-	  0 },
-	{ "mtu", 'm', GD_T_U64, OFF(mtu_bytes), 256, 4096, "BYTES",
-	  "path MTU 256..4096 (default: the port's active MTU)", GD_F_TRAVELS },
-	{ "qp-timeout", 'u', GD_T_U64, OFF(qp_timeout), 0, 31, "N",
-	  "QP ACK timeout exponent, 4.096 us * 2^N (default 14)", 0 },
-	{ "events", 'e', GD_T_FLAG, OFF(use_event), 0, 0, NULL,
-	  "sleep on completion events instead of busy polling", 0 },
-	{ "help", 'h', GD_T_FLAG, OFF(help), 0, 0, NULL,
-	  "show this help and exit", 0 },
-	{ "version", 'V', GD_T_FLAG, OFF(version), 0, 0, NULL,
-	  "show the version and exit", 0 },
-	{ "report_gbits", 0, GD_T_FLAG, OFF(report_gbits), 0, 0, NULL,
-	  "report bandwidth in Gb/s (10^9 bits) instead of MiB/s", 0 },
-	{ "out_json", 0, GD_T_FLAG, OFF(out_json), 0, 0, NULL,
-	  "write the JSON document (to gdperf_out.json unless --out_json_file)",
-	  0 },
-	{ "out_json_file", 0, GD_T_STR, OFF(json_path), 0, 0, "FILE",
-	  "write the JSON document to FILE (atomically)", 0 },
-	{ "json", 0, GD_T_JSONOPT, OFF(json_path), 0, 0, "FILE",
-	  "same as --out_json_file; without FILE, print the document on stdout",
-	  GD_F_OPTARG },
-	{ "output", 0, GD_T_OUTPUT, OFF(output), 0, 0, "WHAT",
-	  "print only bandwidth, message_rate or latency", 0 },
-	{ "cpu_util", 0, GD_T_FLAG, OFF(cpu_util), 0, 0, NULL,
-	  "report CPU utilisation during the measured window", 0 },
-	{ "cpu", 0, GD_T_I64, OFF(cpu), 0, 4095, "N",
-	  "pin this process to CPU N for the whole run (--loopback: the server half to N+1)",
-	  0 },
-	{ "run_infinitely", 0, GD_T_FLAG, OFF(run_infinitely), 0, 0, NULL,
-	  "repeat the test until interrupted, one result per pass",
-	  GD_F_TRAVELS },
-	{ "repeat", 0, GD_T_U64, OFF(repeat), 1, GD_MAX_REPEAT, "N",
-	  "measure every phase and size N times in rounds, phase order alternating (default 1); reports the median, the spread and the ratio's interval",
-	  GD_F_TRAVELS },
-	{ "precision", 0, GD_T_DBL, OFF(precision_pct), 0, 100, "PCT",
-	  "add rounds at each gated size until every device/HH ratio's 95% interval is within +/-PCT percent, or --max-repeat, or --precision-time (default 0: off)",
-	  GD_F_TRAVELS },
-	{ "max-repeat", 0, GD_T_U64, OFF(max_repeat), 2, GD_MAX_REPEAT, "N",
-	  "--precision: at most N rounds per size (default 20)", 0 },
-	{ "precision-time", 0, GD_T_U64, OFF(precision_time_s), 1, 86400, "SEC",
-	  "--precision: add no round after SEC seconds of the sweep (default 600)",
-	  0 },
-	{ "use_hugepages", 0, GD_T_FLAG, OFF(use_hugepages), 0, 0, NULL,
-	  "host buffers from huge pages (same as --mem=hugepage for host phases)",
-	  0 },
-	{ "write_with_imm", 0, GD_T_FLAG, OFF(write_with_imm), 0, 0, NULL,
-	  "write tests use RDMA write with immediate; the target polls its receive completions",
-	  GD_F_TRAVELS },
-	{ "latency_gap", 0, GD_T_U64, OFF(latency_gap_us), 0, 10000000, "USEC",
-	  "pause between latency iterations, in microseconds", GD_F_TRAVELS },
-	{ "retry_count", 0, GD_T_U64, OFF(retry_count), 0, 7, "N",
-	  "QP transport retry count (default 7)", 0 },
-	{ "dont_xchg_versions", 0, GD_T_FLAG, OFF(dont_xchg_versions), 0, 0,
-	  NULL,
-	  "accepted for perftest compatibility and has no effect: gdperf always checks the peer's protocol version",
-	  0 },
-	{ "loopback", 0, GD_T_FLAG, OFF(loopback), 0, 0, NULL,
-	  "run server and client in one invocation on the same device", 0 },
-	{ "timeout", 0, GD_T_U64, OFF(oob_timeout_ms), 100, 3600000, "MS",
-	  "side-channel connect and silence timeout in milliseconds (default 10000)",
-	  0 },
-	{ "mem", 0, GD_T_STR, OFF(mem_spec), 0, 0, "SPEC",
-	  "device memory of this side: host, hugepage, cuda:N[:dmabuf|:peermem], cuda:BDF[:...]",
-	  0 },
-	{ "use_cuda", 0, GD_T_I64, OFF(use_cuda), 0, 1024, "N",
-	  "perftest spelling of --mem=cuda:N", 0 },
-	{ "use_cuda_bus_id", 0, GD_T_STR, OFF(use_cuda_bus_id), 0, 0, "BDF",
-	  "perftest spelling of --mem=cuda:BDF", 0 },
-	{ "use_cuda_dmabuf", 0, GD_T_FLAG, OFF(use_cuda_dmabuf), 0, 0, NULL,
-	  "register GPU memory through DMA-BUF (any order with --use_cuda)",
-	  0 },
-	{ "use_cuda_pcie_mapping", 0, GD_T_FLAG, OFF(use_cuda_pcie_mapping), 0,
-	  0, NULL,
-	  "export GPU memory for DMA-BUF with the PCIe (BAR1) mapping flag, CUDA driver >= 12.8 (default: the driver's default path)",
-	  0 },
-	{ "disable_pcie_relaxed", 0, GD_T_FLAG, OFF(disable_pcie_relaxed), 0, 0,
-	  NULL,
-	  "register memory without IBV_ACCESS_RELAXED_ORDERING (on by default, as in perftest)",
-	  0 },
-	{ "verify", 0, GD_T_FLAG, OFF(verify), 0, 0, NULL,
-	  "check the received data after each size (outside the timed window)",
-	  GD_F_TRAVELS },
-	{ "phases", 0, GD_T_STR, OFF(phases), 0, 0, "LIST",
-	  "placements to run, e.g. HH,DD,HD,DH (default HH,DD with --mem on the client, else HH)",
-	  GD_F_TRAVELS },
-	{ "reverse", 0, GD_T_FLAG, OFF(reverse), 0, 0, NULL,
-	  "add each phase with roles reversed (the server initiates)",
-	  GD_F_TRAVELS },
-	{ "no-interleave", 0, GD_T_FLAG, OFF(no_interleave), 0, 0, NULL,
-	  "run each phase's sweep in one block instead of A B A B per size",
-	  GD_F_TRAVELS },
-	{ "counters-root", 0, GD_T_STR, OFF(counters_root), 0, 0, "DIR",
-	  "read port counters below DIR instead of /sys/class/infiniband", 0 },
-	{ "expect-ratio", 0, GD_T_DBL, OFF(expect_ratio), 0, 1000, "R",
-	  "gate: each device phase's bandwidth at least R times HH's", 0 },
-	{ "gate-from", 0, GD_T_SIZE, OFF(gate_from_bytes), 0, 1LL << 32,
-	  "BYTES",
-	  "apply the gates from this size up (default 65536 for bandwidth, 0 for latency)",
-	  0 },
-	{ "min-bw", 0, GD_T_DBL, OFF(min_bw_MiBps), 0, 1e9, "MIBPS",
-	  "gate: minimum average bandwidth in MiB/s", 0 },
-	{ "max-lat", 0, GD_T_DBL, OFF(max_lat_us), 0, 1e9, "USEC",
-	  "gate: maximum typical latency in usec", 0 },
-	{ "max-lat-p99", 0, GD_T_FLAG, OFF(max_lat_p99), 0, 0, NULL,
-	  "apply --max-lat to the 99th percentile instead of the typical value",
-	  0 },
-	{ "plot", 0, GD_T_STR, OFF(plot_path), 0, 0, "FILE.svg",
-	  "draw every phase's curve with gnuplot", 0 },
-	{ "config", 0, GD_T_STR, OFF(config_path), 0, 0, "FILE",
-	  "read options from FILE first, 'key = value' lines with long option names; the command line wins",
-	  0 },
-	{ "label", 0, GD_T_LABEL, OFF(labels), 0, 0, "KEY=VALUE",
-	  "attach a label to the JSON document (repeatable; gd_plan uses them)",
-	  0 },
-};
-
-const size_t gd_opt_count = sizeof(gd_opt_table) / sizeof(gd_opt_table[0]);
 
 static int gd_parse_i64(const char *text, const char *what, int64_t min,
 			int64_t max, int64_t *out)
@@ -229,6 +52,7 @@ static int gd_parse_dbl(const char *text, const char *what, double min,
 }
 
 const char *const gd_conn_names[] = { "RC", "UC", "UD" };
+const char *const gd_atomic_names[] = { "FETCH_AND_ADD", "CMP_AND_SWAP" };
 static const char *const gd_output_names[] = { "", "bandwidth", "message_rate",
 					       "latency" };
 
@@ -243,8 +67,9 @@ static int gd_parse_enum(const char *text, const char *what,
 	}
 	return gd_err(-EINVAL, "%s: '%s' is not one of the accepted values%s",
 		      what, text,
-		      names == gd_conn_names
-			      ? " RC, UC, UD"
+		      names == gd_conn_names ? " RC, UC, UD"
+		      : names == gd_atomic_names
+			      ? " FETCH_AND_ADD, CMP_AND_SWAP"
 			      : " bandwidth, message_rate, latency");
 }
 
@@ -283,6 +108,11 @@ int gd_opt_store(const struct gd_opt_def *d, struct gd_opts *o, const char *arg)
 		ret = gd_parse_enum(arg, what, gd_conn_names, 3, &ival);
 		if (!ret)
 			*(enum gd_conn *)base = (enum gd_conn)ival;
+		break;
+	case GD_T_ATOMIC:
+		ret = gd_parse_enum(arg, what, gd_atomic_names, 2, &ival);
+		if (!ret)
+			*(enum gd_atomic_op *)base = (enum gd_atomic_op)ival;
 		break;
 	case GD_T_OUTPUT:
 		ret = gd_parse_enum(arg, what, gd_output_names, 4, &ival);
@@ -327,6 +157,7 @@ void gd_opts_defaults(const struct gd_test *test, struct gd_opts *o)
 	o->retry_count = 7;
 	o->use_cuda = -1;
 	o->cpu = -1;
+	o->atomic_op = GD_ATOMIC_FETCH_AND_ADD;
 	o->repeat = 1;
 	o->max_repeat = 20;
 	o->precision_time_s = 600;
@@ -342,6 +173,29 @@ void gd_opt_mark_given(struct gd_opts *o, size_t idx)
 bool gd_is_given(const struct gd_opts *o, size_t idx)
 {
 	return o->given_mask[idx / 64] & (1ULL << (idx % 64));
+}
+
+bool gd_opt_applies(const struct gd_test *test, const struct gd_opt_def *d)
+{
+	ptrdiff_t id = test - gd_tests;
+
+	/* a test outside the table (none today) takes every option */
+	return id < 0 || id >= GD_TEST_COUNT || (d->applies & GD_AP_TEST(id));
+}
+
+int gd_opt_check_applies(const struct gd_test *test, const struct gd_opt_def *d)
+{
+	char tests[256];
+
+	if (gd_opt_applies(test, d))
+		return 0;
+	gd_tests_text(d->applies, "gd_", tests, sizeof(tests));
+	return gd_err(
+		-EINVAL,
+		"%s%c%s%s does not apply to %s: it applies to %s; see %s --help",
+		d->short_name ? "-" : "", d->short_name ? d->short_name : '-',
+		d->short_name ? "/--" : "-", d->long_name, test->name, tests,
+		test->name);
 }
 
 bool gd_opts_given(const struct gd_opts *o, const char *long_name)
@@ -418,9 +272,11 @@ static int gd_phases_check(const char *list)
 	}
 }
 
-/* Checked here rather than when pinning, so that a forked --loopback
- * server and the client do not each fail on their own. */
-static int gd_cpu_check(const struct gd_opts *o)
+/* Checked when the command line is parsed rather than when pinning, so
+ * that a forked --loopback server and the client do not each fail on their
+ * own; not again on the server's adopted options, where the --loopback
+ * server half is already pinned to N+1. */
+int gd_opts_check_cpu(const struct gd_opts *o)
 {
 	cpu_set_t set;
 
@@ -475,6 +331,184 @@ static int gd_mem_check(const struct gd_opts *o)
 	struct gd_mem_spec spec;
 
 	return o->mem_spec ? gd_mem_spec_parse(o->mem_spec, &spec) : 0;
+}
+
+/* -W: "counters/NAME" or "hw_counters/NAME", comma-separated, as
+ * perftest takes it; a name the port lacks shows as absent. */
+static int gd_counter_list_check(const char *list)
+{
+	const char *p = list;
+
+	for (;;) {
+		size_t n = strcspn(p, ",");
+		size_t g = strncmp(p, "counters/", 9) ? 12 : 9;
+		size_t name =
+			n > g ? strspn(p + g,
+				       "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
+			      : 0;
+
+		if ((strncmp(p, "counters/", 9) &&
+		     strncmp(p, "hw_counters/", 12)) ||
+		    !name || g + name != n)
+			return gd_err(
+				-EINVAL,
+				"-W: '%.*s' is not counters/NAME or hw_counters/NAME (e.g. -W hw_counters/rcvd_pkts,counters/port_xmit_data)",
+				(int)n, p);
+		if (!p[n])
+			return 0;
+		p += n + 1;
+	}
+}
+
+/* --sizes: strict, each a size -s would take, ascending, no repeats. */
+static int gd_sizes_parse(struct gd_opts *o)
+{
+	const char *p = o->sizes;
+	char word[32];
+
+	o->num_size_list = 0;
+	for (;;) {
+		size_t n = strcspn(p, ",");
+		uint64_t v;
+
+		if (!n || n >= sizeof(word))
+			return gd_err(
+				-EINVAL,
+				"--sizes: '%s' has an empty or overlong entry; give sizes like 4K,64K,1M, comma-separated",
+				o->sizes);
+		memcpy(word, p, n);
+		word[n] = '\0';
+		if (gd_parse_u64(word, "--sizes", true, 1, 1ULL << 32, &v))
+			return gd_err_code();
+		if (o->num_size_list && v <= o->size_list[o->num_size_list - 1])
+			return gd_err(-EINVAL,
+				      "--sizes: %s %s %" PRIu64
+				      "; list each size once, ascending",
+				      word,
+				      v == o->size_list[o->num_size_list - 1]
+					      ? "repeats"
+					      : "comes after",
+				      o->size_list[o->num_size_list - 1]);
+		if (o->num_size_list == GD_MAX_SIZE_LIST)
+			return gd_err(-E2BIG, "--sizes: at most %d sizes",
+				      GD_MAX_SIZE_LIST);
+		o->size_list[o->num_size_list++] = v;
+		if (!p[n])
+			return 0;
+		p += n + 1;
+	}
+}
+
+int gd_opts_sizes(const struct gd_opts *o, uint64_t *sizes, unsigned int max,
+		  unsigned int *n)
+{
+	*n = 0;
+	if (o->num_size_list) {
+		if (o->num_size_list > max)
+			return gd_err(-E2BIG, "--sizes: at most %u sizes", max);
+		memcpy(sizes, o->size_list, o->num_size_list * sizeof(*sizes));
+		*n = o->num_size_list;
+		return 0;
+	}
+	if (!o->all_sizes) {
+		sizes[(*n)++] = o->size_bytes;
+		return 0;
+	}
+	for (uint64_t sz = o->min_size_bytes; sz <= o->max_size_bytes;
+	     sz *= 2) {
+		if (*n == max)
+			return gd_err(-E2BIG, "too many sizes in the -a sweep");
+		sizes[(*n)++] = sz;
+	}
+	return 0;
+}
+
+uint64_t gd_opts_max_size(const struct gd_opts *o)
+{
+	if (o->num_size_list)
+		return o->size_list[o->num_size_list - 1];
+	return o->all_sizes ? o->max_size_bytes : o->size_bytes;
+}
+
+/* The sizes to run: --sizes excludes -s and -a (and its limits). */
+static int gd_opts_sizes_check(const struct gd_test *test, struct gd_opts *o)
+{
+	if (!o->sizes)
+		return 0;
+	if (o->all_sizes || gd_opts_given(o, "size"))
+		return gd_err(-EINVAL,
+			      "--sizes names every size to run; drop %s",
+			      o->all_sizes ? "-a" : "-s");
+	if (gd_opts_given(o, "min-size") || gd_opts_given(o, "max-size"))
+		return gd_err(
+			-EINVAL,
+			"--min-size and --max-size bound the -a sweep; --sizes lists the sizes itself");
+	if (gd_sizes_parse(o))
+		return gd_err_code();
+	(void)test;
+	return 0;
+}
+
+/* perftest's duration margin: inside -D, both margins and a window. */
+static int gd_opts_margin_check(struct gd_opts *o)
+{
+	if (!o->margin_s)
+		return 0;
+	if (!o->duration_s)
+		return gd_err(
+			-EINVAL,
+			"-f %" PRIu64
+			": the margin applies to -D runs (their first and last SEC seconds are left out); add -D",
+			o->margin_s);
+	if (2 * o->margin_s >= o->duration_s)
+		return gd_err(-EINVAL,
+			      "-f %" PRIu64 " leaves nothing of -D %" PRIu64
+			      " to measure; -D must be more than twice -f",
+			      o->margin_s, o->duration_s);
+	if (gd_opts_given(o, "warmup"))
+		return gd_err(
+			-EINVAL,
+			"-f warms up for its first SEC seconds and --warmup for N iterations; give one");
+	o->warmup_iters = 0;
+	return 0;
+}
+
+/* -T, --tclass, --pin_cores and -W: perftest's spellings and lists. */
+static int gd_opts_perftest_check(struct gd_opts *o)
+{
+	uint64_t cpu;
+
+	if (gd_opts_given(o, "tos") && gd_opts_given(o, "tclass"))
+		return gd_err(
+			-EINVAL,
+			"-T and --tclass both set the GRH traffic class; give one");
+	if (o->tos >= 0 && o->rdma_cm)
+		return gd_err(
+			-EINVAL,
+			"-T/--tclass with -R: gdperf does not set the rdma_cm ToS (RDMA_OPTION_ID_TOS) yet; without -R the value is the QPs' GRH traffic class");
+	if (o->reversed && (o->reverse || o->bidir))
+		return gd_err(
+			-EINVAL,
+			"--reversed runs every phase from the server only; %s",
+			o->bidir
+				? "-b runs both directions at once: give one"
+				: "--reverse adds the reversed phases to the forward ones: give one");
+	if (o->pin_cores && gd_opts_given(o, "cpu"))
+		return gd_err(-EINVAL,
+			      "--pin_cores and --cpu both pin; give one");
+	if (o->pin_cores) {
+		if (strpbrk(o->pin_cores, ",-"))
+			return gd_err(
+				-EINVAL,
+				"--pin_cores=%s: gdperf pins to one CPU, so that every phase runs on the same one; give one CPU number (--pin_cores=N is --cpu=N)",
+				o->pin_cores);
+		if (gd_parse_u64(o->pin_cores, "--pin_cores", false, 0, 4095,
+				 &cpu))
+			return gd_err_code();
+		o->cpu = (int64_t)cpu;
+	}
+	return o->report_counters ? gd_counter_list_check(o->report_counters)
+				  : 0;
 }
 
 int gd_opts_validate(const struct gd_test *test, struct gd_opts *o)
@@ -540,7 +574,8 @@ int gd_opts_validate(const struct gd_test *test, struct gd_opts *o)
 			"--run_infinitely repeats until interrupted and --repeat=%" PRIu64
 			" a fixed number of rounds; give one",
 			o->repeat);
-	if (gd_opts_precision_check(o))
+	if (gd_opts_precision_check(o) || gd_opts_sizes_check(test, o) ||
+	    gd_opts_margin_check(o) || gd_opts_perftest_check(o))
 		return gd_err_code();
 	if (o->run_infinitely && o->all_sizes)
 		return gd_err(-EINVAL,
@@ -556,6 +591,17 @@ int gd_opts_validate(const struct gd_test *test, struct gd_opts *o)
 	if (o->write_with_imm && !test->verb->imm)
 		return gd_err(-EINVAL,
 			      "--write_with_imm applies to write tests only");
+	if (o->output != GD_OUTPUT_ALL &&
+	    (o->output == GD_OUTPUT_LATENCY) !=
+		    (test->measure == GD_MEASURE_LAT))
+		return gd_err(-EINVAL,
+			      "--output=%s: %s reports %s; give --output=%s",
+			      gd_output_names[o->output], test->name,
+			      test->measure == GD_MEASURE_LAT ? "latency"
+							      : "bandwidth",
+			      test->measure == GD_MEASURE_LAT
+				      ? "latency"
+				      : "bandwidth or --output=message_rate");
 	if (o->out_json && !o->json_path)
 		o->json_path = strdup("gdperf_out.json");
 	/* bandwidth: a signal within every send queue's worth; latency keeps
@@ -572,7 +618,7 @@ int gd_opts_validate(const struct gd_test *test, struct gd_opts *o)
 		return gd_err(
 			-EINVAL,
 			"--use_hugepages and --mem=hugepage say the same; give one");
-	if (gd_opts_merge_mem(o) || gd_mem_check(o) || gd_cpu_check(o))
+	if (gd_opts_merge_mem(o) || gd_mem_check(o))
 		return gd_err_code();
 	if (o->inline_bytes && gd_opts_given(o, "inline_size") &&
 	    gd_mem_spec_is_device(o->mem_spec))

@@ -22,6 +22,10 @@ struct json_object;
 #define GD_MAX_REPEAT 64 /* rounds per phase and size at most */
 #define GD_SWEEP_MIN_BYTES 2ULL
 #define GD_SWEEP_MAX_BYTES (8ULL << 20)
+#define GD_MAX_SIZE_LIST 40 /* --sizes: at most; the sweep's GD_MAX_SIZES */
+
+/* -A: the atomic operation of the atomic tests (perftest's names). */
+enum gd_atomic_op { GD_ATOMIC_FETCH_AND_ADD, GD_ATOMIC_CMP_AND_SWAP };
 
 struct gd_opts {
 	/* endpoint */
@@ -39,6 +43,9 @@ struct gd_opts {
 	uint64_t size_bytes;
 	bool all_sizes;
 	uint64_t min_size_bytes, max_size_bytes;
+	char *sizes; /* --sizes=LIST as given (travels) */
+	uint64_t size_list[GD_MAX_SIZE_LIST]; /* --sizes, parsed, ascending */
+	unsigned int num_size_list;
 	uint64_t iters;
 	uint64_t duration_s;
 	uint64_t warmup_iters;
@@ -48,6 +55,11 @@ struct gd_opts {
 	uint64_t post_list;
 	uint64_t inline_bytes;
 	bool bidir;
+	bool reversed;	  /* --reversed: the server initiates (perftest) */
+	bool report_both; /* --report-both: accepted, -b always does */
+	enum gd_atomic_op atomic_op; /* -A */
+	bool no_peak;		     /* -N: no peak bandwidth (reported as 0) */
+	uint64_t margin_s;  /* -f: -D's excluded start and end, seconds */
 	uint64_t mtu_bytes; /* 0: the port's active MTU */
 	int64_t sl, tos;
 	uint64_t qp_timeout, retry_count;
@@ -60,6 +72,15 @@ struct gd_opts {
 	uint64_t max_repeat;  /* --precision: rounds per size at most */
 	uint64_t precision_time_s; /* --precision: no new round after this */
 	bool verify;
+	bool verify_debug;     /* --data_validation_debug: accepted */
+	bool old_post_send;    /* --use_old_post_send: accepted */
+	bool perform_warm_up;  /* --perform_warm_up: accepted */
+	bool fixed_polling;    /* --disable_dynamic_polling: accepted */
+	bool no_numa;	       /* --disable_numa: accepted */
+	char *pin_cores;       /* --pin_cores: one CPU, then as --cpu */
+	char *report_counters; /* -W LIST, checked */
+	/* -H, -U, -C: the latency samples as perftest prints them */
+	bool lat_histogram, lat_unsorted, lat_cycles;
 	char *config_path;	/* --config: settings file */
 	char config_sha256[65]; /* its SHA-256, hex; "" without */
 	/* its settings the command line overrode (names from the table) */
@@ -82,6 +103,8 @@ struct gd_opts {
 	uint64_t gate_from_bytes;
 	double min_bw_MiBps;
 	double max_lat_us;
+	double limit_bw;      /* -w, in the report's unit (perftest) */
+	double limit_msgrate; /* -y, Mpps */
 	bool max_lat_p99;
 	char *plot_path;
 	/* output */
@@ -97,7 +120,7 @@ struct gd_opts {
 	unsigned int num_labels;
 	bool help, version;
 	/* which options the user gave explicitly (bit per table entry) */
-	uint64_t given_mask[2];
+	uint64_t given_mask[3];
 };
 
 /* Parse argv for @test. 0 ok, -EINVAL usage error (message recorded),
@@ -128,6 +151,12 @@ int gd_opts_from_wire(const struct gd_test *test, struct gd_opts *o,
 struct json_object *gd_opts_effective(const struct gd_opts *o);
 struct json_object *gd_opts_describe(const struct gd_test *test,
 				     const struct gd_opts *o);
+/* The sizes the sweep runs, ascending: --sizes, the -a sweep or -s; 0 or
+ * -E2BIG (recorded) when more than @max. */
+int gd_opts_sizes(const struct gd_opts *o, uint64_t *sizes, unsigned int max,
+		  unsigned int *n);
+/* The largest of those sizes, what the buffers must hold. */
+uint64_t gd_opts_max_size(const struct gd_opts *o);
 /* Did the user give --@long_name explicitly? */
 bool gd_opts_given(const struct gd_opts *o, const char *long_name);
 /* Every long option name, for the man-page consistency test. */

@@ -1,170 +1,245 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
- * perftest's options that gdperf does not implement, each with the reason.
- * A perftest user's script then stops with what to do instead, never with
- * "unknown option". The list is perftest 6.29's long_options table (commit
- * 00b55b6) less what gd_opt_table implements; tests/perftest-options.txt
- * holds the whole list and a unit test checks the two together.
+ * perftest's options that gdperf does not implement, each with the perftest
+ * tests it belongs to and the specific reason, and for a device capability
+ * the device's own answer. A perftest user's script then stops with what to
+ * do instead, never with "unknown option". The list is perftest 6.29's
+ * long_options table (commit 00b55b6) less what gd_opt_table implements;
+ * tests/perftest-options.txt holds the whole list and tests check the two.
  */
 #include <config.h>
 
 #include <errno.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "util/error.h"
 #include "engine/options.h"
 #include "engine/options_priv.h"
 
+/* Why an option is refused: the words every refusal of the kind starts
+ * with (PERFTEST COMPATIBILITY in gdperf(7) groups them the same way). */
+enum gd_refusal {
+	GD_R_NOT_IMPL, /* not implemented in gdperf: why */
+	GD_R_RAW,      /* perftest's raw_ethernet tests only */
+	GD_R_VENDOR,   /* a vendor's direct-verbs extension */
+	GD_R_BACKEND,  /* another accelerator's memory */
+	GD_R_DESIGN,   /* gdperf does it another way on purpose */
+};
+
+/* perftest's tests beyond the eight verbs tests of gd_tests[] */
+#define GD_PT_RAW (1u << GD_TEST_COUNT)
+#define GD_PT_NOT_WRITE_LAT (GD_AP_ALL & ~GD_AP_WRITE_LAT)
+
 struct gd_perftest_opt {
 	const char *name;
 	int short_name;
-	const char *what; /* its meaning in perftest, in a few words */
-	const char *why;  /* why gdperf refuses it, and what to do instead */
+	const char *what;   /* its meaning in perftest, in a few words */
+	unsigned int tests; /* the perftest tests that have it: GD_AP_*, RAW */
+	enum gd_refusal kind;
+	const char *why; /* the specific reason, and what to do instead */
+	enum gd_cap cap; /* the device capability it needs, or none */
 };
 
-#define RAW                                                                    \
-	"perftest's raw_ethernet tests only; gdperf has no raw Ethernet test"
-#define NOT_YET "not implemented in gdperf yet"
-#define MLX5DV                                                                 \
-	"a vendor extension (mlx5dv); gdperf uses only the generic verbs API, so runs compare across NICs"
-#define OTHER_HW(x)                                                            \
-	"gdperf has no " x                                                     \
-	" backend; its memories are host, hugepage and cuda (see --mem)"
+#define RAW(n, c, w)                                                           \
+	{                                                                      \
+		n, c, w, GD_PT_RAW, GD_R_RAW, NULL, GD_CAP_NONE                \
+	}
+#define MLX5DV(n, w)                                                           \
+	{                                                                      \
+		n, 0, w, GD_AP_ALL, GD_R_VENDOR, "mlx5dv", GD_CAP_NONE         \
+	}
+#define EFADV(n, t, w)                                                         \
+	{                                                                      \
+		n, 0, w, t, GD_R_VENDOR, "efadv", GD_CAP_NONE                  \
+	}
+#define BACKEND(n, w, b)                                                       \
+	{                                                                      \
+		n, 0, w, GD_AP_ALL, GD_R_BACKEND, b, GD_CAP_NONE               \
+	}
+#define RATE_LIMITER                                                           \
+	"gdperf sends as fast as the queues allow and has no rate limiter (neither the QP's hardware pacing, ibv_modify_qp_rate_limit, nor a software one)"
+#define MULTICAST                                                              \
+	"UD multicast needs a joined multicast group (through rdma_cm or the subnet manager) and a multicast address handle; gdperf's UD tests send to the one peer QP"
+#define CRYPTO "mlx5 AES-XTS crypto"
+#define DCI "mlx5 DC initiator streams"
+#define TPH                                                                    \
+	"PCIe TPH steering hints need ibv_reg_mr_ex with a DMA handle; gdperf registers with ibv_reg_mr and ibv_reg_dmabuf_mr"
 
 static const struct gd_perftest_opt gd_perftest_refused[] = {
-	{ "vector", 'X', "completion vector", NOT_YET },
-	{ "outs", 'o', "outstanding reads/atomics", NOT_YET },
-	{ "mcg", 'g', "multicast group (UD send)", NOT_YET },
-	{ "MGID", 'M', "multicast GID (UD send)", NOT_YET },
-	{ "comm_rdma_cm", 'z', "rdma_cm for the side channel",
-	  "gdperf's side channel is always TCP; -R connects the QPs with rdma_cm" },
-	{ "hop_limit", 'L', "GRH hop limit", NOT_YET },
-	{ "noPeak", 'N', "no peak bandwidth", NOT_YET },
-	{ "report-cycles", 'C', "latency in CPU cycles",
-	  NOT_YET "; latencies are in usec, on the clock the header names" },
-	{ "report-histogrm", 'H', "latency histogram", NOT_YET },
-	{ "report-unsorted", 'U', "unsorted latencies", NOT_YET },
-	{ "atomic_type", 'A', "CMP_AND_SWAP or FETCH_AND_ADD",
-	  NOT_YET "; the atomic tests use FETCH_AND_ADD" },
-	{ "dualport", 'O', "both ports of the device", NOT_YET },
-	{ "margin", 'f', "margin for -w/-y", NOT_YET },
-	{ "limit_bw", 'w', "bandwidth pass limit",
-	  NOT_YET "; --min-bw is gdperf's bandwidth gate (exit status 3)" },
-	{ "limit_msgrate", 'y', "message-rate pass limit", NOT_YET },
-	{ "report-counters", 'W', "counters to report",
-	  "gdperf always reports the port and hw counter deltas of both ends" },
-	{ "source_mac", 'B', "source MAC", RAW },
-	{ "dest_mac", 'E', "destination MAC", RAW },
-	{ "dest_ip", 'J', "destination IP", RAW },
-	{ "source_ip", 'j', "source IP", RAW },
-	{ "dest_port", 'K', "destination UDP port", RAW },
-	{ "source_port", 'k', "source UDP port", RAW },
-	{ "ethertype", 'Y', "Ethernet type", RAW },
-	{ "server", 'Z', "raw Ethernet server role", RAW },
-	{ "client", 'P', "raw Ethernet client role", RAW },
-	{ "mac_fwd", 'v', "MAC forwarding", RAW },
-	{ "use_rss", 'G', "receive-side scaling", RAW },
-	{ "force-link", 0, "link layer IB or Ethernet", NOT_YET },
-	{ "remote_mac", 0, "remote MAC", RAW },
-	{ "local_mac", 0, "local MAC", RAW },
-	{ "remote_ip", 0, "remote IP", RAW },
-	{ "local_ip", 0, "local IP", RAW },
-	{ "remote_port", 0, "remote UDP port", RAW },
-	{ "local_port", 0, "local UDP port", RAW },
-	{ "tcp", 0, "TCP packets", RAW },
-	{ "promiscuous", 0, "promiscuous receive", RAW },
-	{ "sniffer", 0, "sniffer flow", RAW },
-	{ "raw_mcast", 0, "raw multicast", RAW },
-	{ "raw_ipv6", 0, "raw IPv6 packets", RAW },
-	{ "flows", 0, "number of flows", RAW },
-	{ "flows_burst", 0, "packets per flow burst", RAW },
-	{ "reply_every", 0, "server replies every N", RAW },
-	{ "vlan_en", 0, "VLAN tag", RAW },
-	{ "vlan_pcp", 0, "VLAN priority", RAW },
-	{ "use-srq", 0, "shared receive queue", NOT_YET },
-	{ "no_lock", 0, "thread domain without locks", MLX5DV },
-	{ "use-null-mr", 0, "the null MR", NOT_YET },
-	{ "report-both", 0, "both directions of -b", NOT_YET },
-	{ "reversed", 0, "server sends",
-	  NOT_YET "; --reverse adds each phase with roles reversed" },
-	{ "pkey_index", 0, "partition key index", NOT_YET },
-	{ "burst_size", 0, "rate-limiter burst", NOT_YET },
-	{ "typical_pkt_size", 0, "rate-limiter packet size", NOT_YET },
-	{ "rate_limit", 0, "rate limit", NOT_YET },
-	{ "rate_limit_type", 0, "rate limiter kind", NOT_YET },
-	{ "rate_units", 0, "rate limit units", NOT_YET },
-	{ "flow_label", 0, "IPv6 flow label", NOT_YET },
-	{ "payload_file_path", 0, "payload from a file", NOT_YET },
-	{ "use_data_direct", 0, "mlx5 data-direct DMA", MLX5DV },
-	{ "cuda_mem_type", 0, "CUDA allocation kind",
-	  NOT_YET "; GPU buffers come from cuMemAlloc" },
-	{ "use_musa", 0, "Moore Threads GPU", OTHER_HW("MUSA") },
-	{ "use_musa_bus_id", 0, "Moore Threads GPU", OTHER_HW("MUSA") },
-	{ "use_musa_dmabuf", 0, "Moore Threads DMA-BUF", OTHER_HW("MUSA") },
-	{ "use_musa_pcie_mapping", 0, "Moore Threads PCIe mapping",
-	  OTHER_HW("MUSA") },
-	{ "use_rocm", 0, "AMD GPU", OTHER_HW("ROCm") },
-	{ "use_rocm_dmabuf", 0, "AMD GPU DMA-BUF", OTHER_HW("ROCm") },
-	{ "use_neuron", 0, "AWS Neuron device", OTHER_HW("Neuron") },
-	{ "use_neuron_dmabuf", 0, "AWS Neuron DMA-BUF", OTHER_HW("Neuron") },
-	{ "use_hl", 0, "Habana Gaudi device", OTHER_HW("Habana") },
-	{ "use_mlu", 0, "Cambricon MLU", OTHER_HW("MLU") },
-	{ "use_mlu_dmabuf", 0, "Cambricon MLU DMA-BUF", OTHER_HW("MLU") },
-	{ "use_opencl", 0, "OpenCL device", OTHER_HW("OpenCL") },
-	{ "opencl_platform_id", 0, "OpenCL platform", OTHER_HW("OpenCL") },
-	{ "use_ib_dm_dmabuf", 0, "NIC device memory through DMA-BUF", NOT_YET },
-	{ "gpu_touch", 0, "GPU touches the buffer", NOT_YET },
-	{ "mmap", 0, "buffer from an mmap'ed file", NOT_YET },
-	{ "mmap-offset", 0, "offset in the --mmap file", NOT_YET },
-	{ "ipv6", 0, "IPv6 side channel", NOT_YET },
-	{ "ipv6-addr", 0, "IPv6 GID", NOT_YET },
-	{ "report-per-port", 0, "per-port results of -O", NOT_YET },
-	{ "odp", 0, "on-demand paging", NOT_YET },
-	{ "use_old_post_send", 0, "ibv_post_send instead of ibv_wr_*",
-	  "gdperf always posts with ibv_post_send" },
-	{ "mr_per_qp", 0, "one MR per QP", NOT_YET },
-	{ "dlid", 0, "destination LID", NOT_YET },
-	{ "tclass", 0, "GRH traffic class", NOT_YET "; -T sets the ToS" },
-	{ "wait_destroy", 0, "wait before destroying resources", NOT_YET },
-	{ "perform_warm_up", 0, "warm-up before the measurement",
-	  "gdperf always warms up; --warmup sets how many iterations" },
-	{ "recv_post_list", 0, "receives per post", NOT_YET },
-	{ "aes_xts", 0, "mlx5 AES-XTS crypto", MLX5DV },
-	{ "encrypt_on_tx", 0, "mlx5 AES-XTS crypto", MLX5DV },
-	{ "sig_before", 0, "mlx5 AES-XTS crypto", MLX5DV },
-	{ "aes_block_size", 0, "mlx5 AES-XTS crypto", MLX5DV },
-	{ "kek_path", 0, "mlx5 AES-XTS crypto", MLX5DV },
-	{ "credentials_path", 0, "mlx5 AES-XTS crypto", MLX5DV },
-	{ "data_enc_keys_number", 0, "mlx5 AES-XTS crypto", MLX5DV },
-	{ "data_enc_key_app_path", 0, "mlx5 AES-XTS crypto", MLX5DV },
-	{ "log_dci_streams", 0, "DC transport streams", MLX5DV },
-	{ "log_active_dci_streams", 0, "DC transport streams", MLX5DV },
-	{ "use_ooo", 0, "out-of-order receive", MLX5DV },
-	{ "congest_type", 0, "congestion control (hns)",
-	  "a vendor extension (hnsdv); gdperf uses only the generic verbs API" },
-	{ "send_with_imm", 0, "send with immediate", NOT_YET },
-	{ "no_enhanced_reorder", 0, "EFA receive reordering",
-	  "a vendor extension (efadv); gdperf uses only the generic verbs API" },
-	{ "unsolicited_write", 0, "EFA unsolicited write",
-	  "a vendor extension (efadv); gdperf uses only the generic verbs API" },
-	{ "connectionless", 0, "EFA SRD without connection",
-	  "a vendor extension (efadv); gdperf uses only the generic verbs API" },
-	{ "cqe_poll", 0, "completions per poll", NOT_YET },
-	{ "tph_mem", 0, "PCIe TPH steering", NOT_YET },
-	{ "cpu_id", 0, "PCIe TPH target CPU", NOT_YET },
-	{ "ph", 0, "PCIe TPH processing hint", NOT_YET },
-	{ "disable_dynamic_polling", 0, "fixed CQ polling", NOT_YET },
-	{ "sig_offload", 0, "mlx5 signature offload", MLX5DV },
-	{ "data_validation", 0, "check the data",
-	  "gdperf's spelling is --verify" },
-	{ "data_validation_debug", 0, "print data mismatches",
-	  "--verify reports the first mismatching byte" },
-	{ "pin_cores", 0, "pin to a list of cores",
-	  NOT_YET "; --cpu=N pins to one CPU" },
-	{ "numa_node", 0, "NUMA node of the buffers", NOT_YET },
-	{ "disable_numa", 0, "no NUMA binding", NOT_YET },
+	{ "vector", 'X', "completion vector of -e",
+	  GD_AP_READ | GD_AP_SEND | GD_AP_ATOMIC, GD_R_NOT_IMPL,
+	  "gdperf's one send and one receive CQ take completion vector 0, and spreading completions needs a CQ per vector; -e works without -X",
+	  GD_CAP_COMP_VECTORS },
+	{ "outs", 'o', "outstanding reads/atomics per QP",
+	  GD_AP_READ | GD_AP_ATOMIC, GD_R_NOT_IMPL,
+	  "each RC QP is set up with min(16, the device's limit) outstanding reads and atomics, which -o cannot change yet",
+	  GD_CAP_RD_ATOM },
+	{ "mcg", 'g', "send to a multicast group", GD_AP_SEND, GD_R_NOT_IMPL,
+	  MULTICAST, GD_CAP_NONE },
+	{ "MGID", 'M', "multicast group GID for -g", GD_AP_SEND, GD_R_NOT_IMPL,
+	  MULTICAST, GD_CAP_NONE },
+	{ "comm_rdma_cm", 'z', "rdma_cm for the side channel", GD_AP_ALL,
+	  GD_R_DESIGN,
+	  "gdperf's side channel is always TCP (versioned, length-prefixed frames with timeouts); -R connects the QPs through rdma_cm",
+	  GD_CAP_NONE },
+	{ "hop_limit", 'L', "GRH hop limit / IPv4 TTL", GD_AP_ALL | GD_PT_RAW,
+	  GD_R_DESIGN,
+	  "perftest itself takes -L only with raw Ethernet QPs (its verbs tests exit with 'Hop limit only valid for RawEth QP'); gdperf's GRH hop limit is 64",
+	  GD_CAP_NONE },
+	{ "dualport", 'O', "both ports of the device", GD_AP_BW, GD_R_NOT_IMPL,
+	  "gdperf runs on one port (-i); measure each port in its own run, or with gd_plan",
+	  GD_CAP_PORTS },
+	{ "report-per-port", 0, "per-port results of -O", GD_AP_BW,
+	  GD_R_NOT_IMPL, "it reports -O's two ports, which gdperf does not run",
+	  GD_CAP_NONE },
+	RAW("source_mac", 'B', "source MAC"),
+	RAW("dest_mac", 'E', "destination MAC"),
+	RAW("dest_ip", 'J', "destination IP"),
+	RAW("source_ip", 'j', "source IP"),
+	RAW("dest_port", 'K', "destination UDP port"),
+	RAW("source_port", 'k', "source UDP port"),
+	RAW("ethertype", 'Y', "Ethernet type"),
+	RAW("server", 'Z', "raw Ethernet server role"),
+	RAW("client", 'P', "raw Ethernet client role"),
+	RAW("mac_fwd", 'v', "MAC forwarding"),
+	RAW("use_rss", 'G', "receive-side scaling"),
+	RAW("remote_mac", 0, "remote MAC"),
+	RAW("local_mac", 0, "local MAC"),
+	RAW("remote_ip", 0, "remote IP"),
+	RAW("local_ip", 0, "local IP"),
+	RAW("remote_port", 0, "remote UDP port"),
+	RAW("local_port", 0, "local UDP port"),
+	RAW("tcp", 0, "TCP packets"),
+	RAW("promiscuous", 0, "promiscuous receive"),
+	RAW("sniffer", 0, "sniffer flow"),
+	RAW("raw_mcast", 0, "raw multicast"),
+	RAW("raw_ipv6", 0, "raw IPv6 packets"),
+	RAW("flows", 0, "number of flows"),
+	RAW("flows_burst", 0, "packets per flow burst"),
+	RAW("reply_every", 0, "server replies every N"),
+	RAW("vlan_en", 0, "VLAN tag"),
+	RAW("vlan_pcp", 0, "VLAN priority"),
+	{ "force-link", 0, "link layer IB or Ethernet", GD_AP_ALL | GD_PT_RAW,
+	  GD_R_DESIGN,
+	  "gdperf takes the port's link layer as the device reports it (ibv_query_port); forcing another would only mislabel it",
+	  GD_CAP_NONE },
+	{ "use-srq", 0, "shared receive queue", GD_AP_SEND, GD_R_NOT_IMPL,
+	  "the send tests post receives on each QP's own receive queue; no SRQ is created",
+	  GD_CAP_SRQ },
+	{ "no_lock", 0, "thread domain without locks", GD_AP_ALL, GD_R_NOT_IMPL,
+	  "gdperf allocates no thread domain (ibv_alloc_td, implemented by mlx5 only); its loops post and poll from one thread per direction",
+	  GD_CAP_NONE },
+	{ "use-null-mr", 0, "the null MR (writes land nowhere)",
+	  GD_AP_WRITE | GD_AP_READ, GD_R_NOT_IMPL,
+	  "gdperf registers and measures the buffers it names (--mem); a null MR would measure no memory path",
+	  GD_CAP_NULL_MR },
+	{ "pkey_index", 0, "partition key index", GD_AP_ALL, GD_R_NOT_IMPL,
+	  "the QPs use P_Key index 0, the default partition (partitions exist on InfiniBand only)",
+	  GD_CAP_NONE },
+	{ "burst_size", 0, "rate-limiter burst", GD_AP_BW, GD_R_NOT_IMPL,
+	  RATE_LIMITER, GD_CAP_RATE_LIMIT },
+	{ "typical_pkt_size", 0, "rate-limiter packet size", GD_AP_BW,
+	  GD_R_NOT_IMPL, RATE_LIMITER, GD_CAP_RATE_LIMIT },
+	{ "rate_limit", 0, "rate limit", GD_AP_BW, GD_R_NOT_IMPL, RATE_LIMITER,
+	  GD_CAP_RATE_LIMIT },
+	{ "rate_limit_type", 0, "rate limiter: HW, SW or PP", GD_AP_BW,
+	  GD_R_NOT_IMPL, RATE_LIMITER, GD_CAP_RATE_LIMIT },
+	{ "rate_units", 0, "rate limit units", GD_AP_BW, GD_R_NOT_IMPL,
+	  RATE_LIMITER, GD_CAP_RATE_LIMIT },
+	{ "flow_label", 0, "IPv6 flow label per QP", GD_AP_ALL, GD_R_NOT_IMPL,
+	  "the QPs' GRH flow label is 0 and a per-QP list is not set",
+	  GD_CAP_NONE },
+	{ "payload_file_path", 0, "payload pattern from a file",
+	  GD_PT_NOT_WRITE_LAT, GD_R_NOT_IMPL,
+	  "buffers carry gdperf's own pattern, which --verify checks; a payload is not loaded from a file",
+	  GD_CAP_NONE },
+	{ "use_data_direct", 0, "mlx5 data-direct DMA-BUF", GD_AP_ALL,
+	  GD_R_VENDOR, "mlx5dv", GD_CAP_NONE },
+	{ "cuda_mem_type", 0, "CUDA allocation kind", GD_AP_ALL, GD_R_NOT_IMPL,
+	  "GPU buffers are device memory from cuMemAlloc (perftest's 0); managed memory measures a CPU path and is refused, and host memory is --mem=host",
+	  GD_CAP_NONE },
+	BACKEND("use_musa", "Moore Threads GPU", "MUSA"),
+	BACKEND("use_musa_bus_id", "Moore Threads GPU by PCI address", "MUSA"),
+	BACKEND("use_musa_dmabuf", "Moore Threads DMA-BUF", "MUSA"),
+	BACKEND("use_musa_pcie_mapping", "Moore Threads PCIe mapping", "MUSA"),
+	BACKEND("use_rocm", "AMD GPU", "ROCm"),
+	BACKEND("use_rocm_dmabuf", "AMD GPU DMA-BUF", "ROCm"),
+	BACKEND("use_neuron", "AWS Neuron device", "Neuron"),
+	BACKEND("use_neuron_dmabuf", "AWS Neuron DMA-BUF", "Neuron"),
+	BACKEND("use_hl", "Habana Gaudi device", "Habana (hl)"),
+	BACKEND("use_mlu", "Cambricon MLU", "Cambricon MLU"),
+	BACKEND("use_mlu_dmabuf", "Cambricon MLU DMA-BUF", "Cambricon MLU"),
+	BACKEND("use_opencl", "OpenCL device", "OpenCL"),
+	BACKEND("opencl_platform_id", "OpenCL platform", "OpenCL"),
+	{ "use_ib_dm_dmabuf", 0, "NIC device memory through DMA-BUF", GD_AP_ALL,
+	  GD_R_NOT_IMPL,
+	  "NIC device memory (ibv_alloc_dm) is not one of gdperf's memories (host, hugepage, cuda)",
+	  GD_CAP_DM },
+	{ "gpu_touch", 0, "GPU touches the buffer during the test", GD_AP_ALL,
+	  GD_R_NOT_IMPL,
+	  "gdperf's CUDA backend allocates, fills and checks GPU buffers but runs no kernel on them during a test",
+	  GD_CAP_NONE },
+	{ "mmap", 0, "buffer from an mmap'ed file", GD_AP_ALL, GD_R_NOT_IMPL,
+	  "buffers come from the memory backends (--mem); a mapped file is not one",
+	  GD_CAP_NONE },
+	{ "mmap-offset", 0, "offset in the --mmap file", GD_AP_ALL,
+	  GD_R_NOT_IMPL, "it places --mmap's buffer, which gdperf does not map",
+	  GD_CAP_NONE },
+	{ "ipv6", 0, "IPv6 GID", GD_AP_ALL, GD_R_NOT_IMPL,
+	  "gdperf picks the first RoCE v2 IPv4-mapped GID itself; name an IPv6 GID with -x",
+	  GD_CAP_NONE },
+	{ "ipv6-addr", 0, "IPv6 side channel", GD_AP_ALL, GD_R_NOT_IMPL,
+	  "the side channel takes IPv4 addresses and host names only (HOST, --bind_source_ip)",
+	  GD_CAP_NONE },
+	{ "odp", 0, "on-demand paging", GD_AP_ALL, GD_R_NOT_IMPL,
+	  "gdperf registers and pins its buffers before the run; ODP registration (IBV_ACCESS_ON_DEMAND) is not used",
+	  GD_CAP_ODP },
+	{ "mr_per_qp", 0, "one MR per QP", GD_AP_BW, GD_R_NOT_IMPL,
+	  "one MR covers every QP's slot of a buffer", GD_CAP_NONE },
+	{ "dlid", 0, "destination LID", GD_AP_ALL, GD_R_NOT_IMPL,
+	  "the peer's LID comes over the side channel with its QP numbers and is not overridden",
+	  GD_CAP_NONE },
+	{ "wait_destroy", 0, "wait before destroying resources", GD_AP_BW,
+	  GD_R_NOT_IMPL, "gdperf tears its resources down when the run ends",
+	  GD_CAP_NONE },
+	{ "recv_post_list", 0, "receives per ibv_post_recv", GD_AP_BW,
+	  GD_R_NOT_IMPL, "receives are posted one work request per call",
+	  GD_CAP_NONE },
+	MLX5DV("aes_xts", CRYPTO),
+	MLX5DV("encrypt_on_tx", CRYPTO),
+	MLX5DV("sig_before", CRYPTO),
+	MLX5DV("aes_block_size", CRYPTO),
+	MLX5DV("kek_path", CRYPTO),
+	MLX5DV("credentials_path", CRYPTO),
+	MLX5DV("data_enc_keys_number", CRYPTO),
+	MLX5DV("data_enc_key_app_path", CRYPTO),
+	MLX5DV("log_dci_streams", DCI),
+	MLX5DV("log_active_dci_streams", DCI),
+	MLX5DV("use_ooo", "out-of-order data placement"),
+	MLX5DV("sig_offload", "mlx5 T10-DIF signature offload"),
+	{ "congest_type", 0, "congestion control algorithm (hns)", GD_AP_ALL,
+	  GD_R_VENDOR, "hnsdv", GD_CAP_NONE },
+	{ "send_with_imm", 0, "send with immediate", GD_AP_SEND, GD_R_NOT_IMPL,
+	  "the send tests post plain sends; gdperf uses the immediate form for write only (--write_with_imm)",
+	  GD_CAP_NONE },
+	EFADV("no_enhanced_reorder", GD_AP_ALL, "EFA receive reordering"),
+	EFADV("unsolicited_write", GD_AP_WRITE, "EFA unsolicited write"),
+	EFADV("connectionless", GD_AP_SEND_BW, "EFA SRD multicast server"),
+	{ "cqe_poll", 0, "completions per poll", GD_AP_ALL, GD_R_NOT_IMPL,
+	  "bandwidth loops poll up to 32 completions per call and latency loops one",
+	  GD_CAP_NONE },
+	{ "tph_mem", 0, "PCIe TPH memory type", GD_AP_ALL, GD_R_NOT_IMPL, TPH,
+	  GD_CAP_NONE },
+	{ "cpu_id", 0, "PCIe TPH target CPU", GD_AP_ALL, GD_R_NOT_IMPL, TPH,
+	  GD_CAP_NONE },
+	{ "ph", 0, "PCIe TPH processing hint", GD_AP_ALL, GD_R_NOT_IMPL, TPH,
+	  GD_CAP_NONE },
+	{ "numa_node", 0, "NUMA node to run on", GD_AP_ALL, GD_R_NOT_IMPL,
+	  "gdperf does not bind memory or threads to a NUMA node; pin with --cpu (gd_doctor names the NIC's and the GPU's nodes)",
+	  GD_CAP_NONE },
 };
 
 #define GD_NREFUSED                                                            \
@@ -195,20 +270,106 @@ static const struct gd_perftest_opt *gd_perftest_find(const char *name,
 	return NULL;
 }
 
+/* The reason in the words of its kind. */
+static void gd_refusal_why(const struct gd_perftest_opt *p, char *buf,
+			   size_t len)
+{
+	switch (p->kind) {
+	case GD_R_RAW:
+		snprintf(
+			buf, len,
+			"it applies to perftest's raw_ethernet_* tests, which gdperf does not have");
+		return;
+	case GD_R_VENDOR:
+		snprintf(
+			buf, len,
+			"a vendor extension (%s); gdperf uses only the generic verbs API, so that runs compare across NICs",
+			p->why);
+		return;
+	case GD_R_BACKEND:
+		snprintf(
+			buf, len,
+			"gdperf has no %s backend; its memories are host, hugepage and cuda (see --mem)",
+			p->why);
+		return;
+	case GD_R_DESIGN:
+		snprintf(buf, len, "%s", p->why);
+		return;
+	case GD_R_NOT_IMPL:
+		snprintf(buf, len, "not implemented in gdperf: %s", p->why);
+		return;
+	}
+}
+
 int gd_perftest_refusal(const struct gd_test *test, const char *name,
-			size_t name_len, int short_name)
+			size_t name_len, int short_name, const char *dev)
 {
 	const struct gd_perftest_opt *p =
 		gd_perftest_find(name, name_len, short_name);
+	char tests[256], why[512], cap[320] = "";
 
 	if (!p)
 		return -ENOENT;
+	gd_tests_text(p->tests & GD_AP_ALL, "ib_", tests, sizeof(tests));
+	gd_refusal_why(p, why, sizeof(why));
+	if (p->cap != GD_CAP_NONE) {
+		cap[0] = ';';
+		cap[1] = ' ';
+		gd_caps_describe(dev, p->cap, cap + 2, sizeof(cap) - 2);
+	}
 	return gd_err(
 		-EINVAL,
-		"%s%c%s%s (perftest: %s) is not available in %s: %s; see PERFTEST COMPATIBILITY in gdperf(7)",
+		"%s%c%s%s (perftest: %s; in %s%s) is not available in %s: %s%s; see PERFTEST COMPATIBILITY in gdperf(7)",
 		p->short_name ? "-" : "", p->short_name ? p->short_name : '-',
-		p->short_name ? "/--" : "-", p->name, p->what, test->name,
-		p->why);
+		p->short_name ? "/--" : "-", p->name, p->what,
+		p->tests & GD_AP_ALL ? tests : "raw_ethernet_* tests",
+		(p->tests & GD_PT_RAW) && (p->tests & GD_AP_ALL)
+			? " and raw_ethernet_*"
+			: "",
+		test->name, why, cap);
+}
+
+/* perftest's -c values beyond RC, UC and UD. */
+static const struct {
+	const char *name;
+	const char *why;
+	enum gd_cap cap;
+} gd_perftest_conns[] = {
+	{ "XRC",
+	  "not implemented in gdperf: XRC needs an XRC domain, SRQs and XRC QPs on both ends",
+	  GD_CAP_XRC },
+	{ "DC",
+	  "a vendor extension (mlx5dv DC transport); gdperf uses only the generic verbs API",
+	  GD_CAP_NONE },
+	{ "SRD",
+	  "a vendor extension (efadv SRD transport); gdperf uses only the generic verbs API",
+	  GD_CAP_NONE },
+	{ "RawEth",
+	  "it applies to perftest's raw_ethernet_* tests, which gdperf does not have",
+	  GD_CAP_NONE },
+};
+
+int gd_perftest_conn_refusal(const char *value, const char *dev)
+{
+	char cap[320] = "";
+
+	for (size_t i = 0;
+	     i < sizeof(gd_perftest_conns) / sizeof(gd_perftest_conns[0]);
+	     i++) {
+		if (strcmp(value, gd_perftest_conns[i].name))
+			continue;
+		if (gd_perftest_conns[i].cap != GD_CAP_NONE) {
+			cap[0] = ';';
+			cap[1] = ' ';
+			gd_caps_describe(dev, gd_perftest_conns[i].cap, cap + 2,
+					 sizeof(cap) - 2);
+		}
+		return gd_err(
+			-EINVAL,
+			"-c %s (perftest: connection type %s) is not available in gdperf: %s%s; gdperf has RC, UC and UD (see PERFTEST COMPATIBILITY in gdperf(7))",
+			value, value, gd_perftest_conns[i].why, cap);
+	}
+	return -ENOENT;
 }
 
 bool gd_opts_perftest_refused(const char *name)

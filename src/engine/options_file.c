@@ -32,7 +32,7 @@ struct gd_cfg_ctx {
  * that a lab's file of "iters = 5000" still runs with -D 10.
  */
 static const char *const gd_cfg_exclusive[][4] = {
-	{ "all", "size", NULL },
+	{ "all", "size", "sizes", NULL },
 	{ "duration", "iters", NULL },
 	{ "run_infinitely", "repeat", "all", NULL },
 	{ "mem", "use_cuda", "use_cuda_bus_id", "use_hugepages" },
@@ -92,7 +92,7 @@ static int gd_cfg_set(void *arg, const char *key, const char *value, int lineno)
 	bool on = true;
 
 	if (idx < 0) {
-		if (gd_perftest_refusal(c->test, key, strlen(key), 0) !=
+		if (gd_perftest_refusal(c->test, key, strlen(key), 0, NULL) !=
 		    -ENOENT)
 			return gd_cfg_where(c, lineno);
 		return gd_err(
@@ -106,6 +106,8 @@ static int gd_cfg_set(void *arg, const char *key, const char *value, int lineno)
 		return gd_err(-EINVAL,
 			      "--config: %s line %d: '%s' is not a setting",
 			      c->path, lineno, key);
+	if (gd_opt_check_applies(c->test, d))
+		return gd_cfg_where(c, lineno);
 	if (d->type == GD_T_FLAG && gd_cfg_flag(value, &on))
 		return gd_err(
 			-EINVAL,

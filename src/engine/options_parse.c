@@ -48,6 +48,8 @@ static void gd_build_longopts(struct option *lo, char (*alt)[GD_OPT_NAME_MAX],
 		}
 	}
 	lo[n++] = (struct option){ "bidir", no_argument, NULL, 'b' };
+	/* perftest's --help spells it so; its option table "histogrm" */
+	lo[n++] = (struct option){ "report-histogram", no_argument, NULL, 'H' };
 	lo[n] = (struct option){ NULL, 0, NULL, 0 };
 	*s = '\0';
 }
@@ -62,6 +64,24 @@ static int gd_opt_index_of(int c)
 	return -1;
 }
 
+/* The device named by -d/--ib-dev in @argv, or NULL: a refusal that asks
+ * the device may come before -d is parsed. */
+static const char *gd_argv_ib_dev(int argc, char **argv)
+{
+	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++) {
+		const char *a = argv[i];
+
+		if (!strcmp(a, "-d") || !strcmp(a, "--ib-dev") ||
+		    !strcmp(a, "--ib_dev"))
+			return i + 1 < argc ? argv[i + 1] : NULL;
+		if (!strncmp(a, "-d", 2) && a[2] != '-')
+			return a + 2;
+		if (!strncmp(a, "--ib-dev=", 9) || !strncmp(a, "--ib_dev=", 9))
+			return a + 9;
+	}
+	return NULL;
+}
+
 /* The option word as typed, without "--" and "=value". */
 static size_t gd_typed_name(const char *word, const char **name)
 {
@@ -71,7 +91,8 @@ static size_t gd_typed_name(const char *word, const char **name)
 
 /* getopt_long could not take @word: perftest's reason when it is one of
  * perftest's options, else what gdperf does know. */
-static int gd_opt_unknown(const struct gd_test *test, const char *word, int c)
+static int gd_opt_unknown(const struct gd_test *test, const char *word, int c,
+			  const char *dev)
 {
 	const char *name;
 	size_t len;
@@ -80,7 +101,7 @@ static int gd_opt_unknown(const struct gd_test *test, const char *word, int c)
 		return gd_err(-EINVAL, "option -%c needs an argument (%s)", c,
 			      gd_opt_table[gd_opt_index_of(c)].arg);
 	if (c > 0 && c < 256) {
-		if (gd_perftest_refusal(test, NULL, 0, c) != -ENOENT)
+		if (gd_perftest_refusal(test, NULL, 0, c, dev) != -ENOENT)
 			return gd_err_code();
 		return gd_err(-EINVAL, "unknown option -%c; see %s --help", c,
 			      test->name);
@@ -94,7 +115,7 @@ static int gd_opt_unknown(const struct gd_test *test, const char *word, int c)
 			      "unknown option near '%s'; see %s --help",
 			      word ? word : "", test->name);
 	len = gd_typed_name(word, &name);
-	if (gd_perftest_refusal(test, name, len, 0) != -ENOENT)
+	if (gd_perftest_refusal(test, name, len, 0, dev) != -ENOENT)
 		return gd_err_code();
 	return gd_err(
 		-EINVAL,
@@ -106,7 +127,7 @@ static int gd_opt_unknown(const struct gd_test *test, const char *word, int c)
  * prefix of ours never captures one of perftest's (--ph is perftest's
  * TPH hint, not --phases). @word is what was typed. */
 static int gd_opt_whole_name(const struct gd_test *test, const char *word,
-			     const struct option *lo)
+			     const struct option *lo, const char *dev)
 {
 	const char *name;
 	size_t len;
@@ -116,7 +137,7 @@ static int gd_opt_whole_name(const struct gd_test *test, const char *word,
 	len = gd_typed_name(word, &name);
 	if (len == strlen(lo->name) && !strncmp(name, lo->name, len))
 		return 0;
-	if (gd_perftest_refusal(test, name, len, 0) != -ENOENT)
+	if (gd_perftest_refusal(test, name, len, 0, dev) != -ENOENT)
 		return gd_err_code();
 	return gd_err(
 		-EINVAL,
@@ -157,9 +178,10 @@ static const char *gd_opt_word(char **argv, const struct option *lo)
 int gd_opts_getopt(const struct gd_test *test, int argc, char **argv,
 		   struct gd_opts *o)
 {
-	struct option lo[2 * GD_NOPTS + 2];
+	struct option lo[2 * GD_NOPTS + 3];
 	char alt[GD_NOPTS][GD_OPT_NAME_MAX];
 	char shortopts[GD_NOPTS * 2 + 2];
+	const char *dev = gd_argv_ib_dev(argc, argv);
 	int c, idx, li, ret;
 
 	gd_build_longopts(lo, alt, shortopts);
@@ -171,18 +193,24 @@ int gd_opts_getopt(const struct gd_test *test, int argc, char **argv,
 		if (c == -1)
 			return 0;
 		if (c == '?' || c == ':')
-			return gd_opt_unknown(test, argv[optind - 1], optopt);
+			return gd_opt_unknown(test, argv[optind - 1], optopt,
+					      dev);
 		if (li >= 0) {
 			ret = gd_opt_whole_name(
-				test, gd_opt_word(argv, &lo[li]), &lo[li]);
+				test, gd_opt_word(argv, &lo[li]), &lo[li], dev);
 			if (ret)
 				return ret;
 		}
 		idx = gd_opt_index_of(c);
 		if (idx < 0)
 			return gd_err(-EINVAL, "unhandled option '%c'", c);
-		ret = gd_json_word_check(&gd_opt_table[idx], optarg, argc,
-					 argv);
+		ret = gd_opt_check_applies(test, &gd_opt_table[idx]);
+		if (!ret)
+			ret = gd_json_word_check(&gd_opt_table[idx], optarg,
+						 argc, argv);
+		if (!ret && gd_opt_table[idx].type == GD_T_CONN &&
+		    gd_perftest_conn_refusal(optarg, dev) != -ENOENT)
+			ret = gd_err_code();
 		if (!ret)
 			ret = gd_opt_store(&gd_opt_table[idx], o, optarg);
 		if (ret)
@@ -238,5 +266,6 @@ int gd_opts_parse(const struct gd_test *test, int argc, char **argv,
 		o->server_host = strdup(argv[optind]);
 	if (!gd_opts_given(o, "warmup"))
 		o->warmup_iters = o->iters / 10 < 100 ? o->iters / 10 : 100;
-	return gd_opts_validate(test, o);
+	ret = gd_opts_validate(test, o);
+	return ret ? ret : gd_opts_check_cpu(o);
 }

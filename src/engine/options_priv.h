@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
- * Private to options.c and options_wire.c: the option table's shape, the
- * table itself and the helpers both halves use.
+ * Private to the options_*.c files: the option table's shape, the
+ * table itself (options_table.c) and the helpers they share.
  */
 #ifndef GD_OPTIONS_PRIV_H
 #define GD_OPTIONS_PRIV_H
@@ -23,11 +23,51 @@ enum gd_opt_type {
 	GD_T_OUTPUT,
 	GD_T_LABEL,
 	GD_T_JSONOPT, /* --json[=F] */
+	GD_T_ATOMIC,  /* -A FETCH_AND_ADD|CMP_AND_SWAP */
 };
 
 /* flags */
 #define GD_F_TRAVELS 0x1 /* sent to the server, must match if given there */
 #define GD_F_OPTARG 0x2	 /* optional argument (--json[=F]) */
+/* perftest's option, accepted for its scripts, that changes nothing here:
+ * gdperf already does what it asks (the help text says so). */
+#define GD_F_NOOP 0x4
+
+/* --help lists an option under its group, in this order. */
+enum gd_opt_group {
+	GD_G_PERFTEST, /* perftest's letters and meanings */
+	GD_G_SHAPE,    /* gdperf's own run shape and side channel */
+	GD_G_MEMORY,   /* memory and GPU */
+	GD_G_PAIRED,   /* paired runs: phases, repeats, statistics */
+	GD_G_GATES,    /* pass/fail limits, exit status 3 */
+	GD_G_OUTPUT,   /* what is printed and written */
+	GD_G_COUNT
+};
+
+/*
+ * Which tests an option applies to: a bit per entry of gd_tests[], as the
+ * union of these. A binary's --help lists only its options, and an option
+ * given to a test it does not apply to is refused with the tests it does
+ * apply to. The names are tokens tests/ and contrib/ read from this file.
+ */
+#define GD_AP_TEST(id) (1u << (id))
+#define GD_AP_WRITE_BW GD_AP_TEST(GD_TEST_WRITE_BW)
+#define GD_AP_WRITE_LAT GD_AP_TEST(GD_TEST_WRITE_LAT)
+#define GD_AP_READ_BW GD_AP_TEST(GD_TEST_READ_BW)
+#define GD_AP_READ_LAT GD_AP_TEST(GD_TEST_READ_LAT)
+#define GD_AP_SEND_BW GD_AP_TEST(GD_TEST_SEND_BW)
+#define GD_AP_SEND_LAT GD_AP_TEST(GD_TEST_SEND_LAT)
+#define GD_AP_ATOMIC_BW GD_AP_TEST(GD_TEST_ATOMIC_BW)
+#define GD_AP_ATOMIC_LAT GD_AP_TEST(GD_TEST_ATOMIC_LAT)
+#define GD_AP_WRITE (GD_AP_WRITE_BW | GD_AP_WRITE_LAT)
+#define GD_AP_READ (GD_AP_READ_BW | GD_AP_READ_LAT)
+#define GD_AP_SEND (GD_AP_SEND_BW | GD_AP_SEND_LAT)
+#define GD_AP_ATOMIC (GD_AP_ATOMIC_BW | GD_AP_ATOMIC_LAT)
+#define GD_AP_BW                                                               \
+	(GD_AP_WRITE_BW | GD_AP_READ_BW | GD_AP_SEND_BW | GD_AP_ATOMIC_BW)
+#define GD_AP_LAT                                                              \
+	(GD_AP_WRITE_LAT | GD_AP_READ_LAT | GD_AP_SEND_LAT | GD_AP_ATOMIC_LAT)
+#define GD_AP_ALL (GD_AP_BW | GD_AP_LAT)
 
 struct gd_opt_def {
 	const char *long_name;
@@ -38,6 +78,11 @@ struct gd_opt_def {
 	const char *arg;
 	const char *help;
 	unsigned int flags;
+	enum gd_opt_group group;
+	unsigned int applies; /* GD_AP_* */
+	/* the default as --help words it; NULL: the number gd_opts_defaults
+	 * gives the test (none for flags and strings); "": say nothing */
+	const char *dflt;
 };
 
 extern const struct gd_opt_def gd_opt_table[];
@@ -54,6 +99,21 @@ bool gd_is_given(const struct gd_opts *o, size_t idx);
 void gd_opts_defaults(const struct gd_test *test, struct gd_opts *o);
 /* Cross-option checks and derived values, after parsing or adopting. */
 int gd_opts_validate(const struct gd_test *test, struct gd_opts *o);
+/* --cpu (or --pin_cores): CPUs this process may use, and N+1 for the
+ * --loopback server half; on the command line only. */
+int gd_opts_check_cpu(const struct gd_opts *o);
+
+/* options_help.c: the default of option @d for @test as --help words it
+ * ("" when it says none). */
+void gd_opt_default_text(const struct gd_test *test, const struct gd_opt_def *d,
+			 char *buf, size_t len);
+/* Does option @d apply to @test? */
+bool gd_opt_applies(const struct gd_test *test, const struct gd_opt_def *d);
+/* Refuse option @d for @test when it does not apply: -EINVAL (recorded,
+ * naming the tests it applies to), else 0. */
+int gd_opt_check_applies(const struct gd_test *test,
+			 const struct gd_opt_def *d);
+extern const char *const gd_atomic_names[];
 
 /* Index in gd_opt_table of the option named by the @len bytes of @name
  * ('-' and '_' alike), or -1. */
@@ -69,14 +129,37 @@ int gd_opts_load_config(const struct gd_test *test, int argc, char **argv,
 int gd_opts_getopt(const struct gd_test *test, int argc, char **argv,
 		   struct gd_opts *o);
 
+/* options_caps.c: the device's answer about a capability, one line for a
+ * refusal ("rxe0 does not support on-demand paging (...)"); @dev NULL asks
+ * the first device. Never fails: no device or no answer is said so. */
+enum gd_cap {
+	GD_CAP_NONE,
+	GD_CAP_ODP,	     /* odp_caps */
+	GD_CAP_XRC,	     /* IBV_DEVICE_XRC */
+	GD_CAP_NULL_MR,	     /* ibv_alloc_null_mr */
+	GD_CAP_DM,	     /* max_dm_size */
+	GD_CAP_PORTS,	     /* phys_port_cnt */
+	GD_CAP_RATE_LIMIT,   /* packet_pacing_caps */
+	GD_CAP_RD_ATOM,	     /* max_qp_rd_atom */
+	GD_CAP_COMP_VECTORS, /* num_comp_vectors */
+	GD_CAP_SRQ,	     /* max_srq */
+	GD_CAP_COUNT
+};
+void gd_caps_describe(const char *dev, enum gd_cap cap, char *buf, size_t len);
+
 /* options_compat.c */
 /* Are @a (NUL-terminated) and the @b_len bytes of @b the same option name,
  * with '-' and '_' taken as one letter? */
 bool gd_opt_name_eq(const char *a, const char *b, size_t b_len);
 /* A perftest option gdperf does not implement, named by long name (@name,
  * @name_len bytes) or, with @name NULL, by letter: records why, naming
- * @test, and returns -EINVAL; -ENOENT when perftest has no such option. */
+ * @test and the perftest tests that have it, with the answer of device
+ * @dev (NULL: the first) where a capability is the question; returns
+ * -EINVAL, or -ENOENT when perftest has no such option. */
 int gd_perftest_refusal(const struct gd_test *test, const char *name,
-			size_t name_len, int short_name);
+			size_t name_len, int short_name, const char *dev);
+/* -c with one of perftest's connection types gdperf lacks (XRC, DC, SRD):
+ * -EINVAL with the reason (and @dev's answer), else -ENOENT. */
+int gd_perftest_conn_refusal(const char *value, const char *dev);
 
 #endif

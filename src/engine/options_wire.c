@@ -17,7 +17,6 @@
 #include "util/error.h"
 #include "engine/options_priv.h"
 
-
 static struct json_object *gd_opt_value_json(const struct gd_opt_def *d,
 					     const struct gd_opts *o)
 {
@@ -42,6 +41,9 @@ static struct json_object *gd_opt_value_json(const struct gd_opt_def *d,
 	case GD_T_CONN:
 		return json_object_new_string(
 			gd_conn_names[*(const enum gd_conn *)base]);
+	case GD_T_ATOMIC:
+		return json_object_new_string(
+			gd_atomic_names[*(const enum gd_atomic_op *)base]);
 	case GD_T_OUTPUT:
 	case GD_T_LABEL:
 		break;
@@ -110,9 +112,11 @@ static int gd_wire_store(const struct gd_opt_def *d, struct gd_opts *o,
 	case GD_T_DBL:
 		if (t != json_type_double && t != json_type_int)
 			return -EPROTO;
-		snprintf(text, sizeof(text), "%.17g", json_object_get_double(v));
+		snprintf(text, sizeof(text), "%.17g",
+			 json_object_get_double(v));
 		return gd_opt_store(d, o, text);
 	case GD_T_CONN:
+	case GD_T_ATOMIC:
 		if (t != json_type_string)
 			return -EPROTO;
 		return gd_opt_store(d, o, json_object_get_string(v));

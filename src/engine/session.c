@@ -342,7 +342,7 @@ static int gd_exchange_qp_info(struct gd_session *s, char *cm_ip,
 
 static uint64_t gd_max_size(const struct gd_opts *o)
 {
-	return o->all_sizes ? o->max_size_bytes : o->size_bytes;
+	return gd_opts_max_size(o);
 }
 
 static int gd_check_ud_mtu(struct gd_session *s)

@@ -21,6 +21,7 @@
 #include "util/error.h"
 #include "util/json_get.h"
 #include "engine/sweep.h"
+#include "report/perftest_modes.h"
 
 struct gd_step_ctx {
 	struct gd_step st;
@@ -767,7 +768,16 @@ int gd_step_run(struct gd_session *s, unsigned int step_no,
 	}
 	out->counters_local = gd_step_counters(&c);
 	out->verify = gd_step_verify(&c);
+	/* -W: the server before its half leaves, the client with both */
+	if (s->is_server)
+		gd_report_counters_named(s->rep, ph->name, size_bytes,
+					 s->o->report_counters,
+					 out->counters_local, NULL);
 	ret = gd_step_exchange(&c, out, received);
+	if (!ret && !s->is_server)
+		gd_report_counters_named(
+			s->rep, ph->name, size_bytes, s->o->report_counters,
+			out->counters_local, out->counters_remote);
 	if (ret) {
 		out->stage = "oob";
 		out->err = ret;

@@ -34,22 +34,10 @@ static void gd_walk_peer_word(struct gd_session *s)
 	json_object_put(m);
 }
 
+/* -s, -a or --sizes: the options own the rule (gd_opts_sizes). */
 static int gd_plan_sizes(struct gd_session *s)
 {
-	const struct gd_opts *o = s->o;
-
-	s->num_sizes = 0;
-	if (!o->all_sizes) {
-		s->sizes[s->num_sizes++] = o->size_bytes;
-		return 0;
-	}
-	for (uint64_t sz = o->min_size_bytes; sz <= o->max_size_bytes;
-	     sz *= 2) {
-		if (s->num_sizes == GD_MAX_SIZES)
-			return gd_err(-E2BIG, "too many sizes in the -a sweep");
-		s->sizes[s->num_sizes++] = sz;
-	}
-	return 0;
+	return gd_opts_sizes(s->o, s->sizes, GD_MAX_SIZES, &s->num_sizes);
 }
 
 static int gd_place_of(char c, enum gd_place *p)
@@ -95,7 +83,10 @@ static int gd_add_phase(struct gd_session *s, const char *tok, enum gd_dir dir)
 static int gd_plan_phases(struct gd_session *s)
 {
 	char *list = strdup(s->o->phases ? s->o->phases : "HH");
-	enum gd_dir dir = s->o->bidir ? GD_DIR_BIDIR : GD_DIR_FORWARD;
+	/* perftest's --reversed: the server initiates every phase */
+	enum gd_dir dir = s->o->bidir	   ? GD_DIR_BIDIR
+			  : s->o->reversed ? GD_DIR_REVERSE
+					   : GD_DIR_FORWARD;
 	char *save = NULL;
 	unsigned int forward;
 	int ret = 0;

@@ -41,6 +41,20 @@ struct gd_verb_desc {
 	 * than the completion time of one request. */
 	bool pingpong;
 	uint64_t fixed_size_bytes; /* the one size it moves; 0: any size */
+	/* -A CMP_AND_SWAP: the other opcode of the verb (atomic), else
+	 * opcode; perftest's names of the two in atomic_names. */
+	enum ibv_wr_opcode opcode_cas;
+	bool cas;
+	/* What the latency of the verb is, for --help and the man page. */
+	const char *lat_means;
+};
+
+#define GD_MAX_EXAMPLES 3
+
+/* A command line of --help's examples and what it does. */
+struct gd_example {
+	const char *cmd;
+	const char *what;
 };
 
 extern const struct gd_verb_desc gd_verbs[GD_VERB_COUNT];
@@ -53,6 +67,7 @@ struct gd_test {
 	uint64_t default_size_bytes;
 	uint64_t default_iters;
 	uint64_t default_tx_depth;
+	struct gd_example examples[GD_MAX_EXAMPLES];
 };
 
 /* The eight gd_* programs, in the order of gd_tests[]. */
@@ -71,6 +86,17 @@ enum gd_test_id {
 extern const struct gd_test gd_tests[GD_TEST_COUNT];
 
 const char *gd_measure_name(enum gd_measure m); /* "bw" | "lat" */
+/* The opcode to post: @op (the verb's, or its with-immediate form), or the
+ * verb's compare-and-swap when @cas (-A CMP_AND_SWAP) and it has one. */
+enum ibv_wr_opcode gd_verb_post_opcode(const struct gd_verb_desc *v,
+				       enum ibv_wr_opcode op, bool cas);
+/*
+ * The tests of @mask (bit 1 << enum gd_test_id) in words, their names with
+ * @prefix for "gd_" ("ib_" names perftest's): "the bandwidth tests (...)",
+ * "ib_send_bw and ib_send_lat", ...
+ */
+void gd_tests_text(unsigned int mask, const char *prefix, char *buf,
+		   size_t len);
 
 int gd_main(const struct gd_test *test, int argc, char **argv);
 

@@ -17,6 +17,7 @@
 
 #include "report/compare.h"
 #include "report/compare_priv.h"
+#include "report/perftest_limits.h"
 #include "util/error.h"
 #include "util/infer.h"
 
@@ -605,6 +606,9 @@ int gd_compare_run(struct json_object *doc, const struct gd_gate_cfg *gates,
 	gd_gate_ratio(c.gates, c.lat, rows, assess, c.gate_evidence);
 	gd_gate_collect(&c, rows);
 	gd_compare_sections(&c, rows, assess);
+	/* perftest's -w and -y, judged from the document's options */
+	gd_perftest_limits(doc, json_object_object_get(doc, "gates"),
+			   c.gate_evidence);
 	*gate_failed = gd_json_len(c.gate_evidence) > 0;
 	*verdicts =
 		gd_verdicts_build(doc, rows, c.gates, c.gate_evidence, assess);

@@ -43,6 +43,7 @@
  *   "statistics": {"repeats", "method", "assumptions", "confidence",
  *                  "alpha", "dispersion", "assessments": [...]},
  *   "gates": [{"gate", "threshold", "policy", "figure", "interval", ...}],
+ *   "latency_samples": [...] (-H, -U, -C: report/perftest_modes.h),
  *   (compare.h and compare_priv.h describe these three)
  *   "envelope": {...} (gd_doctor's), "error": null | {"code": -errno,
  *   "errno_name": "ENOMEM", "message": "..."}, "exit_status": 0,

@@ -8,7 +8,9 @@ libgdperf_la_SOURCES += \
 	src/report/doc_read.c src/report/doc_read.h \
 	src/report/verdict.c src/report/compare_print.c \
 	src/report/evidence.c src/report/gates.c \
-	src/report/plot.c src/report/plot.h
+	src/report/plot.c src/report/plot.h \
+	src/report/perftest_modes.c src/report/perftest_modes.h \
+	src/report/perftest_limits.c src/report/perftest_limits.h
 
 if HAVE_CMOCKA
 check_PROGRAMS += tests/report_test tests/compare_test tests/plot_test \

@@ -71,6 +71,7 @@ void gd_oob_init(struct gd_oob *oob, int timeout_ms)
 void gd_oob_attach(struct gd_oob *oob, int fd, const char *peer_name)
 {
 	oob->fd = fd;
+	oob->heard_ms = gd_oob_now_ms();
 	snprintf(oob->peer_name, sizeof(oob->peer_name), "%s",
 		 peer_name ? peer_name : "unknown peer");
 }
@@ -186,6 +187,7 @@ int gd_oob_accept_fd(struct gd_oob *oob, int listen_fd)
 	}
 	gd_set_nodelay(fd);
 	oob->fd = fd;
+	oob->heard_ms = gd_oob_now_ms();
 	gd_format_peer(oob->peer_name, sizeof(oob->peer_name),
 		       (struct sockaddr *)&ss, ss_len);
 	return 0;
@@ -305,6 +307,7 @@ connected:
 		freeaddrinfo(src);
 	gd_set_nodelay(fd);
 	oob->fd = fd;
+	oob->heard_ms = gd_oob_now_ms();
 	return 0;
 }
 

@@ -80,6 +80,9 @@ struct gd_oob {
 	 * it was doing; "" until then. */
 	char peer_stop_signal[24];
 	char peer_stop_during[160];
+	/* when the last frame from the peer arrived, heartbeats included
+	 * (CLOCK_MONOTONIC ms; only the caller's thread reads frames) */
+	int64_t heard_ms;
 };
 
 void gd_oob_init(struct gd_oob *oob, int timeout_ms);
@@ -140,6 +143,14 @@ static inline void gd_oob_alive(struct gd_oob *oob)
 	atomic_store_explicit(&oob->alive_ms, gd_oob_now_ms(),
 			      memory_order_relaxed);
 }
+/*
+ * For loops that wait on the fabric, not on the side channel (ping-pong
+ * latency): read the heartbeats waiting on the socket, never any other
+ * frame (that one stays for its reader), and say whether the peer was heard
+ * within @within_ms. A healthy peer whose CPU is busy still beats; one that
+ * is gone does not. -errno when the socket failed or the peer closed it.
+ */
+int gd_oob_heard_within(struct gd_oob *oob, int within_ms, bool *heard);
 /* Send one whole frame without marking the caller alive (the beat thread). */
 int gd_oob_send_frame(struct gd_oob *oob, int type,
 		      const struct json_object *payload);

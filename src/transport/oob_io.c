@@ -318,12 +318,43 @@ static int gd_oob_read_frame(struct gd_oob *oob, int expect, int silence_ms,
 	rc = gd_oob_read_all(oob, body, hdr->len, deadline_ms, silence_ms,
 			     expect);
 	if (!rc) {
+		oob->heard_ms = gd_oob_now_ms();
 		rc = gd_frame_decode_payload(body, hdr->len, obj);
 		if (rc)
 			rc = gd_oob_decode_failed(oob, rc, had_err);
 	}
 	free(body);
 	return rc;
+}
+
+int gd_oob_heard_within(struct gd_oob *oob, int within_ms, bool *heard)
+{
+	struct pollfd pfd = { .fd = oob->fd, .events = POLLIN };
+	uint8_t hdr_buf[GD_FRAME_HDR_LEN];
+	struct gd_frame_hdr hdr;
+	struct json_object *obj;
+	ssize_t n;
+	int rc;
+
+	while (poll(&pfd, 1, 0) > 0) {
+		n = recv(oob->fd, hdr_buf, sizeof(hdr_buf), MSG_PEEK);
+		if (n == 0)
+			return gd_err(
+				-ECONNRESET,
+				"side channel: peer %s closed the connection",
+				oob->peer_name);
+		if (n < (ssize_t)sizeof(hdr_buf) ||
+		    gd_frame_decode_header(hdr_buf, sizeof(hdr_buf), &hdr) ||
+		    hdr.type != GD_FRAME_BEAT)
+			break; /* not (yet) a whole beat: leave it */
+		rc = gd_oob_read_frame(oob, GD_FRAME_BEAT, oob->timeout_ms,
+				       &hdr, &obj);
+		if (rc)
+			return rc;
+		json_object_put(obj);
+	}
+	*heard = gd_oob_now_ms() - oob->heard_ms < within_ms;
+	return 0;
 }
 
 /* A frame that is not a heartbeat: hand it over when it is the one

@@ -110,9 +110,8 @@ tap_check $? "SIGTERM to the server: the client says the server was interrupted,
 
 # One long step (-D 10): the measured loops must look at the stop request
 # themselves (every 10 ms in the bandwidth loops, every 16 turns of a
-# latency one), or the interrupted end only stops when its step ends. The
-# hook is gd_step_check_stop() in engine/loop.c; the TODO goes once the
-# loops (ops_bw.c, ops_lat.c) call it.
+# latency one: gd_step_check_stop in engine/loop.c), or the interrupted
+# end would only stop when its step ends.
 for t in "gd_write_bw -D 10 -s 4096" "gd_read_lat -D 10 -s 4096"; do
 	prog=${t%% *}
 	n=long_${prog#gd_}
@@ -136,9 +135,9 @@ for t in "gd_write_bw -D 10 -s 4096" "gd_read_lat -D 10 -s 4096"; do
 	st=1
 	[ $rc = 143 ] && [ $src = 1 ] && [ $((t1 - t0)) -lt 200 ] && st=0
 	if [ $st = 0 ]; then
-		tap_ok "SIGTERM 3 s into a long step of $t: the client stops in $((t1 - t0)) cs (exit $rc), the server in $((t2 - t0)) cs (exit $src) # TODO the measured loops call gd_step_check_stop"
+		tap_ok "SIGTERM 3 s into a long step of $t: the client stops in $((t1 - t0)) cs (exit $rc), the server in $((t2 - t0)) cs (exit $src)"
 	else
-		tap_not_ok "SIGTERM 3 s into a long step of $t: the client stops in $((t1 - t0)) cs (exit $rc), the server in $((t2 - t0)) cs (exit $src) # TODO the measured loops call gd_step_check_stop"
+		tap_not_ok "SIGTERM 3 s into a long step of $t: the client stops in $((t1 - t0)) cs (exit $rc), the server in $((t2 - t0)) cs (exit $src)"
 	fi
 	st=1
 	json_ok "$WORK/$n.client.json" '.interrupted.signal == "SIGTERM" and .exit_status == 143' &&

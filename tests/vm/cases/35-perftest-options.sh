@@ -1,0 +1,178 @@
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+# perftest's options on rxe0: the refusals that ask the device say what rxe
+# answers (ODP, the null MR, XRC, outstanding reads, device memory, rate
+# limiting), and what gdperf implements of perftest runs on rxe: -A
+# CMP_AND_SWAP, -N, -H/-U/-C, -w/-y as gates (exit 3), -f with -D, --tclass,
+# -W, --pin_cores, --report-both, --data_validation, --sizes, --reversed.
+# About 20 short loopback runs:
+# gd-case-timeout-s: 420
+. /gd/guest-lib.sh
+
+L="--loopback -d rxe0 -x 1"
+
+# refused NAME CMD... -- PATTERN: exit 2, a perftest refusal on stderr
+# whose text matches the extended regex PATTERN.
+refused() {
+	local n=$1 pat
+	shift
+	local args=""
+	while [ "$1" != "--" ]; do
+		args="$args $1"
+		shift
+	done
+	pat=$2
+	run_bounded 30 "$WORK/$n.txt" $args
+	rc=$?
+	st=1
+	[ $rc = 2 ] && grep -q '(perftest: ' "$WORK/$n.txt" &&
+		grep -Eq -- "$pat" "$WORK/$n.txt" && st=0
+	tap_check $st "$args: exit $rc (2), the refusal says: $(grep -Eo -- "$pat" "$WORK/$n.txt" | head -1)" "$WORK/$n.txt"
+}
+
+# 1. Refusals decoded from the device.
+refused odp gd_write_bw -d rxe0 --odp -- \
+	'rxe0 does not support on-demand paging \(ibv_query_device_ex: odp_caps.general_caps 0x0; RC: none; UC: none; UD: none\)'
+refused nullmr gd_read_bw --use-null-mr -d rxe0 -- \
+	'rxe0 has no null MR \(ibv_alloc_null_mr: EOPNOTSUPP, '
+refused outs gd_read_bw -d rxe0 -o 4 -- \
+	'rxe0 allows [0-9]+ outstanding reads/atomics per QP \(max_qp_rd_atom\)'
+refused dm gd_write_bw -d rxe0 --use_ib_dm_dmabuf=rxe0 -- \
+	'rxe0 has 0 bytes of device memory \(max_dm_size\)'
+refused rate gd_write_bw -d rxe0 --rate_limit=10 -- \
+	'rxe0 does not support QP rate limiting \(packet_pacing_caps: 0\.\.0 kbps\)'
+run_bounded 30 "$WORK/xrc.txt" gd_send_bw -d rxe0 -c XRC
+rc=$?
+st=1
+[ $rc = 2 ] && grep -Eq 'rxe0 does not support XRC \(device_cap_flags 0x[0-9a-f]+, IBV_DEVICE_XRC clear\)' "$WORK/xrc.txt" && st=0
+tap_check $st "gd_send_bw -c XRC: exit $rc (2), rxe0's XRC capability decoded" "$WORK/xrc.txt"
+
+# 2. -A CMP_AND_SWAP, bandwidth and latency with every sample in cycles.
+out=$WORK/cas_bw
+run_bounded 90 "$out.txt" gd_atomic_bw $L -A CMP_AND_SWAP -n 200 --out_json_file="$out.json"
+rc=$?
+st=1
+[ $rc = 0 ] && json_ok "$out.json" "$(gd_json_bw_filter 8 200) and .test.atomic_type == \"CMP_AND_SWAP\"" && st=0
+tap_check $st "gd_atomic_bw -A CMP_AND_SWAP: exit $rc, 8 B x 200 rows, test.atomic_type recorded" "$out.txt"
+[ $st = 0 ] || json_diag "$out.json"
+out=$WORK/cas_lat
+run_bounded 90 "$out.txt" gd_atomic_lat $L -A CMP_AND_SWAP -n 200 -H -C --out_json_file="$out.json"
+rc=$?
+st=1
+[ $rc = 0 ] && json_ok "$out.json" "$(gd_json_lat_filter 8 200) and .test.atomic_type == \"CMP_AND_SWAP\"
+	and (.latency_samples | length) == 1
+	and (.latency_samples[0] | .phase == \"HH\" and .size_bytes == 8 and .samples == 200
+		and (.samples_sorted | length) == 200 and .one_way_divisor == 1
+		and (.unit == \"cycles\" or .unit == \"ns\")
+		and .samples_sorted == (.samples_sorted | sort)
+		and .cycles.min <= .cycles.typical and .cycles.typical <= .cycles.max)" &&
+	[ "$(grep -cE '^[0-9]+, [0-9.e+]+$' "$out.txt")" = 200 ] &&
+	grep -Eq '^ Phase HH, 8 bytes in (cycles|ns) .* t_min [0-9]+ t_max' "$out.txt" && st=0
+tap_check $st "gd_atomic_lat -A CMP_AND_SWAP -H -C: exit $rc, 200 sorted samples in the text and in latency_samples, a cycles line" "$out.txt"
+[ $st = 0 ] || json_diag "$out.json"
+
+# 3. -U on read latency: the samples in the order measured.
+out=$WORK/unsorted
+run_bounded 90 "$out.txt" gd_read_lat $L -n 100 -U --out_json_file="$out.json"
+rc=$?
+st=1
+[ $rc = 0 ] && json_ok "$out.json" '(.latency_samples[0] | .unit == "usec"
+		and (.samples_measured | length) == 100 and (has("samples_sorted") | not))' &&
+	grep -q '^#, usec$' "$out.txt" && [ "$(grep -cE '^[0-9]+, [0-9.e+-]+$' "$out.txt")" = 100 ] && st=0
+tap_check $st "gd_read_lat -U: exit $rc, '#, usec' and 100 samples as measured" "$out.txt"
+
+# 4. -N: no peak computed, none claimed.
+out=$WORK/nopeak
+run_bounded 90 "$out.txt" gd_write_bw $L -N -n 200 --out_json_file="$out.json"
+rc=$?
+st=1
+[ $rc = 0 ] && json_ok "$out.json" 'all(.phases[0].results[]; .bw_peak_MiBps == 0 and .bw_avg_MiBps > 0) and .test.noPeak == true' && st=0
+tap_check $st "gd_write_bw -N: exit $rc, BW peak 0 and the average measured" "$out.txt"
+
+# 5. -w and -y: perftest's limits as gates, exit status 3 when one fails.
+out=$WORK/limit_ok
+run_bounded 90 "$out.txt" gd_write_bw $L -n 200 -w 1 -y 0.0001 --out_json_file="$out.json"
+rc=$?
+st=1
+[ $rc = 0 ] && json_ok "$out.json" '([.gates[] | select(.gate == "limit_bw" or .gate == "limit_msgrate")] | length) == 2
+	and all(.gates[]; .passed == true and .phase == "HH")
+	and ([.gates[] | select(.gate == "limit_bw")][0] | .unit == "MiB/s" and .threshold == 1
+		and .best_size_bytes == 65536 and .figure > 1)' && st=0
+tap_check $st "gd_write_bw -w 1 -y 0.0001: exit $rc, two passed gate records" "$out.txt"
+[ $st = 0 ] || json_diag "$out.json"
+out=$WORK/limit_fail
+run_bounded 90 "$out.txt" gd_write_bw $L -n 200 -w 100000000 --report_gbits --out_json_file="$out.json"
+rc=$?
+st=1
+[ $rc = 3 ] && json_ok "$out.json" '.exit_status == 3
+	and ([.gates[] | select(.gate == "limit_bw")][0] | .passed == false and .unit == "Gb/s")
+	and any(.verdicts[]; .code == "GD_GATE_FAIL")' && grep -q 'GD_GATE_FAIL' "$out.txt" && st=0
+tap_check $st "gd_write_bw -w 1e8 --report_gbits: exit $rc (3), the limit_bw gate failed in Gb/s, GD_GATE_FAIL" "$out.txt"
+[ $st = 0 ] || json_diag "$out.json"
+
+# 6. -f with -D: margins outside the figures, the receiver counts them too.
+out=$WORK/margin
+t0=$(cut -d. -f1 /proc/uptime)
+run_bounded 90 "$out.txt" gd_send_bw $L -s 4K -D 4 -f 1 --out_json_file="$out.json"
+rc=$?
+took=$(($(cut -d. -f1 /proc/uptime) - t0))
+st=1
+[ $rc = 0 ] && [ "$took" -ge 4 ] && json_ok "$out.json" '.test.margin == 1 and .test.duration_s == 4
+	and .test.warmup_iterations == 0
+	and (.phases[0].results[0] | .bw_avg_MiBps > 0 and .messages_received == .messages_sent
+		and .messages_sent > .iterations)' && st=0
+tap_check $st "gd_send_bw -D 4 -f 1: exit $rc after ${took} s, margin messages sent and received beyond the measured $(jq -r '.phases[0].results[0].iterations' "$out.json" 2>/dev/null)" "$out.txt"
+[ $st = 0 ] || json_diag "$out.json"
+
+# 7. --tclass: the GRH traffic class; not with -R.
+out=$WORK/tclass
+run_bounded 90 "$out.txt" gd_write_bw $L -n 200 --tclass=32 --out_json_file="$out.json"
+rc=$?
+st=1
+[ $rc = 0 ] && json_ok "$out.json" '.options.tclass == 32 and .options.tos == 32' && st=0
+tap_check $st "gd_write_bw --tclass=32: exit $rc, recorded" "$out.txt"
+run_bounded 30 "$WORK/tos_cm.txt" gd_write_bw $L -T 32 -R
+rc=$?
+st=1
+[ $rc = 2 ] && grep -q 'does not set the rdma_cm ToS' "$WORK/tos_cm.txt" && st=0
+tap_check $st "gd_write_bw -T 32 -R: exit $rc (2), the rdma_cm ToS is not set, said so" "$WORK/tos_cm.txt"
+
+# 8. -W: named counters after each size; --pin_cores; --report-both -b.
+out=$WORK/counters
+run_bounded 90 "$out.txt" gd_write_bw $L -n 200 -b --report-both --pin_cores=0 \
+	-W hw_counters/rcvd_pkts,counters/port_xmit_data --out_json_file="$out.json"
+rc=$?
+st=1
+[ $rc = 0 ] && grep -Eq '^ Counters of phase HH:bidir, 65536 bytes: hw_counters/rcvd_pkts local \+[1-9][0-9]* remote \+[1-9][0-9]*; counters/port_xmit_data local absent remote absent$' "$out.txt" &&
+	json_ok "$out.json" '.header.cpu_affinity == "0" and .options.cpu == 0' && st=0
+tap_check $st "gd_write_bw -b --report-both --pin_cores=0 -W ...: exit $rc, the counters line, pinned to CPU 0" "$out.txt"
+
+# 9. --data_validation is --verify.
+out=$WORK/validation
+run_bounded 90 "$out.txt" gd_read_bw $L -n 100 --data_validation --out_json_file="$out.json"
+rc=$?
+st=1
+[ $rc = 0 ] && json_ok "$out.json" '.test.verify == true and all(.phases[0].steps[]; .verify.ok == true)' && st=0
+tap_check $st "gd_read_bw --data_validation: exit $rc, every step verified" "$out.txt"
+
+# 10. --sizes and --reversed: planned by the sweep (gd_opts_sizes, the
+# phases' direction).
+out=$WORK/sizes
+run_bounded 90 "$out.txt" gd_write_bw $L -n 50 --sizes=4K,64K,1M --out_json_file="$out.json"
+rc=$?
+if [ $rc = 0 ] && json_ok "$out.json" '.test.sizes_bytes == [4096, 65536, 1048576]
+	and [.phases[0].results[].size_bytes] == [4096, 65536, 1048576] and .test.sizes == "4K,64K,1M"'; then
+	tap_ok "gd_write_bw --sizes=4K,64K,1M: exit 0, exactly those sizes, the list recorded"
+else
+	tap_not_ok "gd_write_bw --sizes=4K,64K,1M: exit $rc"
+	diag_file "$out.txt"
+fi
+out=$WORK/reversed
+run_bounded 90 "$out.txt" gd_write_bw $L -n 100 --reversed --out_json_file="$out.json"
+rc=$?
+if [ $rc = 0 ] && json_ok "$out.json" '[.phases[].name] == ["HH:rev"] and .phases[0].direction == "reverse"'; then
+	tap_ok "gd_write_bw --reversed: exit 0, one phase, the server initiating"
+else
+	tap_not_ok "gd_write_bw --reversed: exit $rc"
+	diag_file "$out.txt"
+fi
+exit 0
