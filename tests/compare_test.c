@@ -295,6 +295,52 @@ static void test_rounds_by_number(void **state)
 	run_free(&r);
 }
 
+#define BWN(pl, a, b, c)                                                       \
+	"{'name': '" pl "', 'placement': '" pl "', 'direction': 'forward',"    \
+	" 'status': 'ok', 'results': ["                                        \
+	"{'size_bytes': 65536, 'bw_avg_MiBps': " b ", 'samples': ["            \
+	"{'bw_avg_MiBps': " a "}, {'bw_avg_MiBps': " b "},"                    \
+	" {'bw_avg_MiBps': " c "}]}]}"
+
+/* Two device memories (--mem=A,B): each against HH and D2 against D1;
+ * the verdict names the slower one, the gate judges against HH only. */
+static void test_two_device_memories(void **state)
+{
+	const struct gd_gate_cfg g = { .expect_ratio = 0.8 };
+	struct json_object *row, *ratios, *gates;
+	char ev[4096];
+	struct run r;
+
+	(void)state;
+	run_doc(&r,
+		BW_DOC(BWN("HH", "1000", "1010", "990") "," BWN(
+			"D1D1", "1000", "1005", "995") "," BWN("D2D2", "500",
+							       "505", "495")),
+		&g);
+	row = json_object_array_get_idx(r.cmp, 0);
+	ratios = json_object_object_get(row, "ratios");
+	assert_true(json_object_object_get_ex(ratios, "D1D1/HH", NULL));
+	assert_true(json_object_object_get_ex(ratios, "D2D2/HH", NULL));
+	assert_true(json_object_object_get_ex(ratios, "D2D2/D1D1", NULL));
+	assert_true(num_at(ratios, "D2D2/D1D1", NULL) > 0.49 &&
+		    num_at(ratios, "D2D2/D1D1", NULL) < 0.51);
+	assert_true(json_object_object_get_ex(
+		json_object_object_get(row, "ratio_intervals"), "D2D2/D1D1",
+		NULL));
+	assert_true(r.gate_failed);
+	gates = json_object_object_get(r.doc, "gates");
+	for (size_t i = 0; i < json_object_array_length(gates); i++)
+		assert_null(strstr(
+			vstr(json_object_array_get_idx(gates, i), "comparison"),
+			"/D1D1"));
+	assert_non_null(strstr(vstr(verdict(&r, "GD_GPU_SLOWER"), "summary"),
+			       "D2D2/D1D1 forward 0.50"));
+	evidence(verdict(&r, "GD_GPU_SLOWER"), ev, sizeof(ev));
+	assert_non_null(strstr(ev, "D2D2/HH forward"));
+	assert_null(strstr(ev, "D1D1/HH forward"));
+	run_free(&r);
+}
+
 /* One direction settled (no difference), the other too noisy: one
  * GD_INCONCLUSIVE whose evidence also says what was settled, no GD_OK. */
 static void test_mixed_directions(void **state)
@@ -811,6 +857,7 @@ int main(void)
 		cmocka_unit_test(test_expect_ratio_gate),
 		cmocka_unit_test(test_expect_ratio_gate_repeats),
 		cmocka_unit_test(test_mixed_directions),
+		cmocka_unit_test(test_two_device_memories),
 		cmocka_unit_test(test_rounds_by_number),
 		cmocka_unit_test(test_min_bw_gate),
 		cmocka_unit_test(test_latency_diff_and_gates),

@@ -36,6 +36,7 @@ static char peermem_root[300]; /* sys/module/nvidia_peermem present */
 
 #define GD_MEM_TEST_ROOT empty_root
 #include "mem_util.h"
+#include "fake_verbs.h"
 
 static int alloc_cuda(const char *text, size_t len, struct gd_mem_buf *buf)
 {
@@ -328,79 +329,6 @@ static void test_driver_absent(void **state)
 	gd_mem_free(&buf);
 }
 
-/* libibverbs stand-ins, linked with -Wl,--wrap: registration outcomes
- * without an RDMA device. Only the route and fallback logic is proven. */
-#define FV_LOG_MAX 8
-
-static struct {
-	int dmabuf_errno; /* ibv_reg_dmabuf_mr fails with it; 0 succeeds */
-	int mr_errno;	  /* ibv_reg_mr fails with it; 0 succeeds */
-	unsigned int mr_calls, dmabuf_calls;
-	int access;
-	/* every registration in order: 'm' ibv_reg_mr, 'd' the dma-buf one */
-	struct {
-		char call;
-		int access;
-	} log[FV_LOG_MAX];
-	unsigned int nlog;
-} fv;
-
-static struct ibv_mr *fake_mr(int err, char call, int access)
-{
-	fv.access = access;
-	if (fv.nlog < FV_LOG_MAX) {
-		fv.log[fv.nlog].call = call;
-		fv.log[fv.nlog++].access = access;
-	}
-	if (err) {
-		errno = err;
-		return NULL;
-	}
-	return calloc(1, sizeof(struct ibv_mr));
-}
-
-struct ibv_mr *__wrap_ibv_reg_mr_iova2(struct ibv_pd *pd, void *addr,
-				       size_t length, uint64_t iova,
-				       unsigned int access);
-struct ibv_mr *__wrap_ibv_reg_mr_iova2(struct ibv_pd *pd, void *addr,
-				       size_t length, uint64_t iova,
-				       unsigned int access)
-{
-	fv.mr_calls++;
-	return fake_mr(fv.mr_errno, 'm', (int)access);
-}
-
-struct ibv_mr *__wrap_ibv_reg_mr(struct ibv_pd *pd, void *addr, size_t length,
-				 int access);
-struct ibv_mr *__wrap_ibv_reg_mr(struct ibv_pd *pd, void *addr, size_t length,
-				 int access)
-{
-	fv.mr_calls++;
-	return fake_mr(fv.mr_errno, 'm', access);
-}
-
-struct ibv_mr *__wrap_ibv_reg_dmabuf_mr(struct ibv_pd *pd, uint64_t offset,
-					size_t length, uint64_t iova, int fd,
-					int access);
-struct ibv_mr *__wrap_ibv_reg_dmabuf_mr(struct ibv_pd *pd, uint64_t offset,
-					size_t length, uint64_t iova, int fd,
-					int access)
-{
-	fv.dmabuf_calls++;
-	return fake_mr(fv.dmabuf_errno, 'd', access);
-}
-
-int __wrap_ibv_dereg_mr(struct ibv_mr *mr);
-int __wrap_ibv_dereg_mr(struct ibv_mr *mr)
-{
-	free(mr);
-	return 0;
-}
-
-static struct ibv_device fake_dev = { .name = "mlx5_9" };
-static struct ibv_context fake_verbs_ctx = { .device = &fake_dev };
-static struct ibv_pd fake_pd = { .context = &fake_verbs_ctx };
-
 static struct json_object *attempt(const struct gd_mem_buf *buf, size_t i)
 {
 	struct json_object *a = NULL;
@@ -627,7 +555,7 @@ static int session_memory(const char *const *args, struct gd_opts *o,
 
 static void session_memory_free(struct gd_opts *o, struct gd_session *s)
 {
-	for (int p = 0; p < GD_PLACE_COUNT; p++)
+	for (unsigned int p = 0; p < GD_PLACE_COUNT; p++)
 		gd_mem_free(&s->local[p].mem);
 	gd_opts_free(o);
 }

@@ -67,6 +67,18 @@ static void test_spec_parse_good(void **state)
 	gd_mem_spec_format(&s, text, sizeof(text));
 	assert_string_equal(text, "cuda:0000:17:00.0:dmabuf");
 
+	/* By place: chosen from the GPU-to-NIC map when the run starts. */
+	assert_int_equal(gd_mem_spec_parse("cuda:near", &s), 0);
+	assert_int_equal(s.locality, GD_MEM_NEAR);
+	assert_int_equal(s.gpu_index, -1);
+	assert_int_equal(gd_mem_spec_parse("cuda:far:peermem", &s), 0);
+	assert_int_equal(s.locality, GD_MEM_FAR);
+	assert_int_equal(s.route, GD_ROUTE_PEERMEM);
+	gd_mem_spec_format(&s, text, sizeof(text));
+	assert_string_equal(text, "cuda:far:peermem");
+	assert_int_equal(gd_mem_spec_parse("cuda:2", &s), 0);
+	assert_int_equal(s.locality, GD_MEM_NAMED);
+
 	/* Short form and upper case normalise to what the driver reports. */
 	assert_int_equal(gd_mem_spec_parse("cuda:AB:00.1:auto", &s), 0);
 	assert_string_equal(s.gpu_bus_id, "0000:ab:00.1");
@@ -91,7 +103,8 @@ static void test_spec_parse_bad(void **state)
 		{ "cuda:1024", "GPU '1024' is neither an index (0..1023)" },
 		{ "cuda:-1", "GPU '-1'" },
 		{ "cuda:0000:17:00.0:dma", "unknown registration route 'dma'" },
-		{ "cuda:0000:17:00.8", "nor a PCI bus id" },
+		{ "cuda:0000:17:00.8",
+		  "a PCI bus id (0000:17:00.0) nor near or far" },
 		{ "host:dmabuf", "unknown memory type" },
 		{ "", "unknown memory type" },
 	};
@@ -114,7 +127,7 @@ static void test_spec_unknown_lists_backends(void **state)
 	assert_int_equal(gd_mem_spec_parse("gpu", &s), -EINVAL);
 	assert_string_equal(
 		gd_err_msg(),
-		"--mem 'gpu': unknown memory type (expected host, hugepage, cuda:N[:auto|dmabuf|peermem] or cuda:BDF[:route])");
+		"--mem 'gpu': unknown memory type (expected host, hugepage, cuda:N[:auto|dmabuf|peermem], cuda:BDF[:route] or cuda:near|far[:route])");
 }
 
 /* The questions the engine asks before a spec is parsed. */

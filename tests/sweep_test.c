@@ -35,8 +35,8 @@ static void unplan(struct gd_session *s, struct gd_opts *o)
 }
 
 static void assert_phase(const struct gd_session *s, unsigned int i,
-			 const char *name, enum gd_place client,
-			 enum gd_place server, enum gd_dir dir)
+			 const char *name, unsigned int client,
+			 unsigned int server, enum gd_dir dir)
 {
 	assert_true(i < s->num_phases);
 	assert_string_equal(s->phases[i].name, name);
@@ -264,6 +264,51 @@ static void test_precision_stop(void **state)
 	       "--repeat=8", "--max-repeat=5", "h");
 }
 
+/* --mem=A,B: phases HH, D1D1, D2D2 by default; any numbered word numbers
+ * every name, so DD and D1D1 are one phase; list checks. */
+static void test_several_memories(void **state)
+{
+	struct gd_session s;
+	struct gd_opts o;
+
+	(void)state;
+	assert_int_equal(
+		PARSE(&t_write_bw, &o, "--mem=hugepage,host", "server1"), 0);
+	assert_int_equal(o.num_mem, 2);
+	assert_string_equal(o.mem_list[1], "host");
+	plan(&s, &o, &t_write_bw);
+	/* the client fills the default in before the test travels */
+	assert_int_equal(s.num_phases, 1);
+	unplan(&s, &o);
+	assert_int_equal(PARSE(&t_write_bw, &o, "--mem=hugepage,host",
+			       "--phases=HH,D1D1,D2D2,HD2", "--reverse",
+			       "server1"),
+			 0);
+	plan(&s, &o, &t_write_bw);
+	assert_int_equal(s.num_phases, 8);
+	assert_phase(&s, 1, "D1D1", 1, 1, GD_DIR_FORWARD);
+	assert_phase(&s, 3, "HD2", GD_PLACE_HOST, 2, GD_DIR_FORWARD);
+	assert_phase(&s, 7, "HD2:rev", GD_PLACE_HOST, 2, GD_DIR_REVERSE);
+	unplan(&s, &o);
+	assert_int_equal(PARSE(&t_write_bw, &o, "--mem=hugepage",
+			       "--phases=HH,DD", "server1"),
+			 0);
+	plan(&s, &o, &t_write_bw);
+	assert_phase(&s, 1, "DD", 1, 1, GD_DIR_FORWARD);
+	unplan(&s, &o);
+	REJECT(&t_write_bw, -EINVAL, "listed twice", "--mem=hugepage,host",
+	       "--phases=HH,DD,D1D1", "h");
+	REJECT(&t_write_bw, -EINVAL, "not a placement", "--phases=HH,D5D5",
+	       "h");
+	REJECT(&t_write_bw, -EINVAL, "'host' is listed twice",
+	       "--mem=host,host", "h");
+	REJECT(&t_write_bw, -EINVAL, "an empty entry", "--mem=host,,hugepage",
+	       "h");
+	REJECT(&t_write_bw, -E2BIG, "at most 4",
+	       "--mem=host,hugepage,cuda:0,cuda:1,cuda:2", "h");
+	REJECT(&t_write_bw, -EINVAL, "gpu0", "--mem=host,gpu0", "h");
+}
+
 static void test_device_phase_decisions(void **state)
 {
 	struct gd_session s;
@@ -298,6 +343,7 @@ int main(void)
 		cmocka_unit_test(test_order_repeats),
 		cmocka_unit_test(test_device_phase_decisions),
 		cmocka_unit_test(test_precision_stop),
+		cmocka_unit_test(test_several_memories),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

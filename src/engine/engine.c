@@ -84,31 +84,78 @@ static void gd_affinity_text(char *buf, size_t len)
 
 /* The registration route of this side's device memory and why, so the
  * text says which route was really used, not only the JSON. */
-static void gd_report_header_route(struct gd_session *s)
+/* "hugepage", or with a list "D1 cuda:0, D2 cuda:4". */
+static void gd_report_header_memory(struct gd_session *s)
 {
-	const struct gd_local_buf *lb = &s->local[GD_PLACE_DEV];
-	struct json_object *ev = lb->mem.evidence;
-	const char *v;
+	char buf[320];
+	size_t used = 0;
 
-	if (!s->o->mem_spec)
-		return;
-	if (!lb->ok) {
-		gd_report_header_str(s->rep, "route", "Route",
-				     "none: device memory unavailable");
-		gd_report_header_str(s->rep, "route_why", "  why",
-				     lb->why_absent);
+	if (s->o->num_mem < 2) {
+		gd_report_header_str(s->rep, "memory", "Device memory",
+				     s->o->mem_spec ? s->o->mem_spec
+						    : "none (host only)");
 		return;
 	}
-	gd_report_header_str(s->rep, "route", "Route",
-			     gd_mem_route_name(lb->mem.route_used));
+	buf[0] = '\0';
+	for (unsigned int k = 0; k < s->o->num_mem && used < sizeof(buf); k++)
+		used += (size_t)snprintf(buf + used, sizeof(buf) - used,
+					 "%sD%u %s", k ? ", " : "", k + 1,
+					 s->o->mem_list[k]);
+	gd_report_header_str(s->rep, "memory", "Device memory", buf);
+}
+
+/* One header line, keyed "route..." for D1 and "d<k>_route..." after. */
+static void gd_header_dev(struct gd_session *s, unsigned int k, const char *key,
+			  const char *label, const char *v)
+{
+	char kbuf[64], lbuf[48];
+
+	if (k == GD_PLACE_DEV) {
+		gd_report_header_str(s->rep, key, label, v);
+		return;
+	}
+	snprintf(kbuf, sizeof(kbuf), "d%u_%s", k, key);
+	snprintf(lbuf, sizeof(lbuf), "%s%s D%u", label[0] == ' ' ? "  " : "",
+		 label[0] == ' ' ? label + 2 : label, k);
+	gd_report_header_str(s->rep, kbuf, lbuf, v);
+}
+
+static void gd_report_header_route_of(struct gd_session *s, unsigned int k)
+{
+	const struct gd_local_buf *lb = &s->local[k];
+	struct json_object *ev = lb->mem.evidence;
+	const char *v;
+	char buf[600];
+
+	if (s->picked[k]) {
+		snprintf(buf, sizeof(buf), "%s by the GPU-to-NIC map: %s",
+			 s->pick[k].path_class, s->pick[k].why);
+		gd_header_dev(s, k, "memory_choice", "  chosen", buf);
+	}
+
+	if (!lb->ok) {
+		gd_header_dev(s, k, "route", "Route",
+			      "none: device memory unavailable");
+		gd_header_dev(s, k, "route_why", "  why", lb->why_absent);
+		return;
+	}
+	gd_header_dev(s, k, "route", "Route",
+		      gd_mem_route_name(lb->mem.route_used));
 	if ((v = gd_json_str(ev, "why")))
-		gd_report_header_str(s->rep, "route_why", "  why", v);
+		gd_header_dev(s, k, "route_why", "  why", v);
 	if ((v = gd_json_str(gd_json_path(ev, "why_not", NULL), "dmabuf")))
-		gd_report_header_str(s->rep, "route_why_not_dmabuf",
-				     "  not DMA-BUF", v);
+		gd_header_dev(s, k, "route_why_not_dmabuf", "  not DMA-BUF", v);
 	if ((v = gd_json_str(gd_json_path(ev, "why_not", NULL), "peermem")))
-		gd_report_header_str(s->rep, "route_why_not_peermem",
-				     "  not peermem", v);
+		gd_header_dev(s, k, "route_why_not_peermem", "  not peermem",
+			      v);
+}
+
+/* The registration route of each of this side's device memories and why,
+ * so the text says which route was really used, not only the JSON. */
+static void gd_report_header_route(struct gd_session *s)
+{
+	for (unsigned int k = GD_PLACE_DEV; k <= s->o->num_mem; k++)
+		gd_report_header_route_of(s, k);
 }
 
 static void gd_report_header(struct gd_session *s)
@@ -140,9 +187,7 @@ static void gd_report_header(struct gd_session *s)
 	gd_report_header_str(
 		rep, "connect_via", "Connected by",
 		s->o->rdma_cm ? "rdma_cm" : "QP numbers over the side channel");
-	gd_report_header_str(rep, "memory", "Device memory",
-			     s->o->mem_spec ? s->o->mem_spec
-					    : "none (host only)");
+	gd_report_header_memory(s);
 	gd_report_header_route(s);
 	gd_report_header_str(rep, "pcie_relaxed_ordering", "Relaxed ordering",
 			     gd_session_relaxed_ordering(s));
@@ -178,14 +223,31 @@ static struct json_object *gd_labels_json(const struct gd_opts *o)
 	return l;
 }
 
-static void gd_add_envelope(struct gd_report *rep, const char *mem_spec)
+/* Does one of this side's device memories name its place (cuda:near)? */
+static bool gd_wants_locality(const struct gd_opts *o)
 {
+	struct gd_mem_spec spec;
+
+	for (unsigned int k = 0; k < o->num_mem; k++)
+		if (!gd_mem_spec_parse(o->mem_list[k], &spec) &&
+		    spec.locality != GD_MEM_NAMED)
+			return true;
+	return false;
+}
+
+static void gd_add_envelope(struct gd_report *rep, const struct gd_opts *o)
+{
+	bool device = false;
+
+	for (unsigned int k = 0; k < o->num_mem; k++)
+		device |= gd_mem_spec_is_device(o->mem_list[k]);
 	/* The envelope costs tens of ms; the GPU part only when device memory
 	 * is in the test, since starting a GPU driver can take seconds on a
-	 * busy node. */
+	 * busy node. GD_TOPOLOGY_XML stands in for the live topology as
+	 * gd_doctor --topology-xml does (tests of cuda:near and cuda:far). */
 	struct gd_envelope_opts eo = {
-		.flags = gd_mem_spec_is_device(mem_spec) ? 0
-							 : GD_ENVELOPE_NO_GPU,
+		.flags = device ? 0 : GD_ENVELOPE_NO_GPU,
+		.topology_xml = getenv("GD_TOPOLOGY_XML"),
 	};
 	struct json_object *env = NULL;
 
@@ -215,7 +277,8 @@ static bool gd_any_phase_failed(struct json_object *doc)
  * one --mem names, else the first that has device memory. */
 static void gd_device_words(const struct gd_opts *o, struct gd_device_words *w)
 {
-	const struct gd_mem_ops *dev = gd_mem_device_backend(o->mem_spec);
+	const struct gd_mem_ops *dev =
+		gd_mem_device_backend(o->num_mem ? o->mem_list[0] : NULL);
 
 	if (dev)
 		*w = (struct gd_device_words){
@@ -362,8 +425,8 @@ static int gd_run_role(const struct gd_test *test, struct gd_opts *o, int argc,
 	 * campaign execution, so gd_report can place the failure */
 	gd_report_set_section(s.rep, "labels", gd_labels_json(o));
 	gd_report_set_section(s.rep, "options", gd_opts_effective(o));
-	if (!is_server)
-		gd_add_envelope(s.rep, o->mem_spec);
+	if (!is_server || gd_wants_locality(o))
+		gd_add_envelope(s.rep, o);
 	ret = gd_pin_cpu(o, is_server && o->loopback);
 	if (!ret)
 		ret = gd_session_setup(&s);

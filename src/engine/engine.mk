@@ -5,6 +5,7 @@
 libgdperf_la_SOURCES += \
 	src/engine/test.c src/engine/test.h \
 	src/engine/options.c src/engine/options_parse.c src/engine/options_help.c \
+	src/engine/options_mem.c src/engine/placement.c src/engine/placement.h \
 	src/engine/options_wire.c src/engine/options_compat.c src/engine/options_file.c \
 	src/engine/options_caps.c src/engine/options_table.c \
 	src/engine/options.h \

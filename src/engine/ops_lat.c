@@ -256,19 +256,6 @@ static void gd_lat_gap(const struct gd_session *s)
 	nanosleep(&ts, NULL);
 }
 
-/* The phase this step belongs to, named as the sweep names it: client's
- * placement first, ":rev" when the server initiates. */
-static void gd_lat_phase_name(const struct gd_step *st, char *buf, size_t len)
-{
-	const struct gd_session *s = st->s;
-	char mine = st->lb == &s->local[GD_PLACE_DEV] ? 'D' : 'H';
-	char theirs = st->rb == &s->remote[GD_PLACE_DEV] ? 'D' : 'H';
-
-	snprintf(buf, len, "%c%c%s", s->is_server ? theirs : mine,
-		 s->is_server ? mine : theirs,
-		 s->is_server == st->initiator ? ":rev" : "");
-}
-
 /* -H, -U, -C: the samples, still in clock ticks, into the report. */
 static int gd_lat_modes_report(const struct gd_step *st, uint64_t n)
 {
@@ -276,9 +263,8 @@ static int gd_lat_modes_report(const struct gd_step *st, uint64_t n)
 	struct gd_lat_modes m = { .histogram = s->o->lat_histogram,
 				  .unsorted = s->o->lat_unsorted,
 				  .cycles = s->o->lat_cycles };
-	char phase[16];
 	struct gd_lat_step ls = {
-		.phase = phase,
+		.phase = st->phase,
 		.size_bytes = st->size_bytes,
 		.ticks = s->samples_ns,
 		.n = n,
@@ -289,7 +275,6 @@ static int gd_lat_modes_report(const struct gd_step *st, uint64_t n)
 
 	if (!m.histogram && !m.unsorted && !m.cycles)
 		return 0;
-	gd_lat_phase_name(st, phase, sizeof(phase));
 	return gd_report_lat_samples(s->rep, &ls, &m);
 }
 

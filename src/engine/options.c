@@ -19,6 +19,7 @@
 #include "mem/mem.h"
 #include "engine/options.h"
 #include "engine/options_priv.h"
+#include "engine/placement.h"
 #include "util/version.h"
 
 static int gd_parse_i64(const char *text, const char *what, int64_t min,
@@ -206,66 +207,25 @@ bool gd_opts_given(const struct gd_opts *o, const char *long_name)
 	return false;
 }
 
-/* perftest's --use_cuda family is an alias of --mem: the memory backend
- * that answers to it writes the spec. */
-static int gd_opts_merge_mem(struct gd_opts *o)
-{
-	char buf[96], index[24];
-	const char *ref = o->use_cuda_bus_id;
-	int ret;
-
-	if (o->use_cuda_dmabuf && o->use_cuda < 0 && !o->use_cuda_bus_id &&
-	    !o->mem_spec)
-		return gd_err(
-			-EINVAL,
-			"--use_cuda_dmabuf needs a GPU: add --use_cuda=N or --use_cuda_bus_id=BDF (any order)");
-	if (o->use_cuda < 0 && !o->use_cuda_bus_id)
-		return 0;
-	if (o->mem_spec && !gd_opts_given(o, "mem"))
-		return 0; /* merged already (validate runs again on the server)
-			   */
-	if (o->mem_spec)
-		return gd_err(
-			-EINVAL,
-			"--mem and --use_cuda/--use_cuda_bus_id both name the device memory; give one");
-	if (o->use_cuda >= 0 && o->use_cuda_bus_id)
-		return gd_err(
-			-EINVAL,
-			"--use_cuda and --use_cuda_bus_id both select a GPU; give one");
-	if (!ref) {
-		snprintf(index, sizeof(index), "%lld", (long long)o->use_cuda);
-		ref = index;
-	}
-	ret = gd_mem_spec_alias("use_cuda", ref,
-				o->use_cuda_dmabuf ? GD_ROUTE_DMABUF
-						   : GD_ROUTE_AUTO,
-				buf, sizeof(buf));
-	if (ret)
-		return ret;
-	o->mem_spec = strdup(buf);
-	return 0;
-}
-
-/* --phases syntax: comma-separated HH, DD, HD or DH, each once. */
+/* --phases syntax: comma-separated placements (placement.c), each once. */
 static int gd_phases_check(const char *list)
 {
+	bool numbered = gd_placement_numbered(list);
+	bool seen[GD_PLACE_COUNT][GD_PLACE_COUNT] = { { false } };
 	const char *p = list;
-	char seen[4] = { 0 };
 
 	for (;;) {
 		size_t n = strcspn(p, ",");
-		int idx;
+		unsigned int c, v;
+		char name[12];
 
-		if (n != 2 || (p[0] != 'H' && p[0] != 'D') ||
-		    (p[1] != 'H' && p[1] != 'D'))
-			return gd_err(
-				-EINVAL,
-				"--phases: '%.*s' is not a placement; use HH, DD, HD or DH (client side first), comma-separated",
-				(int)n, p);
-		idx = (p[0] == 'D') * 2 + (p[1] == 'D');
-		if (seen[idx]++)
-			return gd_err(-EINVAL,
-				      "--phases: '%.2s' is listed twice", p);
+		if (gd_placement_parse(p, n, &c, &v))
+			return gd_err_code();
+		gd_placement_name(c, v, numbered, name, sizeof(name));
+		if (seen[c][v])
+			return gd_err(-EINVAL, "--phases: '%s' is listed twice",
+				      name);
+		seen[c][v] = true;
 		if (!p[n])
 			return 0;
 		p += n + 1;
@@ -322,15 +282,6 @@ static int gd_opts_precision_check(const struct gd_opts *o)
 			" must be at least 3 and at least --repeat=%" PRIu64,
 			o->max_repeat, o->repeat);
 	return 0;
-}
-
-/* A mistyped --mem fails now, with every backend's forms, not when the
- * device is opened after the connection. */
-static int gd_mem_check(const struct gd_opts *o)
-{
-	struct gd_mem_spec spec;
-
-	return o->mem_spec ? gd_mem_spec_parse(o->mem_spec, &spec) : 0;
 }
 
 /* -W: "counters/NAME" or "hw_counters/NAME", comma-separated, as
@@ -613,26 +564,8 @@ int gd_opts_validate(const struct gd_test *test, struct gd_opts *o)
 			      "-l %" PRIu64 " exceeds -t %" PRIu64
 			      " (the send queue depth)",
 			      o->post_list, o->tx_depth);
-	if (o->use_hugepages && o->mem_spec &&
-	    !strncmp(o->mem_spec, "hugepage", 8))
-		return gd_err(
-			-EINVAL,
-			"--use_hugepages and --mem=hugepage say the same; give one");
-	if (gd_opts_merge_mem(o) || gd_mem_check(o))
-		return gd_err_code();
-	if (o->inline_bytes && gd_opts_given(o, "inline_size") &&
-	    gd_mem_spec_is_device(o->mem_spec))
-		return gd_err(
-			-EINVAL,
-			"-I %" PRIu64
-			": inline data is copied by the CPU and cannot come from GPU memory (--mem %s); drop -I",
-			o->inline_bytes, o->mem_spec);
-	if (o->use_cuda_pcie_mapping &&
-	    !gd_mem_spec_may_export_dmabuf(o->mem_spec))
-		return gd_err(
-			-EINVAL,
-			"--use_cuda_pcie_mapping applies to DMA-BUF exports of GPU memory: add --mem=cuda:N (auto or :dmabuf route) or --use_cuda=N");
-	return 0;
+	return gd_opts_mem_validate(o, gd_opts_given(o, "mem"),
+				    gd_opts_given(o, "inline_size"));
 }
 
 int gd_opt_find(const char *name, size_t len)
@@ -653,6 +586,8 @@ void gd_opts_free(struct gd_opts *o)
 	}
 	for (unsigned int i = 0; i < o->num_labels; i++)
 		free(o->labels[i]);
+	for (unsigned int k = 0; k < o->num_mem; k++)
+		free(o->mem_list[k]);
 	free(o->server_host);
 	memset(o, 0, sizeof(*o));
 }

@@ -13,6 +13,7 @@
 #include "util/parse.h"
 
 #include "engine/test.h"
+#include "engine/placement.h"
 #include "report/report.h"
 
 struct json_object;
@@ -87,7 +88,10 @@ struct gd_opts {
 	const char *config_overridden[GD_CONFIG_MAX_OVERRIDDEN];
 	unsigned int config_overridden_count;
 	/* memory */
-	char *mem_spec;	  /* --mem */
+	char *mem_spec; /* --mem, as given */
+	/* its entries: D1, D2, ... (filled by validation) */
+	char *mem_list[GD_MAX_DEVMEM];
+	unsigned int num_mem;
 	int64_t use_cuda; /* --use_cuda=N, -1 unset */
 	char *use_cuda_bus_id;
 	bool use_cuda_dmabuf;

@@ -95,6 +95,12 @@ int gd_opt_store(const struct gd_opt_def *d, struct gd_opts *o,
 		 const char *arg);
 /* Was table entry @idx given on the command line? */
 bool gd_is_given(const struct gd_opts *o, size_t idx);
+/* options_mem.c: --mem and what depends on it (after the other checks);
+ * @mem_given and @inline_given: were --mem and -I given by the user. */
+int gd_opts_mem_validate(struct gd_opts *o, bool mem_given, bool inline_given);
+/* Does @pred hold for one of this side's device memories? */
+bool gd_opts_mem_any(const struct gd_opts *o, bool (*pred)(const char *));
+
 /* Every field at the test's default. */
 void gd_opts_defaults(const struct gd_test *test, struct gd_opts *o);
 /* Cross-option checks and derived values, after parsing or adopting. */

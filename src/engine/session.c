@@ -67,9 +67,13 @@ static int gd_hello(struct gd_session *s)
 
 static void gd_default_phases(struct gd_opts *o)
 {
+	char list[64];
+
 	if (o->phases)
 		return;
-	o->phases = strdup(o->mem_spec ? "HH,DD" : "HH");
+	/* HH, then each device memory against itself: DD, or D1D1, D2D2 */
+	gd_placement_default(o->num_mem, list, sizeof(list));
+	o->phases = strdup(list);
 }
 
 static int gd_exchange_test(struct gd_session *s)
@@ -143,9 +147,39 @@ static int gd_connect_oob(struct gd_session *s)
 	return ret;
 }
 
+/* cuda:near, cuda:far: the device the GPU-to-NIC map of this side's
+ * envelope puts nearest to the NIC in use, or farthest with a route. */
+static int gd_resolve_place(struct gd_session *s, unsigned int p,
+			    const char *text, struct gd_mem_spec *spec)
+{
+	const struct gd_mem_ops *ops = gd_mem_device_backend(text);
+	struct json_object *env =
+		gd_json_path(gd_report_root(s->rep), "envelope", NULL);
+	int ret;
+
+	if (spec->locality == GD_MEM_NAMED)
+		return 0;
+	if (!ops || !ops->envelope)
+		return gd_err(
+			-EINVAL,
+			"--mem %s: this memory has no GPU-to-NIC map to choose from",
+			text);
+	ret = gd_envelope_pick_device(
+		env, ops->envelope->map_index_key, s->v.port.dev_name,
+		spec->locality == GD_MEM_NEAR ? GD_LOCALITY_NEAR
+					      : GD_LOCALITY_FAR,
+		&s->pick[p]);
+	if (ret)
+		return ret;
+	s->picked[p] = true;
+	spec->gpu_index = s->pick[p].index;
+	spec->locality = GD_MEM_NAMED;
+	return 0;
+}
+
 /* @options: this side's effective options, where a backend finds the
  * per-run settings perftest spells as options of their own. */
-static int gd_alloc_place(struct gd_session *s, enum gd_place p,
+static int gd_alloc_place(struct gd_session *s, unsigned int p,
 			  const char *spec_text, struct json_object *options)
 {
 	struct gd_local_buf *lb = &s->local[p];
@@ -154,6 +188,8 @@ static int gd_alloc_place(struct gd_session *s, enum gd_place p,
 	int ret;
 
 	ret = gd_mem_spec_parse(spec_text, &spec);
+	if (!ret)
+		ret = gd_resolve_place(s, p, spec_text, &spec);
 	if (!ret)
 		gd_mem_spec_apply_options(&spec, options);
 	if (!ret)
@@ -186,24 +222,36 @@ static int gd_setup_buffers(struct gd_session *s)
 	int ret;
 
 	ret = gd_alloc_place(s, GD_PLACE_HOST, host, options);
-	if (!ret && s->o->mem_spec)
-		ret = gd_alloc_place(s, GD_PLACE_DEV, s->o->mem_spec, options);
-	else if (!ret)
-		snprintf(
-			s->local[GD_PLACE_DEV].why_absent,
-			sizeof(s->local[GD_PLACE_DEV].why_absent),
-			"this side has no device memory configured (no --mem)");
+	for (unsigned int p = GD_PLACE_DEV; !ret && p < GD_PLACE_COUNT; p++) {
+		struct gd_local_buf *lb = &s->local[p];
+
+		if (p <= s->o->num_mem)
+			ret = gd_alloc_place(s, p, s->o->mem_list[p - 1],
+					     options);
+		else if (!s->o->num_mem)
+			snprintf(
+				lb->why_absent, sizeof(lb->why_absent),
+				"this side has no device memory configured (no --mem)");
+		else
+			snprintf(
+				lb->why_absent, sizeof(lb->why_absent),
+				"this side has no D%u: its --mem lists %u device memor%s",
+				p, s->o->num_mem,
+				s->o->num_mem == 1 ? "y" : "ies");
+	}
 	json_object_put(options);
 	return ret;
 }
 
-static const char *const gd_place_key[GD_PLACE_COUNT] = { "H", "D" };
+/* D1 travels as "D", so a one-memory run is what it always was. */
+static const char *const gd_place_key[GD_PLACE_COUNT] = { "H", "D", "D2", "D3",
+							  "D4" };
 
 static struct json_object *gd_bufs_json(const struct gd_session *s)
 {
 	struct json_object *b = json_object_new_object();
 
-	for (int p = 0; p < GD_PLACE_COUNT; p++) {
+	for (unsigned int p = 0; p < GD_PLACE_COUNT; p++) {
 		const struct gd_local_buf *lb = &s->local[p];
 		struct json_object *e = json_object_new_object();
 
@@ -237,11 +285,17 @@ static struct json_object *gd_bufs_json(const struct gd_session *s)
 
 static int gd_bufs_from_json(struct gd_session *s, struct json_object *b)
 {
-	for (int p = 0; p < GD_PLACE_COUNT; p++) {
+	for (unsigned int p = 0; p < GD_PLACE_COUNT; p++) {
 		struct gd_remote_buf *rb = &s->remote[p];
-		struct json_object *e, *a, *k, *err;
+		struct json_object *e = NULL, *a, *k, *err;
 
-		if (!json_object_object_get_ex(b, gd_place_key[p], &e))
+		if (!json_object_object_get_ex(b, gd_place_key[p], &e) &&
+		    p > GD_PLACE_DEV) {
+			snprintf(rb->why_absent, sizeof(rb->why_absent),
+				 "peer: it has no D%u configured", p);
+			continue;
+		}
+		if (!e)
 			return gd_err(-EPROTO,
 				      "peer %s sent no buffer entry '%s'",
 				      s->oob.peer_name, gd_place_key[p]);
@@ -361,12 +415,14 @@ static int gd_check_ud_mtu(struct gd_session *s)
 /* Does any planned phase put this side's buffer in GPU memory? */
 static bool gd_uses_gpu_memory(const struct gd_session *s)
 {
-	if (!gd_mem_spec_is_device(s->o->mem_spec))
-		return false;
-	for (unsigned int i = 0; i < s->num_phases; i++)
-		if ((s->is_server ? s->phases[i].server_place
-				  : s->phases[i].client_place) == GD_PLACE_DEV)
+	for (unsigned int i = 0; i < s->num_phases; i++) {
+		unsigned int p = s->is_server ? s->phases[i].server_place
+					      : s->phases[i].client_place;
+
+		if (p != GD_PLACE_HOST && p <= s->o->num_mem &&
+		    gd_mem_spec_is_device(s->o->mem_list[p - 1]))
 			return true;
+	}
 	return false;
 }
 
@@ -508,7 +564,7 @@ int gd_session_setup(struct gd_session *s)
 
 void gd_session_teardown(struct gd_session *s)
 {
-	for (int p = 0; p < GD_PLACE_COUNT; p++) {
+	for (unsigned int p = 0; p < GD_PLACE_COUNT; p++) {
 		gd_mem_free(&s->local[p].mem);
 		json_object_put(s->remote[p].memory);
 		s->remote[p].memory = NULL;

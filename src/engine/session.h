@@ -13,12 +13,13 @@
 #include "mem/mem.h"
 #include "transport/oob.h"
 #include "engine/options.h"
+#include "engine/placement.h"
+#include "envelope/locality.h"
 #include "report/report.h"
 #include "engine/test.h"
 #include "transport/cm.h"
 #include "transport/verbs.h"
 
-enum gd_place { GD_PLACE_HOST, GD_PLACE_DEV, GD_PLACE_COUNT };
 enum gd_dir { GD_DIR_FORWARD, GD_DIR_REVERSE, GD_DIR_BIDIR };
 
 #define GD_MAX_PHASES 16
@@ -26,8 +27,8 @@ enum gd_dir { GD_DIR_FORWARD, GD_DIR_REVERSE, GD_DIR_BIDIR };
 #define GD_BW_SEGMENTS 8 /* peak bandwidth: best of 8 windows */
 
 struct gd_phase {
-	char name[16]; /* "HH", "DD:rev", ... */
-	enum gd_place client_place, server_place;
+	char name[24]; /* "HH", "DD:rev", "D2D2:bidir", ... */
+	unsigned int client_place, server_place; /* GD_PLACE_*, D<k> = k */
 	enum gd_dir dir;
 	int report_idx;
 	bool failed;
@@ -87,6 +88,9 @@ struct gd_session {
 	struct json_object *remote_endpoint;
 	uint64_t recv_outstanding[GD_MAX_QPS];
 	unsigned int counters_lifespan_ms; /* hw_counters cache, read once */
+	/* --mem=...:near/far: which device each place got, and why */
+	struct gd_device_pick pick[GD_PLACE_COUNT];
+	bool picked[GD_PLACE_COUNT];
 	/* --precision, server: the announcement gd_step_follow took */
 	struct json_object *announced;
 };
@@ -134,6 +138,7 @@ struct gd_step {
 	uint64_t warmup;
 	bool initiator;
 	bool target;
+	const char *phase; /* its phase's name, for what the loops print */
 };
 /* The measured loops: ops_bw.c and ops_lat.c. */
 int gd_bw_initiate(struct gd_step *st, struct gd_step_result *r);

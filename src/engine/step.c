@@ -54,8 +54,8 @@ static const char *gd_step_unavailable(struct gd_session *s,
 				       const struct gd_phase *ph,
 				       const char **stage, int *err)
 {
-	enum gd_place mine = s->is_server ? ph->server_place : ph->client_place;
-	enum gd_place theirs =
+	unsigned int mine = s->is_server ? ph->server_place : ph->client_place;
+	unsigned int theirs =
 		s->is_server ? ph->client_place : ph->server_place;
 	const struct gd_local_buf *lb = &s->local[mine];
 	const struct gd_remote_buf *rb = &s->remote[theirs];
@@ -728,8 +728,8 @@ int gd_step_run(struct gd_session *s, unsigned int step_no,
 		const struct gd_phase *ph, uint64_t size_bytes,
 		struct gd_step_outcome *out)
 {
-	enum gd_place mine = s->is_server ? ph->server_place : ph->client_place;
-	enum gd_place theirs =
+	unsigned int mine = s->is_server ? ph->server_place : ph->client_place;
+	unsigned int theirs =
 		s->is_server ? ph->client_place : ph->server_place;
 	struct gd_step_ctx c = {
 		.st = { .s = s,
@@ -739,7 +739,8 @@ int gd_step_run(struct gd_session *s, unsigned int step_no,
 			.iters = s->o->duration_s ? 0 : s->o->iters,
 			.warmup = s->o->warmup_iters,
 			.initiator = gd_initiates(s, ph),
-			.target = gd_targets(s, ph) },
+			.target = gd_targets(s, ph),
+			.phase = ph->name },
 		.ph = ph,
 		.seed = 0x9e3779b9u * (step_no + 1),
 	};

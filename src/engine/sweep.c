@@ -40,39 +40,32 @@ static int gd_plan_sizes(struct gd_session *s)
 	return gd_opts_sizes(s->o, s->sizes, GD_MAX_SIZES, &s->num_sizes);
 }
 
-static int gd_place_of(char c, enum gd_place *p)
-{
-	if (c == 'H')
-		*p = GD_PLACE_HOST;
-	else if (c == 'D')
-		*p = GD_PLACE_DEV;
-	else
-		return -EINVAL;
-	return 0;
-}
-
-static int gd_add_phase(struct gd_session *s, const char *tok, enum gd_dir dir)
+/* One --phases word; names are canonical (a bare D is D1 in a numbered
+ * list), so "DD" and "D1D1" are one phase and both ends name it alike. */
+static int gd_add_phase(struct gd_session *s, const char *tok, enum gd_dir dir,
+			bool numbered)
 {
 	struct gd_phase *ph;
+	char name[12];
 
 	if (s->num_phases == GD_MAX_PHASES)
 		return gd_err(-E2BIG, "too many phases (at most %d)",
 			      GD_MAX_PHASES);
 	ph = &s->phases[s->num_phases];
 	memset(ph, 0, sizeof(*ph));
-	if (strlen(tok) != 2 || gd_place_of(tok[0], &ph->client_place) ||
-	    gd_place_of(tok[1], &ph->server_place))
-		return gd_err(
-			-EINVAL,
-			"--phases: '%s' is not a placement; use HH, DD, HD or DH (client side first)",
-			tok);
+	if (gd_placement_parse(tok, strlen(tok), &ph->client_place,
+			       &ph->server_place))
+		return gd_err_code();
+	gd_placement_name(ph->client_place, ph->server_place, numbered, name,
+			  sizeof(name));
 	for (unsigned int i = 0; i < s->num_phases; i++)
-		if (!strncmp(s->phases[i].name, tok, 2) &&
+		if (s->phases[i].client_place == ph->client_place &&
+		    s->phases[i].server_place == ph->server_place &&
 		    s->phases[i].dir == dir)
 			return gd_err(-EINVAL, "--phases: '%s' is listed twice",
-				      tok);
+				      name);
 	ph->dir = dir;
-	snprintf(ph->name, sizeof(ph->name), "%s%s", tok,
+	snprintf(ph->name, sizeof(ph->name), "%s%s", name,
 		 dir == GD_DIR_REVERSE ? ":rev"
 		 : dir == GD_DIR_BIDIR ? ":bidir"
 				       : "");
@@ -87,6 +80,7 @@ static int gd_plan_phases(struct gd_session *s)
 	enum gd_dir dir = s->o->bidir	   ? GD_DIR_BIDIR
 			  : s->o->reversed ? GD_DIR_REVERSE
 					   : GD_DIR_FORWARD;
+	bool numbered = gd_placement_numbered(list);
 	char *save = NULL;
 	unsigned int forward;
 	int ret = 0;
@@ -94,17 +88,19 @@ static int gd_plan_phases(struct gd_session *s)
 	s->num_phases = 0;
 	for (char *t = strtok_r(list, ",", &save); t && !ret;
 	     t = strtok_r(NULL, ",", &save))
-		ret = gd_add_phase(s, t, dir);
+		ret = gd_add_phase(s, t, dir, numbered);
 	free(list);
 	if (!ret && !s->num_phases)
 		ret = gd_err(-EINVAL, "--phases names no phase");
 	forward = s->num_phases;
 	if (!ret && s->o->reverse && !s->o->bidir)
 		for (unsigned int i = 0; i < forward && !ret; i++) {
-			char tok[3] = { s->phases[i].name[0],
-					s->phases[i].name[1], 0 };
+			char tok[12];
 
-			ret = gd_add_phase(s, tok, GD_DIR_REVERSE);
+			snprintf(tok, sizeof(tok), "%.*s",
+				 (int)strcspn(s->phases[i].name, ":"),
+				 s->phases[i].name);
+			ret = gd_add_phase(s, tok, GD_DIR_REVERSE, numbered);
 		}
 	return ret;
 }
@@ -112,8 +108,8 @@ static int gd_plan_phases(struct gd_session *s)
 static bool gd_plan_has_device(const struct gd_session *s)
 {
 	for (unsigned int i = 0; i < s->num_phases; i++)
-		if (s->phases[i].client_place == GD_PLACE_DEV ||
-		    s->phases[i].server_place == GD_PLACE_DEV)
+		if (s->phases[i].client_place != GD_PLACE_HOST ||
+		    s->phases[i].server_place != GD_PLACE_HOST)
 			return true;
 	return false;
 }
@@ -145,8 +141,8 @@ int gd_sweep_plan(struct gd_session *s)
 	s->use_imm = o->write_with_imm;
 	for (unsigned int i = 0; i < s->num_phases; i++)
 		if (s->test->verb->imm && s->test->measure == GD_MEASURE_LAT &&
-		    (s->phases[i].client_place == GD_PLACE_DEV ||
-		     s->phases[i].server_place == GD_PLACE_DEV))
+		    (s->phases[i].client_place != GD_PLACE_HOST ||
+		     s->phases[i].server_place != GD_PLACE_HOST))
 			s->use_imm = true;
 	ret = gd_plan_inline(s);
 	if (ret || s->test->measure != GD_MEASURE_LAT)

@@ -325,11 +325,13 @@ void gd_sweep_report_phase(struct gd_session *s, unsigned int p,
 	struct gd_phase *ph = &s->phases[p];
 	unsigned int st = rd->stride;
 	struct json_object *cl = NULL, *cr = NULL, *counters, *steps;
-	char placement[3] = { ph->name[0], ph->name[1], 0 };
+	char placement[sizeof(ph->name)];
 	uint64_t app_bytes;
 	int idx;
 	const struct gd_step_outcome *first_fail = NULL;
 
+	snprintf(placement, sizeof(placement), "%.*s",
+		 (int)strcspn(ph->name, ":"), ph->name);
 	idx = gd_report_phase_begin(s->rep, ph->name, placement,
 				    gd_dir_name(ph->dir),
 				    gd_phase_memory(s, ph));

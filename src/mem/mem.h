@@ -35,10 +35,16 @@ enum gd_mem_route {
 
 #define GD_MEM_SPEC_MAX 64
 
+/* A device chosen by its place relative to the NIC ("cuda:near"): the
+ * engine resolves it from the GPU-to-NIC map into an index before the
+ * backend allocates. */
+enum gd_mem_locality { GD_MEM_NAMED, GD_MEM_NEAR, GD_MEM_FAR };
+
 struct gd_mem_spec {
 	enum gd_mem_kind kind;
-	int gpu_index;	     /* -1 when selected by bus id */
+	int gpu_index;	     /* -1 when selected by bus id or place */
 	char gpu_bus_id[32]; /* "0000:17:00.0" or "" */
+	enum gd_mem_locality locality;
 	enum gd_mem_route route;
 	bool dmabuf_pcie; /* DMA-BUF export through the PCIe (BAR1) mapping */
 };

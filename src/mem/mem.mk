@@ -27,15 +27,22 @@ tests_mem_test_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_mem_test_LDADD = $(gd_common_ldadd) $(CMOCKA_LIBS)
 check_PROGRAMS += tests/mem_cuda_test
 TESTS += tests/mem_cuda_test
-tests_mem_cuda_test_SOURCES = tests/mem_cuda_test.c tests/mem_util.h
+tests_mem_cuda_test_SOURCES = tests/mem_cuda_test.c tests/mem_util.h tests/fake_verbs.h
 tests_mem_cuda_test_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_mem_cuda_test_LDADD = $(gd_common_ldadd) $(CMOCKA_LIBS)
 # libibverbs registration calls replaced by the test's stand-ins, so the
 # route fallback runs without an RDMA device.
 tests_mem_cuda_test_LDFLAGS = -Wl,--wrap=ibv_reg_mr_iova2 \
 	-Wl,--wrap=ibv_reg_mr -Wl,--wrap=ibv_reg_dmabuf_mr -Wl,--wrap=ibv_dereg_mr
-# Both load the fake driver (a test double), so build it first.
-tests/mem_test.log tests/mem_cuda_test.log: tests/fake_cuda/libfakecuda.so$(EXEEXT)
+# --mem lists and cuda:near/far as the session sets them up.
+check_PROGRAMS += tests/mem_place_test
+TESTS += tests/mem_place_test
+tests_mem_place_test_SOURCES = tests/mem_place_test.c tests/fake_verbs.h
+tests_mem_place_test_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_mem_place_test_LDADD = $(gd_common_ldadd) $(CMOCKA_LIBS)
+tests_mem_place_test_LDFLAGS = $(tests_mem_cuda_test_LDFLAGS)
+# They load the fake driver (a test double), so build it first.
+tests/mem_test.log tests/mem_cuda_test.log tests/mem_place_test.log: tests/fake_cuda/libfakecuda.so$(EXEEXT)
 endif
 
 # Real-GPU smoke tests, run by tests/gpu/run.sh on a machine with a GPU (no

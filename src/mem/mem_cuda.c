@@ -76,7 +76,7 @@ static int gd_cuda_parse(const char *text, const char *args,
 	}
 	return gd_err(
 		-EINVAL,
-		"--mem '%s': GPU '%s' is neither an index (0..%d) nor a PCI bus id (0000:17:00.0); expected cuda:N[:auto|dmabuf|peermem] or cuda:BDF[:route]",
+		"--mem '%s': GPU '%s' is neither an index (0..%d), a PCI bus id (0000:17:00.0) nor near or far; expected cuda:N[:auto|dmabuf|peermem], cuda:BDF[:route] or cuda:near|far[:route]",
 		text, args, GD_MEM_DEVICE_INDEX_MAX);
 }
 
@@ -89,7 +89,10 @@ static void gd_cuda_format(const struct gd_mem_spec *spec, char *buf,
 
 	if (spec->route == GD_ROUTE_DMABUF || spec->route == GD_ROUTE_PEERMEM)
 		route = spec->route == GD_ROUTE_DMABUF ? ":dmabuf" : ":peermem";
-	if (spec->gpu_bus_id[0])
+	if (spec->locality != GD_MEM_NAMED)
+		snprintf(buf, len, "cuda:%s%s",
+			 spec->locality == GD_MEM_NEAR ? "near" : "far", route);
+	else if (spec->gpu_bus_id[0])
 		snprintf(buf, len, "cuda:%s%s", spec->gpu_bus_id, route);
 	else
 		snprintf(buf, len, "cuda:%d%s", spec->gpu_index, route);
@@ -108,6 +111,11 @@ static void gd_cuda_apply_options(struct gd_mem_spec *spec,
 
 static int gd_cuda_pick_gpu(const struct gd_mem_spec *spec, int *index)
 {
+	if (spec->locality != GD_MEM_NAMED)
+		return gd_err(
+			-EINVAL,
+			"--mem cuda:%s: the GPU must be chosen from the GPU-to-NIC map before it is allocated; this caller did not",
+			spec->locality == GD_MEM_NEAR ? "near" : "far");
 	if (spec->gpu_index >= 0) {
 		*index = spec->gpu_index;
 		return 0;
@@ -464,7 +472,8 @@ static void gd_cuda_describe(const struct gd_mem_buf *buf,
 
 const struct gd_mem_ops gd_mem_cuda_ops = {
 	.name = "cuda",
-	.syntax = { "cuda:N[:auto|dmabuf|peermem]", "cuda:BDF[:route]" },
+	.syntax = { "cuda:N[:auto|dmabuf|peermem]", "cuda:BDF[:route]",
+		    "cuda:near|far[:route]" },
 	.perftest_flag = "use_cuda",
 	.cpu_accessible = false,
 	.dmabuf_export = true,

@@ -94,6 +94,13 @@ static bool gd_parse_device_index(const char *s, int *index)
 
 bool gd_mem_parse_device_ref(const char *text, struct gd_mem_spec *spec)
 {
+	spec->locality = GD_MEM_NAMED;
+	if (!strcmp(text, "near") || !strcmp(text, "far")) {
+		spec->locality = text[0] == 'n' ? GD_MEM_NEAR : GD_MEM_FAR;
+		spec->gpu_index = -1;
+		spec->gpu_bus_id[0] = '\0';
+		return true;
+	}
 	if (gd_parse_device_index(text, &spec->gpu_index)) {
 		spec->gpu_bus_id[0] = '\0';
 		return true;

@@ -177,7 +177,8 @@ static bool gd_fig_ran(struct json_object *fig)
 /* --repeat: this size's X/HH ratio over the paired rounds with its
  * t-interval on the log scale, under "ratio_intervals". */
 static void gd_row_interval(struct json_object *row, const char *pl,
-			    struct json_object *fig, struct json_object *hh)
+			    struct json_object *fig, const char *ref,
+			    struct json_object *hh)
 {
 	struct json_object *xs = gd_json_path(fig, "samples", NULL);
 	struct json_object *hs = gd_json_path(hh, "samples", NULL);
@@ -208,14 +209,16 @@ static void gd_row_interval(struct json_object *row, const char *pl,
 	json_object_object_add(o, "geomean", json_object_new_double(ci.ratio));
 	json_object_object_add(o, "low", json_object_new_double(ci.lo));
 	json_object_object_add(o, "high", json_object_new_double(ci.hi));
-	snprintf(label, sizeof(label), "%s/HH", pl);
+	snprintf(label, sizeof(label), "%s/%s", pl, ref);
 	json_object_object_add(ri, label, o);
 }
 
-/* Ratios, differences and the expect-ratio gate of phase @ph against HH. */
-static void gd_row_versus_hh(struct gd_cmp_ctx *c, struct json_object *row,
-			     const char *pl, struct json_object *fig,
-			     struct json_object *hh, uint64_t size)
+/* Ratios and differences of phase @pl against @ref (HH, or D1's phase of
+ * the same shape for D2..D4), and the expect-ratio gate against HH. */
+static void gd_row_versus(struct gd_cmp_ctx *c, struct json_object *row,
+			  const char *pl, struct json_object *fig,
+			  const char *ref, struct json_object *hh,
+			  uint64_t size)
 {
 	const char *key = c->lat ? "lat_typical_us" : "bw_avg_MiBps";
 	double x, h, xp, hp;
@@ -223,14 +226,14 @@ static void gd_row_versus_hh(struct gd_cmp_ctx *c, struct json_object *row,
 		    gd_json_num(hh, key, &h) && h > 0 && x > 0;
 	char label[32];
 
-	snprintf(label, sizeof(label), "%s/HH", pl);
+	snprintf(label, sizeof(label), "%s/%s", pl, ref);
 	json_object_object_add(json_object_object_get(row, "ratios"), label,
 			       gd_num_or_null(have, have ? x / h : 0));
 	if (c->lat) {
 		bool p99 = hh && gd_json_num(fig, "lat_p99_us", &xp) &&
 			   gd_json_num(hh, "lat_p99_us", &hp);
 
-		snprintf(label, sizeof(label), "%s-HH", pl);
+		snprintf(label, sizeof(label), "%s-%s", pl, ref);
 		json_object_object_add(
 			json_object_object_get(row, "diff_typical_us"), label,
 			gd_num_or_null(have, have ? x - h : 0));
@@ -238,11 +241,12 @@ static void gd_row_versus_hh(struct gd_cmp_ctx *c, struct json_object *row,
 			json_object_object_get(row, "diff_p99_us"), label,
 			gd_num_or_null(p99, p99 ? xp - hp : 0));
 	}
-	gd_row_interval(row, pl, fig, hh);
+	gd_row_interval(row, pl, fig, ref, hh);
 	/* a phase that did not run is reported once, by gd_gate_failed_phases;
 	 * a figure below the ratio is judged over all sizes (gd_gate_ratio) */
 	if (c->gates->expect_ratio <= 0 || size < c->gates->gate_from_bytes ||
-	    !strchr(pl, 'D') || !gd_fig_ran(fig) || !hh || !gd_fig_ran(hh))
+	    strcmp(ref, "HH") || !strchr(pl, 'D') || !gd_fig_ran(fig) || !hh ||
+	    !gd_fig_ran(hh))
 		return;
 	if (!have)
 		gd_row_gate_fail(row, "expect_ratio %s/HH no figure to compare",
@@ -300,6 +304,29 @@ static struct json_object *gd_row_new(struct gd_cmp_ctx *c, const char *dir,
 	return row;
 }
 
+/* Several device memories (--mem=A,B): D2..D4 also against D1 in the same
+ * shape, "D2D2/D1D1", "HD2/HD1", so that two GPUs or two routes are
+ * compared with each other as well as with host memory. */
+static void gd_row_versus_d1(struct gd_cmp_ctx *c, struct json_object *row,
+			     struct json_object *figs, uint64_t size)
+{
+	json_object_object_foreach(figs, pl, fig)
+	{
+		char ref[16];
+		bool other = false;
+		struct json_object *rf;
+
+		snprintf(ref, sizeof(ref), "%s", pl);
+		for (char *p = ref; *p; p++)
+			if (p > ref && p[-1] == 'D' && *p >= '2' && *p <= '9') {
+				*p = '1';
+				other = true;
+			}
+		if (other && json_object_object_get_ex(figs, ref, &rf))
+			gd_row_versus(c, row, pl, fig, ref, rf, size);
+	}
+}
+
 static struct json_object *gd_row_build(struct gd_cmp_ctx *c, const char *dir,
 					uint64_t size)
 {
@@ -323,10 +350,11 @@ static struct json_object *gd_row_build(struct gd_cmp_ctx *c, const char *dir,
 			if (is_hh)
 				hh = fig;
 			else
-				gd_row_versus_hh(c, row, pl, fig, hh, size);
+				gd_row_versus(c, row, pl, fig, "HH", hh, size);
 			gd_row_abs_gates(c, row, pl, fig, size);
 		}
 	}
+	gd_row_versus_d1(c, row, figs, size);
 	return row;
 }
 

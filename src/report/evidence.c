@@ -64,15 +64,16 @@ static unsigned int gd_fig_rounds(struct json_object *fig, const char *key,
 	return gd_json_num(fig, key, &out[0]) ? 1 : 0;
 }
 
-/* Paired speed logs (bw: log X/HH, lat: log HH/X) of @pl at one row. */
+/* Paired speed logs (bw: log X/REF, lat: log REF/X) of @pl against @ref
+ * (HH, or D1's phase) at one row. */
 static bool gd_ev_pair(struct gd_ev_in *in, struct json_object *row,
-		       const char *pl, struct gd_ev_size *out)
+		       const char *pl, const char *ref, struct gd_ev_size *out)
 {
 	const char *key = in->lat ? "lat_typical_us" : "bw_avg_MiBps";
 	struct json_object *figs = gd_json_path(row, "phases", NULL);
 	double x[GD_EV_MAX_ROUNDS], h[GD_EV_MAX_ROUNDS], size = 0;
 	unsigned int nx = gd_fig_rounds(gd_json_path(figs, pl, NULL), key, x);
-	unsigned int nh = gd_fig_rounds(gd_json_path(figs, "HH", NULL), key, h);
+	unsigned int nh = gd_fig_rounds(gd_json_path(figs, ref, NULL), key, h);
 	unsigned int nr = nx < nh ? nx : nh;
 
 	memset(out, 0, sizeof(*out));
@@ -94,10 +95,12 @@ static bool gd_ev_pair(struct gd_ev_in *in, struct json_object *row,
 static void gd_ev_collect(struct gd_ev_in *in, struct json_object *rows,
 			  uint64_t gate_from)
 {
-	char pl[16];
+	char pl[16], ref[16];
 	size_t plen = strcspn(in->label, "/");
 
 	snprintf(pl, sizeof(pl), "%.*s", (int)plen, in->label);
+	snprintf(ref, sizeof(ref), "%s",
+		 in->label[plen] ? in->label + plen + 1 : "HH");
 	in->nsz = in->rounds = in->span = 0;
 	for (size_t i = 0; i < gd_json_len(rows); i++) {
 		struct json_object *row = gd_json_idx(rows, i);
@@ -108,7 +111,7 @@ static void gd_ev_collect(struct gd_ev_in *in, struct json_object *rows,
 		if (!d || strcmp(d, in->dir) || (uint64_t)size < gate_from ||
 		    in->nsz == GD_EV_MAX_SIZES)
 			continue;
-		if (!gd_ev_pair(in, row, pl, &in->sz[in->nsz]))
+		if (!gd_ev_pair(in, row, pl, ref, &in->sz[in->nsz]))
 			continue;
 		if (in->sz[in->nsz].n > in->rounds)
 			in->rounds = in->sz[in->nsz].n;

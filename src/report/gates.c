@@ -38,6 +38,15 @@ static double gd_gate_row_speed(struct json_object *row, const char *label,
 	return lat ? 1 / r : r;
 }
 
+/* The expect-ratio gate is about device memory against host memory; D2
+ * against D1 is evidence for the verdicts, not a gate. */
+static bool gd_gate_against_hh(const char *label)
+{
+	const char *slash = strchr(label, '/');
+
+	return slash && !strcmp(slash + 1, "HH");
+}
+
 void gd_gate_ratio(const struct gd_gate_cfg *g, bool lat,
 		   struct json_object *rows, struct json_object *assess,
 		   struct json_object *gate_evidence)
@@ -51,7 +60,8 @@ void gd_gate_ratio(const struct gd_gate_cfg *g, bool lat,
 		const char *dec = gd_json_str(a, "decision");
 		char buf[1200];
 
-		if (!label || !dir || !dec || strcmp(dec, "slower"))
+		if (!label || !dir || !dec || strcmp(dec, "slower") ||
+		    !gd_gate_against_hh(label))
 			continue;
 		snprintf(buf, sizeof(buf), "expect_ratio %s %s: %s", label, dir,
 			 gd_json_str(a, "evidence") ?: "");
@@ -230,8 +240,12 @@ struct json_object *gd_gate_records(const struct gd_gate_cfg *g, bool lat,
 	struct json_object *out = json_object_new_array();
 
 	for (size_t i = 0; g->expect_ratio > 0 && i < gd_json_len(assess); i++)
-		json_object_array_add(
-			out, gd_gate_ratio_record(g, gd_json_idx(assess, i)));
+		if (gd_gate_against_hh(
+			    gd_json_str(gd_json_idx(assess, i), "comparison")
+				    ?: ""))
+			json_object_array_add(
+				out, gd_gate_ratio_record(
+					     g, gd_json_idx(assess, i)));
 	gd_gate_abs_records(g, lat, rows, out);
 	return out;
 }

@@ -331,6 +331,38 @@ static struct json_object *gd_assess_lines(struct gd_vctx *v, const char *dec)
 	return ev;
 }
 
+/* Which memory is slower than which, and by how much: "device (D)
+ * memory ... than host memory" when every finding is against HH, else the
+ * comparisons by name ("D2D2/D1D1 forward 0.61"). */
+static const char *gd_slower_summary(struct gd_vctx *v, bool lat, char *buf,
+				     size_t len)
+{
+	struct gd_sbuf sb = { .len = 0 };
+	bool only_hh = true;
+
+	for (size_t i = 0; i < gd_json_len(v->assess); i++) {
+		struct json_object *a = gd_json_idx(v->assess, i);
+		const char *label = gd_json_str(a, "comparison") ?: "";
+		double r = 0;
+
+		if (strcmp(gd_json_str(a, "decision") ?: "", "slower"))
+			continue;
+		only_hh &= strstr(label, "/HH") != NULL;
+		gd_json_num(a, "ratio", &r);
+		gd_sb_add(&sb, "%s%s %s %.2f", sb.len ? ", " : "", label,
+			  gd_json_str(a, "direction") ?: "", r);
+	}
+	snprintf(
+		buf, len,
+		"%s beyond the expected ratio (the evidence below says how strong): %s",
+		only_hh ? (lat ? "device (D) memory has higher latency than host memory"
+			       : "device (D) memory is slower than host memory")
+			: (lat ? "a memory has higher latency than the one it is compared with"
+			       : "a memory is slower than the one it is compared with"),
+		sb.buf);
+	return buf;
+}
+
 /* Behind "within the expected ratio": each assessment that found no
  * difference, with the smallest difference the run could have seen. */
 static void gd_ok_evidence(struct gd_vctx *v, struct json_object *ev)
@@ -374,12 +406,11 @@ static void gd_judge_speed(struct gd_vctx *v)
 	struct json_object *slow = gd_assess_lines(v, "slower");
 	struct json_object *unsure = gd_assess_lines(v, "inconclusive");
 	unsigned int need = 0;
-	char next[320];
+	char next[320], summary[GD_SBUF_LEN + 160];
 
 	if (slow)
 		gd_emit(v, GD_SEV_WARNING, GD_V_GPU_SLOWER,
-			lat ? "device (D) memory has higher latency than host memory beyond the expected ratio (the evidence below says how strong)"
-			    : "device (D) memory is slower than host memory beyond the expected ratio (the evidence below says how strong)",
+			gd_slower_summary(v, lat, summary, sizeof(summary)),
 			slow,
 			"Check GPU/NIC locality and the path class between them (PIX/PXB expected; PHB, NODE or SYS cost bandwidth: gd_doctor's map), the PCI hierarchy and PCIe link width/speed, and ACS redirect on the bridges in between.");
 	if (!unsure)

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 # Guest-side runner: executes /payload/cases/*.sh in order, each in its own
 # work directory under a time limit, and ends the TAP stream with the plan.
-# GD_VM_CASES (space-separated globs) narrows the set, e.g. "00-*".
+# GD_VM_CASES (space-separated globs) narrows the set, e.g. "00-*";
+# GD_VM_SKIP_CASES leaves some out (reported as skips).
 . /gd/guest-lib.sh
 
 case_limit=${GD_VM_CASE_TIMEOUT_S:-150}
@@ -13,6 +14,15 @@ case_limit=${GD_VM_CASE_TIMEOUT_S:-150}
 for c in /payload/cases/*.sh; do
 	name=${c##*/}
 	name=${name%.sh}
+	# GD_VM_SKIP_CASES: globs of cases left out, each reported as a skip
+	skip=0
+	for g in ${GD_VM_SKIP_CASES:-}; do
+		case $name in $g) skip=1 ;; esac
+	done
+	if [ $skip = 1 ]; then
+		tap_skip "$name" "left out by GD_VM_SKIP_CASES"
+		continue
+	fi
 	if [ -n "${GD_VM_CASES:-}" ]; then
 		sel=0
 		for g in $GD_VM_CASES; do

@@ -1,0 +1,88 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+/*
+ * libibverbs stand-ins for the memory tests, linked with -Wl,--wrap (see
+ * src/mem/mem.mk): registration outcomes and the access flags each call
+ * received, without an RDMA device. Only the route and fallback logic is
+ * proven with them. Include once per test program, after <cmocka.h>.
+ */
+#ifndef GD_TESTS_FAKE_VERBS_H
+#define GD_TESTS_FAKE_VERBS_H
+
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+#include <infiniband/verbs.h>
+
+#define FV_LOG_MAX 8
+
+static struct {
+	int dmabuf_errno; /* ibv_reg_dmabuf_mr fails with it; 0 succeeds */
+	int mr_errno;	  /* ibv_reg_mr fails with it; 0 succeeds */
+	unsigned int mr_calls, dmabuf_calls;
+	int access;
+	/* every registration in order: 'm' ibv_reg_mr, 'd' the dma-buf one */
+	struct {
+		char call;
+		int access;
+	} log[FV_LOG_MAX];
+	unsigned int nlog;
+} fv;
+
+static struct ibv_mr *fake_mr(int err, char call, int access)
+{
+	fv.access = access;
+	if (fv.nlog < FV_LOG_MAX) {
+		fv.log[fv.nlog].call = call;
+		fv.log[fv.nlog++].access = access;
+	}
+	if (err) {
+		errno = err;
+		return NULL;
+	}
+	return calloc(1, sizeof(struct ibv_mr));
+}
+
+struct ibv_mr *__wrap_ibv_reg_mr_iova2(struct ibv_pd *pd, void *addr,
+				       size_t length, uint64_t iova,
+				       unsigned int access);
+struct ibv_mr *__wrap_ibv_reg_mr_iova2(struct ibv_pd *pd, void *addr,
+				       size_t length, uint64_t iova,
+				       unsigned int access)
+{
+	fv.mr_calls++;
+	return fake_mr(fv.mr_errno, 'm', (int)access);
+}
+
+struct ibv_mr *__wrap_ibv_reg_mr(struct ibv_pd *pd, void *addr, size_t length,
+				 int access);
+struct ibv_mr *__wrap_ibv_reg_mr(struct ibv_pd *pd, void *addr, size_t length,
+				 int access)
+{
+	fv.mr_calls++;
+	return fake_mr(fv.mr_errno, 'm', access);
+}
+
+struct ibv_mr *__wrap_ibv_reg_dmabuf_mr(struct ibv_pd *pd, uint64_t offset,
+					size_t length, uint64_t iova, int fd,
+					int access);
+struct ibv_mr *__wrap_ibv_reg_dmabuf_mr(struct ibv_pd *pd, uint64_t offset,
+					size_t length, uint64_t iova, int fd,
+					int access)
+{
+	fv.dmabuf_calls++;
+	return fake_mr(fv.dmabuf_errno, 'd', access);
+}
+
+int __wrap_ibv_dereg_mr(struct ibv_mr *mr);
+int __wrap_ibv_dereg_mr(struct ibv_mr *mr)
+{
+	free(mr);
+	return 0;
+}
+
+static struct ibv_device fake_dev = { .name = "mlx5_9" };
+static struct ibv_context fake_verbs_ctx = { .device = &fake_dev };
+static struct ibv_pd fake_pd = { .context = &fake_verbs_ctx };
+
+#endif
