@@ -182,7 +182,8 @@ static struct json_object *gd_boot_json(const struct gd_boot *b)
 				      : NULL);
 	json_object_object_add(
 		o, "elapsed_ms",
-		json_object_new_double((double)(long)(b->elapsed_ms * 10) / 10));
+		json_object_new_double((double)(long)(b->elapsed_ms * 10) /
+				       10));
 	return o;
 }
 
