@@ -661,6 +661,32 @@ static void test_error_counters(void **state)
 	run_free(&r);
 }
 
+/* Retries moved but the data arrived: an info verdict naming them, and
+ * the scope line still there. */
+static void test_retransmissions(void **state)
+{
+	struct json_object *v;
+	char ev[2048];
+	struct run r;
+
+	(void)state;
+	run_doc(&r,
+		BW_DOC("{'placement': 'HH', 'status': 'ok', " BW_RES(
+			"1", "2",
+			"3") ","
+			     " 'counters': {'local': {'counters': [{'name': 'duplicate_request', 'delta': 7,"
+			     " 'unit': 'count', 'class': 'retry'}],"
+			     " 'errors_moved': [], 'retries_moved': ['duplicate_request']}, 'remote': null}}"),
+		NULL);
+	v = verdict(&r, "GD_RETRANSMISSIONS");
+	assert_string_equal(vstr(v, "severity"), "info");
+	assert_string_equal(evidence(v, ev, sizeof(ev)),
+			    "HH forward local: duplicate_request +7|");
+	assert_non_null(verdict(&r, "GD_OK_HOST_ONLY"));
+	assert_null(verdict(&r, "GD_ERROR_COUNTERS"));
+	run_free(&r);
+}
+
 static void test_oob_fail(void **state)
 {
 	struct json_object *v;
@@ -869,6 +895,7 @@ int main(void)
 		cmocka_unit_test(test_one_direction_fail),
 		cmocka_unit_test(test_mixed_placements_name_endpoint),
 		cmocka_unit_test(test_error_counters),
+		cmocka_unit_test(test_retransmissions),
 		cmocka_unit_test(test_oob_fail),
 		cmocka_unit_test(test_ok_scope),
 		cmocka_unit_test(test_port_check),

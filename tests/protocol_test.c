@@ -739,6 +739,7 @@ static void test_result_fields_checked(void **state)
 	out[0].res = out[1].res;
 	out[0].res.bw.size_bytes = 2;
 	rd.done[0] = 1;
+	c->s.num_sizes = 1; /* out[] holds this one size's outcome */
 	gd_sweep_report_phase(&c->s, 0, out, &rd);
 	gd_compare_run(gd_report_root(c->s.rep), &g, &cmp, &verd, &gate_failed);
 	json_object_put(cmp);

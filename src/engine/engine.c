@@ -435,9 +435,6 @@ static int gd_run_role(const struct gd_test *test, struct gd_opts *o, int argc,
 		gd_report_header(&s);
 		ret = gd_run_passes(&s);
 	}
-	/* not an interrupted sweep: its cut phases would read as failed ones */
-	if (!ret && !is_server)
-		status = gd_judge(&s);
 	/* whatever failed once the signal came failed because of it */
 	if (ret && ret != -EINTR && gd_stop_signal())
 		ret = gd_err_replace(-EINTR, "interrupted by %s during %s (%s)",
@@ -448,6 +445,15 @@ static int gd_run_role(const struct gd_test *test, struct gd_opts *o, int argc,
 		status = ret == -EINTR ? gd_interrupted(&s) : GD_EXIT_FAIL;
 		/* printed and in the document: what follows is news */
 		gd_err_clear();
+	}
+	/* A sweep that failed midway is judged too: the phases it kept are
+	 * evidence, and the failed one gets its verdict. Not an interrupted
+	 * sweep: its cut phases would read as failed ones. */
+	if (!is_server && ret != -EINTR && s.num_phases) {
+		int judged = gd_judge(&s);
+
+		if (!ret)
+			status = judged;
 	}
 	gd_session_teardown(&s);
 	if (gd_report_finish(s.rep, status)) {

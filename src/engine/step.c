@@ -761,10 +761,15 @@ int gd_step_run(struct gd_session *s, unsigned int step_no,
 	if (!ret)
 		ret = gd_step_measure(&c, &out->res, &received);
 	if (ret) {
-		gd_counters_free(c.before);
 		out->stage = "transfer";
 		out->err = ret;
 		snprintf(out->error, sizeof(out->error), "%s", gd_err_msg());
+		/* the failed step's own counter window is its evidence (a
+		 * link that went down, the retries before it); reading it must
+		 * not cost the error that ended the step */
+		out->counters_local = gd_step_counters(&c);
+		if (!gd_err_is_set())
+			gd_err(ret, "%s", out->error);
 		return ret;
 	}
 	out->counters_local = gd_step_counters(&c);

@@ -289,6 +289,8 @@ static void gd_report_size_rep(struct gd_session *s, int idx,
 	struct gd_spread sp;
 	size_t m;
 
+	if (!n)
+		return; /* never reached: a fatal error ended the sweep first */
 	if (!rounds) {
 		if (o[0].ok)
 			gd_report_size(s, idx, ph, &o[0], size_bytes);

@@ -119,5 +119,6 @@ void gd_compare_print(FILE *out, struct json_object *doc,
 #define GD_V_GATE_FAIL "GD_GATE_FAIL"
 #define GD_V_NO_EVIDENCE "GD_NO_EVIDENCE"
 #define GD_V_INCONCLUSIVE "GD_INCONCLUSIVE"
+#define GD_V_RETRANSMISSIONS "GD_RETRANSMISSIONS"
 
 #endif

@@ -505,6 +505,21 @@ static void gd_judge_counters(struct gd_vctx *v)
 			"Check for competing traffic on the ports and the fabric's ECN/CNP settings; rerun on an idle fabric before comparing.");
 }
 
+/* Retries of the transport (duplicate requests, sequence errors, retry
+ * timeouts): not an error, since the data arrived, but the figures paid
+ * for the resends. Said after the scope, so it never hides a GD_OK. */
+static void gd_judge_retries(struct gd_vctx *v)
+{
+	struct json_object *retry = NULL;
+
+	gd_moved_evidence(v, "retries_moved", &retry);
+	if (retry)
+		gd_emit(v, GD_SEV_INFO, GD_V_RETRANSMISSIONS,
+			"the transport retransmitted during the measured windows (retry counters moved): the data arrived, and the figures include the resends (the port check's packets_ratio counts them)",
+			retry,
+			"On a fabric, look for loss or reordering on the path (switch port discards, link errors, ECN/PFC settings) and rerun; a few retries under Soft-RoCE emulation are normal.");
+}
+
 static void gd_judge_gates(struct gd_vctx *v, struct json_object *gate_ev)
 {
 	size_t n = gd_json_len(gate_ev);
@@ -601,6 +616,7 @@ struct json_object *gd_verdicts_build(struct json_object *doc,
 	gd_judge_gates(&v, gate_evidence);
 	gd_judge_speed(&v);
 	gd_judge_scope(&v);
+	gd_judge_retries(&v);
 	for (int s = 0; s < 3; s++) {
 		for (size_t i = 0; i < gd_json_len(v.out[s]); i++)
 			json_object_array_add(

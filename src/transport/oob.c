@@ -311,10 +311,33 @@ connected:
 	return 0;
 }
 
+/*
+ * Heartbeats the peer sent and nobody read would make close() reset the
+ * connection, and a reset throws away what this side sent last (its error
+ * or interruption frame) before the peer reads it. So: our FIN first, then
+ * read and drop what still comes until the peer closes too, for
+ * GD_OOB_LINGER_MS at most.
+ */
+#define GD_OOB_LINGER_MS 300
+
 void gd_oob_close(struct gd_oob *oob)
 {
+	int64_t until = gd_oob_now_ms() + GD_OOB_LINGER_MS;
+	char sink[512];
+
 	gd_oob_beat_stop(oob);
-	if (oob->fd >= 0)
-		close(oob->fd);
+	if (oob->fd < 0)
+		return;
+	if (!shutdown(oob->fd, SHUT_WR)) {
+		for (int64_t left = GD_OOB_LINGER_MS; left > 0;
+		     left = until - gd_oob_now_ms()) {
+			struct pollfd p = { .fd = oob->fd, .events = POLLIN };
+
+			if (poll(&p, 1, (int)left) <= 0 ||
+			    recv(oob->fd, sink, sizeof(sink), 0) <= 0)
+				break;
+		}
+	}
+	close(oob->fd);
 	oob->fd = -1;
 }

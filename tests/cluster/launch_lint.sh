@@ -1,8 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 # Every launch file gd_plan writes, for a table of cluster shapes (odd server
-# count, one rail, 8 by 8, 512 servers, a loopback host, a host list with
-# racks and dotted names) and every launcher (ssh, pdsh, clush, local
+# count with the locality round, one rail, 8 by 8, 512 servers, a loopback
+# host, a host list with racks and dotted names) and every launcher (ssh, pdsh, clush, local
 # command files; the Slurm batch script and its steps file): the whole file
 # parses (sh -n, bash -n), so does every command line inside it (each remote
 # command of a command file, each COMMAND of the steps file, parsed one by
@@ -98,7 +98,7 @@ shape() {
 	done
 }
 
-shape odd --servers 5 --gpus-per-server 4 --rails 2
+shape odd --servers 5 --gpus-per-server 4 --rails 2 --locality-round
 shape one-rail --servers 4 --gpus-per-server 4 --rails 1
 shape 8x8 --servers 8 --gpus-per-server 8 --rails 8
 shape 512 --servers 512 --gpus-per-server 8 --rails 8 --repeats 1

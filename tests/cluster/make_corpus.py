@@ -3,6 +3,9 @@
 # Labelled synthetic corpus for gd_report's tests: one gdperf.run/1 document
 # per side of every execution of a gd_plan JSON plan, bandwidth curves with
 # deterministic noise, and injected faults whose failure domain is known.
+# Locality (round 4) executions get HH, D1D1 and D2D2 phases, the run tool's
+# header.memory_choice / d2_memory_choice and its D2D2/D1D1 assessment, with
+# their own injected findings (keyed by the server running the client).
 import argparse
 import json
 import os
@@ -63,6 +66,61 @@ def document(ex, role, host, hh, dd, rng):
     return doc
 
 
+def choice(cls, dev, nic, far):
+    why = ("the least local of 8 device(s) with a registration route "
+           "(the nearest is PIX)" if far else
+           "the nearest of 8 device(s) with a registration route")
+    return ("%s by the GPU-to-NIC map: device %d (0000:%02x:00.0) is %s to "
+            "%s, %s" % (cls, dev, 0x1a + dev, cls, nic, why))
+
+
+def assessment(cmp, decision, ratio, low, high, needed=0):
+    return {"comparison": cmp, "direction": "forward",
+            "figure": "bandwidth ratio X/HH", "floor": 0.9,
+            "decision": decision, "sizes": len(SIZES), "rounds": 3,
+            "ratio": ratio, "interval": {"replicates": "rounds", "n": 3,
+                                         "confidence": 0.95, "low": low,
+                                         "high": high},
+            "repeats_needed": needed}
+
+
+def locality(doc, client, nic, args):
+    """Round 4 as the run tool writes it for --mem=DEV:near,DEV:far."""
+    near_cls, far_ratio = "PIX", 0.62
+    for spec in args.near_class:
+        host, cls = spec.split(":")
+        if host == client:
+            near_cls = cls
+    d2 = assessment("D2D2/D1D1", "slower", 0.62, 0.58, 0.66)
+    if client in args.far_faster:
+        far_ratio = 1.3
+        d2 = assessment("D2D2/D1D1", "no_difference", 1.3, 1.21, 1.39)
+    if client in args.loc_inconclusive:
+        far_ratio = 0.93
+        d2 = assessment("D2D2/D1D1", "inconclusive", 0.93, 0.71, 1.22, 12)
+    hh = doc["phases"][0]
+    rng = random.Random("loc-%s" % doc["labels"]["exec"])
+    doc["header"] = {"device": nic,
+                     "memory_choice": choice(near_cls, 0, nic, False),
+                     "d2_memory_choice": choice("SYS", 7, nic, True)}
+    doc["phases"] = [hh, phase("D1D1", DD_OVER_HH, rng),
+                     phase("D2D2", DD_OVER_HH * far_ratio, rng)]
+    doc["statistics"] = {"repeats": 3, "assessments": [
+        assessment("D1D1/HH", "no_difference", 0.95, 0.93, 0.97),
+        assessment("D2D2/HH", "slower", 0.95 * far_ratio, 0.5, 0.6), d2]}
+    if client in args.loc_fail:
+        del doc["header"]["d2_memory_choice"]
+        del doc["statistics"]
+        doc["phases"][2].update({"status": "failed", "results": [],
+                                 "error": {"message": "--mem=...:far: every "
+                                           "usable device is PIX to %s, so "
+                                           "none is less local than the "
+                                           "nearest" % nic}})
+        doc["exit_status"] = 1
+        doc["error"] = {"code": -19, "errno_name": "ENODEV",
+                        "message": "phase D2D2 failed"}
+
+
 def envelope(host):
     return {"schema": "gdperf.run/1", "tool": "gd_doctor",
             "hostname": host,
@@ -94,6 +152,13 @@ def main():
     ap.add_argument("--drop-round", action="append", type=int, default=[])
     ap.add_argument("--drop", action="append", default=[],
                     help="HOST:GPU:ROUND executions left untested")
+    ap.add_argument("--near-class", action="append", default=[],
+                    help="HOST:CLASS near path class of HOST's round-4 run")
+    ap.add_argument("--far-faster", action="append", default=[],
+                    help="HOST whose round-4 far device is the faster")
+    ap.add_argument("--loc-inconclusive", action="append", default=[])
+    ap.add_argument("--loc-fail", action="append", default=[],
+                    help="HOST whose round-4 run finds no far device")
     ap.add_argument("--envelopes", action="store_true")
     ap.add_argument("--check", action="append", default=[])
     args = ap.parse_args()
@@ -110,8 +175,12 @@ def main():
         for role, host, suffix in (("client", client, ""),
                                    ("server", server, ".server")):
             path = os.path.join(args.out, ex["id"] + suffix + ".json")
+            doc = document(ex, role, host, hh, dd, rng)
+            if ex["round"] == 4 and role == "client":
+                nic = ex["nic_a"] if host == ex["server_a"] else ex["nic_b"]
+                locality(doc, host, nic, args)
             with open(path, "w") as f:
-                json.dump(document(ex, role, host, hh, dd, rng), f)
+                json.dump(doc, f)
     if args.envelopes:
         for h in plan["hosts"]:
             with open(os.path.join(args.out, "doctor-%s.json" % h["name"]),

@@ -3,7 +3,9 @@
 # Schedule properties over a gd_plan JSON plan: no server in two pairs of a
 # step, every association covered in both directions with every repeat in
 # round 1, round 2 pairs differ from round 1 where possible, round 3 runs
-# every lane of a pair in one step, and the worksheet count matches.
+# every lane of a pair in one step, the worksheet count matches, and the
+# locality round (round 4, only with --locality-round) runs every round-1
+# pair in its own step, both directions, once, on GPU 0's NIC.
 import json
 import sys
 
@@ -66,4 +68,29 @@ if n > 3:
         fail("round 2 has no new partners")
     if sum(p in p1 for p in p2) > 1:
         fail("round 2 repeats %d round-1 pairs" % sum(p in p1 for p in p2))
+r4 = [e for e in ex if e["round"] == 4]
+if not cfg.get("locality_round"):
+    if r4 or any(s["round"] == 4 for s in plan["steps"]):
+        fail("round 4 without --locality-round")
+else:
+    assoc0 = {h["name"]: h["associations"][0] for h in plan["hosts"]}
+    want = {(s["step"], a, b, d) for s in plan["steps"] if s["round"] == 1
+            for a, b in s["pairs"] for d in ("a_to_b", "b_to_a")}
+    got = [(e["step"], e["server_a"], e["server_b"], e["direction"])
+           for e in r4]
+    if sorted(got) != sorted(want):
+        fail("round 4 %s, expected the round-1 pairs %s" % (got, want))
+    for e in r4:
+        if (e["gpu"], e["repeat"]) != (0, 1) or not e["id"].startswith("l"):
+            fail("round 4 execution %s" % e)
+        if (e["nic_a"], e["rail"]) != (assoc0[e["server_a"]]["nic"],
+                                       assoc0[e["server_a"]]["rail"]):
+            fail("round 4 %s is not on GPU 0's NIC" % e["id"])
+    clients = {e["server_a"] if e["direction"] == "a_to_b"
+               else e["server_b"] for e in r4}
+    if clients != set(hosts):
+        fail("round 4 leaves servers out as clients: %s" %
+             sorted(set(hosts) - clients))
+    if ex[-len(r4):] != r4:
+        fail("round 4 does not come last")
 print("ok %s: %d executions" % (sys.argv[1], len(ex)))

@@ -79,4 +79,54 @@ grep -q '^timeout -k 10 600 gd_write_bw -d rxe0 -x 1 -p 18516 -n 5 --repeat=3 --
 dups=$(grep -o ' -p [0-9]*' "$T/lb.cmds" | sort | uniq -d)
 [ -z "$dups" ] || fail "loopback executions share ports: $dups"
 [ "$(grep -c -- ' --loopback ' "$T/lb.cmds")" = 6 ] || fail "loopback plan should have 6 runs (4 in round 1, 2 in round 3)"
+# Locality round (--locality-round, round 4): the round-1 pairs on GPU 0's
+# NIC, both directions, once; near against far device, the device backend's
+# own name (never a fixed one), the usual labels and --repeat.
+for spec in "2 1 1" "5 4 2" "8 8 8"; do
+	set -- $spec
+	"$B/gd_plan" --servers $1 --gpus-per-server $2 --rails $3 --repeats 2 \
+		--nic-gbps 100 --quiet --locality-round --json "$T/loc$1.json" ||
+		fail "gd_plan --locality-round $spec"
+	python3 "$S/plan_props.py" "$T/loc$1.json" || exit 1
+done
+"$B/gd_plan" --servers 5 --gpus-per-server 4 --rails 2 --nic-gbps 100 \
+	--repeats 1 --locality-round --out-dir "$T/loc" >"$T/loc.txt" ||
+	fail "gd_plan --locality-round --out-dir"
+dev=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["config"]["gpu_mem"])' "$T/loc/plan.json")
+grep -q '^  round 4 locality     2 steps, 6 executions$' "$T/loc.txt" ||
+	fail "worksheet schedule lacks round 4: $(grep 'round 4' "$T/loc.txt")"
+grep -q "picks $dev:near and $dev:far" "$T/loc.txt" || fail "worksheet does not name the devices of round 4"
+python3 -c 'import json, sys; assert json.load(open(sys.argv[1]))["config"]["locality_round"] is True' \
+	"$T/loc/plan.json" || fail "plan.json config.locality_round"
+[ "$(grep -c '^# round 4 locality step ' "$T/loc/plan.cmds")" = 2 ] || fail "round 4 steps in plan.cmds"
+# round 3 (concurrent) is waited for before round 4 starts
+grep -B1 '^# round 4 locality step 1$' "$T/loc/plan.cmds" | grep -q '^wait$' ||
+	fail "round 4 starts before round 3's last step ended"
+r4=$(grep -A99 '^# round 4 locality step 1$' "$T/loc/plan.cmds" | grep '^ssh -n ')
+[ "$(echo "$r4" | wc -l)" = 6 ] || fail "expected 6 round-4 lines, got: $r4"
+mem="--mem=$dev:near,$dev:far --phases=HH,D1D1,D2D2"
+[ "$(echo "$r4" | grep -o -- "--repeat=3 $mem --out_json_file=" | wc -l)" = 12 ] ||
+	fail "every side of round 4 should run $mem with --repeat=3"
+echo "$r4" | grep -q -- '--out_json_file=$RESULTS/l1-node02-node05-g0-ab-r1.json --label plan=plan --label exec=l1-node02-node05-g0-ab-r1 --label round=locality --label step=1 --label repeat=1 --label server_a=node02 --label server_b=node05 --label gpu=0 --label nic=mlx5_0 --label rail=0 --label direction=a_to_b node05"; wait$' ||
+	fail "round-4 client side and its labels"
+# the bye server (node01) meets its round-1 partner in step 2
+echo "$r4" | grep -q 'exec=l2-node01-node03-g0-ba-r1 ' || fail "round 4 for the bye's pair"
+! grep -v 'round=locality' "$T/loc/plan.cmds" | grep -q -- ':near' || fail "near/far outside round 4"
+[ "$(grep -c '^4 [12] node0[0-9] node0[0-9] serial node0[0-9] \(server\|client\) .*--label round=locality ' "$T/loc/plan.steps")" = 12 ] ||
+	fail "round 4 in plan.steps: 6 executions x 2 sides, serial"
+sh -n "$T/loc/plan.cmds" || fail "locality command file is not valid sh"
+bash -n "$T/loc/plan.sbatch" || fail "locality batch script is not valid bash"
+printf 'servers = 4\ngpus-per-server = 1\nrails = 1\nnic-gbps = 100\nlocality-round = yes\n' >"$T/loc.conf"
+"$B/gd_plan" --config "$T/loc.conf" --quiet --csv "$T/loc.csv" || fail "locality-round = yes"
+[ "$(grep -c '^l[0-9]-.*,4,locality,' "$T/loc.csv")" = 4 ] || fail "config locality-round = yes: round 4 in the CSV"
+printf 'locality-round = no\n' >>"$T/loc.conf"
+"$B/gd_plan" --config "$T/loc.conf" --quiet --csv "$T/loc.csv" || fail "locality-round = no"
+! grep -q ',locality,' "$T/loc.csv" || fail "locality-round = no still plans round 4"
+printf 'locality-round = maybe\n' >>"$T/loc.conf"
+"$B/gd_plan" --config "$T/loc.conf" --quiet 2>"$T/err"
+[ $? = 2 ] && grep -q -- '--locality-round' "$T/err" || fail "locality-round = maybe: $(cat "$T/err")"
+"$B/gd_plan" --servers 4 --gpus-per-server 1 --rails 1 --nic-gbps 100 \
+	--locality-round --gpu-mem none --quiet 2>"$T/err"
+[ $? = 2 ] && grep -q -- "--locality-round: --gpu-mem 'none' is not device memory" "$T/err" ||
+	fail "--locality-round with --gpu-mem none: $(cat "$T/err")"
 echo "PASS: schedule properties and launch files"

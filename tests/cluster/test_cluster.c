@@ -3,8 +3,9 @@
  * Unit tests for the cluster tools: robust statistics against hand-computed
  * values, the circle-method round robin (every pair exactly once, no server
  * twice in a step, one bye per step when odd), the worksheet arithmetic,
- * and gd_report's repeats statistics on seeded synthetic repeats (measured
- * error rates printed), plus its hash and pool.
+ * the locality round's executions and launch lines, and gd_report's
+ * repeats statistics on seeded synthetic repeats (measured error rates
+ * printed), plus its hash and pool.
  */
 #include <config.h>
 
@@ -20,6 +21,7 @@
 
 #include <cmocka.h>
 
+#include "mem/mem.h"
 #include "tools/cluster/fleet.h"
 #include "tools/cluster/plan.h"
 #include "synth_util.h"
@@ -157,6 +159,58 @@ static void test_cfg_errors(void **state)
 	assert_int_equal(gd_plan_cfg_check(&c), -EINVAL);
 	assert_int_equal(gd_plan_cfg_set(&c, "rails", "4"), 0);
 	assert_int_equal(gd_plan_cfg_check(&c), 0);
+}
+
+/* Round 4 (locality): the round-1 pairs, both directions, once, on GPU
+ * 0's NIC, with near against far device of the device backend. */
+static void test_locality_round(void **state)
+{
+	const struct gd_mem_ops *dev = gd_mem_device_backend(NULL);
+	struct gd_plan plan = { 0 };
+	char cmd[GD_PLAN_CMD_MAX], want[128];
+	size_t i, n4 = 0;
+
+	(void)state;
+	if (!dev)
+		skip();
+	gd_plan_cfg_defaults(&plan.cfg);
+	assert_int_equal(gd_plan_cfg_set(&plan.cfg, "servers", "6"), 0);
+	assert_int_equal(gd_plan_cfg_set(&plan.cfg, "gpus-per-server", "4"), 0);
+	assert_int_equal(gd_plan_cfg_set(&plan.cfg, "rails", "2"), 0);
+	assert_int_equal(gd_plan_cfg_set(&plan.cfg, "nic-gbps", "400"), 0);
+	assert_int_equal(gd_plan_cfg_set(&plan.cfg, "locality-round", "on"),
+			 -EINVAL);
+	assert_int_equal(gd_plan_cfg_set(&plan.cfg, "locality-round", "yes"),
+			 0);
+	assert_int_equal(gd_plan_cfg_set(&plan.cfg, "gpu-mem", "none"), 0);
+	assert_int_equal(gd_plan_cfg_check(&plan.cfg), -EINVAL);
+	assert_int_equal(gd_plan_cfg_set(&plan.cfg, "gpu-mem", dev->name), 0);
+	assert_int_equal(gd_plan_cfg_check(&plan.cfg), 0);
+	assert_int_equal(gd_plan_hosts_default(&plan), 0);
+	assert_int_equal(gd_plan_build(&plan), 0);
+	assert_string_equal(gd_plan_round_name(GD_ROUND_LOCALITY), "locality");
+	snprintf(want, sizeof(want),
+		 " --mem=%s:near,%s:far --phases=HH,D1D1,D2D2 ", dev->name,
+		 dev->name);
+	for (i = 0; i < plan.n_execs; i++) {
+		const struct gd_plan_exec *e = &plan.execs[i];
+
+		gd_plan_run_cmd(&plan, e, GD_SIDE_CLIENT, cmd);
+		if (e->round != GD_ROUND_LOCALITY) {
+			assert_null(strstr(cmd, ":near"));
+			continue;
+		}
+		n4++;
+		assert_int_equal(e->gpu, 0);
+		assert_int_equal(e->repeat, 1);
+		assert_int_equal(e->id[0], 'l');
+		assert_non_null(strstr(cmd, want));
+		assert_non_null(strstr(cmd, " --label round=locality "));
+		assert_non_null(strstr(cmd, " -d mlx5_0 "));
+	}
+	/* 3 round-1 pairs x 2 directions */
+	assert_int_equal(n4, 6);
+	gd_plan_free(&plan);
 }
 
 #define TRIALS 1000
@@ -315,6 +369,7 @@ int main(void)
 		cmocka_unit_test(test_circle),
 		cmocka_unit_test(test_worksheet),
 		cmocka_unit_test(test_cfg_errors),
+		cmocka_unit_test(test_locality_round),
 		cmocka_unit_test(test_assess_null),
 		cmocka_unit_test(test_assess_detect),
 		cmocka_unit_test(test_assess_one_size),

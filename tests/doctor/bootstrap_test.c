@@ -9,6 +9,8 @@
 
 #include <errno.h>
 #include <netinet/in.h>
+#include <poll.h>
+#include <stdbool.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -93,6 +95,23 @@ static void test_connected_and_refused(void **state)
 	check(peer, 2000, "refused", "bootstrap-refused");
 }
 
+/* Does a connect to @a stay pending for 300 ms (its SYN dropped)? */
+static bool syn_dropped(const struct sockaddr_in *a)
+{
+	int fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK, 0);
+	struct pollfd p = { .fd = fd, .events = POLLOUT };
+	bool pending;
+
+	if (connect(fd, (const struct sockaddr *)a, sizeof(*a)) &&
+	    errno != EINPROGRESS) {
+		close(fd);
+		return false;
+	}
+	pending = poll(&p, 1, 300) == 0;
+	close(fd);
+	return pending;
+}
+
 /* Nobody accepts and the queue is full: the SYN is dropped, as behind a
  * firewall that drops, and the connect ends at the limit. */
 static void test_timeout(void **state)
@@ -109,6 +128,16 @@ static void test_timeout(void **state)
 		connect(fill[i], (struct sockaddr *)&a, sizeof(a));
 	}
 	usleep(200 * 1000);
+	/* Most stacks drop the SYN; one seen in CI (a chroot under load)
+	 * answered with a reset, where this path cannot be reached. */
+	if (!syn_dropped(&a)) {
+		for (int i = 0; i < 4; i++)
+			close(fill[i]);
+		close(fd);
+		print_message(
+			"this network stack resets a full accept queue: the timeout path is not reachable here\n");
+		skip();
+	}
 	snprintf(peer, sizeof(peer), "localhost:%d", port);
 	check(peer, 300, "timeout", "bootstrap-unreachable");
 	for (int i = 0; i < 4; i++)

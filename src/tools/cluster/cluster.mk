@@ -8,7 +8,7 @@ libgdcluster_la_SOURCES = src/tools/cluster/plan.h src/tools/cluster/plan.c \
 	src/tools/cluster/fleet.h src/tools/cluster/fleet_index.h \
 	src/tools/cluster/fleet_pool.c src/tools/cluster/fleet_hash.c \
 	src/tools/cluster/fleet_run.c src/tools/cluster/fleet_index.c \
-	src/tools/cluster/fleet_repeats.c \
+	src/tools/cluster/fleet_repeats.c src/tools/cluster/fleet_locality.c \
 	src/tools/cluster/fleet_stats.c src/tools/cluster/fleet_ingest.c \
 	src/tools/cluster/fleet_analyze.c src/tools/cluster/fleet_classify.c \
 	src/tools/cluster/fleet_check.c src/tools/cluster/fleet_write.c \
@@ -35,12 +35,13 @@ TESTS += tests/cluster/test_cluster
 endif
 
 # Script tests: golden worksheets, plan properties over the JSON, every
-# launch file through sh/bash -n and shellcheck, and the labelled synthetic
-# corpus classified by gd_report.
+# launch file through sh/bash -n and shellcheck, the labelled synthetic
+# corpus classified by gd_report, and the locality round reported apart.
 TESTS += tests/cluster/plan_golden.sh tests/cluster/plan_props.sh \
-	tests/cluster/launch_lint.sh tests/cluster/report_corpus.sh
+	tests/cluster/launch_lint.sh tests/cluster/report_corpus.sh \
+	tests/cluster/report_locality.sh
 EXTRA_DIST += tests/cluster/plan_golden.sh tests/cluster/plan_props.sh \
-	tests/cluster/launch_lint.sh \
+	tests/cluster/launch_lint.sh tests/cluster/report_locality.sh \
 	tests/cluster/plan_props.py tests/cluster/report_corpus.sh \
 	tests/cluster/make_corpus.py tests/cluster/check_report.py \
 	tests/cluster/golden/plan-32x8x8.txt tests/cluster/golden/plan-5x4x2.txt

@@ -4,6 +4,8 @@
  * documents (client and server sides merged by the "exec" label), gd_doctor
  * envelopes, the plan they were meant to cover, and what the analysis
  * concludes (coverage, outliers, failure domains, acceptance checklist).
+ * Round-4 (locality) executions are kept apart: they are reported on their
+ * own and never count as coverage, outliers or gates.
  */
 #ifndef GD_CLUSTER_FLEET_H
 #define GD_CLUSTER_FLEET_H
@@ -19,9 +21,23 @@
 #define GD_FLEET_PHASES_MAX 8
 #define GD_FLEET_NAME_MAX 64
 #define GD_FLEET_TEXT_MAX 320
-#define GD_FLEET_ROUNDS 3
+#define GD_FLEET_ROUNDS 3	  /* the rounds coverage is counted for */
+#define GD_FLEET_ROUND_LOCALITY 4 /* gd_plan --locality-round */
 
 struct json_object;
+
+/* What a locality execution's client document chose and decided: the near
+ * (D1) and far (D2) device with their path classes, and the run's own
+ * D2D2/D1D1 assessment. In the fleet's pool, round 4 only. */
+struct gd_fleet_locality {
+	char nic[GD_FLEET_NAME_MAX]; /* header.device, "" unknown */
+	char path_class[2][8];	     /* "PIX".."SYS", "" not chosen */
+	int device[2];		     /* device index, -1 unknown */
+	char decision[16];	     /* "slower", ...; "" no assessment */
+	double ratio, low, high;     /* D2D2/D1D1; NAN absent */
+	int repeats_needed;
+	char phase_error[GD_FLEET_TEXT_MAX]; /* first failed phase's */
+};
 
 struct gd_fleet_phase {
 	char name[8]; /* "HH", "DD", ... */
@@ -41,8 +57,9 @@ struct gd_fleet_run {
 	const char *error; /* "" none */
 	char *slow_why;	   /* GD_FLEET_TEXT_MAX bytes once slow, else NULL */
 	struct gd_fleet_phase *phases;
+	struct gd_fleet_locality *loc; /* round 4 with a client document */
 	int n_phases;
-	int round; /* 1..3, 0 unknown */
+	int round; /* 1..4, 0 unknown */
 	int step, repeat, gpu, rail;
 	int a, b; /* host indices */
 	bool b_to_a;
@@ -131,8 +148,10 @@ struct gd_fleet {
 	int gpus_per_server, rails;
 	struct gd_fleet_host *hosts;
 	size_t n_hosts, hosts_cap;
-	struct gd_fleet_run *runs;
+	struct gd_fleet_run *runs; /* every round but the locality round */
 	size_t n_runs, runs_cap;
+	struct gd_fleet_run *loc_runs; /* round 4, once the reading is done */
+	size_t n_loc_runs;
 	struct gd_fleet_check_doc *checks;
 	size_t n_checks, checks_cap;
 	size_t n_docs, n_skipped, n_unlabelled;
@@ -181,6 +200,14 @@ int gd_fleet_load_plan(struct gd_fleet *fl, const char *path);
 int gd_fleet_ingest_dir(struct gd_fleet *fl, const char *dir);
 int gd_fleet_host_index(struct gd_fleet *fl, const char *name, bool add);
 void gd_fleet_free(struct gd_fleet *fl);
+
+/* fleet_locality.c: round 4, apart from everything else. */
+/* The choices and the D2D2/D1D1 assessment of @doc, the client document
+ * of locality execution @r, into r->loc; -ENOMEM. */
+int gd_fleet_locality_read(struct gd_fleet *fl, struct gd_fleet_run *r,
+			   struct json_object *doc);
+/* The report's "locality" section; NULL when there is no round 4. */
+struct json_object *gd_fleet_locality_json(const struct gd_fleet *fl);
 
 /* fleet_run.c: questions about one execution. */
 const struct gd_fleet_phase *gd_fleet_phase_of(const struct gd_fleet_run *r,

@@ -3,6 +3,7 @@
  * Reading evidence: the plan (gdperf.plan/1, what was intended), every
  * gdperf.run/1 document under a directory (merged per execution by its
  * "exec" label) and gd_doctor envelopes (inventory and GPU/NIC map).
+ * Locality (round 4) executions end up apart, in fl->loc_runs.
  */
 #include <config.h>
 
@@ -136,6 +137,9 @@ static int round_number(const char *s)
 		return 2;
 	if (!strcmp(s, "concurrency") || !strcmp(s, "3"))
 		return 3;
+	if (!strcmp(s, "locality") || !strcmp(s, "4"))
+		return GD_FLEET_ROUND_LOCALITY;
+	/* unknown: read like rounds 1-2, never counted as coverage */
 	return 0;
 }
 
@@ -352,6 +356,8 @@ static int run_measure(struct gd_fleet *fl, struct gd_fleet_run *r,
 	r->ok = jint(doc, "exit_status", 1) == 0 &&
 		!gd_json_str(jget(doc, "error"), "message");
 	ret = run_phases(fl, r, ph);
+	if (!ret && r->round == GD_FLEET_ROUND_LOCALITY)
+		ret = gd_fleet_locality_read(fl, r, doc);
 	if (ret)
 		return ret;
 	if (!(ph ? gd_json_len(ph) : 0))
@@ -423,7 +429,13 @@ static int ingest_run(struct gd_fleet *fl, struct json_object *doc,
 		fl->n_unlabelled += !gd_json_str(labels, "check");
 		return 0;
 	}
-	r = run_find(fl, id, !fl->have_plan, &ret);
+	/* A locality document is read even when the plan has no round 4:
+	 * it is reported apart and can never stand for a planned run. */
+	r = run_find(fl, id,
+		     !fl->have_plan ||
+			     round_number(gd_json_str(labels, "round")) ==
+				     GD_FLEET_ROUND_LOCALITY,
+		     &ret);
 	if (!r) {
 		fl->n_unlabelled += !ret;
 		return ret;
@@ -548,6 +560,42 @@ static int ingest_walk(struct gd_fleet *fl, struct reader *rd, const char *dir,
 	return ret;
 }
 
+/* Locality executions out of fl->runs into fl->loc_runs, the others kept
+ * in their order and the id hash rebuilt for them: from here on nothing
+ * that judges coverage, outliers, domains or gates sees round 4. */
+static int split_locality(struct gd_fleet *fl)
+{
+	size_t i, k = 0, n = 0;
+	struct gd_fleet_run *loc;
+
+	for (i = 0; i < fl->n_runs; i++)
+		n += fl->runs[i].round == GD_FLEET_ROUND_LOCALITY;
+	if (!n)
+		return 0;
+	loc = realloc(fl->loc_runs, (fl->n_loc_runs + n) * sizeof(*loc));
+	if (!loc)
+		return -ENOMEM;
+	fl->loc_runs = loc;
+	gd_fleet_hash_free(&fl->run_ids);
+	for (i = 0; i < fl->n_runs; i++) {
+		struct gd_fleet_run *r = &fl->runs[i];
+
+		if (r->round == GD_FLEET_ROUND_LOCALITY) {
+			fl->loc_runs[fl->n_loc_runs++] = *r;
+			continue;
+		}
+		fl->runs[k] = *r;
+		if (gd_fleet_hash_add(
+			    &fl->run_ids,
+			    gd_fleet_hash_bytes(r->id, strlen(r->id), 1),
+			    (uint32_t)k))
+			return -ENOMEM;
+		k++;
+	}
+	fl->n_runs = k;
+	return 0;
+}
+
 int gd_fleet_ingest_dir(struct gd_fleet *fl, const char *dir)
 {
 	struct reader rd = { .tok = json_tokener_new() };
@@ -573,6 +621,12 @@ int gd_fleet_ingest_dir(struct gd_fleet *fl, const char *dir)
 		if (!fl->have_plan && r->gpu + 1 > fl->gpus_per_server)
 			fl->gpus_per_server = r->gpu + 1;
 	}
+	if (!ret && split_locality(fl))
+		ret = gd_err(-ENOMEM,
+			     "out of memory setting the locality executions "
+			     "apart from the other %zu; run gd_report with "
+			     "more memory",
+			     fl->n_runs);
 	return ret;
 }
 
@@ -584,6 +638,7 @@ void gd_fleet_free(struct gd_fleet *fl)
 		free(fl->hosts[i].gpu_rail);
 	free(fl->hosts);
 	free(fl->runs);
+	free(fl->loc_runs);
 	gd_fleet_hash_free(&fl->run_ids);
 	gd_fleet_hash_free(&fl->host_names);
 	gd_fleet_index_free(fl->ix);

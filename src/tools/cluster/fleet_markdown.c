@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * gd_report's Markdown: verdict, failure domains, coverage per round, rail
- * and association curves, executions that stand out, the checklist. Read
- * from the gdperf.fleet/1 document alone, so it says exactly what the JSON
- * says.
+ * and association curves, executions that stand out, the locality round
+ * when there is one, the checklist. Read from the gdperf.fleet/1 document
+ * alone, so it says exactly what the JSON says.
  */
 #include <config.h>
 
@@ -285,6 +285,81 @@ static void md_runs(FILE *f, struct json_object *doc)
 		fprintf(f, "None.\n");
 }
 
+/* A device cell: "3 (PXB)", or "-" when none was chosen. */
+static void md_device(FILE *f, struct json_object *choice)
+{
+	struct json_object *dev = jget(choice, "device");
+	const char *cls = jstr(choice, "path_class");
+
+	if (dev)
+		fprintf(f, " %d (%s) |", json_object_get_int(dev),
+			cls[0] ? cls : "?");
+	else
+		fprintf(f, " %s |", cls[0] ? cls : "-");
+}
+
+static void md_locality_row(FILE *f, struct json_object *r)
+{
+	const char *dec = jstr(r, "decision");
+
+	fprintf(f, "| %s | %s | %s |", jstr(r, "server"), jstr(r, "partner"),
+		jget(r, "nic") ? jstr(r, "nic") : "-");
+	md_device(f, jget(r, "near"));
+	md_device(f, jget(r, "far"));
+	if (jget(r, "ratio"))
+		fprintf(f, " %.2f |", jnum(jget(r, "ratio")));
+	else
+		fprintf(f, " - |");
+	if (jget(r, "low") && jget(r, "high"))
+		fprintf(f, " %.2f..%.2f |", jnum(jget(r, "low")),
+			jnum(jget(r, "high")));
+	else
+		fprintf(f, " - |");
+	fprintf(f, " %s | %s |\n", dec[0] ? dec : "-", jstr(r, "status"));
+}
+
+/* Round 4 on its own: one row per execution, then what stands out. */
+static void md_locality(FILE *f, struct json_object *doc)
+{
+	struct json_object *loc = jget(doc, "locality");
+	struct json_object *rows = jget(loc, "executions");
+	size_t i, k, n = 0;
+
+	if (!loc)
+		return;
+	fprintf(f,
+		"\n## Locality (round 4): far against near device\n\n"
+		"%zu executions, %zu of them planned, %zu with a document. "
+		"Not coverage and not a gate: each row is the server that ran "
+		"the client, its near (D1) and far (D2) device for the NIC it "
+		"used, and the run's %s assessment.\n\n| server | partner | "
+		"NIC | near (D1) | far (D2) | %s | interval | decision | "
+		"status |\n|---|---|---|---|---|---|---|---|---|\n",
+		jlen(rows), jcount(loc, "planned"), jcount(loc, "tested"),
+		jstr(loc, "comparison"), jstr(loc, "comparison"));
+	for (i = 0; i < jlen(rows); i++)
+		md_locality_row(f, jidx(rows, i));
+	fprintf(f, "\nFindings:\n\n");
+	for (i = 0; i < jlen(rows); i++) {
+		struct json_object *r = jidx(rows, i),
+				   *fs = jget(r, "findings");
+		const char *why = jstr(r, "reason");
+
+		if (why[0]) {
+			fprintf(f, "- %s (%s): %s: %s\n", jstr(r, "server"),
+				jstr(r, "execution"), jstr(r, "status"), why);
+			n++;
+		}
+		for (k = 0; k < jlen(fs); k++, n++)
+			fprintf(f, "- %s (%s): %s\n", jstr(r, "server"),
+				jstr(r, "execution"),
+				json_object_get_string(jidx(fs, k)));
+	}
+	if (!n)
+		fprintf(f, "None: every near device is PIX or PXB to its NIC "
+			   "and every far one is slower or the same.\n");
+}
+
 static void md_checklist(FILE *f, struct json_object *doc)
 {
 	struct json_object *items = jget(jget(doc, "acceptance"), "checklist");
@@ -327,6 +402,7 @@ int gd_fleet_write_markdown(struct json_object *doc, const char *path)
 	md_rails(f, doc, &g);
 	md_assocs(f, doc, &g);
 	md_runs(f, doc);
+	md_locality(f, doc);
 	md_checklist(f, doc);
 	err = ferror(f);
 	if (f != stdout)

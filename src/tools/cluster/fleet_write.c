@@ -2,7 +2,8 @@
 /*
  * gd_report's document (schema "gdperf.fleet/1"): gates, failure domains,
  * coverage per round, rail and association curves, every execution, the
- * acceptance checklist, and what was read. Built once; the Markdown report
+ * acceptance checklist, what was read and, with a locality round, that
+ * round on its own (fleet_locality.c). Built once; the Markdown report
  * is rendered from it (fleet_markdown.c) so the two can never disagree.
  */
 #include <config.h>
@@ -146,12 +147,13 @@ static struct json_object *jcount(size_t n)
 static void gate_ratio_json(const struct gd_fleet *fl, struct json_object *g)
 {
 	const struct gd_fleet_ratio_counts *c = &fl->ratio;
-	struct json_object *n = json_object_new_object();
-	struct json_object *slow = json_object_new_array();
+	struct json_object *n, *slow;
 	size_t i;
 
 	if (fl->opt.expect_ratio <= 0)
 		return;
+	n = json_object_new_object();
+	slow = json_object_new_array();
 	json_object_object_add(g, "method",
 			       json_object_new_string(gd_fleet_ratio_method));
 	json_object_object_add(g, "floor",
@@ -394,6 +396,10 @@ struct json_object *gd_fleet_document(const struct gd_fleet *fl)
 	json_object_object_add(root, "executions", json_runs(fl));
 	json_object_object_add(root, "inputs", json_inputs(fl));
 	json_object_object_add(root, "curve_grid", json_grid(&gr));
+	/* only with round-4 executions, so other reports stay as they were */
+	if (fl->n_loc_runs)
+		json_object_object_add(root, "locality",
+				       gd_fleet_locality_json(fl));
 	return root;
 }
 

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * gd_plan: the coverage worksheet and the three schedules of a cluster
- * acceptance campaign, written as JSON, CSV and launch files for Slurm or
- * pdsh/clush/ssh. It plans only; the cluster's own launcher runs the tests.
+ * acceptance campaign (four with the locality round), written as JSON, CSV
+ * and launch files for Slurm or pdsh/clush/ssh. It plans only; the
+ * cluster's own launcher runs the tests.
  */
 #include <config.h>
 
@@ -26,6 +27,7 @@ enum {
 	OPT_SLURM,
 	OPT_COMMANDS,
 	OPT_QUIET,
+	OPT_LOCALITY,
 	OPT_SET
 };
 
@@ -49,6 +51,7 @@ static const struct option long_opts[] = {
 	{ "launcher", required_argument, NULL, OPT_SET },
 	{ "gid-index", required_argument, NULL, OPT_SET },
 	{ "base-port", required_argument, NULL, OPT_SET },
+	{ "locality-round", no_argument, NULL, OPT_LOCALITY },
 	{ "config", required_argument, NULL, OPT_CONFIG },
 	{ "hosts", required_argument, NULL, OPT_HOSTS },
 	{ "out-dir", required_argument, NULL, OPT_OUT_DIR },
@@ -90,6 +93,10 @@ static void usage(FILE *f)
 		"                         campaign (default 300 + 10 x --seconds; 0: none)\n"
 		"  --gpu-mem SPEC         cuda (--mem=cuda:GPU), none (host only) or a\n"
 		"                         --mem spec; anything but none adds --phases=HH,DD\n"
+		"  --locality-round       add round 4: each server against its round-1\n"
+		"                         partner on GPU 0's NIC, both directions, with\n"
+		"                         --mem=DEV:near,DEV:far --phases=HH,D1D1,D2D2 (DEV:\n"
+		"                         --gpu-mem's device backend; config: yes or no)\n"
 		"  --gid-index N          -x for every run\n"
 		"  --base-port N          first TCP port (default 18515)\n"
 		"  --loopback-host NAME   map every server to NAME and use --loopback runs\n"
@@ -129,6 +136,9 @@ static int parse_args(int argc, char **argv, struct gd_plan_cfg *cfg,
 			break;
 		case OPT_CONFIG:
 			ret = gd_plan_cfg_load(cfg, optarg);
+			break;
+		case OPT_LOCALITY:
+			ret = gd_plan_cfg_set(cfg, "locality-round", "yes");
 			break;
 		case OPT_HOSTS:
 			o->hosts = optarg;

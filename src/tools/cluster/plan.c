@@ -120,6 +120,15 @@ static int parse_launcher(const char *s, enum gd_plan_launcher *out)
 		      s);
 }
 
+/* Switches in a config file: exactly yes or no. */
+static int parse_switch(const char *opt, const char *s, bool *out)
+{
+	if (strcmp(s, "yes") && strcmp(s, "no"))
+		return gd_err(-EINVAL, "--%s: '%s' is not yes or no", opt, s);
+	*out = !strcmp(s, "yes");
+	return 0;
+}
+
 int gd_plan_cfg_set(struct gd_plan_cfg *c, const char *key, const char *v)
 {
 	if (!strcmp(key, "servers"))
@@ -166,6 +175,8 @@ int gd_plan_cfg_set(struct gd_plan_cfg *c, const char *key, const char *v)
 				  sizeof(c->loopback_host));
 	if (!strcmp(key, "launcher"))
 		return parse_launcher(v, &c->launcher);
+	if (!strcmp(key, "locality-round"))
+		return parse_switch(key, v, &c->locality_round);
 	return gd_err(-EINVAL, "unknown setting '%s'; see gd_plan --help", key);
 }
 
@@ -239,6 +250,26 @@ static int tool_args_check(const struct gd_plan_cfg *c)
 	return 0;
 }
 
+/* Round 4's near and far are GPUs chosen from the GPU-to-NIC map: they
+ * need a device backend to name them. */
+static int locality_check(const struct gd_plan_cfg *c)
+{
+	const struct gd_mem_ops *dev = gd_mem_device_backend(NULL);
+
+	if (!gd_mem_spec_is_device(c->gpu_mem))
+		return gd_err(-EINVAL,
+			      "--locality-round: --gpu-mem '%s' is not device "
+			      "memory; round 4 compares the GPU nearest the "
+			      "NIC with a less local one%s%s",
+			      c->gpu_mem,
+			      dev ? ", so give a device backend, for example "
+				    "--gpu-mem "
+				  : ", and this build has no device memory "
+				    "backend",
+			      dev ? dev->name : "");
+	return tool_args_check(c);
+}
+
 int gd_plan_cfg_check(const struct gd_plan_cfg *c)
 {
 	if (c->servers < 2)
@@ -259,7 +290,7 @@ int gd_plan_cfg_check(const struct gd_plan_cfg *c)
 	if (c->nic_Gbps <= 0)
 		return gd_err(-EINVAL, "--nic-gbps: missing; give the NIC line "
 				       "rate in Gb/s, for example 400");
-	return tool_args_check(c);
+	return c->locality_round ? locality_check(c) : tool_args_check(c);
 }
 
 /* Seconds after which a launch line stops its run (timeout(1)); the
@@ -466,6 +497,8 @@ const char *gd_plan_round_name(int round)
 		return "diversity";
 	case GD_ROUND_CONCURRENCY:
 		return "concurrency";
+	case GD_ROUND_LOCALITY:
+		return "locality";
 	}
 	return "unknown";
 }

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * gd_plan's model: the cluster description (servers, GPU/NIC associations,
- * rails, racks), the worksheet arithmetic, the three schedules and the list
- * of directed executions that the writers turn into JSON, CSV and launchers.
+ * rails, racks), the worksheet arithmetic, the three schedules (and the
+ * optional locality round) and the list of directed executions that the
+ * writers turn into JSON, CSV and launchers.
  */
 #ifndef GD_CLUSTER_PLAN_H
 #define GD_CLUSTER_PLAN_H
@@ -13,7 +14,7 @@
 
 #define GD_PLAN_NAME_MAX 64
 #define GD_PLAN_ARGS_MAX 512
-#define GD_PLAN_ROUNDS 3
+#define GD_PLAN_ROUNDS 4     /* the fourth only with --locality-round */
 #define GD_PLAN_CMD_MAX 2048 /* one side's command line */
 
 struct json_object;
@@ -22,6 +23,7 @@ enum gd_plan_round {
 	GD_ROUND_COVERAGE = 1,	  /* disjoint pairs, every association */
 	GD_ROUND_DIVERSITY = 2,	  /* different partners, across racks */
 	GD_ROUND_CONCURRENCY = 3, /* every rail of a pair active at once */
+	GD_ROUND_LOCALITY = 4,	  /* optional: near against far GPU */
 };
 
 enum gd_plan_launcher {
@@ -63,6 +65,7 @@ struct gd_plan_cfg {
 	long gid_index;			      /* -1: let the tool choose */
 	long base_port;
 	enum gd_plan_launcher launcher;
+	bool locality_round; /* round 4: device:near against device:far */
 };
 
 /* One directed pair-test execution. Direction a_to_b: the client

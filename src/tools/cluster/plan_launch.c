@@ -50,6 +50,13 @@ static void mem_args(const struct gd_plan *plan, const struct gd_plan_exec *e,
 
 	if (!strcmp(m, "none"))
 		return;
+	/* round 4: the run picks both GPUs from its GPU-to-NIC map for the
+	 * NIC in use; gd_plan_cfg_check saw that @m is device memory */
+	if (e->round == GD_ROUND_LOCALITY && dev) {
+		cat(buf, " --mem=%s:near,%s:far --phases=HH,D1D1,D2D2",
+		    dev->name, dev->name);
+		return;
+	}
 	/* a device backend's bare name: that backend, the execution's GPU */
 	if (dev && !strcmp(m, dev->name))
 		cat(buf, " --mem=%s:%d --phases=HH,DD", m, e->gpu);
@@ -175,6 +182,11 @@ static void commands_head(FILE *f, const struct gd_plan *plan)
 		      "within that time; with a bye\n# (odd server count) "
 		      "or uneven steps use ssh, pdsh, clush or Slurm.\n",
 		      f);
+	else if (plan->cfg.locality_round)
+		fputs("# Rounds 1, 2 and 4 run one execution at a time; round 3 "
+		      "starts every\n# execution of a step at once and waits "
+		      "for them.\n",
+		      f);
 	else
 		fputs("# Rounds 1 and 2 run one execution at a time; round 3 "
 		      "starts every\n# execution of a step at once and waits "
@@ -209,7 +221,9 @@ int gd_plan_write_commands(const struct gd_plan *plan, const char *path)
 		bool first = !i || plan->execs[i - 1].round != e->round ||
 			     plan->execs[i - 1].step != e->step;
 
-		if (first && conc && i)
+		/* a concurrent step ends before the next step starts */
+		if (first && i &&
+		    (conc || plan->execs[i - 1].round == GD_ROUND_CONCURRENCY))
 			fprintf(f, "wait\n");
 		if (first)
 			fprintf(f, "# round %d %s step %d\n", e->round,

@@ -11,6 +11,7 @@
 
 #include <json-c/json.h>
 
+#include "mem/mem.h"
 #include "tools/cluster/plan.h"
 #include "util/error.h"
 
@@ -65,12 +66,15 @@ static const char *const ws_caveats[] = {
 
 static void print_schedule(const struct gd_plan *plan, FILE *f)
 {
+	const struct gd_mem_ops *dev = gd_mem_device_backend(plan->cfg.gpu_mem);
 	int r;
 
 	fprintf(f, "\nSchedule (each round is its own phase):\n");
 	for (r = 1; r <= GD_PLAN_ROUNDS; r++) {
 		size_t i, steps = 0, execs = 0;
 
+		if (r == GD_ROUND_LOCALITY && !plan->cfg.locality_round)
+			continue;
 		for (i = 0; i < plan->n_steps; i++)
 			steps += plan->steps[i].round == r;
 		for (i = 0; i < plan->n_execs; i++)
@@ -78,6 +82,12 @@ static void print_schedule(const struct gd_plan *plan, FILE *f)
 		fprintf(f, "  round %d %-12s %zu steps, %zu executions\n", r,
 			gd_plan_round_name(r), steps, execs);
 	}
+	if (plan->cfg.locality_round && dev)
+		fprintf(f,
+			"  round 4: the round-1 pairs on the NIC of GPU 0, both "
+			"directions; each run\n  picks %s:near and %s:far from "
+			"its GPU-to-NIC map for that NIC\n",
+			dev->name, dev->name);
 	for (r = 0; r < (int)plan->n_steps; r++) {
 		const struct gd_plan_step *s = &plan->steps[r];
 
@@ -139,6 +149,8 @@ static struct json_object *cfg_json(const struct gd_plan_cfg *c)
 	json_object_object_add(o, "tool", json_object_new_string(c->tool));
 	json_object_object_add(o, "gpu_mem",
 			       json_object_new_string(c->gpu_mem));
+	json_object_object_add(o, "locality_round",
+			       json_object_new_boolean(c->locality_round));
 	json_object_object_add(
 		o, "loopback_host",
 		c->loopback_host[0] ? json_object_new_string(c->loopback_host)

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
- * The three schedules of a plan. Each answers one question, so each is its
- * own phase: coverage (every association, both directions, repeats),
- * diversity (different partners, across racks) and concurrency (every rail
- * of a pair at once). Pairs come from the round-robin circle method.
+ * The schedules of a plan. Each answers one question, so each is its own
+ * phase: coverage (every association, both directions, repeats), diversity
+ * (different partners, across racks), concurrency (every rail of a pair at
+ * once) and, when asked for, locality (near against far GPU). Pairs come
+ * from the round-robin circle method.
  */
 #include <config.h>
 
@@ -186,10 +187,33 @@ static int concurrency_round(struct gd_plan *plan)
 	return 0;
 }
 
+/* Round 4: the round-1 pairs again, step for step (the bye's pair in its
+ * own step), both directions, so that every server runs one execution as
+ * the client against its round-1 partner. */
+static int locality_round(struct gd_plan *plan)
+{
+	size_t i, n = plan->n_steps;
+
+	for (i = 0; i < n; i++) {
+		struct gd_plan_step *s;
+
+		if (plan->steps[i].round != GD_ROUND_COVERAGE)
+			continue;
+		s = step_add(plan, GD_ROUND_LOCALITY, plan->steps[i].n_pairs);
+		if (!s)
+			return gd_err(-ENOMEM, "out of memory");
+		memcpy(s->pairs, plan->steps[i].pairs,
+		       plan->steps[i].n_pairs * sizeof(*s->pairs));
+		s->n_pairs = plan->steps[i].n_pairs;
+		s->bye = plan->steps[i].bye;
+	}
+	return 0;
+}
+
 static void exec_fill(const struct gd_plan *plan, struct gd_plan_exec *e,
 		      const struct gd_plan_step *s, int pi)
 {
-	static const char tag[] = "?cdx";
+	static const char tag[] = "?cdxl";
 
 	e->round = s->round;
 	e->step = s->step;
@@ -208,7 +232,10 @@ static size_t step_execs(struct gd_plan *plan, const struct gd_plan_step *s,
 			 struct gd_plan_exec *out)
 {
 	long reps = s->round == GD_ROUND_COVERAGE ? plan->cfg.repeats : 1;
-	long g_n = plan->cfg.gpus_per_server, rep, g;
+	/* locality: one NIC per server, GPU 0's (the run picks the GPUs) */
+	long g_n =
+		s->round == GD_ROUND_LOCALITY ? 1 : plan->cfg.gpus_per_server;
+	long rep, g;
 	size_t n = 0;
 	int pi, d;
 
@@ -281,5 +308,7 @@ int gd_plan_build(struct gd_plan *plan)
 			return ret;
 	}
 	ret = concurrency_round(plan);
+	if (!ret && plan->cfg.locality_round)
+		ret = locality_round(plan);
 	return ret ? ret : build_execs(plan);
 }

@@ -8,19 +8,21 @@
 # tests/mem_cuda_test.c check that part); two QPs read two slots.
 . /gd/guest-lib.sh
 
-# The latency loop reads through QP 0 only, so read_lat runs with one QP.
+# The latency tests have one QP (-q is a bandwidth option, as in perftest).
 for t in read_bw:2 read_lat:1; do
 	PROG=gd_${t%%:*}
 	q=${t#*:}
 	n=fresh_${t%%:*}
 	PORT=$(next_port)
-	pair_run $n 120 -d rxe0 -x 1 -p $PORT -a --max-size=1M -n 20 -q $q --verify \
+	qopt=
+	[ $q = 1 ] || qopt="-q $q"
+	pair_run $n 120 -d rxe0 -x 1 -p $PORT -a --max-size=1M -n 20 $qopt --verify \
 		--out_json_file="$WORK/$n.server.json" -- \
-		-d rxe0 -x 1 -p $PORT -a --max-size=1M -n 20 -q $q --verify \
+		-d rxe0 -x 1 -p $PORT -a --max-size=1M -n 20 $qopt --verify \
 		--out_json_file="$WORK/$n.client.json"
 	st=1
 	[ $CLIENT_RC = 0 ] && [ $SERVER_RC = 0 ] && st=0
-	tap_check $st "$PROG --verify -q $q against a fresh server: both exit 0 (server $SERVER_RC, client $CLIENT_RC)" \
+	tap_check $st "$PROG --verify ${qopt:--q 1} against a fresh server: both exit 0 (server $SERVER_RC, client $CLIENT_RC)" \
 		"$WORK/$n.server" "$WORK/$n.client"
 	st=1
 	json_ok "$WORK/$n.client.json" "[.phases[0].steps[]] as \$s | (\$s | length) == 20

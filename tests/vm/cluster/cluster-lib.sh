@@ -6,10 +6,14 @@
 
 CL_FLAGS=/srv/flags
 CL_HTTP_PORT=8080
+# iproute2's tc: busybox sh runs its own applets before PATH, and busybox's
+# tc knows no netem.
+CL_TC=/sbin/tc
 
 # cl_setup: hostname, name resolution, modules, eth0, rxe0 on eth0 (the
 # dummy0 rxe0 of guest-init is replaced), the IPv4-mapped RoCE v2 GID
-# (exported as GD_GID_INDEX), the flag server and a ping of the peer.
+# (its index exported as GD_GID_INDEX, its value in CL_GID), the flag server
+# and a ping of the peer.
 cl_setup() {
 	local m i idx want
 	hostname "$GD_NODE"
@@ -35,6 +39,7 @@ cl_setup() {
 		for idx in 0 1 2 3; do
 			if [ "$(cat /sys/class/infiniband/rxe0/ports/1/gids/$idx 2>/dev/null)" = "$want" ]; then
 				GD_GID_INDEX=$idx
+				CL_GID=$want
 				export GD_GID_INDEX
 				break 2
 			fi
@@ -98,10 +103,11 @@ peer_aborted() {
 # peer has seen it (its own abort flag appears, or it stops answering) or
 # after 20 s, so neither node waits for the other until the guest timeout.
 cl_bail() {
-	diag "$GD_NODE: giving up: $1"
+	# to stderr, the console: callers of wait_flag discard its stdout
+	diag "$GD_NODE: giving up: $1" >&2
 	printf '%s: %s\n' "$GD_NODE" "$1" >/tmp/abort.txt
 	flag abort /tmp/abort.txt
-	[ "$GD_NODE" = node01 ] && tap_not_ok "$GD_NODE stopped the cluster test: $1"
+	[ "$GD_NODE" = node01 ] && tap_not_ok "$GD_NODE stopped the cluster test: $1" >&2
 	cp -r "$WORK" "$GD_VM_OUT/" 2>/dev/null
 	local t0 st
 	t0=$(uptime_s)

@@ -6,13 +6,14 @@
 # two rxe devices; a remote shell (dropbear, for pdsh and for gathering
 # results); one campaign plan for both nodes; that plan through pdsh, through
 # the local launcher and through Slurm (with and without a fault on node02's
-# link). GD_CLUSTER_PARTS narrows (pdsh, local and slurm need ssh and plan).
+# link); last, faults on the link itself (tc netem, eth0 down) under single
+# runs. GD_CLUSTER_PARTS narrows (pdsh, local and slurm need ssh and plan).
 # A node that cannot go on says so to the other (cl_bail), which then stops
 # too instead of waiting for the guest timeout.
 . /gd/guest-lib.sh
 . "$GD_VM_PAYLOAD/cluster-lib.sh"
 
-PARTS=${GD_CLUSTER_PARTS:-paired ssh plan pdsh local slurm}
+PARTS=${GD_CLUSTER_PARTS:-paired ssh plan pdsh local slurm netem}
 WORK=/tmp/work
 # Every node keeps the campaigns' files at the same paths: plan.sbatch and
 # plan.steps must be readable at one path on every node.
