@@ -20,6 +20,7 @@
 #include "transport/counters.h"
 #include "util/error.h"
 #include "util/json_get.h"
+#include "util/stop.h"
 #include "engine/sweep.h"
 #include "report/perftest_modes.h"
 
@@ -306,10 +307,19 @@ static int gd_step_go(struct gd_session *s)
 	return ret;
 }
 
+/*
+ * The initiator's last word on a step. Interrupted by SIGINT/SIGTERM, it
+ * sends none: the sweep tells the peer with an interruption frame instead,
+ * which the target reads in place of "done" and so knows the step ended
+ * by a signal, not by a failure of this side.
+ */
 static int gd_send_done(struct gd_session *s, uint64_t sent, int err)
 {
-	struct json_object *m = gd_obj();
+	struct json_object *m;
 
+	if (err && gd_stop_signal())
+		return 0;
+	m = gd_obj();
 	json_object_object_add(m, "done", json_object_new_boolean(1));
 	json_object_object_add(m, "sent", json_object_new_int64((int64_t)sent));
 	if (err)
