@@ -5,9 +5,9 @@
 # again, and node01's own in $D. A run that completed must have verified
 # every step, and its counters must account for the fault; a run that ended
 # must have ended on both nodes within its silence limit, with an error that
-# says what happened, the phases before the fault kept and valid JSON. What
-# the tool does not do yet goes to a ledger (nm_expect), reported once at the
-# end of the part (nm_expect_report).
+# says what happened, the phases before the fault kept and valid JSON.
+# Expectations that hold across faults go to a ledger (nm_expect), reported
+# once at the end of the part (nm_expect_report).
 P=$D/$NM
 CJ=$P.client.json
 SJ=$P.server.json
@@ -226,8 +226,8 @@ else
 	NM_SUMMARY="$NM_SUMMARY $NM ended (exit $CRC/$SRV_RC) $(nm_s "$after") s after the cut;"
 fi
 
-# nm_expect_report KEY DESCRIPTION TODO: one result line for an expectation
-# over every case that had it; not ok with TODO while some case fails it.
+# nm_expect_report KEY DESCRIPTION: one result line for an expectation over
+# every case that had it; not ok, naming the cases, when some case fails it.
 nm_expect_report() {
 	local bad good
 	[ -f "$D/expect.$1" ] || return 0
@@ -236,6 +236,6 @@ nm_expect_report() {
 	if [ -z "$bad" ]; then
 		tap_ok "netem: $2 (${good})"
 	else
-		tap_not_ok "netem: $2 (${good:+ok: $good; }not: $bad) # TODO $3"
+		tap_not_ok "netem: $2 (${good:+ok: $good; }not: $bad)"
 	fi
 }

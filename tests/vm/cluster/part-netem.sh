@@ -188,13 +188,9 @@ nm_case dup gd_send_bw 90 "netem duplicate 5%" complete "-n 100"
 nm_case flap gd_write_bw 90 flap complete "-D 4"
 nm_case down gd_write_bw 90 down error "-D 3 --timeout=5000"
 if [ "$GD_NODE" = node01 ]; then
-	nm_expect_report verdict "a verdict names the retransmissions (or the link_downed) of every run that completed over a faulty link" \
-		"gd_judge_counters() (src/report/verdict.c) makes verdicts of errors_moved and congestion_moved only: retries_moved, filled by every run over a faulty link, reaches no verdict"
-	nm_expect_report judged "a run that failed still judges the phases it kept: port_check on each, an error verdict" \
-		"gd_run_role() (src/engine/engine.c) calls gd_judge() only when gd_sweep_run() returned 0: no comparison, port_check or verdicts in a failed run's document"
-	nm_expect_report window "the phase a link fault failed keeps its counter window (link_downed)" \
-		"gd_step_run() (src/engine/step.c) frees the step's first counter snapshot when the transfer fails: that phase's counters are null"
-	nm_expect_report relay "after a 2 s flap the end that stopped second names the first one's error, not a reset" \
-		"gd_oob_close() (src/transport/oob.c) is a bare close() with the server's heartbeats unread: the kernel resets the connection and drops the queued done frame that carries the client's error"
+	nm_expect_report verdict "a verdict names the retransmissions (or the link_downed) of every run that completed over a faulty link"
+	nm_expect_report judged "a run that failed still judges the phases it kept: port_check on each, an error verdict"
+	nm_expect_report window "the phase a link fault failed keeps its counter window (link_downed)"
+	nm_expect_report relay "after a 2 s flap the end that stopped second names the first one's error, not a reset"
 	diag "node01: netem summary: $(($(uptime_s) - NM_T0)) s for 6 faults:$NM_SUMMARY"
 fi
