@@ -4,13 +4,20 @@
 # committed seed corpus (tests/fuzz-corpus/NAME), new inputs kept in a
 # scratch directory. GD_FUZZ_SECONDS (default 20) bounds the run; skips
 # (77) when configure did not build the targets.
+#
+# gd_fuzz_run NAME MAX_LEN [LIBFUZZER_ARG...]: the target is
+# tests/fuzz/NAME_fuzz and its findings go to tests/fuzz/NAME-*, unless
+# gd_fuzz_bin and gd_fuzz_artifacts say otherwise (the frame target is
+# built beside its library, tests/frame_fuzz).
 
 gd_fuzz_run() {
 	name=$1
 	max_len=$2
+	shift 2
 	srcdir=${GD_TOP_SRCDIR:-.}
 	builddir=${GD_TOP_BUILDDIR:-.}
-	fuzzer=$builddir/tests/fuzz/${name}_fuzz
+	fuzzer=${gd_fuzz_bin:-$builddir/tests/fuzz/${name}_fuzz}
+	artifacts=${gd_fuzz_artifacts:-$builddir/tests/fuzz/$name-}
 	seeds=$srcdir/tests/fuzz-corpus/$name
 
 	if [ -n "${GD_FUZZ_WHY:-}" ]; then
@@ -34,11 +41,11 @@ gd_fuzz_run() {
 	UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1} \
 	TMPDIR=$work "$fuzzer" -max_total_time="${GD_FUZZ_SECONDS:-20}" \
 		-max_len="$max_len" -timeout=10 -rss_limit_mb=2048 \
-		-print_final_stats=1 -artifact_prefix="$builddir/tests/fuzz/$name-" \
-		"$work" "$seeds"
+		-print_final_stats=1 -artifact_prefix="$artifacts" \
+		"$@" "$work" "$seeds"
 	rc=$?
 	if [ $rc -ne 0 ]; then
-		echo "FAIL: ${name}_fuzz exited $rc; the input is in $builddir/tests/fuzz/$name-*" >&2
+		echo "FAIL: ${fuzzer##*/} exited $rc; the input is in $artifacts*" >&2
 		exit 1
 	fi
 	exit 0

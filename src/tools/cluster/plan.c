@@ -17,6 +17,7 @@
 #include "mem/mem.h"
 #include "tools/cluster/plan.h"
 #include "util/error.h"
+#include "util/keyval.h"
 
 void gd_plan_cfg_defaults(struct gd_plan_cfg *cfg)
 {
@@ -192,38 +193,18 @@ static char *trim(char *s)
 	return s;
 }
 
-/* "key = value" lines, '#' comments; keys are the long option names. */
+static int gd_plan_cfg_line(void *ctx, const char *key, const char *value,
+			    int lineno)
+{
+	(void)lineno;
+	return gd_plan_cfg_set(ctx, key, value);
+}
+
+/* "key = value" lines, '#' comments (util/keyval.c, the reader the
+ * benchmarks' --config uses too); keys are the long option names. */
 int gd_plan_cfg_load(struct gd_plan_cfg *cfg, const char *path)
 {
-	char line[1024];
-	int lineno = 0, ret = 0;
-	FILE *f = fopen(path, "r");
-
-	if (!f)
-		return gd_err(-errno, "--config: cannot open '%s': %s", path,
-			      strerror(errno));
-	while (!ret && fgets(line, sizeof(line), f)) {
-		char *eq, *s = line;
-
-		lineno++;
-		if (strchr(s, '#'))
-			*strchr(s, '#') = '\0';
-		s = trim(s);
-		if (!*s)
-			continue;
-		eq = strchr(s, '=');
-		if (!eq) {
-			ret = gd_err(-EINVAL,
-				     "--config: %s line %d: expected "
-				     "'key = value'",
-				     path, lineno);
-			break;
-		}
-		*eq = '\0';
-		ret = gd_plan_cfg_set(cfg, trim(s), trim(eq + 1));
-	}
-	fclose(f);
-	return ret;
+	return gd_keyval_load(path, "--config", gd_plan_cfg_line, cfg, NULL);
 }
 
 /* gd_plan writes --repeat itself; a second one in --tool-args would leave
