@@ -43,10 +43,23 @@ tap_check $st "perftest ib_write_lat RC 2 B x 200 on rxe0 (client $CLIENT_RC, se
 # The unprivileged user exists, can open rxe0, and a 64 KiB memlock limit
 # stops a 1 MiB registration: the ground the memlock diagnosis test stands on.
 chmod 0777 "$WORK"
-run_bounded 60 "$WORK/memlock_ok.out" su -s /bin/sh gduser -c \
-	"ib_write_bw -d rxe0 -x 1 -s 1048576 -n 5 -p 18599 & sleep 2;
-	 ib_write_bw -d rxe0 -x 1 -s 1048576 -n 5 -p 18599 $GD_VM_ADDR; rc=\$?; wait; exit \$rc"
-tap_check $? "perftest as gduser (uid 1000) with the default memlock limit: 1 MiB write runs" "$WORK/memlock_ok.out"
+# perftest calibrates its cycle counter against the clock first and gives up
+# ("Correlation coefficient r^2: ... < 0.9", "Can't produce a report") when
+# the guest is too loaded for a straight line: that is perftest's clock, not
+# the memlock limit, so that one failure is tried again, at most twice.
+tries=0
+while :; do
+	tries=$((tries + 1))
+	run_bounded 60 "$WORK/memlock_ok.out" su -s /bin/sh gduser -c \
+		"ib_write_bw -d rxe0 -x 1 -s 1048576 -n 5 -p 18599 & sleep 2;
+		 ib_write_bw -d rxe0 -x 1 -s 1048576 -n 5 -p 18599 $GD_VM_ADDR; rc=\$?; wait; exit \$rc"
+	rc=$?
+	[ $rc != 0 ] && [ $tries -lt 3 ] && grep -q "Correlation coefficient" "$WORK/memlock_ok.out" ||
+		break
+	diag "perftest could not calibrate its clock (try $tries), again"
+	sleep 1
+done
+tap_check $rc "perftest as gduser (uid 1000) with the default memlock limit: 1 MiB write runs (try $tries)" "$WORK/memlock_ok.out"
 run_bounded 60 "$WORK/memlock.out" su -s /bin/sh gduser -c \
 	"ulimit -l 64 || exit 99; ib_write_bw -d rxe0 -x 1 -s 1048576 -n 5 -p 18598 & sleep 2;
 	 ib_write_bw -d rxe0 -x 1 -s 1048576 -n 5 -p 18598 $GD_VM_ADDR; rc=\$?; wait; exit \$rc"

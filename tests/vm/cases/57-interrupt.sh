@@ -205,8 +205,14 @@ start_bounded 60 "$WORK/waiting.out" gd_write_bw -d rxe0 -x 1 -p $PORT \
 	--out_json_file="$WORK/waiting.json"
 spid=$BG_PID
 wait_listen $PORT || diag "waiting: server did not listen on port $PORT"
-grep -q "^ Waiting for client on port $PORT (gd_write_bw, the test travels from the client)\.\.\.$" "$WORK/waiting.out"
-tap_check $? "a waiting server prints perftest's kind of waiting line on stdout" "$WORK/waiting.out"
+# The port listens a moment before the line is written: give it 2 s.
+st=1
+for i in 1 2 3 4 5 6 7 8 9 10; do
+	grep -q "^ Waiting for client on port $PORT (gd_write_bw, the test travels from the client)\.\.\.$" \
+		"$WORK/waiting.out" && { st=0; break; }
+	usleep 200000
+done
+tap_check $st "a waiting server prints perftest's kind of waiting line on stdout" "$WORK/waiting.out"
 t0=$(now_cs)
 kill -INT $spid
 wait $spid
