@@ -133,6 +133,9 @@ static const struct sample samples[] = {
 	{ "latency_gap", "2", { NULL } },
 	{ "retry_count", "5", { NULL } },
 	{ "post_list", "2", { NULL } },
+	{ "recv_post_list", "8", { NULL } },
+	{ "cqe_poll", "4", { NULL } },
+	{ "outs", "4", { NULL } },
 	{ "ib-port", "1", { NULL } },
 	{ "config", NULL, { NULL } }, /* needs a file: see test_config */
 };
@@ -399,7 +402,6 @@ static void test_refusal_reasons(void **state)
 	       "(perftest: source MAC; in raw_ethernet_* tests)", "-B", "x");
 	REJECT(&t_write_bw, -EINVAL, "a vendor extension (mlx5dv)",
 	       "--aes_xts");
-	REJECT(&t_read_bw, -EINVAL, "min(16, the device's limit)", "-o", "4");
 	REJECT(&t_read_bw, -EINVAL, "Hop limit only valid for RawEth QP", "-L",
 	       "3");
 	/* the device asked is the one -d names, wherever -d comes */

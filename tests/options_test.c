@@ -687,6 +687,57 @@ static void test_perftest_conditions(void **state)
 	       "sys/rcvd_pkts");
 }
 
+/* -o, --cqe_poll and --recv_post_list: perftest's queue options, their
+ * defaults, ranges, tests and what they need. */
+static void test_perftest_queues(void **state)
+{
+	struct gd_opts o;
+
+	(void)state;
+	assert_int_equal(PARSE0(&t_read_bw, &o), 0);
+	assert_int_equal(o.outs, 0); /* the device's default, at open */
+	assert_int_equal(o.cqe_poll, 32);
+	assert_int_equal(o.recv_post_list, 1);
+	gd_opts_free(&o);
+	/* -o: 1..255 (a QP attribute is a byte), read and atomic tests */
+	assert_int_equal(PARSE(&t_read_bw, &o, "-o", "1"), 0);
+	assert_int_equal(o.outs, 1);
+	gd_opts_free(&o);
+	assert_int_equal(PARSE(&t_atomic_lat, &o, "--outs=255"), 0);
+	assert_int_equal(o.outs, 255);
+	gd_opts_free(&o);
+	REJECT(&t_read_lat, -ERANGE, "--outs", "-o", "0");
+	REJECT(&t_atomic_bw, -ERANGE, "1..255", "-o", "256");
+	REJECT(&t_write_bw, -EINVAL, "it applies to gd_read_bw, gd_read_lat",
+	       "-o", "4");
+	/* --cqe_poll: 1..65535 as in perftest, bandwidth tests */
+	assert_int_equal(PARSE(&t_send_bw, &o, "--cqe_poll=4"), 0);
+	assert_int_equal(o.cqe_poll, 4);
+	gd_opts_free(&o);
+	assert_int_equal(PARSE(&t_atomic_bw, &o, "--cqe_poll=65535"), 0);
+	gd_opts_free(&o);
+	REJECT(&t_write_bw, -ERANGE, "--cqe_poll", "--cqe_poll=0");
+	REJECT(&t_write_bw, -ERANGE, "--cqe_poll", "--cqe_poll=65536");
+	REJECT(&t_send_lat, -EINVAL, "does not apply to gd_send_lat",
+	       "--cqe_poll=4");
+	/* --recv_post_list: the tests that post receives, at most -r */
+	assert_int_equal(PARSE(&t_send_bw, &o, "--recv_post_list=8"), 0);
+	assert_int_equal(o.recv_post_list, 8);
+	gd_opts_free(&o);
+	assert_int_equal(PARSE(&t_write_bw, &o, "--write_with_imm",
+			       "--recv_post_list=16", "-r", "16"),
+			 0);
+	gd_opts_free(&o);
+	REJECT(&t_send_bw, -EINVAL, "--recv_post_list 32 exceeds -r 16",
+	       "--recv_post_list=32", "-r", "16");
+	REJECT(&t_send_bw, -ERANGE, "--recv_post_list", "--recv_post_list=0");
+	REJECT(&t_send_bw, -ERANGE, "1..1024", "--recv_post_list=1025");
+	REJECT(&t_read_bw, -EINVAL, "it applies to gd_write_bw and gd_send_bw",
+	       "--recv_post_list=8");
+	REJECT(&t_send_lat, -EINVAL, "does not apply to gd_send_lat",
+	       "--recv_post_list=8");
+}
+
 /* @t's --help, in a string the caller frees. */
 static char *help_of(const struct gd_test *t)
 {
@@ -993,6 +1044,7 @@ int main(void)
 		cmocka_unit_test(test_table_flags),
 		cmocka_unit_test(test_sizes_list),
 		cmocka_unit_test(test_perftest_conditions),
+		cmocka_unit_test(test_perftest_queues),
 		cmocka_unit_test(test_short_help_and_version),
 		cmocka_unit_test(test_unknown_in_cluster_then_reparse),
 	};

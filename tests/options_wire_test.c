@@ -32,7 +32,7 @@ static const char *const travelling[] = {
 	"verify",	  "phases",	    "reverse",
 	"no-interleave",  "repeat",	    "precision",
 	"margin",	  "reversed",	    "atomic_type",
-	"sizes",	  "noPeak",
+	"sizes",	  "noPeak",	    "outs",
 };
 #define N_TRAVELLING (sizeof(travelling) / sizeof(travelling[0]))
 
@@ -63,6 +63,8 @@ static void test_wire_keys(void **state)
 	assert_false(json_object_object_get_ex(w, "tx-depth", NULL));
 	assert_false(json_object_object_get_ex(w, "port", NULL));
 	assert_false(json_object_object_get_ex(w, "mem", NULL));
+	assert_false(json_object_object_get_ex(w, "cqe_poll", NULL));
+	assert_false(json_object_object_get_ex(w, "recv_post_list", NULL));
 	assert_true(json_object_object_get_ex(w, "size", &v));
 	assert_true(json_object_is_type(v, json_type_int));
 	assert_int_equal(json_object_get_int64(v), 4096);
@@ -355,6 +357,56 @@ static void test_wire_perftest_options(void **state)
 	gd_opts_free(&s);
 }
 
+/* -o: both ends use one value as initiator depth and responder resources,
+ * so the server adopts the client's and refuses another of its own; unset,
+ * it travels as 0 and each end takes its device's default. */
+static void test_wire_outs(void **state)
+{
+	struct gd_opts c, s;
+	struct json_object *w, *v;
+	char field[64], ours[128], theirs[128];
+
+	(void)state;
+	assert_int_equal(PARSE(&t_read_bw, &c, "-o", "4", "h"), 0);
+	w = gd_opts_to_wire(&t_read_bw, &c);
+	assert_true(json_object_object_get_ex(w, "outs", &v));
+	assert_int_equal(json_object_get_int64(v), 4);
+	assert_int_equal(PARSE0(&t_read_bw, &s), 0);
+	assert_int_equal(s.outs, 0);
+	assert_int_equal(wire_adopt(&t_read_bw, &s, w, field, ours, theirs), 0);
+	assert_int_equal(s.outs, 4);
+	gd_opts_free(&s);
+	assert_int_equal(PARSE(&t_read_bw, &s, "--outs=8"), 0);
+	assert_int_equal(wire_adopt(&t_read_bw, &s, w, field, ours, theirs),
+			 -EINVAL);
+	assert_string_equal(field, "outs");
+	assert_string_equal(ours, "8");
+	assert_string_equal(theirs, "4");
+	assert_msg_has("--outs is 8 here but 4 on the peer");
+	gd_opts_free(&s);
+	json_object_put(w);
+	gd_opts_free(&c);
+
+	assert_int_equal(PARSE(&t_atomic_lat, &c, "h"), 0);
+	w = gd_opts_to_wire(&t_atomic_lat, &c);
+	assert_true(json_object_object_get_ex(w, "outs", &v));
+	assert_int_equal(json_object_get_int64(v), 0);
+	assert_int_equal(PARSE0(&t_atomic_lat, &s), 0);
+	assert_int_equal(wire_adopt(&t_atomic_lat, &s, w, field, ours, theirs),
+			 0);
+	assert_int_equal(s.outs, 0);
+	gd_opts_free(&s);
+	/* more than a QP attribute holds, from a peer */
+	json_object_object_add(w, "outs", json_object_new_int(256));
+	assert_int_equal(PARSE0(&t_atomic_lat, &s), 0);
+	assert_int_equal(wire_adopt(&t_atomic_lat, &s, w, field, ours, theirs),
+			 -ERANGE);
+	assert_msg_has("--outs");
+	json_object_put(w);
+	gd_opts_free(&c);
+	gd_opts_free(&s);
+}
+
 static void test_wire_unset_duration(void **state)
 {
 	struct gd_opts c, s;
@@ -388,6 +440,7 @@ int main(void)
 		cmocka_unit_test(test_wire_malformed),
 		cmocka_unit_test(test_wire_unset_duration),
 		cmocka_unit_test(test_wire_perftest_options),
+		cmocka_unit_test(test_wire_outs),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -184,6 +184,11 @@ static void gd_report_header(struct gd_session *s)
 			     gd_conn_name(s->o->conn));
 	gd_report_header_int(rep, "num_qps", "Number of QPs",
 			     (long long)s->o->num_qps);
+	/* -o: what the reads and atomics may have in flight per QP */
+	if (s->test->verb == &gd_verbs[GD_VERB_READ] ||
+	    s->test->verb == &gd_verbs[GD_VERB_ATOMIC])
+		gd_report_header_int(rep, "outstanding_reads", "Outstand reads",
+				     (long long)s->qp.rd_atom);
 	gd_report_header_str(
 		rep, "connect_via", "Connected by",
 		s->o->rdma_cm ? "rdma_cm" : "QP numbers over the side channel");

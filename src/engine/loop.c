@@ -34,9 +34,11 @@ bool gd_step_polls_byte(const struct gd_session *s)
 	return s->test->verb->pingpong && !gd_step_needs_recv(s);
 }
 
-static int gd_post_recv_one(struct gd_step *st, unsigned int q)
+/* Post @n receives on QP @q in one ibv_post_recv call, as a list. */
+static int gd_post_recv_list(struct gd_step *st, unsigned int q, uint64_t n)
 {
 	struct gd_session *s = st->s;
+	struct ibv_recv_wr wr[GD_RECV_LIST_MAX], *bad;
 	/* Full slot length: a receive left over from an earlier step (an
 	 * unreliable transport dropped its message) still fits any size. */
 	struct ibv_sge sge = {
@@ -44,33 +46,48 @@ static int gd_post_recv_one(struct gd_step *st, unsigned int q)
 		.length = (uint32_t)s->slot_bytes,
 		.lkey = st->lb->mem.mr->lkey,
 	};
-	struct ibv_recv_wr wr = { .wr_id = q, .sg_list = &sge, .num_sge = 1 },
-			   *bad;
 
-	/* a receive the verb itself does not post is there for an immediate,
-	 * which consumes it but no buffer */
-	if (!s->test->verb->target_recv)
-		wr.num_sge = 0;
-	if (ibv_post_recv(s->v.qp[q], &wr, &bad))
+	for (uint64_t i = 0; i < n; i++) {
+		/* a receive the verb itself does not post is there for an
+		 * immediate, which consumes it but no buffer; the entries
+		 * share one sge: ibv_post_recv only reads it */
+		wr[i] = (struct ibv_recv_wr){
+			.wr_id = q,
+			.next = i + 1 < n ? &wr[i + 1] : NULL,
+			.sg_list = &sge,
+			.num_sge = s->test->verb->target_recv ? 1 : 0,
+		};
+	}
+	if (ibv_post_recv(s->v.qp[q], wr, &bad))
 		return gd_err(
 			-EIO,
-			"ibv_post_recv failed on %s QP %u: %s; check -r against the device's max_qp_wr",
-			s->v.port.dev_name, q, strerror(errno));
-	s->recv_outstanding[q]++;
+			"ibv_post_recv of %llu receives failed on %s QP %u: %s; check -r against the device's max_qp_wr",
+			(unsigned long long)n, s->v.port.dev_name, q,
+			strerror(errno));
+	s->recv_outstanding[q] += n;
 	return 0;
 }
 
-/* Keep min(rx-depth, still needed) receives posted on QP @q. */
+/* Keep min(rx-depth, still needed) receives posted on QP @q, in lists of
+ * --recv_post_list; a shorter list only for the last ones still needed. */
 int gd_step_recv_refill(struct gd_step *st, unsigned int q,
 			uint64_t still_needed)
 {
 	struct gd_session *s = st->s;
+	uint64_t list = s->o->recv_post_list;
 	uint64_t want =
 		still_needed < s->o->rx_depth ? still_needed : s->o->rx_depth;
 
-	while (s->recv_outstanding[q] < want)
-		if (gd_post_recv_one(st, q))
+	while (s->recv_outstanding[q] < want) {
+		uint64_t n = want - s->recv_outstanding[q];
+
+		if (n > list)
+			n = list;
+		else if (n < list && want < still_needed)
+			return 0; /* a full list fits once more complete */
+		if (gd_post_recv_list(st, q, n))
 			return gd_err_code();
+	}
 	return 0;
 }
 

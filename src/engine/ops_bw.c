@@ -18,7 +18,6 @@
 #include "engine/session.h"
 #include "util/stats.h"
 
-#define GD_POLL_BATCH 32
 /* Deadline, silence limit, sign of life and (on the receiver) a look at the
  * side channel happen every GD_CHECK_MS, timed by the raw clock: a count
  * of loop turns is no clock (under rxe one post can take a millisecond),
@@ -33,6 +32,7 @@ struct gd_bw_loop {
 	struct gd_step *st;
 	struct ibv_send_wr *wr;
 	struct ibv_sge *sge;
+	struct ibv_wc *wc; /* --cqe_poll of them */
 	uint64_t posted[GD_MAX_QPS];
 	uint64_t completed[GD_MAX_QPS];
 	uint64_t last_signal[GD_MAX_QPS];
@@ -66,8 +66,12 @@ static int gd_bw_templates(struct gd_bw_loop *L)
 
 	L->wr = calloc(n, sizeof(*L->wr));
 	L->sge = calloc(n, sizeof(*L->sge));
-	if (!L->wr || !L->sge)
-		return gd_err(-ENOMEM, "cannot allocate %zu work requests", n);
+	L->wc = calloc(s->o->cqe_poll, sizeof(*L->wc));
+	if (!L->wr || !L->sge || !L->wc)
+		return gd_err(
+			-ENOMEM,
+			"cannot allocate %zu work requests and %llu completions (--cqe_poll)",
+			n, (unsigned long long)s->o->cqe_poll);
 	for (size_t i = 0; i < n; i++) {
 		unsigned int q = (unsigned int)(i / s->o->post_list);
 		struct ibv_send_wr *w = &L->wr[i];
@@ -227,7 +231,7 @@ static int gd_bw_check(struct gd_bw_loop *L, uint64_t deadline_ns,
 static int gd_bw_burst(struct gd_bw_loop *L, uint64_t deadline_ns)
 {
 	struct gd_session *s = L->st->s;
-	struct ibv_wc wc[GD_POLL_BATCH];
+	struct ibv_wc *wc = L->wc;
 	uint64_t last_total = 0, last_progress = gd_now_ns(), turns = 0;
 	uint64_t check_ticks = gd_check_ticks(), next_check = gd_clock_ticks();
 	bool stopping = false;
@@ -242,7 +246,7 @@ static int gd_bw_burst(struct gd_bw_loop *L, uint64_t deadline_ns)
 				return gd_err_code();
 			posted += L->posted[q];
 		}
-		n = gd_verbs_poll(&s->v, s->v.send_cq, wc, GD_POLL_BATCH,
+		n = gd_verbs_poll(&s->v, s->v.send_cq, wc, (int)s->o->cqe_poll,
 				  s->o->use_event);
 		if (n < 0)
 			return n;
@@ -383,6 +387,7 @@ int gd_bw_initiate(struct gd_step *st, struct gd_step_result *r)
 out:
 	free(L.wr);
 	free(L.sge);
+	free(L.wc);
 	return ret;
 }
 
@@ -399,8 +404,9 @@ static int gd_bw_check_done(struct gd_session *s, bool *done_seen,
 	return ret;
 }
 
-int gd_bw_receive(struct gd_step *st, uint64_t *received, bool *done_seen,
-		  uint64_t *peer_sent)
+static int gd_bw_receive_into(struct gd_step *st, struct ibv_wc *wc,
+			      uint64_t *received, bool *done_seen,
+			      uint64_t *peer_sent)
 {
 	struct gd_session *s = st->s;
 	uint64_t nq = s->v.num_qps, got[GD_MAX_QPS] = { 0 };
@@ -409,7 +415,6 @@ int gd_bw_receive(struct gd_step *st, uint64_t *received, bool *done_seen,
 		 turns = 0;
 	uint64_t next_check = gd_clock_ticks() + check_ticks;
 	uint64_t timeout_ns = gd_step_silence_ns(st);
-	struct ibv_wc wc[GD_POLL_BATCH];
 	int n, ret;
 
 	*received = 0;
@@ -418,7 +423,7 @@ int gd_bw_receive(struct gd_step *st, uint64_t *received, bool *done_seen,
 			return 0;
 		if (*done_seen && *received >= *peer_sent)
 			return 0;
-		n = gd_verbs_poll(&s->v, s->v.recv_cq, wc, GD_POLL_BATCH,
+		n = gd_verbs_poll(&s->v, s->v.recv_cq, wc, (int)s->o->cqe_poll,
 				  false);
 		if (n < 0)
 			return n;
@@ -463,4 +468,20 @@ int gd_bw_receive(struct gd_step *st, uint64_t *received, bool *done_seen,
 				(unsigned long long)*received,
 				s->oob.peer_name);
 	}
+}
+
+int gd_bw_receive(struct gd_step *st, uint64_t *received, bool *done_seen,
+		  uint64_t *peer_sent)
+{
+	uint64_t batch = st->s->o->cqe_poll;
+	struct ibv_wc *wc = calloc(batch, sizeof(*wc));
+	int ret;
+
+	if (!wc)
+		return gd_err(-ENOMEM,
+			      "cannot allocate %llu completions (--cqe_poll)",
+			      (unsigned long long)batch);
+	ret = gd_bw_receive_into(st, wc, received, done_seen, peer_sent);
+	free(wc);
+	return ret;
 }

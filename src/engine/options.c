@@ -151,6 +151,8 @@ void gd_opts_defaults(const struct gd_test *test, struct gd_opts *o)
 	o->rx_depth = 512;
 	o->cq_mod = 100;
 	o->post_list = 1;
+	o->recv_post_list = 1;
+	o->cqe_poll = GD_CQE_POLL_DEFAULT;
 	o->inline_bytes = test->measure == GD_MEASURE_LAT ? 64 : 0;
 	o->sl = 0;
 	o->tos = -1;
@@ -564,6 +566,12 @@ int gd_opts_validate(const struct gd_test *test, struct gd_opts *o)
 			      "-l %" PRIu64 " exceeds -t %" PRIu64
 			      " (the send queue depth)",
 			      o->post_list, o->tx_depth);
+	if (o->recv_post_list > o->rx_depth)
+		return gd_err(
+			-EINVAL,
+			"--recv_post_list %" PRIu64 " exceeds -r %" PRIu64
+			" (the receive queue depth); lower it or raise -r",
+			o->recv_post_list, o->rx_depth);
 	return gd_opts_mem_validate(o, gd_opts_given(o, "mem"),
 				    gd_opts_given(o, "inline_size"));
 }

@@ -24,6 +24,10 @@ struct json_object;
 #define GD_SWEEP_MIN_BYTES 2ULL
 #define GD_SWEEP_MAX_BYTES (8ULL << 20)
 #define GD_MAX_SIZE_LIST 40 /* --sizes: at most; the sweep's GD_MAX_SIZES */
+/* --cqe_poll: completions per ibv_poll_cq in the bandwidth loops (perftest
+ * polls 16, adapting the batch unless --disable_dynamic_polling) */
+#define GD_CQE_POLL_DEFAULT 32
+#define GD_RECV_LIST_MAX 1024 /* --recv_post_list: at most */
 
 /* -A: the atomic operation of the atomic tests (perftest's names). */
 enum gd_atomic_op { GD_ATOMIC_FETCH_AND_ADD, GD_ATOMIC_CMP_AND_SWAP };
@@ -54,6 +58,11 @@ struct gd_opts {
 	uint64_t tx_depth, rx_depth;
 	uint64_t cq_mod;
 	uint64_t post_list;
+	uint64_t recv_post_list; /* receives per ibv_post_recv */
+	uint64_t cqe_poll;	 /* completions per ibv_poll_cq (bandwidth) */
+	/* -o: outstanding reads/atomics per QP (travels); 0: 16 or the
+	 * device's max_qp_rd_atom if lower */
+	uint64_t outs;
 	uint64_t inline_bytes;
 	bool bidir;
 	bool reversed;	  /* --reversed: the server initiates (perftest) */

@@ -134,12 +134,6 @@ static void gd_cap_answer(const char *dev, struct ibv_context *ctx,
 			a->packet_pacing_caps.qp_rate_limit_min,
 			a->packet_pacing_caps.qp_rate_limit_max);
 		return;
-	case GD_CAP_RD_ATOM:
-		snprintf(
-			buf, len,
-			"%s allows %d outstanding reads/atomics per QP (max_qp_rd_atom); gdperf uses min(16, that)",
-			dev, o->max_qp_rd_atom);
-		return;
 	case GD_CAP_COMP_VECTORS:
 		snprintf(
 			buf, len,

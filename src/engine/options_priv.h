@@ -146,7 +146,6 @@ enum gd_cap {
 	GD_CAP_DM,	     /* max_dm_size */
 	GD_CAP_PORTS,	     /* phys_port_cnt */
 	GD_CAP_RATE_LIMIT,   /* packet_pacing_caps */
-	GD_CAP_RD_ATOM,	     /* max_qp_rd_atom */
 	GD_CAP_COMP_VECTORS, /* num_comp_vectors */
 	GD_CAP_SRQ,	     /* max_srq */
 	GD_CAP_COUNT

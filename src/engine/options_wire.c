@@ -223,6 +223,10 @@ struct json_object *gd_opts_describe(const struct gd_test *test,
 	json_object_object_add(d, "cq_mod", json_object_new_uint64(o->cq_mod));
 	json_object_object_add(d, "post_list",
 			       json_object_new_uint64(o->post_list));
+	json_object_object_add(d, "recv_post_list",
+			       json_object_new_uint64(o->recv_post_list));
+	json_object_object_add(d, "cqe_poll",
+			       json_object_new_uint64(o->cqe_poll));
 	json_object_object_add(d, "inline_bytes",
 			       json_object_new_uint64(o->inline_bytes));
 	return d;

@@ -499,6 +499,8 @@ static int gd_setup_verbs(struct gd_session *s, char *cm_ip, size_t len)
 	if (!ret)
 		ret = gd_check_ud_mtu(s);
 	if (!ret)
+		ret = gd_verbs_rd_atom(&s->v, o->outs, &s->qp.rd_atom);
+	if (!ret)
 		ret = gd_verbs_create_pd_cq(&s->v, &s->qp);
 	if (!ret)
 		ret = gd_session_setup_memory(s);

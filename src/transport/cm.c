@@ -183,10 +183,12 @@ int gd_cm_listen(struct gd_cm *cm, const char *bind_ip, uint16_t port)
 int gd_cm_accept(struct gd_cm *cm, const struct gd_qp_cfg *c, int access)
 {
 	struct gd_verbs *v = cm->v;
-	struct rdma_conn_param cp = { .responder_resources = 16,
-				      .initiator_depth = 16,
-				      .retry_count = 7,
-				      .rnr_retry_count = 7 };
+	struct rdma_conn_param cp = {
+		.responder_resources = (uint8_t)c->rd_atom,
+		.initiator_depth = (uint8_t)c->rd_atom,
+		.retry_count = 7,
+		.rnr_retry_count = 7,
+	};
 
 	v->conn = c->conn;
 	v->num_qps = (unsigned int)c->num_qps;
@@ -210,10 +212,12 @@ static int gd_cm_connect_one(struct gd_cm *cm, const struct gd_qp_cfg *c,
 			     struct addrinfo *ai, unsigned int i, int access)
 {
 	struct gd_verbs *v = cm->v;
-	struct rdma_conn_param cp = { .responder_resources = 16,
-				      .initiator_depth = 16,
-				      .retry_count = 7,
-				      .rnr_retry_count = 7 };
+	struct rdma_conn_param cp = {
+		.responder_resources = (uint8_t)c->rd_atom,
+		.initiator_depth = (uint8_t)c->rd_atom,
+		.retry_count = 7,
+		.rnr_retry_count = 7,
+	};
 	struct rdma_cm_id *id;
 
 	if (rdma_create_id(cm->channel, &id, NULL, RDMA_PS_TCP))

@@ -492,6 +492,35 @@ static void gd_fill_ah(const struct gd_verbs *v, const struct gd_qp_cfg *c,
 	}
 }
 
+int gd_verbs_rd_atom(struct gd_verbs *v, uint64_t want, uint64_t *rd_atom)
+{
+	struct ibv_device_attr da;
+	int limit, ret = ibv_query_device(v->ctx, &da);
+
+	if (ret)
+		return gd_err(
+			-ret,
+			"cannot ask %s for its outstanding reads/atomics limit (ibv_query_device): %s; check the device with ibv_devinfo -v",
+			v->port.dev_name, strerror(ret));
+	/* both ends use one value as initiator and as responder */
+	limit = da.max_qp_rd_atom < da.max_qp_init_rd_atom
+			? da.max_qp_rd_atom
+			: da.max_qp_init_rd_atom;
+	if (limit < 0)
+		limit = 0;
+	if (want > (uint64_t)limit)
+		return gd_err(
+			-EINVAL,
+			"-o %llu: %s allows at most %d outstanding reads/atomics per QP (max_qp_rd_atom %d, max_qp_init_rd_atom %d); give -o %d or less on both ends",
+			(unsigned long long)want, v->port.dev_name, limit,
+			da.max_qp_rd_atom, da.max_qp_init_rd_atom, limit);
+	if (!want)
+		want = limit < GD_RD_ATOM_DEFAULT ? (uint64_t)limit
+						  : GD_RD_ATOM_DEFAULT;
+	*rd_atom = want;
+	return 0;
+}
+
 static int gd_qp_rtr_rts(struct gd_verbs *v, const struct gd_qp_cfg *c,
 			 const struct gd_qp_peer *peer, unsigned int i)
 {
@@ -499,7 +528,6 @@ static int gd_qp_rtr_rts(struct gd_verbs *v, const struct gd_qp_cfg *c,
 	uint32_t mtu = c->mtu_bytes ? (uint32_t)c->mtu_bytes
 				    : v->port.active_mtu_bytes;
 	int mask = IBV_QP_STATE, ret;
-	struct ibv_device_attr da;
 
 	if (peer->mtu_bytes && peer->mtu_bytes < mtu)
 		mtu = peer->mtu_bytes;
@@ -511,12 +539,7 @@ static int gd_qp_rtr_rts(struct gd_verbs *v, const struct gd_qp_cfg *c,
 		mask |= IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN |
 			IBV_QP_RQ_PSN;
 		if (v->conn == GD_CONN_RC) {
-			if (ibv_query_device(v->ctx, &da))
-				da.max_qp_rd_atom = 1;
-			a.max_dest_rd_atomic =
-				(uint8_t)(da.max_qp_rd_atom < 16
-						  ? da.max_qp_rd_atom
-						  : 16);
+			a.max_dest_rd_atomic = (uint8_t)c->rd_atom;
 			a.min_rnr_timer = 12;
 			mask |= IBV_QP_MAX_DEST_RD_ATOMIC |
 				IBV_QP_MIN_RNR_TIMER;
@@ -537,9 +560,7 @@ static int gd_qp_rtr_rts(struct gd_verbs *v, const struct gd_qp_cfg *c,
 		a.timeout = (uint8_t)c->qp_timeout;
 		a.retry_cnt = (uint8_t)c->retry_count;
 		a.rnr_retry = 7;
-		a.max_rd_atomic =
-			(uint8_t)(da.max_qp_rd_atom < 16 ? da.max_qp_rd_atom
-							 : 16);
+		a.max_rd_atomic = (uint8_t)c->rd_atom;
 		mask |= IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY |
 			IBV_QP_MAX_QP_RD_ATOMIC;
 	}

@@ -45,6 +45,9 @@ struct gd_qp_cfg {
 	uint64_t mtu_bytes; /* 0: the port's active MTU */
 	int64_t sl, tos;    /* tos -1: the default traffic class */
 	uint64_t qp_timeout, retry_count;
+	/* RC: outstanding reads/atomics, as initiator (max_rd_atomic) and
+	 * as responder (max_dest_rd_atomic); gd_verbs_rd_atom sets it */
+	uint64_t rd_atom;
 };
 
 /* What one side tells the other to connect its QPs. */
@@ -87,6 +90,11 @@ int gd_verbs_open(struct gd_verbs *v, const char *name, unsigned int port,
 		  int gid_index);
 /* Query port/GID details for an already open context (rdma_cm path). */
 int gd_verbs_query_port(struct gd_verbs *v, unsigned int port, int gid_index);
+/* The outstanding reads/atomics per QP for @c->rd_atom: @want (-o), or
+ * with 0 GD_RD_ATOM_DEFAULT or the device's limit if lower; -EINVAL
+ * naming the device's limit when @want exceeds it. */
+#define GD_RD_ATOM_DEFAULT 16
+int gd_verbs_rd_atom(struct gd_verbs *v, uint64_t want, uint64_t *rd_atom);
 /* PD, CQs (sized for the depths), completion channel with -e. */
 int gd_verbs_create_pd_cq(struct gd_verbs *v, const struct gd_qp_cfg *c);
 /* Send queue depth: -t, or -Q when latency sends go unsignalled. */
