@@ -1,10 +1,11 @@
 # SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 # perftest's options on rxe0: the refusals that ask the device say what rxe
-# answers (ODP, the null MR, XRC, outstanding reads, device memory, rate
-# limiting), and what gdperf implements of perftest runs on rxe: -A
-# CMP_AND_SWAP, -N, -H/-U/-C, -w/-y as gates (exit 3), -f with -D, --tclass,
-# -W, --pin_cores, --report-both, --data_validation, --sizes, --reversed.
-# About 20 short loopback runs:
+# answers (ODP, the null MR, XRC, device memory, rate limiting), and what
+# gdperf implements of perftest runs on rxe: -A CMP_AND_SWAP, -N, -H/-U/-C,
+# -w/-y as gates (exit 3), -f with -D, --tclass, -W, --pin_cores,
+# --report-both, --data_validation, --sizes, --reversed, -o (with and
+# without -R, and above rxe's limit), --cqe_poll, --recv_post_list.
+# About 28 short loopback runs:
 # gd-case-timeout-s: 420
 . /gd/guest-lib.sh
 
@@ -34,8 +35,6 @@ refused odp gd_write_bw -d rxe0 --odp -- \
 	'rxe0 does not support on-demand paging \(ibv_query_device_ex: odp_caps.general_caps 0x0; RC: none; UC: none; UD: none\)'
 refused nullmr gd_read_bw --use-null-mr -d rxe0 -- \
 	'rxe0 has no null MR \(ibv_alloc_null_mr: EOPNOTSUPP, '
-refused outs gd_read_bw -d rxe0 -o 4 -- \
-	'rxe0 allows [0-9]+ outstanding reads/atomics per QP \(max_qp_rd_atom\)'
 refused dm gd_write_bw -d rxe0 --use_ib_dm_dmabuf=rxe0 -- \
 	'rxe0 has 0 bytes of device memory \(max_dm_size\)'
 refused rate gd_write_bw -d rxe0 --rate_limit=10 -- \
@@ -151,8 +150,9 @@ out=$WORK/validation
 run_bounded 90 "$out.txt" gd_read_bw $L -n 100 --data_validation --out_json_file="$out.json"
 rc=$?
 st=1
-[ $rc = 0 ] && json_ok "$out.json" '.test.verify == true and all(.phases[0].steps[]; .verify.ok == true)' && st=0
-tap_check $st "gd_read_bw --data_validation: exit $rc, every step verified" "$out.txt"
+[ $rc = 0 ] && json_ok "$out.json" '.test.verify == true and all(.phases[0].steps[]; .verify.ok == true)
+	and .header.outstanding_reads == 16 and .options.outs == 0' && st=0
+tap_check $st "gd_read_bw --data_validation: exit $rc, every step verified, 16 outstanding reads without -o" "$out.txt"
 
 # 10. --sizes and --reversed: planned by the sweep (gd_opts_sizes, the
 # phases' direction).
@@ -175,4 +175,59 @@ else
 	tap_not_ok "gd_write_bw --reversed: exit $rc"
 	diag_file "$out.txt"
 fi
+# 11. -o: the reads and atomics in flight per QP, one value on both ends
+# (initiator depth and responder resources), in the header and the JSON;
+# through rdma_cm too; above what rxe allows refused at device open.
+for args in "gd_read_bw -o 1 -q 2 --verify" "gd_read_bw -o 4 --verify" \
+	"gd_read_bw -o 2 -R --verify" "gd_atomic_bw -o 4"; do
+	set -- $args
+	n=$3
+	out=$WORK/outs_$1_$n$4
+	size=65536
+	[ "$1" = gd_atomic_bw ] && size=8
+	iters=200
+	[ "$4" = -q ] && iters=$((200 * $5))
+	run_bounded 90 "$out.txt" $args $L -n 200 --out_json_file="$out.json"
+	rc=$?
+	st=1
+	[ $rc = 0 ] && json_ok "$out.json" "$(gd_json_bw_filter $size $iters)
+		and .header.outstanding_reads == $n and .options.outs == $n
+		and .test.outs == $n
+		and all(.phases[0].steps[]; .status == \"ok\" and (.verify.ok != false))" &&
+		grep -Eq "^ Outstand reads +: $n\$" "$out.txt" && st=0
+	bw=$(jq -r '.phases[0].results[0].bw_avg_MiBps' "$out.json" 2>/dev/null)
+	tap_check $st "$args: exit $rc, $n outstanding per QP in the header and the JSON ($bw MiB/s)" "$out.txt"
+	[ $st = 0 ] || json_diag "$out.json"
+done
+out=$WORK/outs_over
+run_bounded 60 "$out.txt" gd_read_bw $L -o 255 -n 100
+rc=$?
+st=1
+pat='-o 255: rxe0 allows at most [0-9]+ outstanding reads/atomics per QP \(max_qp_rd_atom [0-9]+, max_qp_init_rd_atom [0-9]+\); give -o [0-9]+ or less'
+[ $rc = 1 ] && grep -Eq -- "$pat" "$out.txt" && st=0
+tap_check $st "gd_read_bw -o 255: exit $rc (1), refused at device open: $(grep -Eo -- 'rxe0 allows at most [0-9]+' "$out.txt" | head -1)" "$out.txt"
+
+# 12. --recv_post_list and --cqe_poll: receives posted in lists of 8 (the
+# last list shorter: -n is no multiple of 8), completions polled 4 at a time;
+# every message received, on RC and on write with immediate.
+for args in "gd_send_bw --recv_post_list=8 --cqe_poll=4 -n 1003" \
+	"gd_send_bw --recv_post_list=8 --cqe_poll=1 -q 2 -n 301" \
+	"gd_write_bw --write_with_imm --recv_post_list=4 --cqe_poll=2 -n 301"; do
+	out=$WORK/rpl_$(echo "$args" | tr -dc 'a-z0-9')
+	iters=$(echo "$args" | sed 's/.*-n \([0-9]*\).*/\1/')
+	rpl=$(echo "$args" | sed 's/.*--recv_post_list=\([0-9]*\).*/\1/')
+	cqe=$(echo "$args" | sed 's/.*--cqe_poll=\([0-9]*\).*/\1/')
+	qps=1
+	case $args in *"-q 2"*) qps=2 ;; esac
+	run_bounded 120 "$out.txt" $args $L --out_json_file="$out.json"
+	rc=$?
+	st=1
+	[ $rc = 0 ] && json_ok "$out.json" "$(gd_json_bw_filter 65536 $((iters * qps)))
+		and .test.recv_post_list == $rpl and .test.cqe_poll == $cqe
+		and .options.recv_post_list == $rpl and .options.cqe_poll == $cqe
+		and all(.phases[].results[]; (has(\"messages_received\") | not)
+			or .messages_received == .messages_sent)" && st=0
+	tap_check $st "$args: exit $rc, every message received" "$out.txt"
+	[ $st = 0 ] || json_diag "$out.json"
+done
 exit 0
