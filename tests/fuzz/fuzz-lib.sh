@@ -36,6 +36,11 @@ gd_fuzz_run() {
 	trap 'rm -rf "$work"' EXIT INT TERM
 	# A finding is fatal: ASan and UBSan stop at the first report and
 	# libFuzzer saves the input. Leaks count too (detect_leaks).
+	# The symbolizer configure found: the suppressions match names.
+	if [ -n "${GD_LLVM_SYMBOLIZER:-}" ] && [ -z "${ASAN_SYMBOLIZER_PATH:-}" ]; then
+		ASAN_SYMBOLIZER_PATH=$GD_LLVM_SYMBOLIZER
+		export ASAN_SYMBOLIZER_PATH
+	fi
 	ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1} \
 	LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$srcdir/tests/lsan.supp:print_suppressions=0} \
 	UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1} \
