@@ -24,6 +24,11 @@ EXTRA_DIST += \
 	contrib/bench-guest.sh \
 	.ci/run
 
+# Directories go into the tarball whole: in an in-tree build that would
+# include the cluster test's own log and result files.
+dist-hook:
+	rm -f $(distdir)/tests/vm/cluster/*.log $(distdir)/tests/vm/cluster/*.trs
+
 GD_VM = $(abs_top_srcdir)/tests/vm/gd-vm
 GD_VM_ENV = GD_TOP_SRCDIR='$(abs_top_srcdir)' GD_TOP_BUILDDIR='$(abs_top_builddir)' QEMU='$(QEMU)'
 
