@@ -136,6 +136,7 @@ static const struct sample samples[] = {
 	{ "recv_post_list", "8", { NULL } },
 	{ "cqe_poll", "4", { NULL } },
 	{ "outs", "4", { NULL } },
+	{ "wait_destroy", "2", { NULL } },
 	{ "ib-port", "1", { NULL } },
 	{ "config", NULL, { NULL } }, /* needs a file: see test_config */
 };
@@ -402,6 +403,10 @@ static void test_refusal_reasons(void **state)
 	       "(perftest: source MAC; in raw_ethernet_* tests)", "-B", "x");
 	REJECT(&t_write_bw, -EINVAL, "a vendor extension (mlx5dv)",
 	       "--aes_xts");
+	/* what one MR per QP would take, for whoever implements it */
+	REJECT(&t_send_bw, -EINVAL, "each slot's rkey in the buffer entries",
+	       "--mr_per_qp");
+	assert_msg_has("each QP's own lkey and rkey in the bandwidth posts");
 	REJECT(&t_read_bw, -EINVAL, "Hop limit only valid for RawEth QP", "-L",
 	       "3");
 	/* the device asked is the one -d names, wherever -d comes */

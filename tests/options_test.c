@@ -738,6 +738,33 @@ static void test_perftest_queues(void **state)
 	       "--recv_post_list=8");
 }
 
+/* --wait_destroy: perftest's range (an unsigned 32-bit number of seconds,
+ * 0 by default: no wait) and tests (the bandwidth ones); this end only. */
+static void test_wait_destroy(void **state)
+{
+	struct gd_opts o;
+
+	(void)state;
+	assert_int_equal(PARSE0(&t_write_bw, &o), 0);
+	assert_int_equal(o.wait_destroy_s, 0);
+	gd_opts_free(&o);
+	assert_int_equal(PARSE(&t_write_bw, &o, "--wait_destroy=2"), 0);
+	assert_int_equal(o.wait_destroy_s, 2);
+	gd_opts_free(&o);
+	assert_int_equal(PARSE(&t_atomic_bw, &o, "--wait_destroy=4294967295"),
+			 0);
+	assert_int_equal(o.wait_destroy_s, 4294967295ULL);
+	gd_opts_free(&o);
+	assert_int_equal(PARSE(&t_send_bw, &o, "--wait_destroy=0"), 0);
+	gd_opts_free(&o);
+	REJECT(&t_read_bw, -ERANGE, "--wait_destroy",
+	       "--wait_destroy=4294967296");
+	REJECT(&t_read_bw, -EINVAL, "not a non-negative number",
+	       "--wait_destroy=-1");
+	REJECT(&t_write_lat, -EINVAL, "does not apply to gd_write_lat",
+	       "--wait_destroy=2");
+}
+
 /* @t's --help, in a string the caller frees. */
 static char *help_of(const struct gd_test *t)
 {
@@ -1045,6 +1072,7 @@ int main(void)
 		cmocka_unit_test(test_sizes_list),
 		cmocka_unit_test(test_perftest_conditions),
 		cmocka_unit_test(test_perftest_queues),
+		cmocka_unit_test(test_wait_destroy),
 		cmocka_unit_test(test_short_help_and_version),
 		cmocka_unit_test(test_unknown_in_cluster_then_reparse),
 	};

@@ -65,6 +65,7 @@ static void test_wire_keys(void **state)
 	assert_false(json_object_object_get_ex(w, "mem", NULL));
 	assert_false(json_object_object_get_ex(w, "cqe_poll", NULL));
 	assert_false(json_object_object_get_ex(w, "recv_post_list", NULL));
+	assert_false(json_object_object_get_ex(w, "wait_destroy", NULL));
 	assert_true(json_object_object_get_ex(w, "size", &v));
 	assert_true(json_object_is_type(v, json_type_int));
 	assert_int_equal(json_object_get_int64(v), 4096);

@@ -35,6 +35,9 @@ enum { GD_EXIT_OK = 0, GD_EXIT_FAIL = 1, GD_EXIT_USAGE = 2, GD_EXIT_GATE = 3 };
 /* The peer said it was interrupted (the --loopback client half then drops
  * its server half's echo of it). */
 static bool gd_peer_interrupted;
+/* a signal ended this process's --wait_destroy wait (the loopback server
+ * half, in its own, is told: its side channel is closed by then) */
+static bool gd_wait_cut;
 
 /* --cpu: one CPU for every phase, so placement is the only variable. */
 static int gd_pin_cpu(const struct gd_opts *o, bool loopback_server)
@@ -460,6 +463,8 @@ static int gd_run_role(const struct gd_test *test, struct gd_opts *o, int argc,
 		if (!ret)
 			status = judged;
 	}
+	if (!ret && gd_session_wait_destroy(&s))
+		gd_wait_cut = true;
 	gd_session_teardown(&s);
 	if (gd_report_finish(s.rep, status)) {
 		gd_report_error(NULL, test->name, gd_err_code(), gd_err_msg());
@@ -544,6 +549,17 @@ static bool gd_loopback_relay(const struct gd_test *test, int fd, pid_t child)
 }
 
 /*
+ * The signal that ended the client half's --wait_destroy wait ends the
+ * server half's too. Sent as the other kind (SIGTERM for SIGINT): where a
+ * terminal's ^C reached both halves, a second SIGINT would kill the server
+ * half (SA_RESETHAND) where another kind is only recorded.
+ */
+static void gd_loopback_end_wait(pid_t child)
+{
+	kill(child, gd_stop_signal() == SIGINT ? SIGTERM : SIGINT);
+}
+
+/*
  * Server in a child process, client here, both on the same device. The
  * child's notices come here through a pipe, so that a failure both halves
  * see is printed once; its status counts when it failed alone or was the
@@ -582,6 +598,8 @@ static int gd_run_loopback(const struct gd_test *test, struct gd_opts *o,
 	free(o->server_host);
 	o->server_host = strdup("127.0.0.1");
 	client_status = gd_run_role(test, o, argc, argv, false, false);
+	if (gd_wait_cut)
+		gd_loopback_end_wait(child);
 	stopped = gd_loopback_relay(test, lines[0], child);
 	close(lines[0]);
 	while (waitpid(child, &wstatus, 0) < 0 && errno == EINTR)

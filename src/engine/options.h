@@ -77,6 +77,8 @@ struct gd_opts {
 	bool write_with_imm;
 	uint64_t latency_gap_us;
 	bool run_infinitely;
+	/* --wait_destroy: seconds to wait before the teardown (this end) */
+	uint64_t wait_destroy_s;
 	uint64_t repeat;      /* --repeat: rounds per phase and size, >= 1 */
 	double precision_pct; /* --precision: target half-width, 0 off */
 	uint64_t max_repeat;  /* --precision: rounds per size at most */

@@ -229,6 +229,8 @@ struct json_object *gd_opts_describe(const struct gd_test *test,
 			       json_object_new_uint64(o->cqe_poll));
 	json_object_object_add(d, "inline_bytes",
 			       json_object_new_uint64(o->inline_bytes));
+	json_object_object_add(d, "wait_destroy_s",
+			       json_object_new_uint64(o->wait_destroy_s));
 	return d;
 }
 

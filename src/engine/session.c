@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <json-c/json.h>
@@ -562,6 +563,50 @@ int gd_session_setup(struct gd_session *s)
 	else if (ret && s->oob.fd >= 0)
 		gd_oob_send_error(&s->oob, gd_err_code(), gd_err_msg());
 	return ret;
+}
+
+static double gd_mono_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Sleep until @until (CLOCK_MONOTONIC seconds) in slices of 50 ms, so that
+ * a signal ends it within one; the signal's number, 0 when none came. */
+static int gd_sleep_until(double until)
+{
+	const struct timespec slice = { .tv_nsec = 50 * 1000 * 1000 };
+
+	while (!gd_stop_signal() && gd_mono_s() < until)
+		nanosleep(&slice, NULL);
+	return gd_stop_signal();
+}
+
+int gd_session_wait_destroy(struct gd_session *s)
+{
+	const char *who = s->is_server ? " (server)" : "";
+	double start;
+	int sig;
+
+	if (!s->o->wait_destroy_s || gd_stop_signal())
+		return 0;
+	/* the peer's teardown must not wait on this end's heartbeat */
+	gd_oob_close(&s->oob);
+	start = gd_mono_s();
+	gd_stop_during("the --wait_destroy wait");
+	gd_report_notice("%s%s: --wait_destroy: waiting %" PRIu64
+			 " s before destroying the QPs, CQs, MRs and PD",
+			 s->test->name, who, s->o->wait_destroy_s);
+	sig = gd_sleep_until(start + (double)s->o->wait_destroy_s);
+	if (sig)
+		gd_report_notice(
+			"%s%s: --wait_destroy: %s ended the wait after %.1f of %" PRIu64
+			" s; the results are complete",
+			s->test->name, who, gd_stop_signal_name(sig),
+			gd_mono_s() - start, s->o->wait_destroy_s);
+	return sig;
 }
 
 void gd_session_teardown(struct gd_session *s)

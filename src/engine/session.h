@@ -114,6 +114,12 @@ int gd_session_take_peer_info(struct gd_session *s, struct json_object *peer,
 int gd_session_setup_memory(struct gd_session *s);
 /* "on (...)" or "off (why)": relaxed ordering of this side's registrations. */
 const char *gd_session_relaxed_ordering(const struct gd_session *s);
+/* --wait_destroy: after a completed run, close the side channel (the peer
+ * has had its last message) and wait that many seconds before the
+ * teardown; SIGINT or SIGTERM ends the wait (a notice says so, the run's
+ * exit status stands). Nothing without the option or after a signal.
+ * The signal that ended the wait, 0 when none did. */
+int gd_session_wait_destroy(struct gd_session *s);
 void gd_session_teardown(struct gd_session *s);
 
 /* sweep.c: plan and walk the steps. */
