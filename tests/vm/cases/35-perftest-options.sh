@@ -4,9 +4,10 @@
 # gdperf implements of perftest runs on rxe: -A CMP_AND_SWAP, -N, -H/-U/-C,
 # -w/-y as gates (exit 3), -f with -D, --tclass, -W, --pin_cores,
 # --report-both, --data_validation, --sizes, --reversed, -o (with and
-# without -R, and above rxe's limit), --cqe_poll, --recv_post_list.
-# About 28 short loopback runs:
-# gd-case-timeout-s: 420
+# without -R, and above rxe's limit), --cqe_poll, --recv_post_list,
+# --wait_destroy (a pair, and SIGINT during the wait).
+# About 28 short loopback runs and two pairs:
+# gd-case-timeout-s: 480
 . /gd/guest-lib.sh
 
 L="--loopback -d rxe0 -x 1"
@@ -230,4 +231,60 @@ for args in "gd_send_bw --recv_post_list=8 --cqe_poll=4 -n 1003" \
 	tap_check $st "$args: exit $rc, every message received" "$out.txt"
 	[ $st = 0 ] || json_diag "$out.json"
 done
+# 13. --wait_destroy: the end given it waits that long after the run, its
+# side channel closed first, so the peer ends as it does without it; a
+# SIGINT during the wait ends it at once and the run stands (exit 0).
+now_cs() {
+	awk '{ printf "%d", $1 * 100 }' /proc/uptime
+}
+# wd_pair NAME SERVER_ARGS...: a write_bw pair; sets WD_RC_S, WD_RC_C and
+# WD_S_CS, WD_C_CS (centiseconds from the client's start to each exit).
+wd_pair() {
+	local n=$1 spid t0
+	shift
+	PORT=$(next_port)
+	start_bounded 60 "$WORK/$n.server" gd_write_bw -d rxe0 -x 1 -n 200 \
+		-p $PORT --out_json_file="$WORK/$n.server.json" "$@"
+	spid=$BG_PID
+	wait_listen $PORT || diag "$n: server did not listen on port $PORT"
+	t0=$(now_cs)
+	run_bounded 60 "$WORK/$n.client" gd_write_bw -d rxe0 -x 1 -n 200 \
+		-p $PORT --out_json_file="$WORK/$n.client.json" "$GD_VM_ADDR"
+	WD_RC_C=$?
+	WD_C_CS=$(($(now_cs) - t0))
+	wait $spid
+	WD_RC_S=$?
+	WD_S_CS=$(($(now_cs) - t0))
+}
+wd_pair wd_base
+base_s=$WD_S_CS base_c=$WD_C_CS
+wd_pair wd_wait --wait_destroy=2
+st=1
+[ $WD_RC_S = 0 ] && [ $WD_RC_C = 0 ] && [ $((WD_S_CS - base_s)) -ge 200 ] &&
+	[ $((WD_S_CS - WD_C_CS)) -ge 150 ] &&
+	json_ok "$WORK/wd_wait.server.json" '.exit_status == 0 and .options.wait_destroy == 2' &&
+	json_ok "$WORK/wd_wait.client.json" '.exit_status == 0 and .options.wait_destroy == 0' &&
+	grep -q -- '--wait_destroy: waiting 2 s before destroying the QPs, CQs, MRs and PD' "$WORK/wd_wait.server" && st=0
+tap_check $st "gd_write_bw --wait_destroy=2 on the server: exits $WD_RC_S after $WD_S_CS cs (without: $base_s cs), the client $WD_RC_C after $WD_C_CS cs (without: $base_c cs)" \
+	"$WORK/wd_wait.server" "$WORK/wd_wait.client"
+[ $st = 0 ] || json_diag "$WORK/wd_wait.server.json"
+out=$WORK/wd_int
+start_bounded 90 "$out.txt" gd_write_bw $L -n 200 --wait_destroy=60 --out_json_file="$out.json"
+wpid=$BG_PID
+left=300
+until grep -q -- '--wait_destroy: waiting 60 s' "$out.txt" || [ $left = 0 ]; do
+	usleep 100000
+	left=$((left - 1))
+done
+t0=$(now_cs)
+kill -INT $wpid
+wait $wpid
+rc=$?
+took=$(($(now_cs) - t0))
+st=1
+[ $left -gt 0 ] && [ $rc = 0 ] && [ $took -lt 300 ] &&
+	grep -Eq -- '--wait_destroy: SIGINT ended the wait after [0-9.]+ of 60 s; the results are complete' "$out.txt" &&
+	json_ok "$out.json" "$(gd_json_bw_filter 65536 200) and .exit_status == 0 and .test.wait_destroy_s == 60" && st=0
+tap_check $st "gd_write_bw --loopback --wait_destroy=60, SIGINT in the wait: exit $rc $took cs after the signal, the results stand" "$out.txt"
+[ $st = 0 ] || json_diag "$out.json"
 exit 0
