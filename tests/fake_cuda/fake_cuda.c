@@ -70,7 +70,33 @@ static CUresult fake_init_rc; /* a failed cuInit is sticky */
 static unsigned int fake_init_calls, fake_flush_calls, fake_pcie_exports;
 static struct fake_alloc fake_allocs[FAKE_MAX_ALLOCS];
 static struct fake_ctx fake_ctxs[FAKE_MAX_GPUS];
-static _Thread_local struct fake_ctx *fake_current;
+/*
+ * The current context is per thread, as in the driver. A pthread key, not
+ * _Thread_local: the library is dlopen'ed and dlclose'd more than once per
+ * test, and a dlclose'd library's dynamic TLS block is left in the thread's
+ * vector, where GCC 12's LeakSanitizer reads it at exit and dies ("Tracer
+ * caught signal 11"), so that no leak check is made at all.
+ */
+static pthread_key_t fake_current_key;
+static pthread_once_t fake_current_once = PTHREAD_ONCE_INIT;
+static bool fake_current_made;
+
+static void fake_current_make(void)
+{
+	fake_current_made = !pthread_key_create(&fake_current_key, NULL);
+}
+
+static struct fake_ctx *fake_current_get(void)
+{
+	pthread_once(&fake_current_once, fake_current_make);
+	return fake_current_made ? pthread_getspecific(fake_current_key) : NULL;
+}
+
+__attribute__((destructor)) static void fake_current_drop(void)
+{
+	if (fake_current_made)
+		pthread_key_delete(fake_current_key);
+}
 
 static bool fake_knob(const char *name)
 {
@@ -346,7 +372,10 @@ CUresult cuDevicePrimaryCtxRelease_v2(CUdevice dev)
 
 CUresult cuCtxSetCurrent(CUcontext ctx)
 {
-	fake_current = (struct fake_ctx *)(void *)ctx;
+	pthread_once(&fake_current_once, fake_current_make);
+	if (!fake_current_made ||
+	    pthread_setspecific(fake_current_key, (void *)ctx))
+		return CUDA_ERROR_OUT_OF_MEMORY;
 	return CUDA_SUCCESS;
 }
 
@@ -355,7 +384,7 @@ CUresult cuMemAlloc_v2(CUdeviceptr *dptr, size_t bytes)
 	void *p = NULL;
 	CUresult rc = CUDA_ERROR_OUT_OF_MEMORY;
 
-	if (!fake_current || fake_current->refs <= 0)
+	if (!fake_current_get() || fake_current_get()->refs <= 0)
 		return CUDA_ERROR_INVALID_CONTEXT;
 	if (!bytes)
 		return CUDA_ERROR_INVALID_VALUE;
@@ -369,7 +398,8 @@ CUresult cuMemAlloc_v2(CUdeviceptr *dptr, size_t bytes)
 			continue;
 		fake_allocs[i] =
 			(struct fake_alloc){ (uintptr_t)p, bytes,
-					     fake_current->device, false, 0 };
+					     fake_current_get()->device, false,
+					     0 };
 		*dptr = (CUdeviceptr)(uintptr_t)p;
 		rc = CUDA_SUCCESS;
 		break;
@@ -401,7 +431,7 @@ static CUresult fake_check_range(CUdeviceptr p, size_t len)
 {
 	CUresult rc;
 
-	if (!fake_current)
+	if (!fake_current_get())
 		return CUDA_ERROR_INVALID_CONTEXT;
 	pthread_mutex_lock(&fake_lock);
 	rc = fake_find(p, len) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
@@ -522,7 +552,7 @@ CUresult cuMemGetHandleForAddressRange(void *handle, CUdeviceptr dptr,
 CUresult cuFlushGPUDirectRDMAWrites(CUflushGPUDirectRDMAWritesTarget target,
 				    CUflushGPUDirectRDMAWritesScope scope)
 {
-	if (!fake_current)
+	if (!fake_current_get())
 		return CUDA_ERROR_INVALID_CONTEXT;
 	if ((int)target != GD_CU_FLUSH_TARGET_CURRENT_CTX ||
 	    ((int)scope != GD_CU_FLUSH_TO_OWNER &&
