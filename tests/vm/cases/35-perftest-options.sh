@@ -260,8 +260,11 @@ wd_pair wd_base
 base_s=$WD_S_CS base_c=$WD_C_CS
 wd_pair wd_wait --wait_destroy=2
 st=1
-[ $WD_RC_S = 0 ] && [ $WD_RC_C = 0 ] && [ $((WD_S_CS - base_s)) -ge 200 ] &&
-	[ $((WD_S_CS - WD_C_CS)) -ge 150 ] &&
+# Judged within the one run (two runs differ by more than the wait can
+# show under a sanitizer): the client ends when the server closes the
+# side channel, the server 2 s after that; 30 cs allowed for the client's
+# own ending. The run without the option is shown for scale.
+[ $WD_RC_S = 0 ] && [ $WD_RC_C = 0 ] && [ $((WD_S_CS - WD_C_CS)) -ge 170 ] &&
 	json_ok "$WORK/wd_wait.server.json" '.exit_status == 0 and .options.wait_destroy == 2' &&
 	json_ok "$WORK/wd_wait.client.json" '.exit_status == 0 and .options.wait_destroy == 0' &&
 	grep -q -- '--wait_destroy: waiting 2 s before destroying the QPs, CQs, MRs and PD' "$WORK/wd_wait.server" && st=0
