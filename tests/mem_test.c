@@ -127,7 +127,7 @@ static void test_spec_unknown_lists_backends(void **state)
 	assert_int_equal(gd_mem_spec_parse("gpu", &s), -EINVAL);
 	assert_string_equal(
 		gd_err_msg(),
-		"--mem 'gpu': unknown memory type (expected host, hugepage, cuda:N[:auto|dmabuf|peermem], cuda:BDF[:route] or cuda:near|far[:route])");
+		"--mem 'gpu': unknown memory type (expected host, hugepage, cuda:N[:auto|dmabuf|peermem], cuda:BDF[:route], cuda:near|far[:route] or mmap:FILE)");
 }
 
 /* The questions the engine asks before a spec is parsed. */
@@ -716,6 +716,57 @@ static void test_route_probe_fixture(void **state)
 	assert_false(gd_err_is_set());
 }
 
+/* mmap:FILE: a shared mapping from --mmap-offset on, filled with the
+ * initial pattern, whose writes reach the file; a regular file too short
+ * and an offset off a page boundary are refused before mapping. */
+static void test_mmap_alloc(void **state)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	char text[GD_MEM_SPEC_MAX + 320], path[300];
+	struct gd_mem_buf buf;
+	struct gd_mem_spec s;
+	uint8_t byte;
+	FILE *f;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/mmap-file", fixture_root);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	assert_int_equal(ftruncate(fileno(f), 3 * page), 0);
+	assert_int_equal(fclose(f), 0);
+	snprintf(text, sizeof(text), "mmap:%s", path);
+	assert_int_equal(gd_mem_spec_parse(text, &s), 0);
+	assert_int_equal(s.kind, GD_MEM_MMAP);
+	assert_string_equal(s.path, path);
+	assert_false(gd_mem_spec_is_device(text));
+	s.offset_bytes = (uint64_t)page;
+	assert_int_equal(gd_mem_alloc(&buf, &s, 2 * (size_t)page), 0);
+	assert_int_equal(gd_mem_check_pattern(&buf, 0, 2 * (size_t)page,
+					      GD_MEM_INIT_SEED),
+			 0);
+	/* byte 5 of the buffer is byte page + 5 of the file */
+	f = fopen(path, "r");
+	assert_non_null(f);
+	assert_int_equal(fseek(f, page + 5, SEEK_SET), 0);
+	assert_int_equal(fread(&byte, 1, 1, f), 1);
+	fclose(f);
+	assert_int_equal(byte, gd_pattern_byte(GD_MEM_INIT_SEED, 5));
+	gd_mem_free(&buf);
+
+	gd_err_clear();
+	assert_int_equal(gd_mem_alloc(&buf, &s, 3 * (size_t)page), -ENOSPC);
+	assert_msg_has("grow it (truncate -s");
+	gd_err_clear();
+	s.offset_bytes = 100;
+	assert_int_equal(gd_mem_alloc(&buf, &s, (size_t)page), -EINVAL);
+	assert_msg_has("not a multiple of the page size");
+	gd_err_clear();
+	snprintf(text, sizeof(text), "mmap:%s/none", fixture_root);
+	assert_int_equal(gd_mem_spec_parse(text, &s), 0);
+	assert_int_equal(gd_mem_alloc(&buf, &s, (size_t)page), -ENOENT);
+	assert_msg_has("cannot open it for reading and writing");
+}
+
 static int rm_entry(const char *path, const struct stat *st, int flag,
 		    struct FTW *ftw)
 {
@@ -734,6 +785,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test_setup(test_host_alloc_and_check, reset),
 		cmocka_unit_test_setup(test_hugepage_explain, reset),
 		cmocka_unit_test_setup(test_hugepage_alloc, reset),
+		cmocka_unit_test_setup(test_mmap_alloc, reset),
 		cmocka_unit_test_setup(test_alloc_never_exposes_old_memory,
 				       reset),
 		cmocka_unit_test_setup(test_regerr_enomem, reset),

@@ -38,13 +38,20 @@ struct pt_opt {
 static struct pt_opt pt[PT_MAX];
 static size_t pt_count;
 
+/* --payload_file_path's and --mmap's file, written by load_list */
+#define GD_COMPAT_PAYLOAD "/tmp/gd-compat-payload.txt"
+
 static int load_list(void **state)
 {
 	const char *dir = getenv("srcdir");
 	char path[4096], line[256], sh[8], cond[64];
-	FILE *f;
+	FILE *f = fopen(GD_COMPAT_PAYLOAD, "w");
 
 	(void)state;
+	if (!f || fputs("0x01020304,0xa0b0c0d0\n", f) < 0 || fclose(f)) {
+		print_error("cannot write %s\n", GD_COMPAT_PAYLOAD);
+		return -1;
+	}
 	snprintf(path, sizeof(path), "%s/tests/perftest-options.txt",
 		 dir ? dir : ".");
 	f = fopen(path, "r");
@@ -137,6 +144,14 @@ static const struct sample samples[] = {
 	{ "cqe_poll", "4", { NULL } },
 	{ "outs", "4", { NULL } },
 	{ "wait_destroy", "2", { NULL } },
+	{ "vector", "0", { "-e", NULL } },
+	{ "flow_label", "1,0x2", { NULL } },
+	/* load_list writes the file: the payload is read at parse time */
+	{ "payload_file_path", GD_COMPAT_PAYLOAD, { NULL } },
+	{ "mmap", GD_COMPAT_PAYLOAD, { NULL } },
+	{ "mmap-offset", "4096", { "--mmap=" GD_COMPAT_PAYLOAD, NULL } },
+	/* checked against sysfs at parse time: node 0 is there on Linux */
+	{ "numa_node", "0", { NULL } },
 	{ "ib-port", "1", { NULL } },
 	{ "config", NULL, { NULL } }, /* needs a file: see test_config */
 };
@@ -392,8 +407,7 @@ static void test_refusal_reasons(void **state)
 	       "in ib_write_bw, ib_write_lat, ib_read_bw and ib_read_lat)",
 	       "--use-null-mr");
 	assert_msg_has("no RDMA device to ask");
-	REJECT(&t_send_bw, -EINVAL, "in ib_send_bw and ib_send_lat)",
-	       "--use-srq");
+	REJECT(&t_send_bw, -EINVAL, "in ib_send_bw and ib_send_lat)", "--mcg");
 	REJECT(&t_write_bw, -EINVAL, "gdperf has no ROCm backend",
 	       "--use_rocm=0");
 	REJECT(&t_write_bw, -EINVAL,

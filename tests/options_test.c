@@ -75,8 +75,12 @@ static void test_table_consistent(void **state)
 		if (t->verb->fixed_size_bytes)
 			assert_int_equal(t->default_size_bytes,
 					 t->verb->fixed_size_bytes);
-		if (!t->verb->imm)
+		/* the immediate forms: write's, and send's (--send_with_imm) */
+		if (!t->verb->imm && !t->verb->target_recv)
 			assert_int_equal(t->verb->opcode_imm, t->verb->opcode);
+		else
+			assert_int_not_equal(t->verb->opcode_imm,
+					     t->verb->opcode);
 	}
 }
 

@@ -33,6 +33,7 @@ static const char *const travelling[] = {
 	"no-interleave",  "repeat",	    "precision",
 	"margin",	  "reversed",	    "atomic_type",
 	"sizes",	  "noPeak",	    "outs",
+	"send_with_imm",  "use-srq",
 };
 #define N_TRAVELLING (sizeof(travelling) / sizeof(travelling[0]))
 

@@ -177,7 +177,8 @@ expect 'gd_atomic_lat -A ' CMP_AND_SWAP FETCH_AND_ADD
 expect 'gd_atomic_bw --atomic_type=C' CMP_AND_SWAP
 expect 'gd_write_lat --report-' --report-counters= --report-cycles --report-histogrm --report-unsorted
 expect 'gd_write_bw --report' --report-both --report-counters= --report_gbits
-expect 'gd_write_bw --mem=' host hugepage cuda:0 cuda:1 cuda:0000:3b:00.0 cuda:0000:86:00.0
+expect 'gd_write_bw --mem=' host hugepage mmap: cuda:0 cuda:1 cuda:0000:3b:00.0 cuda:0000:86:00.0
+expect 'gd_write_bw --mem=mmap:h' hosts.txt
 expect 'gd_write_bw --mem=cuda:1:' auto dmabuf peermem
 expect 'gd_write_bw --mem=cuda:0000:86:00.0:p' peermem
 expect 'gd_write_bw --mem=h' host hugepage

@@ -28,6 +28,7 @@
 #include "report/plot.h"
 #include "engine/session.h"
 #include "engine/sweep.h"
+#include "engine/numa.h"
 
 /* SIGINT and SIGTERM end a run with 128 + the signal (util/stop.h). */
 enum { GD_EXIT_OK = 0, GD_EXIT_FAIL = 1, GD_EXIT_USAGE = 2, GD_EXIT_GATE = 3 };
@@ -208,6 +209,9 @@ static void gd_report_header(struct gd_session *s)
 	gd_report_header_str(rep, "clock", "Clock", gd_clock_describe());
 	gd_affinity_text(buf, sizeof(buf));
 	gd_report_header_str(rep, "cpu_affinity", "CPU affinity", buf);
+	if (s->numa_bind[0])
+		gd_report_header_str(rep, "numa_node", "NUMA node",
+				     s->numa_bind);
 	if (s->test->verb->imm && s->test->measure == GD_MEASURE_LAT)
 		gd_report_header_str(
 			rep, "completion", "Completion",
@@ -436,6 +440,9 @@ static int gd_run_role(const struct gd_test *test, struct gd_opts *o, int argc,
 	if (!is_server || gd_wants_locality(o))
 		gd_add_envelope(s.rep, o);
 	ret = gd_pin_cpu(o, is_server && o->loopback);
+	if (!ret && o->numa_node >= 0)
+		ret = gd_numa_bind(o->numa_node, s.numa_bind,
+				   sizeof(s.numa_bind));
 	if (!ret)
 		ret = gd_session_setup(&s);
 	if (!ret) {
@@ -596,7 +603,8 @@ static int gd_run_loopback(const struct gd_test *test, struct gd_opts *o,
 	}
 	close(lines[1]);
 	free(o->server_host);
-	o->server_host = strdup("127.0.0.1");
+	o->server_host =
+		strdup(o->ipv6_addr ? GD_LOOPBACK_IPV6 : GD_LOOPBACK_IPV4);
 	client_status = gd_run_role(test, o, argc, argv, false, false);
 	if (gd_wait_cut)
 		gd_loopback_end_wait(child);

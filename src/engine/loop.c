@@ -12,6 +12,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include <arpa/inet.h>
+
 #include <json-c/json.h>
 
 #include "engine/session.h"
@@ -27,6 +29,40 @@ bool gd_step_needs_recv(const struct gd_session *s)
 enum ibv_wr_opcode gd_step_opcode(const struct gd_session *s)
 {
 	return s->use_imm ? s->test->verb->opcode_imm : s->test->verb->opcode;
+}
+
+int gd_step_check_recv(const struct gd_session *s, const struct ibv_wc *wc)
+{
+	if (!s->use_imm)
+		return 0;
+	if (!(wc->wc_flags & IBV_WC_WITH_IMM))
+		return gd_err(
+			-EPROTO,
+			"a message on %s QP 0x%x came without immediate data although this run posts %s: check that both ends run the same gdperf version",
+			s->v.port.dev_name, wc->qp_num,
+			s->test->verb->target_recv ? "send with immediate"
+						   : "write with immediate");
+	if (ntohl(wc->imm_data) != GD_IMM_DATA)
+		return gd_err(
+			-EPROTO,
+			"a message on %s QP 0x%x carried immediate data 0x%x, not gdperf's 0x%x: is another program using this QP's peer?",
+			s->v.port.dev_name, wc->qp_num, ntohl(wc->imm_data),
+			GD_IMM_DATA);
+	return 0;
+}
+
+unsigned int gd_step_recv_queues(const struct gd_session *s)
+{
+	return s->v.srq ? 1 : s->v.num_qps;
+}
+
+uint64_t gd_step_recv_per_queue(const struct gd_step *st)
+{
+	uint64_t per_qp = st->iters ? st->iters + st->warmup : UINT64_MAX;
+
+	if (per_qp == UINT64_MAX || !st->s->v.srq)
+		return per_qp;
+	return per_qp * st->s->v.num_qps;
 }
 
 bool gd_step_polls_byte(const struct gd_session *s)
@@ -58,12 +94,14 @@ static int gd_post_recv_list(struct gd_step *st, unsigned int q, uint64_t n)
 			.num_sge = s->test->verb->target_recv ? 1 : 0,
 		};
 	}
-	if (ibv_post_recv(s->v.qp[q], wr, &bad))
+	if (s->v.srq ? ibv_post_srq_recv(s->v.srq, wr, &bad)
+		     : ibv_post_recv(s->v.qp[q], wr, &bad))
 		return gd_err(
 			-EIO,
-			"ibv_post_recv of %llu receives failed on %s QP %u: %s; check -r against the device's max_qp_wr",
-			(unsigned long long)n, s->v.port.dev_name, q,
-			strerror(errno));
+			"ibv_post_%srecv of %llu receives failed on %s %s %u: %s; check -r against the device's %s",
+			s->v.srq ? "srq_" : "", (unsigned long long)n,
+			s->v.port.dev_name, s->v.srq ? "SRQ of" : "QP", q,
+			strerror(errno), s->v.srq ? "max_srq_wr" : "max_qp_wr");
 	s->recv_outstanding[q] += n;
 	return 0;
 }
@@ -93,11 +131,10 @@ int gd_step_recv_refill(struct gd_step *st, unsigned int q,
 
 int gd_step_post_recvs(struct gd_step *st)
 {
-	struct gd_session *s = st->s;
-	uint64_t per_qp = st->iters ? st->iters + st->warmup : UINT64_MAX;
+	uint64_t per_queue = gd_step_recv_per_queue(st);
 
-	for (unsigned int q = 0; q < s->v.num_qps; q++)
-		if (gd_step_recv_refill(st, q, per_qp))
+	for (unsigned int q = 0; q < gd_step_recv_queues(st->s); q++)
+		if (gd_step_recv_refill(st, q, per_queue))
 			return gd_err_code();
 	return 0;
 }

@@ -85,7 +85,7 @@ static int gd_bw_templates(struct gd_bw_loop *L)
 		w->num_sge = 1;
 		w->opcode = op;
 		w->send_flags = inl ? IBV_SEND_INLINE : 0;
-		w->imm_data = htonl(0x6764);
+		w->imm_data = htonl(GD_IMM_DATA);
 		if (op == IBV_WR_ATOMIC_FETCH_AND_ADD ||
 		    op == IBV_WR_ATOMIC_CMP_AND_SWP) {
 			w->wr.atomic.remote_addr =
@@ -411,6 +411,7 @@ static int gd_bw_receive_into(struct gd_step *st, struct ibv_wc *wc,
 	struct gd_session *s = st->s;
 	uint64_t nq = s->v.num_qps, got[GD_MAX_QPS] = { 0 };
 	uint64_t per_qp = st->iters ? st->iters + st->warmup : UINT64_MAX;
+	uint64_t per_queue = gd_step_recv_per_queue(st);
 	uint64_t idle_since = gd_now_ns(), check_ticks = gd_check_ticks(),
 		 turns = 0;
 	uint64_t next_check = gd_clock_ticks() + check_ticks;
@@ -430,13 +431,16 @@ static int gd_bw_receive_into(struct gd_step *st, struct ibv_wc *wc,
 		for (int i = 0; i < n; i++) {
 			unsigned int q = (unsigned int)wc[i].wr_id;
 
+			ret = gd_step_check_recv(s, &wc[i]);
+			if (ret)
+				return ret;
 			(*received)++;
 			got[q]++;
 			s->recv_outstanding[q]--;
 			ret = gd_step_recv_refill(st, q,
-						  per_qp == UINT64_MAX
+						  per_queue == UINT64_MAX
 							  ? UINT64_MAX
-							  : per_qp - got[q]);
+							  : per_queue - got[q]);
 			if (ret)
 				return ret;
 		}

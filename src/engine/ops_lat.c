@@ -13,6 +13,8 @@
 #include <string.h>
 #include <time.h>
 
+#include <arpa/inet.h>
+
 #include "util/error.h"
 #include "engine/session.h"
 #include "report/perftest_modes.h"
@@ -81,16 +83,16 @@ static int gd_lat_timeout(struct gd_lat_loop *L, uint64_t *start_ns,
 
 /* Wait for one completion on @cq, failing after the silence timeout. */
 static int gd_lat_wait_cq(struct gd_lat_loop *L, struct ibv_cq *cq,
-			  const char *what)
+			  const char *what, struct ibv_wc *out)
 {
 	struct gd_session *s = L->st->s;
-	struct ibv_wc wc;
+	struct ibv_wc local, *wc = out ? out : &local;
 	uint64_t start = 0;
 	unsigned int spins = 0;
 	int n;
 
 	for (;;) {
-		n = gd_verbs_poll(&s->v, cq, &wc, 1, s->o->use_event);
+		n = gd_verbs_poll(&s->v, cq, wc, 1, s->o->use_event);
 		if (n)
 			return n < 0 ? n : 0;
 		if (++spins % GD_SPIN_CHECK)
@@ -125,7 +127,7 @@ static int gd_lat_send(struct gd_lat_loop *L, bool last)
 		return gd_err(-EIO, "ibv_post_send failed on %s: %s",
 			      s->v.port.dev_name, strerror(errno));
 	if (sig && gd_lat_is_pingpong(s))
-		return gd_lat_wait_cq(L, s->v.send_cq, "send completion");
+		return gd_lat_wait_cq(L, s->v.send_cq, "send completion", NULL);
 	return 0;
 }
 
@@ -133,7 +135,10 @@ static int gd_lat_recv(struct gd_lat_loop *L)
 {
 	struct gd_session *s = L->st->s;
 
-	if (gd_lat_wait_cq(L, s->v.recv_cq, "message from the peer"))
+	struct ibv_wc wc;
+
+	if (gd_lat_wait_cq(L, s->v.recv_cq, "message from the peer", &wc) ||
+	    gd_step_check_recv(s, &wc))
 		return gd_err_code();
 	s->recv_outstanding[0]--;
 	L->recv_needed--;
@@ -172,6 +177,7 @@ static void gd_lat_template(struct gd_lat_loop *L)
 	L->wr.sg_list = &L->sge;
 	L->wr.num_sge = 1;
 	L->wr.send_flags = 0;
+	L->wr.imm_data = htonl(GD_IMM_DATA);
 	L->wr.opcode =
 		gd_verb_post_opcode(s->test->verb, gd_step_opcode(s),
 				    s->o->atomic_op == GD_ATOMIC_CMP_AND_SWAP);
@@ -181,6 +187,7 @@ static void gd_lat_template(struct gd_lat_loop *L)
 	/* the union member of wr.wr follows the opcode */
 	switch (L->wr.opcode) {
 	case IBV_WR_SEND:
+	case IBV_WR_SEND_WITH_IMM:
 		if (s->v.conn == GD_CONN_UD) {
 			L->sge.addr += GD_UD_GRH_BYTES;
 			L->wr.wr.ud.ah = s->v.ah;
@@ -223,7 +230,7 @@ static int gd_lat_ping(struct gd_lat_loop *L, uint8_t val, bool poll_byte,
 	if (gd_lat_send(L, last))
 		return gd_err_code();
 	if (!gd_lat_is_pingpong(st->s))
-		return gd_lat_wait_cq(L, st->s->v.send_cq, "completion");
+		return gd_lat_wait_cq(L, st->s->v.send_cq, "completion", NULL);
 	return gd_lat_recv(L);
 }
 

@@ -19,6 +19,7 @@
 #include "mem/mem.h"
 #include "engine/options.h"
 #include "engine/options_priv.h"
+#include "engine/numa.h"
 #include "engine/placement.h"
 #include "util/version.h"
 
@@ -160,6 +161,7 @@ void gd_opts_defaults(const struct gd_test *test, struct gd_opts *o)
 	o->retry_count = 7;
 	o->use_cuda = -1;
 	o->cpu = -1;
+	o->numa_node = -1;
 	o->atomic_op = GD_ATOMIC_FETCH_AND_ADD;
 	o->repeat = 1;
 	o->max_repeat = 20;
@@ -242,6 +244,8 @@ int gd_opts_check_cpu(const struct gd_opts *o)
 {
 	cpu_set_t set;
 
+	if (o->numa_node >= 0 && gd_numa_node_cpus("/", o->numa_node, &set))
+		return gd_err_code();
 	if (o->cpu < 0 || sched_getaffinity(0, sizeof(set), &set))
 		return 0; /* unknown: pinning reports it */
 	for (int64_t c = o->cpu; c <= o->cpu + (o->loopback ? 1 : 0); c++)
@@ -449,6 +453,11 @@ static int gd_opts_perftest_check(struct gd_opts *o)
 	if (o->pin_cores && gd_opts_given(o, "cpu"))
 		return gd_err(-EINVAL,
 			      "--pin_cores and --cpu both pin; give one");
+	if (o->numa_node >= 0 && (o->pin_cores || gd_opts_given(o, "cpu")))
+		return gd_err(
+			-EINVAL,
+			"--numa_node runs on all of a node's CPUs and %s pins to one; give one (perftest: --numa_node and --pin_cores cannot be used together)",
+			o->pin_cores ? "--pin_cores" : "--cpu");
 	if (o->pin_cores) {
 		if (strpbrk(o->pin_cores, ",-"))
 			return gd_err(
@@ -528,7 +537,8 @@ int gd_opts_validate(const struct gd_test *test, struct gd_opts *o)
 			" a fixed number of rounds; give one",
 			o->repeat);
 	if (gd_opts_precision_check(o) || gd_opts_sizes_check(test, o) ||
-	    gd_opts_margin_check(o) || gd_opts_perftest_check(o))
+	    gd_opts_margin_check(o) || gd_opts_perftest_check(o) ||
+	    gd_opts_verbs_check(o, gd_opts_given(o, "vector")))
 		return gd_err_code();
 	if (o->run_infinitely && o->all_sizes)
 		return gd_err(-EINVAL,
@@ -573,7 +583,8 @@ int gd_opts_validate(const struct gd_test *test, struct gd_opts *o)
 			" (the receive queue depth); lower it or raise -r",
 			o->recv_post_list, o->rx_depth);
 	return gd_opts_mem_validate(o, gd_opts_given(o, "mem"),
-				    gd_opts_given(o, "inline_size"));
+				    gd_opts_given(o, "inline_size"),
+				    gd_opts_given(o, "mmap-offset"));
 }
 
 int gd_opt_find(const char *name, size_t len)
@@ -596,6 +607,7 @@ void gd_opts_free(struct gd_opts *o)
 		free(o->labels[i]);
 	for (unsigned int k = 0; k < o->num_mem; k++)
 		free(o->mem_list[k]);
+	free(o->payload);
 	free(o->server_host);
 	memset(o, 0, sizeof(*o));
 }

@@ -28,6 +28,8 @@ struct json_object;
  * polls 16, adapting the batch unless --disable_dynamic_polling) */
 #define GD_CQE_POLL_DEFAULT 32
 #define GD_RECV_LIST_MAX 1024 /* --recv_post_list: at most */
+#define GD_FLOW_LABEL_MAX 256 /* --flow_label: labels at most (one per QP) */
+#define GD_FLOW_LABEL_LIMIT 0xfffffu /* the GRH flow label is 20 bits */
 
 /* -A: the atomic operation of the atomic tests (perftest's names). */
 enum gd_atomic_op { GD_ATOMIC_FETCH_AND_ADD, GD_ATOMIC_CMP_AND_SWAP };
@@ -74,7 +76,19 @@ struct gd_opts {
 	int64_t sl, tos;
 	uint64_t qp_timeout, retry_count;
 	bool use_event;
+	uint64_t comp_vector; /* -X: the CQs' completion vector (with -e) */
 	bool write_with_imm;
+	bool send_with_imm; /* --send_with_imm (travels) */
+	bool use_srq;	    /* --use-srq: receives on one SRQ (travels) */
+	bool ipv6_gid;	    /* --ipv6: the first RoCE v2 IPv6 GID */
+	bool ipv6_addr;	    /* --ipv6-addr: the side channel over IPv6 */
+	char *flow_label;   /* --flow_label=LIST as given */
+	uint32_t flow_labels[GD_FLOW_LABEL_MAX]; /* parsed; QP i: i % n */
+	unsigned int num_flow_labels;
+	char *payload_path; /* --payload_file_path */
+	uint8_t *payload;   /* its bytes, loaded by the validation */
+	size_t payload_bytes;
+	char payload_sha256[65];
 	uint64_t latency_gap_us;
 	bool run_infinitely;
 	/* --wait_destroy: seconds to wait before the teardown (this end) */
@@ -90,6 +104,7 @@ struct gd_opts {
 	bool fixed_polling;    /* --disable_dynamic_polling: accepted */
 	bool no_numa;	       /* --disable_numa: accepted */
 	char *pin_cores;       /* --pin_cores: one CPU, then as --cpu */
+	int64_t numa_node;     /* --numa_node, -1: not bound */
 	char *report_counters; /* -W LIST, checked */
 	/* -H, -U, -C: the latency samples as perftest prints them */
 	bool lat_histogram, lat_unsorted, lat_cycles;
@@ -109,6 +124,8 @@ struct gd_opts {
 	bool use_cuda_pcie_mapping; /* DMA-BUF export with the PCIe flag */
 	bool disable_pcie_relaxed;  /* no IBV_ACCESS_RELAXED_ORDERING */
 	bool use_hugepages;
+	char *mmap_path;	    /* --mmap=FILE: --mem=mmap:FILE */
+	uint64_t mmap_offset_bytes; /* --mmap-offset */
 	/* paired run */
 	char *phases;
 	bool reverse;

@@ -134,19 +134,6 @@ static void gd_cap_answer(const char *dev, struct ibv_context *ctx,
 			a->packet_pacing_caps.qp_rate_limit_min,
 			a->packet_pacing_caps.qp_rate_limit_max);
 		return;
-	case GD_CAP_COMP_VECTORS:
-		snprintf(
-			buf, len,
-			"%s has %d completion vector%s (num_comp_vectors); gdperf's CQs use vector 0",
-			dev, ctx->num_comp_vectors,
-			ctx->num_comp_vectors == 1 ? "" : "s");
-		return;
-	case GD_CAP_SRQ:
-		snprintf(
-			buf, len,
-			"%s allows %d SRQs of up to %d WRs (max_srq, max_srq_wr)",
-			dev, o->max_srq, o->max_srq_wr);
-		return;
 	case GD_CAP_NONE:
 	case GD_CAP_COUNT:
 		break;

@@ -31,7 +31,6 @@ enum gd_refusal {
 
 /* perftest's tests beyond the eight verbs tests of gd_tests[] */
 #define GD_PT_RAW (1u << GD_TEST_COUNT)
-#define GD_PT_NOT_WRITE_LAT (GD_AP_ALL & ~GD_AP_WRITE_LAT)
 
 struct gd_perftest_opt {
 	const char *name;
@@ -69,10 +68,6 @@ struct gd_perftest_opt {
 	"PCIe TPH steering hints need ibv_reg_mr_ex with a DMA handle; gdperf registers with ibv_reg_mr and ibv_reg_dmabuf_mr"
 
 static const struct gd_perftest_opt gd_perftest_refused[] = {
-	{ "vector", 'X', "completion vector of -e",
-	  GD_AP_READ | GD_AP_SEND | GD_AP_ATOMIC, GD_R_NOT_IMPL,
-	  "gdperf's one send and one receive CQ take completion vector 0, and spreading completions needs a CQ per vector; -e works without -X",
-	  GD_CAP_COMP_VECTORS },
 	{ "mcg", 'g', "send to a multicast group", GD_AP_SEND, GD_R_NOT_IMPL,
 	  MULTICAST, GD_CAP_NONE },
 	{ "MGID", 'M', "multicast group GID for -g", GD_AP_SEND, GD_R_NOT_IMPL,
@@ -122,9 +117,6 @@ static const struct gd_perftest_opt gd_perftest_refused[] = {
 	  GD_R_DESIGN,
 	  "gdperf takes the port's link layer as the device reports it (ibv_query_port); forcing another would only mislabel it",
 	  GD_CAP_NONE },
-	{ "use-srq", 0, "shared receive queue", GD_AP_SEND, GD_R_NOT_IMPL,
-	  "the send tests post receives on each QP's own receive queue; no SRQ is created",
-	  GD_CAP_SRQ },
 	{ "no_lock", 0, "thread domain without locks", GD_AP_ALL, GD_R_NOT_IMPL,
 	  "gdperf allocates no thread domain (ibv_alloc_td, implemented by mlx5 only); its loops post and poll from one thread per direction",
 	  GD_CAP_NONE },
@@ -145,13 +137,6 @@ static const struct gd_perftest_opt gd_perftest_refused[] = {
 	  GD_R_NOT_IMPL, RATE_LIMITER, GD_CAP_RATE_LIMIT },
 	{ "rate_units", 0, "rate limit units", GD_AP_BW, GD_R_NOT_IMPL,
 	  RATE_LIMITER, GD_CAP_RATE_LIMIT },
-	{ "flow_label", 0, "IPv6 flow label per QP", GD_AP_ALL, GD_R_NOT_IMPL,
-	  "the QPs' GRH flow label is 0 and a per-QP list is not set",
-	  GD_CAP_NONE },
-	{ "payload_file_path", 0, "payload pattern from a file",
-	  GD_PT_NOT_WRITE_LAT, GD_R_NOT_IMPL,
-	  "buffers carry gdperf's own pattern, which --verify checks; a payload is not loaded from a file",
-	  GD_CAP_NONE },
 	{ "use_data_direct", 0, "mlx5 data-direct DMA-BUF", GD_AP_ALL,
 	  GD_R_VENDOR, "mlx5dv", GD_CAP_NONE },
 	{ "cuda_mem_type", 0, "CUDA allocation kind", GD_AP_ALL, GD_R_NOT_IMPL,
@@ -172,23 +157,11 @@ static const struct gd_perftest_opt gd_perftest_refused[] = {
 	BACKEND("opencl_platform_id", "OpenCL platform", "OpenCL"),
 	{ "use_ib_dm_dmabuf", 0, "NIC device memory through DMA-BUF", GD_AP_ALL,
 	  GD_R_NOT_IMPL,
-	  "NIC device memory (ibv_alloc_dm) is not one of gdperf's memories (host, hugepage, cuda)",
+	  "NIC device memory (ibv_alloc_dm) is not one of gdperf's memories (host, hugepage, cuda, mmap)",
 	  GD_CAP_DM },
 	{ "gpu_touch", 0, "GPU touches the buffer during the test", GD_AP_ALL,
 	  GD_R_NOT_IMPL,
 	  "gdperf's CUDA backend allocates, fills and checks GPU buffers but runs no kernel on them during a test",
-	  GD_CAP_NONE },
-	{ "mmap", 0, "buffer from an mmap'ed file", GD_AP_ALL, GD_R_NOT_IMPL,
-	  "buffers come from the memory backends (--mem); a mapped file is not one",
-	  GD_CAP_NONE },
-	{ "mmap-offset", 0, "offset in the --mmap file", GD_AP_ALL,
-	  GD_R_NOT_IMPL, "it places --mmap's buffer, which gdperf does not map",
-	  GD_CAP_NONE },
-	{ "ipv6", 0, "IPv6 GID", GD_AP_ALL, GD_R_NOT_IMPL,
-	  "gdperf picks the first RoCE v2 IPv4-mapped GID itself; name an IPv6 GID with -x",
-	  GD_CAP_NONE },
-	{ "ipv6-addr", 0, "IPv6 side channel", GD_AP_ALL, GD_R_NOT_IMPL,
-	  "the side channel takes IPv4 addresses and host names only (HOST, --bind_source_ip)",
 	  GD_CAP_NONE },
 	{ "odp", 0, "on-demand paging", GD_AP_ALL, GD_R_NOT_IMPL,
 	  "gdperf registers and pins its buffers before the run; ODP registration (IBV_ACCESS_ON_DEMAND) is not used",
@@ -213,9 +186,6 @@ static const struct gd_perftest_opt gd_perftest_refused[] = {
 	MLX5DV("sig_offload", "mlx5 T10-DIF signature offload"),
 	{ "congest_type", 0, "congestion control algorithm (hns)", GD_AP_ALL,
 	  GD_R_VENDOR, "hnsdv", GD_CAP_NONE },
-	{ "send_with_imm", 0, "send with immediate", GD_AP_SEND, GD_R_NOT_IMPL,
-	  "the send tests post plain sends; gdperf uses the immediate form for write only (--write_with_imm)",
-	  GD_CAP_NONE },
 	EFADV("no_enhanced_reorder", GD_AP_ALL, "EFA receive reordering"),
 	EFADV("unsolicited_write", GD_AP_WRITE, "EFA unsolicited write"),
 	EFADV("connectionless", GD_AP_SEND_BW, "EFA SRD multicast server"),
@@ -224,9 +194,6 @@ static const struct gd_perftest_opt gd_perftest_refused[] = {
 	{ "cpu_id", 0, "PCIe TPH target CPU", GD_AP_ALL, GD_R_NOT_IMPL, TPH,
 	  GD_CAP_NONE },
 	{ "ph", 0, "PCIe TPH processing hint", GD_AP_ALL, GD_R_NOT_IMPL, TPH,
-	  GD_CAP_NONE },
-	{ "numa_node", 0, "NUMA node to run on", GD_AP_ALL, GD_R_NOT_IMPL,
-	  "gdperf does not bind memory or threads to a NUMA node; pin with --cpu (gd_doctor names the NIC's and the GPU's nodes)",
 	  GD_CAP_NONE },
 };
 
@@ -277,7 +244,7 @@ static void gd_refusal_why(const struct gd_perftest_opt *p, char *buf,
 	case GD_R_BACKEND:
 		snprintf(
 			buf, len,
-			"gdperf has no %s backend; its memories are host, hugepage and cuda (see --mem)",
+			"gdperf has no %s backend; its memories are host, hugepage, cuda and mmap (see --mem)",
 			p->why);
 		return;
 	case GD_R_DESIGN:

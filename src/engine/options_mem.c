@@ -23,7 +23,7 @@
  * that answers to it writes the spec. */
 static int gd_opts_merge_mem(struct gd_opts *o, bool mem_given)
 {
-	char buf[96], index[24];
+	char buf[GD_MEM_SPEC_MAX + 16], index[24];
 	const char *ref = o->use_cuda_bus_id;
 	int ret;
 
@@ -56,6 +56,36 @@ static int gd_opts_merge_mem(struct gd_opts *o, bool mem_given)
 	if (ret)
 		return ret;
 	o->mem_spec = strdup(buf);
+	return 0;
+}
+
+/* perftest's --mmap=FILE is --mem=mmap:FILE; --mmap-offset needs one. */
+static int gd_opts_merge_mmap(struct gd_opts *o, bool mem_given,
+			      bool offset_given)
+{
+	char buf[GD_MEM_SPEC_MAX + 16];
+	int ret;
+
+	if (o->mmap_path && o->mem_spec && mem_given)
+		return gd_err(
+			-EINVAL,
+			"--mem and --mmap both name the device memory; give one (--mmap=FILE is --mem=mmap:FILE)");
+	if (o->mmap_path && !o->mem_spec) {
+		if (strchr(o->mmap_path, ','))
+			return gd_err(
+				-EINVAL,
+				"--mmap=%s: a comma would split the memory list; name the file without one (a symbolic link)",
+				o->mmap_path);
+		ret = gd_mem_spec_alias("mmap", o->mmap_path, GD_ROUTE_AUTO,
+					buf, sizeof(buf));
+		if (ret)
+			return ret;
+		o->mem_spec = strdup(buf);
+	}
+	if (offset_given && (!o->mem_spec || !strstr(o->mem_spec, "mmap:")))
+		return gd_err(
+			-EINVAL,
+			"--mmap-offset places the buffer in --mmap's file: add --mmap=FILE (or --mem=mmap:FILE)");
 	return 0;
 }
 
@@ -111,9 +141,12 @@ static bool gd_is_hugepage(const char *spec)
 	return !strncmp(spec, "hugepage", 8);
 }
 
-int gd_opts_mem_validate(struct gd_opts *o, bool mem_given, bool inline_given)
+int gd_opts_mem_validate(struct gd_opts *o, bool mem_given, bool inline_given,
+			 bool mmap_offset_given)
 {
-	if (gd_opts_merge_mem(o, mem_given) || gd_opts_mem_split(o))
+	if (gd_opts_merge_mem(o, mem_given) ||
+	    gd_opts_merge_mmap(o, mem_given, mmap_offset_given) ||
+	    gd_opts_mem_split(o))
 		return gd_err_code();
 	if (o->use_hugepages && gd_opts_mem_any(o, gd_is_hugepage))
 		return gd_err(

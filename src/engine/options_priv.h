@@ -97,7 +97,8 @@ int gd_opt_store(const struct gd_opt_def *d, struct gd_opts *o,
 bool gd_is_given(const struct gd_opts *o, size_t idx);
 /* options_mem.c: --mem and what depends on it (after the other checks);
  * @mem_given and @inline_given: were --mem and -I given by the user. */
-int gd_opts_mem_validate(struct gd_opts *o, bool mem_given, bool inline_given);
+int gd_opts_mem_validate(struct gd_opts *o, bool mem_given, bool inline_given,
+			 bool mmap_offset_given);
 /* Does @pred hold for one of this side's device memories? */
 bool gd_opts_mem_any(const struct gd_opts *o, bool (*pred)(const char *));
 
@@ -127,6 +128,10 @@ int gd_opt_find(const char *name, size_t len);
 /* Record that option @idx was given (by the command line or --config). */
 void gd_opt_mark_given(struct gd_opts *o, size_t idx);
 
+/* options_verbs.c: -X, --use-srq, --flow_label (parsed into the list),
+ * --ipv6, --payload_file_path against the other options. */
+int gd_opts_verbs_check(struct gd_opts *o, bool vector_given);
+
 /* options_file.c: apply the --config file named in @argv, if any, but
  * none of what @cl (the command line alone) gives or excludes. */
 int gd_opts_load_config(const struct gd_test *test, int argc, char **argv,
@@ -140,14 +145,12 @@ int gd_opts_getopt(const struct gd_test *test, int argc, char **argv,
  * the first device. Never fails: no device or no answer is said so. */
 enum gd_cap {
 	GD_CAP_NONE,
-	GD_CAP_ODP,	     /* odp_caps */
-	GD_CAP_XRC,	     /* IBV_DEVICE_XRC */
-	GD_CAP_NULL_MR,	     /* ibv_alloc_null_mr */
-	GD_CAP_DM,	     /* max_dm_size */
-	GD_CAP_PORTS,	     /* phys_port_cnt */
-	GD_CAP_RATE_LIMIT,   /* packet_pacing_caps */
-	GD_CAP_COMP_VECTORS, /* num_comp_vectors */
-	GD_CAP_SRQ,	     /* max_srq */
+	GD_CAP_ODP,	   /* odp_caps */
+	GD_CAP_XRC,	   /* IBV_DEVICE_XRC */
+	GD_CAP_NULL_MR,	   /* ibv_alloc_null_mr */
+	GD_CAP_DM,	   /* max_dm_size */
+	GD_CAP_PORTS,	   /* phys_port_cnt */
+	GD_CAP_RATE_LIMIT, /* packet_pacing_caps */
 	GD_CAP_COUNT
 };
 void gd_caps_describe(const char *dev, enum gd_cap cap, char *buf, size_t len);

@@ -231,6 +231,18 @@ struct json_object *gd_opts_describe(const struct gd_test *test,
 			       json_object_new_uint64(o->inline_bytes));
 	json_object_object_add(d, "wait_destroy_s",
 			       json_object_new_uint64(o->wait_destroy_s));
+	if (o->payload) {
+		struct json_object *pl = json_object_new_object();
+
+		json_object_object_add(pl, "file",
+				       json_object_new_string(o->payload_path));
+		json_object_object_add(
+			pl, "bytes", json_object_new_uint64(o->payload_bytes));
+		json_object_object_add(
+			pl, "sha256",
+			json_object_new_string(o->payload_sha256));
+		json_object_object_add(d, "payload", pl);
+	}
 	return d;
 }
 

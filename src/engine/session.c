@@ -15,6 +15,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <sys/socket.h>
+
 #include <json-c/json.h>
 
 #include "transport/counters.h"
@@ -22,6 +24,7 @@
 #include "util/json_get.h"
 #include "util/stop.h"
 #include "engine/session.h"
+#include "engine/payload.h"
 
 #define GD_SERVER_ACCEPT_WAIT_MS (INT_MAX / 2)
 
@@ -119,18 +122,22 @@ static int gd_connect_oob(struct gd_session *s)
 	struct gd_opts *o = s->o;
 	int ret;
 
-	const char *host = o->loopback ? "127.0.0.1" : o->bind_addr;
+	const char *host = !o->loopback	  ? o->bind_addr
+			   : o->ipv6_addr ? GD_LOOPBACK_IPV6
+					  : GD_LOOPBACK_IPV4;
 	int listen_fd;
 
 	gd_oob_init(&s->oob, (int)o->oob_timeout_ms);
 	s->oob.bind_host = o->bind_addr;
+	s->oob.family = o->ipv6_addr ? AF_INET6 : AF_UNSPEC;
 	if (!s->is_server) {
 		gd_stop_during("connecting to %s port %" PRIu64, o->server_host,
 			       o->tcp_port);
 		return gd_oob_connect(&s->oob, o->server_host,
 				      (uint16_t)o->tcp_port);
 	}
-	ret = gd_oob_listen(host, (uint16_t)o->tcp_port, &listen_fd);
+	ret = gd_oob_listen_af(host, (uint16_t)o->tcp_port, s->oob.family,
+			       &listen_fd);
 	if (ret)
 		return ret;
 	gd_stop_during("waiting for a client on port %" PRIu64, o->tcp_port);
@@ -195,6 +202,9 @@ static int gd_alloc_place(struct gd_session *s, unsigned int p,
 		gd_mem_spec_apply_options(&spec, options);
 	if (!ret)
 		ret = gd_mem_alloc(&lb->mem, &spec, len);
+	if (!ret && s->o->payload)
+		ret = gd_payload_fill(&lb->mem, s->o->payload,
+				      s->o->payload_bytes);
 	if (!ret)
 		ret = gd_mem_register(&lb->mem, s->v.pd, s->mr_access);
 	if (ret) {
@@ -478,6 +488,10 @@ static void gd_setup_qp_cfg(struct gd_session *s)
 		.tos = o->tos,
 		.qp_timeout = o->qp_timeout,
 		.retry_count = o->retry_count,
+		.comp_vector = o->comp_vector,
+		.use_srq = o->use_srq,
+		.flow_labels = o->flow_labels,
+		.num_flow_labels = o->num_flow_labels,
 	};
 }
 
@@ -496,7 +510,8 @@ static int gd_setup_verbs(struct gd_session *s, char *cm_ip, size_t len)
 				   (unsigned int)o->ib_port, (int)o->gid_index)
 		      : gd_verbs_open(&s->v, o->ib_dev,
 				      (unsigned int)o->ib_port,
-				      (int)o->gid_index);
+				      o->ipv6_gid ? GD_GID_PICK_IPV6
+						  : (int)o->gid_index);
 	if (!ret)
 		ret = gd_check_ud_mtu(s);
 	if (!ret)

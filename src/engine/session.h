@@ -62,6 +62,10 @@ struct gd_step_result {
 	double cpu_util_pct; /* --cpu_util, -1 when not sampled */
 };
 
+/* --loopback: the side channel's address, with and without --ipv6-addr */
+#define GD_LOOPBACK_IPV4 "127.0.0.1"
+#define GD_LOOPBACK_IPV6 "::1"
+
 struct gd_session {
 	const struct gd_test *test;
 	struct gd_opts *o;
@@ -83,6 +87,7 @@ struct gd_session {
 	uint64_t sizes[GD_MAX_SIZES];
 	unsigned int num_sizes;
 	bool use_imm;	      /* write latency/bw via write-with-imm */
+	char numa_bind[64];   /* --numa_node as the kernel holds it, or "" */
 	uint64_t *samples_ns; /* latency samples, preallocated */
 	size_t samples_cap;
 	struct json_object *remote_endpoint;
@@ -161,7 +166,17 @@ enum ibv_wr_opcode gd_step_opcode(const struct gd_session *s);
 /* A ping-pong with no receive to complete on (write without immediate):
  * each side polls the last byte of the incoming message instead. */
 bool gd_step_polls_byte(const struct gd_session *s);
-/* Keep min(rx-depth, @still_needed) receives posted on QP @q. */
+/* The receive queues: every QP's own, or with --use-srq the one SRQ
+ * (index 0; its receives land in QP 0's slot). */
+unsigned int gd_step_recv_queues(const struct gd_session *s);
+/* The messages one receive queue takes in this step (UINT64_MAX: -D). */
+uint64_t gd_step_recv_per_queue(const struct gd_step *st);
+/* A receive completion of a run with immediate data: -EPROTO (recorded)
+ * unless it carries gdperf's GD_IMM_DATA. */
+#define GD_IMM_DATA 0x6764u
+int gd_step_check_recv(const struct gd_session *s, const struct ibv_wc *wc);
+/* Keep min(rx-depth, @still_needed) receives posted on receive queue @q
+ * (QP @q, or the SRQ). */
 int gd_step_recv_refill(struct gd_step *st, unsigned int q,
 			uint64_t still_needed);
 /* The receives a step needs, on every QP. */

@@ -138,7 +138,7 @@ int gd_sweep_plan(struct gd_session *s)
 	/* The CPU cannot poll device memory, so write latency with any
 	 * device phase completes through write-with-immediate, and every
 	 * phase uses the same method so only the memory path differs. */
-	s->use_imm = o->write_with_imm;
+	s->use_imm = o->write_with_imm || o->send_with_imm;
 	for (unsigned int i = 0; i < s->num_phases; i++)
 		if (s->test->verb->imm && s->test->measure == GD_MEASURE_LAT &&
 		    (s->phases[i].client_place != GD_PLACE_HOST ||

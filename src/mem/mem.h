@@ -23,6 +23,7 @@ enum gd_mem_kind {
 	GD_MEM_HOST,
 	GD_MEM_HUGEPAGE,
 	GD_MEM_CUDA,
+	GD_MEM_MMAP,
 	GD_MEM_KIND_COUNT
 };
 
@@ -33,7 +34,8 @@ enum gd_mem_route {
 	GD_ROUTE_DMABUF,  /* a dma-buf export + ibv_reg_dmabuf_mr */
 };
 
-#define GD_MEM_SPEC_MAX 64
+#define GD_MEM_SPEC_MAX 256
+#define GD_MEM_PATH_MAX 200 /* mmap:FILE: the file's name at most */
 
 /* A device chosen by its place relative to the NIC ("cuda:near"): the
  * engine resolves it from the GPU-to-NIC map into an index before the
@@ -47,6 +49,8 @@ struct gd_mem_spec {
 	enum gd_mem_locality locality;
 	enum gd_mem_route route;
 	bool dmabuf_pcie; /* DMA-BUF export through the PCIe (BAR1) mapping */
+	char path[GD_MEM_PATH_MAX]; /* mmap:FILE */
+	uint64_t offset_bytes;	    /* mmap: --mmap-offset */
 };
 
 /* --mem text: a backend's name alone ("host", "hugepage") or, for a

@@ -5,7 +5,7 @@
 # program (not in make check).
 libgdperf_la_SOURCES += src/mem/mem.c src/mem/mem.h src/mem/mem_priv.h \
 	src/mem/mem_spec.c src/mem/mem_syntax.c src/mem/mem_pattern.c src/mem/mem_host.c \
-	src/mem/mem_hugepage.c src/mem/mem_cuda.c src/mem/mem_cuda_envelope.c \
+	src/mem/mem_hugepage.c src/mem/mem_mmap.c src/mem/mem_cuda.c src/mem/mem_cuda_envelope.c \
 	src/mem/mem_cuda_p2p.c \
 	src/mem/mem_regerr.c src/mem/route.c \
 	src/mem/route.h src/mem/cuda_api.c src/mem/cuda_api.h src/mem/cuda_compat.h

@@ -73,15 +73,15 @@ int gd_mem_reg_plain(struct gd_mem_buf *buf, struct ibv_pd *pd, int access)
 	return 0;
 }
 
-static int gd_host_copy_in(struct gd_mem_buf *buf, size_t off, const void *src,
-			   size_t len)
+int gd_mem_cpu_copy_in(struct gd_mem_buf *buf, size_t off, const void *src,
+		       size_t len)
 {
 	memcpy((char *)buf->addr + off, src, len);
 	return 0;
 }
 
-static int gd_host_copy_out(struct gd_mem_buf *buf, size_t off, void *dst,
-			    size_t len)
+int gd_mem_cpu_copy_out(struct gd_mem_buf *buf, size_t off, void *dst,
+			size_t len)
 {
 	memcpy(dst, (const char *)buf->addr + off, len);
 	return 0;
@@ -93,6 +93,6 @@ const struct gd_mem_ops gd_mem_host_ops = {
 	.alloc = gd_host_alloc,
 	.free = gd_host_free,
 	.reg = gd_mem_reg_plain,
-	.copy_in = gd_host_copy_in,
-	.copy_out = gd_host_copy_out,
+	.copy_in = gd_mem_cpu_copy_in,
+	.copy_out = gd_mem_cpu_copy_out,
 };

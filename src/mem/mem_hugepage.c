@@ -126,26 +126,12 @@ static void gd_hugepage_free(struct gd_mem_buf *buf)
 	buf->priv = NULL;
 }
 
-static int gd_hugepage_copy_in(struct gd_mem_buf *buf, size_t off,
-			       const void *src, size_t len)
-{
-	memcpy((char *)buf->addr + off, src, len);
-	return 0;
-}
-
-static int gd_hugepage_copy_out(struct gd_mem_buf *buf, size_t off, void *dst,
-				size_t len)
-{
-	memcpy(dst, (const char *)buf->addr + off, len);
-	return 0;
-}
-
 const struct gd_mem_ops gd_mem_hugepage_ops = {
 	.name = "hugepage",
 	.cpu_accessible = true,
 	.alloc = gd_hugepage_alloc,
 	.free = gd_hugepage_free,
 	.reg = gd_mem_reg_plain,
-	.copy_in = gd_hugepage_copy_in,
-	.copy_out = gd_hugepage_copy_out,
+	.copy_in = gd_mem_cpu_copy_in,
+	.copy_out = gd_mem_cpu_copy_out,
 };

@@ -20,6 +20,7 @@
 extern const struct gd_mem_ops gd_mem_host_ops;
 extern const struct gd_mem_ops gd_mem_hugepage_ops;
 extern const struct gd_mem_ops gd_mem_cuda_ops;
+extern const struct gd_mem_ops gd_mem_mmap_ops;
 /* The cuda backend's envelope side (mem_cuda_envelope.c). */
 extern const struct gd_mem_envelope_ops gd_mem_cuda_envelope_ops;
 /* mem_cuda_p2p.c: the "peer_access" section of the GPU envelope for the
@@ -41,6 +42,12 @@ bool gd_mem_parse_device_ref(const char *text, struct gd_mem_spec *spec);
  * without ops): what messages inside the backends use. */
 void gd_mem_ops_format(const struct gd_mem_ops *ops,
 		       const struct gd_mem_spec *spec, char *buf, size_t len);
+
+/* memcpy in and out of CPU memory (mem_host.c): host, hugepage, mmap. */
+int gd_mem_cpu_copy_in(struct gd_mem_buf *buf, size_t off, const void *src,
+		       size_t len);
+int gd_mem_cpu_copy_out(struct gd_mem_buf *buf, size_t off, void *dst,
+			size_t len);
 
 /* ibv_reg_mr on CPU memory, with decoded failures and plain-route evidence. */
 int gd_mem_reg_plain(struct gd_mem_buf *buf, struct ibv_pd *pd, int access);

@@ -20,6 +20,7 @@ static const struct gd_mem_ops *const gd_mem_backends[GD_MEM_KIND_COUNT] = {
 	[GD_MEM_HOST] = &gd_mem_host_ops,
 	[GD_MEM_HUGEPAGE] = &gd_mem_hugepage_ops,
 	[GD_MEM_CUDA] = &gd_mem_cuda_ops,
+	[GD_MEM_MMAP] = &gd_mem_mmap_ops,
 };
 
 const struct gd_mem_ops *gd_mem_backend(enum gd_mem_kind kind)

@@ -118,6 +118,7 @@ static void gd_cm_qp_attr(struct gd_verbs *v, const struct gd_qp_cfg *c,
 	ia->cap.max_recv_sge = 1;
 	ia->cap.max_inline_data = (uint32_t)c->inline_bytes;
 	ia->qp_type = c->conn == GD_CONN_UC ? IBV_QPT_UC : IBV_QPT_RC;
+	ia->srq = v->srq;
 }
 
 static int gd_cm_make_qp(struct gd_cm *cm, const struct gd_qp_cfg *c,

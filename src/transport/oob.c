@@ -76,11 +76,11 @@ void gd_oob_attach(struct gd_oob *oob, int fd, const char *peer_name)
 		 peer_name ? peer_name : "unknown peer");
 }
 
-static int gd_resolve(const char *host, uint16_t port, int passive,
+static int gd_resolve(const char *host, uint16_t port, int passive, int family,
 		      struct addrinfo **res)
 {
 	struct addrinfo hints = {
-		.ai_family = AF_UNSPEC,
+		.ai_family = family,
 		.ai_socktype = SOCK_STREAM,
 		.ai_flags = AI_NUMERICSERV | (passive ? AI_PASSIVE : 0),
 	};
@@ -89,6 +89,11 @@ static int gd_resolve(const char *host, uint16_t port, int passive,
 
 	snprintf(serv, sizeof(serv), "%u", port);
 	rc = getaddrinfo(host, serv, &hints, res);
+	if (rc && family == AF_INET6)
+		return gd_err(
+			-EHOSTUNREACH,
+			"side channel: cannot resolve %s:%u to an IPv6 address (--ipv6-addr): %s; give an IPv6 address or a name with an AAAA record, or drop --ipv6-addr on both ends",
+			host ? host : "*", port, gai_strerror(rc));
 	if (rc)
 		return gd_err(-EHOSTUNREACH,
 			      "side channel: cannot resolve %s:%u: %s; check "
@@ -97,7 +102,7 @@ static int gd_resolve(const char *host, uint16_t port, int passive,
 	return 0;
 }
 
-static int gd_bind_listen(const struct addrinfo *ai)
+static int gd_bind_listen(const struct addrinfo *ai, int family)
 {
 	int one = 1;
 	int fd;
@@ -108,6 +113,10 @@ static int gd_bind_listen(const struct addrinfo *ai)
 		return -errno;
 	/* A server restarted right after a run must not wait out TIME_WAIT. */
 	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	/* --ipv6-addr means IPv6 only: no IPv4 client through a mapped
+	 * address. */
+	if (family == AF_INET6)
+		setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &one, sizeof(one));
 	if (bind(fd, ai->ai_addr, ai->ai_addrlen) || listen(fd, 1)) {
 		int err = -errno;
 
@@ -119,16 +128,22 @@ static int gd_bind_listen(const struct addrinfo *ai)
 
 int gd_oob_listen(const char *bind_host, uint16_t port, int *listen_fd)
 {
+	return gd_oob_listen_af(bind_host, port, AF_UNSPEC, listen_fd);
+}
+
+int gd_oob_listen_af(const char *bind_host, uint16_t port, int family,
+		     int *listen_fd)
+{
 	struct addrinfo *res, *ai;
 	int fd = -EADDRNOTAVAIL;
 	int rc;
 
 	*listen_fd = -1;
-	rc = gd_resolve(bind_host, port, 1, &res);
+	rc = gd_resolve(bind_host, port, 1, family, &res);
 	if (rc)
 		return rc;
 	for (ai = res; ai; ai = ai->ai_next) {
-		fd = gd_bind_listen(ai);
+		fd = gd_bind_listen(ai, family);
 		if (fd >= 0)
 			break;
 	}
@@ -197,7 +212,7 @@ int gd_oob_accept(struct gd_oob *oob, const char *bind_host, uint16_t port)
 {
 	int listen_fd, rc;
 
-	rc = gd_oob_listen(bind_host, port, &listen_fd);
+	rc = gd_oob_listen_af(bind_host, port, oob->family, &listen_fd);
 	if (rc)
 		return rc;
 	rc = gd_oob_accept_fd(oob, listen_fd);
@@ -258,12 +273,14 @@ int gd_oob_connect(struct gd_oob *oob, const char *host, uint16_t port)
 	int fd = -ETIMEDOUT;
 	int rc;
 
-	snprintf(oob->peer_name, sizeof(oob->peer_name), "%s:%u", host, port);
-	rc = gd_resolve(host, port, 0, &res);
+	/* an IPv6 literal in brackets, as the server side names its peer */
+	snprintf(oob->peer_name, sizeof(oob->peer_name),
+		 strchr(host, ':') ? "[%s]:%u" : "%s:%u", host, port);
+	rc = gd_resolve(host, port, 0, oob->family, &res);
 	if (rc)
 		return rc;
 	if (oob->bind_host) {
-		rc = gd_resolve(oob->bind_host, 0, 1, &src);
+		rc = gd_resolve(oob->bind_host, 0, 1, oob->family, &src);
 		if (rc) {
 			freeaddrinfo(res);
 			return rc;

@@ -71,6 +71,7 @@ struct gd_oob {
 	int timeout_ms;	       /* per read/write and for connect retries */
 	char peer_name[128];   /* "host:port" for messages */
 	const char *bind_host; /* client: connect from this address; NULL any */
+	int family; /* AF_UNSPEC, or AF_INET6 (--ipv6-addr): addresses taken */
 	/* Frames go out whole: the heartbeat thread and the caller share
 	 * the socket. */
 	pthread_mutex_t send_lock;
@@ -91,6 +92,10 @@ int gd_oob_accept(struct gd_oob *oob, const char *bind_host, uint16_t port);
 /* Server for --loopback: bind/listen first, return the listening fd so the
  * forked client can connect; then gd_oob_accept_fd() to take the connection. */
 int gd_oob_listen(const char *bind_host, uint16_t port, int *listen_fd);
+/* The same with the address family given: AF_INET6 listens on IPv6 only
+ * (IPV6_V6ONLY). */
+int gd_oob_listen_af(const char *bind_host, uint16_t port, int family,
+		     int *listen_fd);
 int gd_oob_accept_fd(struct gd_oob *oob, int listen_fd);
 /* Client: connect with retry until timeout_ms (the server may start later). */
 int gd_oob_connect(struct gd_oob *oob, const char *host, uint16_t port);

@@ -185,7 +185,10 @@ static bool gd_gid_is_ipv4(const union ibv_gid *g)
 	return !memcmp(g->raw, prefix, sizeof(prefix));
 }
 
-static int gd_pick_gid(struct gd_verbs *v, int tbl_len)
+/* The first RoCE v2 GID of the family asked (IPv4-mapped, or with
+ * GD_GID_PICK_IPV6 an IPv6 address); for IPv4 failing that the first
+ * RoCE v2 GID, then the first valid one (InfiniBand). -1: none. */
+static int gd_pick_gid(struct gd_verbs *v, int tbl_len, bool ipv6)
 {
 	union ibv_gid g;
 	int first_v2 = -1, first = -1;
@@ -197,11 +200,13 @@ static int gd_pick_gid(struct gd_verbs *v, int tbl_len)
 		if (first < 0)
 			first = i;
 		gd_gid_type_text(v->ctx, v->port.port, i, &v2);
-		if (v2 && gd_gid_is_ipv4(&g))
+		if (v2 && gd_gid_is_ipv4(&g) != ipv6)
 			return i;
 		if (v2 && first_v2 < 0)
 			first_v2 = i;
 	}
+	if (ipv6)
+		return -1;
 	return first_v2 >= 0 ? first_v2 : first;
 }
 
@@ -255,8 +260,18 @@ int gd_verbs_query_port(struct gd_verbs *v, unsigned int port, int gid_index)
 	p->active_mtu = pa.active_mtu;
 	p->active_mtu_bytes = gd_mtu_bytes(pa.active_mtu);
 	p->lid = pa.lid;
-	if (gid_index < 0)
-		gid_index = gd_pick_gid(v, pa.gid_tbl_len);
+	if (gid_index == GD_GID_PICK_IPV6) {
+		gid_index = gd_pick_gid(v, pa.gid_tbl_len, true);
+		if (gid_index < 0) {
+			gd_valid_gids(v, pa.gid_tbl_len, valid, sizeof(valid));
+			return gd_err(
+				-EADDRNOTAVAIL,
+				"--ipv6: %s port %u has no RoCE v2 GID that is an IPv6 address (valid GID indexes: %s); give the netdev an IPv6 address or drop --ipv6",
+				p->dev_name, port, valid);
+		}
+	} else if (gid_index < 0) {
+		gid_index = gd_pick_gid(v, pa.gid_tbl_len, false);
+	}
 	if (gid_index < 0 || gid_index >= pa.gid_tbl_len ||
 	    !gd_gid_valid(v->ctx, p->port, gid_index, &p->gid)) {
 		gd_valid_gids(v, pa.gid_tbl_len, valid, sizeof(valid));
@@ -270,6 +285,26 @@ int gd_verbs_query_port(struct gd_verbs *v, unsigned int port, int gid_index)
 	snprintf(p->gid_type, sizeof(p->gid_type), "%s",
 		 gd_gid_type_text(v->ctx, p->port, gid_index, &v2));
 	return 0;
+}
+
+/* --use-srq: one shared receive queue of -r entries for every QP. */
+static int gd_verbs_create_srq(struct gd_verbs *v, const struct gd_qp_cfg *c)
+{
+	struct ibv_srq_init_attr ia = {
+		.attr = { .max_wr = (uint32_t)c->rx_depth, .max_sge = 1 },
+	};
+	struct ibv_device_attr da;
+
+	v->srq = ibv_create_srq(v->pd, &ia);
+	if (v->srq)
+		return 0;
+	if (ibv_query_device(v->ctx, &da))
+		memset(&da, 0, sizeof(da));
+	return gd_err(
+		-errno ? -errno : -ENOMEM,
+		"--use-srq: cannot create a shared receive queue of %llu entries (-r) on %s: %s; the device allows %d SRQs of up to %d entries (max_srq, max_srq_wr)",
+		(unsigned long long)c->rx_depth, v->port.dev_name,
+		strerror(errno), da.max_srq, da.max_srq_wr);
 }
 
 int gd_verbs_create_pd_cq(struct gd_verbs *v, const struct gd_qp_cfg *c)
@@ -289,16 +324,25 @@ int gd_verbs_create_pd_cq(struct gd_verbs *v, const struct gd_qp_cfg *c)
 				"cannot create a completion channel on %s: %s",
 				v->port.dev_name, strerror(errno));
 	}
-	v->send_cq = ibv_create_cq(v->ctx, cqe_send, NULL, v->channel, 0);
+	if (c->comp_vector >= (uint64_t)v->ctx->num_comp_vectors)
+		return gd_err(
+			-EINVAL,
+			"-X %llu: %s has %d completion vector%s (num_comp_vectors), so -X is 0..%d",
+			(unsigned long long)c->comp_vector, v->port.dev_name,
+			v->ctx->num_comp_vectors,
+			v->ctx->num_comp_vectors == 1 ? "" : "s",
+			v->ctx->num_comp_vectors - 1);
+	v->send_cq = ibv_create_cq(v->ctx, cqe_send, NULL, v->channel,
+				   (int)c->comp_vector);
 	v->recv_cq = v->send_cq ? ibv_create_cq(v->ctx, cqe_recv, NULL,
-						v->channel, 0)
+						v->channel, (int)c->comp_vector)
 				: NULL;
 	if (!v->send_cq || !v->recv_cq)
 		return gd_err(
 			-errno ? -errno : -ENOMEM,
 			"cannot create CQs of %d/%d entries on %s: %s; lower -t/-r/-q or check the device's max_cqe (ibv_devinfo -v)",
 			cqe_send, cqe_recv, v->port.dev_name, strerror(errno));
-	return 0;
+	return c->use_srq ? gd_verbs_create_srq(v, c) : 0;
 }
 
 uint32_t gd_sq_depth(const struct gd_qp_cfg *c)
@@ -352,6 +396,7 @@ int gd_verbs_create_qps(struct gd_verbs *v, const struct gd_qp_cfg *c,
 			 .max_recv_sge = 1,
 			 .max_inline_data = (uint32_t)c->inline_bytes },
 		.qp_type = gd_qp_type(c->conn),
+		.srq = v->srq,
 	};
 
 	v->conn = c->conn;
@@ -476,7 +521,8 @@ int gd_qp_peer_from_json(struct json_object *j, unsigned int num_qps,
 }
 
 static void gd_fill_ah(const struct gd_verbs *v, const struct gd_qp_cfg *c,
-		       const struct gd_qp_peer *peer, struct ibv_ah_attr *ah)
+		       const struct gd_qp_peer *peer, unsigned int qp,
+		       struct ibv_ah_attr *ah)
 {
 	memset(ah, 0, sizeof(*ah));
 	ah->dlid = peer->lid;
@@ -489,6 +535,10 @@ static void gd_fill_ah(const struct gd_verbs *v, const struct gd_qp_cfg *c,
 		ah->grh.sgid_index = (uint8_t)v->port.gid_index;
 		ah->grh.hop_limit = 64;
 		ah->grh.traffic_class = c->tos >= 0 ? (uint8_t)c->tos : 0;
+		/* --flow_label: round robin over the QPs, as perftest */
+		if (c->num_flow_labels)
+			ah->grh.flow_label =
+				c->flow_labels[qp % c->num_flow_labels];
 	}
 }
 
@@ -535,7 +585,7 @@ static int gd_qp_rtr_rts(struct gd_verbs *v, const struct gd_qp_cfg *c,
 		a.path_mtu = gd_mtu_enum(mtu);
 		a.dest_qp_num = peer->qpn[i];
 		a.rq_psn = peer->psn[i];
-		gd_fill_ah(v, c, peer, &a.ah_attr);
+		gd_fill_ah(v, c, peer, i, &a.ah_attr);
 		mask |= IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN |
 			IBV_QP_RQ_PSN;
 		if (v->conn == GD_CONN_RC) {
@@ -583,7 +633,7 @@ int gd_verbs_connect(struct gd_verbs *v, const struct gd_qp_cfg *c,
 	if (v->conn == GD_CONN_UD) {
 		struct ibv_ah_attr ah;
 
-		gd_fill_ah(v, c, peer, &ah);
+		gd_fill_ah(v, c, peer, 0, &ah);
 		v->ah = ibv_create_ah(v->pd, &ah);
 		if (!v->ah)
 			return gd_err(
@@ -602,6 +652,8 @@ void gd_verbs_close(struct gd_verbs *v)
 	for (unsigned int i = 0; i < GD_MAX_QPS; i++)
 		if (v->qp[i])
 			ibv_destroy_qp(v->qp[i]);
+	if (v->srq)
+		ibv_destroy_srq(v->srq);
 	if (v->send_cq)
 		ibv_destroy_cq(v->send_cq);
 	if (v->recv_cq)
@@ -613,6 +665,32 @@ void gd_verbs_close(struct gd_verbs *v)
 	if (v->ctx && v->ctx_owned)
 		ibv_close_device(v->ctx);
 	memset(v, 0, sizeof(*v));
+}
+
+/* The GRH flow label of each connected RC/UC QP as the device reports it
+ * (ibv_query_qp), the evidence that --flow_label reached the QPs; nothing
+ * before the QPs are connected, for UD (its address handle carries it)
+ * or without a GRH. */
+static void gd_describe_flow_labels(const struct gd_verbs *v,
+				    struct json_object *j)
+{
+	struct json_object *arr = NULL;
+
+	for (unsigned int i = 0; i < v->num_qps && v->conn != GD_CONN_UD; i++) {
+		struct ibv_qp_attr a;
+		struct ibv_qp_init_attr ia;
+
+		if (!v->qp[i] ||
+		    ibv_query_qp(v->qp[i], &a, IBV_QP_STATE | IBV_QP_AV, &ia) ||
+		    a.qp_state < IBV_QPS_RTR || !a.ah_attr.is_global)
+			break;
+		if (!arr)
+			arr = json_object_new_array();
+		json_object_array_add(
+			arr, json_object_new_int64(a.ah_attr.grh.flow_label));
+	}
+	if (arr)
+		json_object_object_add(j, "grh_flow_labels", arr);
 }
 
 struct json_object *gd_verbs_describe(const struct gd_verbs *v)
@@ -640,6 +718,9 @@ struct json_object *gd_verbs_describe(const struct gd_verbs *v)
 			       json_object_new_string(gd_conn_name(v->conn)));
 	json_object_object_add(j, "max_inline_bytes",
 			       json_object_new_int64(p->max_inline_bytes));
+	json_object_object_add(j, "srq",
+			       json_object_new_boolean(v->srq != NULL));
+	gd_describe_flow_labels(v, j);
 	return j;
 }
 

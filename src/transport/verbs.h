@@ -48,6 +48,11 @@ struct gd_qp_cfg {
 	/* RC: outstanding reads/atomics, as initiator (max_rd_atomic) and
 	 * as responder (max_dest_rd_atomic); gd_verbs_rd_atom sets it */
 	uint64_t rd_atom;
+	uint64_t comp_vector; /* -X: the CQs' completion vector */
+	bool use_srq;	      /* --use-srq: the QPs share one SRQ */
+	/* --flow_label: QP i's GRH flow label is [i % n]; n 0: label 0 */
+	const uint32_t *flow_labels;
+	unsigned int num_flow_labels;
 };
 
 /* What one side tells the other to connect its QPs. */
@@ -65,6 +70,7 @@ struct gd_verbs {
 	struct ibv_comp_channel *channel;
 	struct ibv_cq *send_cq;
 	struct ibv_cq *recv_cq;
+	struct ibv_srq *srq; /* --use-srq, else NULL */
 	struct ibv_qp *qp[GD_MAX_QPS];
 	uint32_t psn[GD_MAX_QPS];
 	struct ibv_ah *ah; /* UD: address of the peer */
@@ -84,8 +90,11 @@ struct gd_verbs {
  */
 void gd_verbs_no_scatter_to_cqe(char *record, size_t len);
 
-/* Open @name (NULL: the first device), query @port and pick the GID.
- * Errors name the device and list the alternatives. */
+/* Open @name (NULL: the first device), query @port and pick the GID:
+ * @gid_index, or when negative the first RoCE v2 IPv4-mapped one, or with
+ * GD_GID_PICK_IPV6 (--ipv6) the first RoCE v2 IPv6 one. Errors name the
+ * device and list the alternatives. */
+#define GD_GID_PICK_IPV6 (-2)
 int gd_verbs_open(struct gd_verbs *v, const char *name, unsigned int port,
 		  int gid_index);
 /* Query port/GID details for an already open context (rdma_cm path). */
