@@ -208,6 +208,24 @@ static void test_payload_option(void **state)
 	remove(PAYLOAD_FILE);
 }
 
+/* --pkey_index and --dlid: parsed here, checked against the port (and
+ * refused on RoCE for --dlid) when the device opens (case 36). */
+static void test_pkey_dlid(void **state)
+{
+	struct gd_opts o;
+
+	(void)state;
+	assert_int_equal(PARSE(&t_send_bw, &o, "--pkey_index=3", "--dlid=7"),
+			 0);
+	assert_int_equal(o.pkey_index, 3);
+	assert_int_equal(o.dlid, 7);
+	gd_opts_free(&o);
+	REJECT(&t_write_bw, -ERANGE, "--dlid", "--dlid=0");
+	REJECT(&t_write_bw, -EINVAL, "--pkey_index with -R", "-R",
+	       "--pkey_index=1");
+	REJECT(&t_write_bw, -EINVAL, "--dlid with -R", "-R", "--dlid=1");
+}
+
 /* --numa_node: a fixture's nodes, and the command line's checks. */
 static void test_numa_node(void **state)
 {
@@ -276,6 +294,7 @@ int main(void)
 		cmocka_unit_test(test_payload_parse),
 		cmocka_unit_test(test_payload_option),
 		cmocka_unit_test(test_numa_node),
+		cmocka_unit_test(test_pkey_dlid),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -86,6 +86,12 @@ int gd_opts_verbs_check(struct gd_opts *o, bool vector_given)
 		return gd_err(
 			-EINVAL,
 			"--flow_label with -R: rdma_cm builds the path and gdperf does not set its flow label; without -R the labels go into the QPs' GRH");
+	if (o->rdma_cm && (o->pkey_index || o->dlid))
+		return gd_err(
+			-EINVAL,
+			"%s with -R: rdma_cm takes the partition and the path from the route it resolves; drop -R or %s",
+			o->dlid ? "--dlid" : "--pkey_index",
+			o->dlid ? "--dlid" : "--pkey_index");
 	if (gd_flow_label_parse(o))
 		return gd_err_code();
 	if (o->ipv6_gid && o->gid_index >= 0)

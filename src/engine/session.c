@@ -489,6 +489,8 @@ static void gd_setup_qp_cfg(struct gd_session *s)
 		.qp_timeout = o->qp_timeout,
 		.retry_count = o->retry_count,
 		.comp_vector = o->comp_vector,
+		.pkey_index = o->pkey_index,
+		.dlid = o->dlid,
 		.use_srq = o->use_srq,
 		.flow_labels = o->flow_labels,
 		.num_flow_labels = o->num_flow_labels,

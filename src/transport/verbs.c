@@ -260,6 +260,7 @@ int gd_verbs_query_port(struct gd_verbs *v, unsigned int port, int gid_index)
 	p->active_mtu = pa.active_mtu;
 	p->active_mtu_bytes = gd_mtu_bytes(pa.active_mtu);
 	p->lid = pa.lid;
+	p->pkey_tbl_len = pa.pkey_tbl_len;
 	if (gid_index == GD_GID_PICK_IPV6) {
 		gid_index = gd_pick_gid(v, pa.gid_tbl_len, true);
 		if (gid_index < 0) {
@@ -359,9 +360,11 @@ static enum ibv_qp_type gd_qp_type(enum gd_conn conn)
 				    : IBV_QPT_RC;
 }
 
-static int gd_qp_to_init(struct gd_verbs *v, struct ibv_qp *qp, int access)
+static int gd_qp_to_init(struct gd_verbs *v, struct ibv_qp *qp, int access,
+			 uint16_t pkey_index)
 {
 	struct ibv_qp_attr a = { .qp_state = IBV_QPS_INIT,
+				 .pkey_index = pkey_index,
 				 .port_num = v->port.port };
 	int mask = IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT;
 	int ret;
@@ -384,6 +387,42 @@ static int gd_qp_to_init(struct gd_verbs *v, struct ibv_qp *qp, int access)
 	return 0;
 }
 
+/* --pkey_index against the port's P_Key table (its P_Key recorded), and
+ * --dlid only where LIDs address (InfiniBand). */
+static int gd_verbs_check_path(struct gd_verbs *v, const struct gd_qp_cfg *c)
+{
+	__be16 pkey;
+
+	if (c->dlid && v->port.link_layer == IBV_LINK_LAYER_ETHERNET)
+		return gd_err(
+			-EINVAL,
+			"--dlid %llu: %s port %u is Ethernet (RoCE), where the peer is addressed by its GID, not a LID; drop --dlid",
+			(unsigned long long)c->dlid, v->port.dev_name,
+			v->port.port);
+	if (c->pkey_index >= (uint64_t)v->port.pkey_tbl_len)
+		return gd_err(
+			-EINVAL,
+			"--pkey_index %llu: %s port %u has %d P_Key table entr%s (pkey_tbl_len), so 0..%d",
+			(unsigned long long)c->pkey_index, v->port.dev_name,
+			v->port.port, v->port.pkey_tbl_len,
+			v->port.pkey_tbl_len == 1 ? "y" : "ies",
+			v->port.pkey_tbl_len - 1);
+	if (ibv_query_pkey(v->ctx, v->port.port, (int)c->pkey_index, &pkey))
+		return gd_err(
+			-EIO,
+			"--pkey_index %llu: cannot read that P_Key of %s port %u (ibv_query_pkey)",
+			(unsigned long long)c->pkey_index, v->port.dev_name,
+			v->port.port);
+	v->port.pkey = ntohs(pkey);
+	if (!(v->port.pkey & 0x7fff))
+		return gd_err(
+			-EINVAL,
+			"--pkey_index %llu: %s port %u has no partition at that index (P_Key 0x%04x); see the port's pkeys/ in sysfs",
+			(unsigned long long)c->pkey_index, v->port.dev_name,
+			v->port.port, v->port.pkey);
+	return 0;
+}
+
 int gd_verbs_create_qps(struct gd_verbs *v, const struct gd_qp_cfg *c,
 			int access)
 {
@@ -399,6 +438,8 @@ int gd_verbs_create_qps(struct gd_verbs *v, const struct gd_qp_cfg *c,
 		.srq = v->srq,
 	};
 
+	if (gd_verbs_check_path(v, c))
+		return gd_err_code();
 	v->conn = c->conn;
 	v->num_qps = (unsigned int)c->num_qps;
 	for (unsigned int i = 0; i < v->num_qps; i++) {
@@ -417,7 +458,7 @@ int gd_verbs_create_qps(struct gd_verbs *v, const struct gd_qp_cfg *c,
 				strerror(errno));
 		v->port.max_inline_bytes = ia.cap.max_inline_data;
 		v->psn[i] = (uint32_t)(lrand48() & 0xffffff);
-		if (gd_qp_to_init(v, v->qp[i], access))
+		if (gd_qp_to_init(v, v->qp[i], access, (uint16_t)c->pkey_index))
 			return gd_err_code();
 	}
 	return 0;
@@ -525,7 +566,7 @@ static void gd_fill_ah(const struct gd_verbs *v, const struct gd_qp_cfg *c,
 		       struct ibv_ah_attr *ah)
 {
 	memset(ah, 0, sizeof(*ah));
-	ah->dlid = peer->lid;
+	ah->dlid = c->dlid ? (uint16_t)c->dlid : peer->lid;
 	ah->sl = (uint8_t)c->sl;
 	ah->port_num = v->port.port;
 	if (v->port.link_layer == IBV_LINK_LAYER_ETHERNET ||
@@ -720,6 +761,12 @@ struct json_object *gd_verbs_describe(const struct gd_verbs *v)
 			       json_object_new_int64(p->max_inline_bytes));
 	json_object_object_add(j, "srq",
 			       json_object_new_boolean(v->srq != NULL));
+	if (v->port.pkey) {
+		char pk[8];
+
+		snprintf(pk, sizeof(pk), "0x%04x", v->port.pkey);
+		json_object_object_add(j, "pkey", json_object_new_string(pk));
+	}
 	gd_describe_flow_labels(v, j);
 	return j;
 }

@@ -31,6 +31,8 @@ struct gd_port_info {
 	char gid_text[64];
 	char gid_type[16]; /* "RoCE v2", "RoCE v1", "IB" */
 	uint32_t max_inline_bytes;
+	int pkey_tbl_len; /* the port's P_Key table */
+	uint16_t pkey;	  /* the P_Key at the QPs' index (host order) */
 };
 
 /* The test settings the QPs and CQs are built with (the engine fills it
@@ -49,6 +51,8 @@ struct gd_qp_cfg {
 	 * as responder (max_dest_rd_atomic); gd_verbs_rd_atom sets it */
 	uint64_t rd_atom;
 	uint64_t comp_vector; /* -X: the CQs' completion vector */
+	uint64_t pkey_index;  /* --pkey_index */
+	uint64_t dlid;	      /* --dlid: the peer's LID instead; 0 none */
 	bool use_srq;	      /* --use-srq: the QPs share one SRQ */
 	/* --flow_label: QP i's GRH flow label is [i % n]; n 0: label 0 */
 	const uint32_t *flow_labels;

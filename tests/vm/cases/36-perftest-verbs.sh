@@ -5,8 +5,9 @@
 # --ipv6 (the fe80:: GID), --ipv6-addr (::1, and an IPv4 address refused),
 # --mmap/--mmap-offset as device memory (and a file too short), and
 # --payload_file_path whose words arrive in a server's mmap'ed file, and
-# --numa_node (node 0's CPUs, MPOL_BIND read back; a missing node refused).
-# About 18 short loopback runs and two pairs:
+# --numa_node (node 0's CPUs, MPOL_BIND read back; a missing node refused),
+# --pkey_index against rxe0's P_Key table, --dlid refused on RoCE.
+# About 22 short loopback runs and two pairs:
 # gd-case-timeout-s: 420
 . /gd/guest-lib.sh
 
@@ -177,3 +178,23 @@ rc=$?
 st=1
 [ $rc = 2 ] && grep -q -- '--numa_node 1: no such NUMA node (online nodes: 0)' "$WORK/numa1.txt" && st=0
 tap_check $st "gd_write_bw --numa_node=1: exit $rc (2), no such node, the online ones named" "$WORK/numa1.txt"
+
+# 10. --pkey_index: index 0 is rxe0's default partition, recorded; one
+# past its P_Key table refused at device open; --dlid refused on RoCE.
+npk=$(ls /sys/class/infiniband/rxe0/ports/1/pkeys 2>/dev/null | wc -l)
+out=$WORK/pkey
+run_bounded 90 "$out.txt" gd_send_bw $L --pkey_index=0 -n 100 --out_json_file="$out.json"
+rc=$?
+st=1
+[ $rc = 0 ] && json_ok "$out.json" '.endpoints.local.pkey == "0xffff"' && st=0
+tap_check $st "gd_send_bw --pkey_index=0: exit $rc, P_Key $(jq -r '.endpoints.local.pkey' "$out.json" 2>/dev/null) recorded" "$out.txt"
+run_bounded 30 "$WORK/pkey_bad.txt" gd_send_bw $L --pkey_index=$npk -n 100
+rc=$?
+st=1
+[ $rc = 1 ] && grep -q -- "--pkey_index $npk: rxe0 port 1 has $npk P_Key table entr" "$WORK/pkey_bad.txt" && st=0
+tap_check $st "gd_send_bw --pkey_index=$npk: exit $rc (1), past rxe0's $npk-entry P_Key table, said so" "$WORK/pkey_bad.txt"
+run_bounded 30 "$WORK/dlid.txt" gd_write_bw $L --dlid=1 -n 100
+rc=$?
+st=1
+[ $rc = 1 ] && grep -q 'is Ethernet (RoCE), where the peer is addressed by its GID' "$WORK/dlid.txt" && st=0
+tap_check $st "gd_write_bw --dlid=1 on rxe0: exit $rc (1), refused: RoCE addresses by GID" "$WORK/dlid.txt"
