@@ -80,7 +80,7 @@ static int gd_post_recv_list(struct gd_step *st, unsigned int q, uint64_t n)
 	struct ibv_sge sge = {
 		.addr = (uintptr_t)st->lb->mem.addr + q * s->slot_bytes,
 		.length = (uint32_t)s->slot_bytes,
-		.lkey = st->lb->mem.mr->lkey,
+		.lkey = gd_slot_lkey(st->lb, q),
 	};
 
 	for (uint64_t i = 0; i < n; i++) {

@@ -80,7 +80,7 @@ static int gd_bw_templates(struct gd_bw_loop *L)
 			(uintptr_t)st->lb->mem.addr + q * s->slot_bytes +
 			(s->v.conn == GD_CONN_UD ? GD_UD_GRH_BYTES : 0);
 		L->sge[i].length = (uint32_t)st->size_bytes;
-		L->sge[i].lkey = st->lb->mem.mr->lkey;
+		L->sge[i].lkey = gd_slot_lkey(st->lb, q);
 		w->sg_list = &L->sge[i];
 		w->num_sge = 1;
 		w->opcode = op;
@@ -90,7 +90,7 @@ static int gd_bw_templates(struct gd_bw_loop *L)
 		    op == IBV_WR_ATOMIC_CMP_AND_SWP) {
 			w->wr.atomic.remote_addr =
 				st->rb->addr + q * s->slot_bytes;
-			w->wr.atomic.rkey = st->rb->rkey;
+			w->wr.atomic.rkey = gd_slot_rkey(st->rb, q);
 			/* add 1; or compare with 0 and swap in 0, which
 			 * leaves the word as it was, matched or not */
 			w->wr.atomic.compare_add =
@@ -103,7 +103,7 @@ static int gd_bw_templates(struct gd_bw_loop *L)
 		} else {
 			w->wr.rdma.remote_addr =
 				st->rb->addr + q * s->slot_bytes;
-			w->wr.rdma.rkey = st->rb->rkey;
+			w->wr.rdma.rkey = gd_slot_rkey(st->rb, q);
 		}
 	}
 	return 0;

@@ -173,7 +173,7 @@ static void gd_lat_template(struct gd_lat_loop *L)
 
 	L->sge.addr = (uintptr_t)st->lb->mem.addr;
 	L->sge.length = (uint32_t)st->size_bytes;
-	L->sge.lkey = st->lb->mem.mr->lkey;
+	L->sge.lkey = gd_slot_lkey(st->lb, 0);
 	L->wr.sg_list = &L->sge;
 	L->wr.num_sge = 1;
 	L->wr.send_flags = 0;
@@ -198,7 +198,7 @@ static void gd_lat_template(struct gd_lat_loop *L)
 	case IBV_WR_ATOMIC_FETCH_AND_ADD:
 	case IBV_WR_ATOMIC_CMP_AND_SWP:
 		L->wr.wr.atomic.remote_addr = st->rb->addr;
-		L->wr.wr.atomic.rkey = st->rb->rkey;
+		L->wr.wr.atomic.rkey = gd_slot_rkey(st->rb, 0);
 		/* add 1; or compare with 0 and swap in 0 (the word stays) */
 		L->wr.wr.atomic.compare_add =
 			L->wr.opcode == IBV_WR_ATOMIC_FETCH_AND_ADD ? 1 : 0;
@@ -209,7 +209,7 @@ static void gd_lat_template(struct gd_lat_loop *L)
 		 * first half is each side's source */
 		L->wr.wr.rdma.remote_addr =
 			st->rb->addr + (gd_lat_is_pingpong(s) ? half : 0);
-		L->wr.wr.rdma.rkey = st->rb->rkey;
+		L->wr.wr.rdma.rkey = gd_slot_rkey(st->rb, 0);
 	}
 }
 

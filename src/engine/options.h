@@ -80,6 +80,7 @@ struct gd_opts {
 	bool write_with_imm;
 	bool send_with_imm;  /* --send_with_imm (travels) */
 	bool use_srq;	     /* --use-srq: receives on one SRQ (travels) */
+	bool mr_per_qp;	     /* --mr_per_qp: an MR per QP's slot (this end) */
 	bool ipv6_gid;	     /* --ipv6: the first RoCE v2 IPv6 GID */
 	bool ipv6_addr;	     /* --ipv6-addr: the side channel over IPv6 */
 	uint64_t pkey_index; /* --pkey_index: the QPs' P_Key index */

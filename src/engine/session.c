@@ -185,6 +185,43 @@ static int gd_resolve_place(struct gd_session *s, unsigned int p,
 	return 0;
 }
 
+/* --mr_per_qp: each QP's slot of @lb registered again as an MR of its
+ * own, the keys the posts then use. */
+static int gd_register_slots(struct gd_session *s, struct gd_local_buf *lb)
+{
+	for (unsigned int q = 0; q < s->o->num_qps; q++) {
+		int ret = gd_mem_register_part(&lb->mem, q * s->slot_bytes,
+					       s->slot_bytes, s->v.pd,
+					       s->mr_access, &lb->qp_mr[q]);
+
+		if (ret)
+			return gd_err(ret, "--mr_per_qp: QP %u's slot: %s", q,
+				      gd_err_msg());
+		lb->num_qp_mr = q + 1;
+	}
+	/* Only the per-QP MRs stay, as in perftest: a post with the whole
+	 * buffer's key would now fail, so a passing run used the QPs' own.
+	 * mem.mr names the first for what asks whether it is registered. */
+	if (ibv_dereg_mr(lb->mem.mr))
+		return gd_err(
+			-EIO,
+			"--mr_per_qp: cannot deregister the %s buffer's whole MR: %s",
+			lb->mem.ops->name, strerror(errno));
+	lb->mem.mr = lb->qp_mr[0];
+	return 0;
+}
+
+/* Deregister and free what gd_alloc_place made of @lb. */
+static void gd_release_place(struct gd_local_buf *lb)
+{
+	if (lb->num_qp_mr && lb->mem.mr == lb->qp_mr[0])
+		lb->mem.mr = NULL;
+	for (unsigned int q = 0; q < lb->num_qp_mr; q++)
+		(void)ibv_dereg_mr(lb->qp_mr[q]);
+	lb->num_qp_mr = 0;
+	gd_mem_free(&lb->mem);
+}
+
 /* @options: this side's effective options, where a backend finds the
  * per-run settings perftest spells as options of their own. */
 static int gd_alloc_place(struct gd_session *s, unsigned int p,
@@ -207,12 +244,14 @@ static int gd_alloc_place(struct gd_session *s, unsigned int p,
 				      s->o->payload_bytes);
 	if (!ret)
 		ret = gd_mem_register(&lb->mem, s->v.pd, s->mr_access);
+	if (!ret && s->o->mr_per_qp)
+		ret = gd_register_slots(s, lb);
 	if (ret) {
 		snprintf(lb->why_absent, sizeof(lb->why_absent), "%s",
 			 gd_err_msg());
 		snprintf(lb->stage, sizeof(lb->stage), "register");
 		lb->err = ret;
-		gd_mem_free(&lb->mem);
+		gd_release_place(lb);
 		if (p == GD_PLACE_HOST)
 			return ret;
 		/* A device placement that fails only fails its phases. */
@@ -258,6 +297,46 @@ static int gd_setup_buffers(struct gd_session *s)
 static const char *const gd_place_key[GD_PLACE_COUNT] = { "H", "D", "D2", "D3",
 							  "D4" };
 
+static struct json_object *gd_slot_keys_json(const struct gd_local_buf *lb)
+{
+	struct json_object *a = json_object_new_array();
+
+	for (unsigned int q = 0; q < lb->num_qp_mr; q++)
+		json_object_array_add(
+			a, json_object_new_int64(lb->qp_mr[q]->rkey));
+	return a;
+}
+
+/* The peer's --mr_per_qp keys, one per QP, into @rb. */
+static int gd_slot_keys_from_json(struct gd_session *s,
+				  struct gd_remote_buf *rb,
+				  struct json_object *keys)
+{
+	size_t n = json_object_is_type(keys, json_type_array)
+			   ? json_object_array_length(keys)
+			   : 0;
+
+	if (n != s->o->num_qps)
+		return gd_err(
+			-EPROTO,
+			"peer %s sent %zu per-QP keys (--mr_per_qp) for %llu QPs; are both ends the same gdperf version?",
+			s->oob.peer_name, n, (unsigned long long)s->o->num_qps);
+	for (size_t q = 0; q < n; q++) {
+		struct json_object *k = json_object_array_get_idx(keys, q);
+		int64_t v = json_object_get_int64(k);
+
+		if (!json_object_is_type(k, json_type_int) || v < 0 ||
+		    v > UINT32_MAX)
+			return gd_err(
+				-EPROTO,
+				"peer %s sent a per-QP key that is no 32-bit number",
+				s->oob.peer_name);
+		rb->rkeys[q] = (uint32_t)v;
+	}
+	rb->num_rkeys = (unsigned int)n;
+	return 0;
+}
+
 static struct json_object *gd_bufs_json(const struct gd_session *s)
 {
 	struct json_object *b = json_object_new_object();
@@ -276,6 +355,9 @@ static struct json_object *gd_bufs_json(const struct gd_session *s)
 				json_object_new_int64(lb->mem.mr->rkey));
 			json_object_object_add(e, "memory",
 					       gd_mem_describe(&lb->mem));
+			if (lb->num_qp_mr)
+				json_object_object_add(e, "rkeys",
+						       gd_slot_keys_json(lb));
 		} else {
 			json_object_object_add(
 				e, "error",
@@ -319,6 +401,9 @@ static int gd_bufs_from_json(struct gd_session *s, struct json_object *b)
 			rb->present = true;
 			rb->addr = (uint64_t)json_object_get_int64(a);
 			rb->rkey = (uint32_t)json_object_get_int64(k);
+			if (json_object_object_get_ex(e, "rkeys", &k) &&
+			    gd_slot_keys_from_json(s, rb, k))
+				return gd_err_code();
 			/* the document's readers expect an object there */
 			if (json_object_object_get_ex(e, "memory", &err) &&
 			    json_object_is_type(err, json_type_object))
@@ -629,7 +714,7 @@ int gd_session_wait_destroy(struct gd_session *s)
 void gd_session_teardown(struct gd_session *s)
 {
 	for (unsigned int p = 0; p < GD_PLACE_COUNT; p++) {
-		gd_mem_free(&s->local[p].mem);
+		gd_release_place(&s->local[p]);
 		json_object_put(s->remote[p].memory);
 		s->remote[p].memory = NULL;
 	}

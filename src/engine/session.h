@@ -38,6 +38,8 @@ struct gd_remote_buf {
 	bool present;
 	uint64_t addr;
 	uint32_t rkey;
+	uint32_t rkeys[GD_MAX_QPS]; /* the peer's --mr_per_qp: one per slot */
+	unsigned int num_rkeys;	    /* 0: rkey covers every slot */
 	char why_absent[600];
 	char stage[16];		    /* where the peer's buffer failed */
 	int err;		    /* the peer's -errno for it */
@@ -46,11 +48,28 @@ struct gd_remote_buf {
 
 struct gd_local_buf {
 	struct gd_mem_buf mem;
+	/* --mr_per_qp: QP q's slot as an MR of its own */
+	struct ibv_mr *qp_mr[GD_MAX_QPS];
+	unsigned int num_qp_mr;
 	bool ok;
 	char why_absent[512];
 	char stage[16]; /* "register" when alloc/reg failed */
 	int err;	/* -errno of that failure */
 };
+
+/* The keys of QP @q's slot: its own MR's with --mr_per_qp (either end's),
+ * else the whole buffer's. */
+static inline uint32_t gd_slot_lkey(const struct gd_local_buf *lb,
+				    unsigned int q)
+{
+	return lb->num_qp_mr ? lb->qp_mr[q]->lkey : lb->mem.mr->lkey;
+}
+
+static inline uint32_t gd_slot_rkey(const struct gd_remote_buf *rb,
+				    unsigned int q)
+{
+	return rb->num_rkeys ? rb->rkeys[q] : rb->rkey;
+}
 
 /* What one step measured on the initiating side. */
 struct gd_step_result {

@@ -94,11 +94,30 @@ static struct json_object *gd_phase_memory(struct gd_session *s,
 	struct json_object *m = json_object_new_object(), *r;
 	const struct gd_local_buf *lb = &s->local[ph->client_place];
 
-	json_object_object_add(m, "local",
-			       lb->ok ? gd_mem_describe(&lb->mem)
-				      : json_object_new_string(lb->why_absent));
-	if (s->remote[ph->server_place].memory) {
-		r = json_object_get(s->remote[ph->server_place].memory);
+	const struct gd_remote_buf *rb = &s->remote[ph->server_place];
+	struct json_object *l = lb->ok ? gd_mem_describe(&lb->mem)
+				       : json_object_new_string(lb->why_absent);
+
+	/* --mr_per_qp: the keys of each QP's own MR, either end's */
+	if (lb->ok && lb->num_qp_mr) {
+		struct json_object *a = json_object_new_array();
+
+		for (unsigned int q = 0; q < lb->num_qp_mr; q++)
+			json_object_array_add(
+				a, json_object_new_int64(lb->qp_mr[q]->rkey));
+		json_object_object_add(l, "qp_rkeys", a);
+	}
+	json_object_object_add(m, "local", l);
+	if (rb->memory) {
+		r = json_object_get(rb->memory);
+		if (rb->num_rkeys) {
+			struct json_object *a = json_object_new_array();
+
+			for (unsigned int q = 0; q < rb->num_rkeys; q++)
+				json_object_array_add(
+					a, json_object_new_int64(rb->rkeys[q]));
+			json_object_object_add(r, "qp_rkeys", a);
+		}
 	} else {
 		r = json_object_new_object();
 		json_object_object_add(

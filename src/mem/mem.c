@@ -53,6 +53,34 @@ int gd_mem_register(struct gd_mem_buf *buf, struct ibv_pd *pd, int access)
 	return buf->ops->reg(buf, pd, access);
 }
 
+int gd_mem_register_part(const struct gd_mem_buf *buf, size_t off, size_t len,
+			 struct ibv_pd *pd, int access, struct ibv_mr **mr)
+{
+	/* a view of the part: the backend's own state, its route fixed */
+	struct gd_mem_buf view = *buf;
+	int ret;
+
+	*mr = NULL;
+	if (!buf->mr || off + len > buf->len_bytes)
+		return gd_err(
+			-EINVAL,
+			"registering bytes %zu..%zu of a %zu-byte %s buffer that is %s",
+			off, off + len, buf->len_bytes,
+			buf->ops ? buf->ops->name : "unknown",
+			buf->mr ? "shorter" : "not registered");
+	view.addr = (char *)buf->addr + off;
+	view.len_bytes = len;
+	view.mr = NULL;
+	view.evidence = NULL;
+	if (view.spec.route == GD_ROUTE_AUTO)
+		view.spec.route = buf->route_used;
+	ret = buf->ops->reg(&view, pd, access);
+	if (view.evidence)
+		json_object_put(view.evidence);
+	*mr = view.mr;
+	return ret;
+}
+
 void gd_mem_free(struct gd_mem_buf *buf)
 {
 	if (buf->mr) {

@@ -216,6 +216,11 @@ struct gd_mem_ops {
 int gd_mem_alloc(struct gd_mem_buf *buf, const struct gd_mem_spec *spec,
 		 size_t len_bytes);
 int gd_mem_register(struct gd_mem_buf *buf, struct ibv_pd *pd, int access);
+/* Register @len bytes of registered @buf from @off as an MR of their own
+ * (--mr_per_qp), through the route the whole buffer took; into *@mr.
+ * Failures are decoded as for the whole buffer. */
+int gd_mem_register_part(const struct gd_mem_buf *buf, size_t off, size_t len,
+			 struct ibv_pd *pd, int access, struct ibv_mr **mr);
 /* Deregister (if registered) and free; safe on a zeroed or failed buf. */
 void gd_mem_free(struct gd_mem_buf *buf);
 /* JSON description: kind, device (GPU name/bus id), route, evidence. */

@@ -6,8 +6,9 @@
 # --mmap/--mmap-offset as device memory (and a file too short), and
 # --payload_file_path whose words arrive in a server's mmap'ed file, and
 # --numa_node (node 0's CPUs, MPOL_BIND read back; a missing node refused),
-# --pkey_index against rxe0's P_Key table, --dlid refused on RoCE.
-# About 22 short loopback runs and two pairs:
+# --pkey_index against rxe0's P_Key table, --dlid refused on RoCE, and
+# --mr_per_qp (write, read, send with --verify; one end only in a pair).
+# About 25 short loopback runs and three pairs:
 # gd-case-timeout-s: 420
 . /gd/guest-lib.sh
 
@@ -198,3 +199,31 @@ rc=$?
 st=1
 [ $rc = 1 ] && grep -q 'is Ethernet (RoCE), where the peer is addressed by its GID' "$WORK/dlid.txt" && st=0
 tap_check $st "gd_write_bw --dlid=1 on rxe0: exit $rc (1), refused: RoCE addresses by GID" "$WORK/dlid.txt"
+
+# 11. --mr_per_qp: each QP's slot its own MR on both ends (distinct keys,
+# both ends' in the document; the whole buffer's MR is gone, so a passing
+# post used them), every step verified; in a pair only the
+# server registers per QP and the client posts with its keys.
+for t in gd_write_bw gd_read_bw gd_send_bw; do
+	out=$WORK/mrqp_$t
+	run_bounded 90 "$out.txt" $t $L --mr_per_qp -q 3 -n 100 --verify --out_json_file="$out.json"
+	rc=$?
+	st=1
+	[ $rc = 0 ] && json_ok "$out.json" "$(gd_json_bw_filter 65536 300)
+		and all(.phases[].memory; (.local.qp_rkeys | length) == 3
+			and (.local.qp_rkeys | unique | length) == 3
+			and (.remote.qp_rkeys | length) == 3)
+		and all(.phases[].steps[]; .verify.ok == true)" && st=0
+	tap_check $st "$t --mr_per_qp -q 3 --verify: exit $rc, keys $(jq -c '.phases[0].memory.local.qp_rkeys' "$out.json" 2>/dev/null), verified" "$out.txt"
+	[ $st = 0 ] || json_diag "$out.json"
+done
+PROG=gd_write_bw
+PORT=$(next_port)
+pair_run mrqp_pair 60 -d rxe0 -x 1 -p $PORT --mr_per_qp -q 2 -n 100 \
+	-- -d rxe0 -x 1 -p $PORT -q 2 -n 100 --verify --out_json_file="$WORK/mrqp_pair.json"
+st=1
+[ $SERVER_RC = 0 ] && [ $CLIENT_RC = 0 ] && json_ok "$WORK/mrqp_pair.json" '(.phases[0].memory.remote.qp_rkeys | length) == 2
+	and (.phases[0].memory.local | has("qp_rkeys") | not)
+	and all(.phases[].steps[]; .verify.ok == true)' && st=0
+tap_check $st "gd_write_bw pair, --mr_per_qp on the server only: exit $CLIENT_RC/$SERVER_RC, the client wrote with the server's 2 per-QP keys, verified" "$WORK/mrqp_pair.client"
+[ $st = 0 ] || diag_file "$WORK/mrqp_pair.server"
