@@ -143,6 +143,8 @@ static void test_mmap(void **state)
 	REJECT(&t_write_bw, -EINVAL, "name the file without one",
 	       "--mmap=/a,b");
 	REJECT(&t_write_bw, -EINVAL, "name the file to map", "--mem=mmap:");
+	REJECT(&t_write_bw, -EINVAL, "both halves would map the same range",
+	       "--loopback", "--mmap=/x");
 }
 
 /* perftest's form: each word's bytes least significant first. */

@@ -141,6 +141,11 @@ static bool gd_is_hugepage(const char *spec)
 	return !strncmp(spec, "hugepage", 8);
 }
 
+static bool gd_is_mmap(const char *spec)
+{
+	return !strncmp(spec, "mmap:", 5);
+}
+
 int gd_opts_mem_validate(struct gd_opts *o, bool mem_given, bool inline_given,
 			 bool mmap_offset_given)
 {
@@ -148,6 +153,13 @@ int gd_opts_mem_validate(struct gd_opts *o, bool mem_given, bool inline_given,
 	    gd_opts_merge_mmap(o, mem_given, mmap_offset_given) ||
 	    gd_opts_mem_split(o))
 		return gd_err_code();
+	/* both halves take the same options, so they would share one range
+	 * of the file: the data would land where it came from, and --verify's
+	 * fills of source and destination would race */
+	if (o->loopback && gd_opts_mem_any(o, gd_is_mmap))
+		return gd_err(
+			-EINVAL,
+			"--mmap/--mem=mmap:FILE with --loopback: both halves would map the same range of the file; run a server and a client, each with its own file or --mmap-offset");
 	if (o->use_hugepages && gd_opts_mem_any(o, gd_is_hugepage))
 		return gd_err(
 			-EINVAL,

@@ -116,29 +116,42 @@ st=1
 tap_check $st "--ipv6-addr pair: 127.0.0.1 refused ($rc4, names --ipv6-addr), ::1 client $rc, server $src" "$WORK/v6.client4"
 [ $st = 0 ] || diag_file "$WORK/v6.server"
 
-# 7. --mmap: a file as device memory (D), from an offset; a file too short
-# fails only its phase, saying how large it must be.
+# 7. --mmap: a file as device memory (D), from an offset, in a pair (each
+# end its own file: --loopback would share one range and is refused); a
+# file too short for the server fails only the DD phase, saying how large
+# it must be.
 f=/tmp/gd-mmap.buf
-rm -f $f
+f2=/tmp/gd-mmap-client.buf
+rm -f $f $f2
 dd if=/dev/zero of=$f bs=1M count=3 2>/dev/null
-out=$WORK/mmap
-run_bounded 90 "$out.txt" gd_write_bw $L --mmap=$f --mmap-offset=1M -n 100 --verify --out_json_file="$out.json"
+dd if=/dev/zero of=$f2 bs=1M count=1 2>/dev/null
+run_bounded 30 "$WORK/mmap_loop.txt" gd_write_bw $L --mmap=$f
 rc=$?
 st=1
-[ $rc = 0 ] && json_ok "$out.json" "([.phases[].name] == [\"HH\", \"DD\"])
-	and ([.phases[] | select(.name == \"DD\") | .memory.local | .kind == \"mmap\" and .file == \"$f\"
-		and .offset_bytes == 1048576 and .registered == true] | all)
+[ $rc = 2 ] && grep -q 'both halves would map the same range' "$WORK/mmap_loop.txt" && st=0
+tap_check $st "gd_write_bw --loopback --mmap=FILE: exit $rc (2), refused: both halves would share the file" "$WORK/mmap_loop.txt"
+PROG=gd_write_bw
+PORT=$(next_port)
+pair_run mmap 90 -d rxe0 -x 1 -p $PORT --mmap=$f --mmap-offset=1M -n 100 \
+	-- -d rxe0 -x 1 -p $PORT --mmap=$f2 -n 100 --verify --out_json_file="$WORK/mmap.json"
+st=1
+[ $SERVER_RC = 0 ] && [ $CLIENT_RC = 0 ] && json_ok "$WORK/mmap.json" "([.phases[].name] == [\"HH\", \"DD\"])
+	and ([.phases[] | select(.name == \"DD\") | .memory | (.local | .kind == \"mmap\" and .file == \"$f2\"
+		and .offset_bytes == 0 and .registered == true)
+		and (.remote | .kind == \"mmap\" and .file == \"$f\" and .offset_bytes == 1048576)] | all)
 	and all(.phases[].steps[]; .verify.ok == true)" && st=0
-tap_check $st "gd_write_bw --mmap=FILE --mmap-offset=1M --verify: exit $rc, DD in the mapped file, verified" "$out.txt"
-[ $st = 0 ] || json_diag "$out.json"
-out=$WORK/mmap_short
-run_bounded 90 "$out.txt" gd_write_bw $L --mem=mmap:$f --mmap-offset=3M -n 100 --out_json_file="$out.json"
-rc=$?
+tap_check $st "gd_write_bw --mmap pair (server's file from 1 MiB) --verify: exit $CLIENT_RC/$SERVER_RC, DD between the mapped files, verified" "$WORK/mmap.client"
+[ $st = 0 ] || { diag_file "$WORK/mmap.server"; json_diag "$WORK/mmap.json"; }
+PORT=$(next_port)
+pair_run mmap_short 90 -d rxe0 -x 1 -p $PORT --mem=mmap:$f --mmap-offset=3M -n 100 \
+	-- -d rxe0 -x 1 -p $PORT --mmap=$f2 -n 100 --out_json_file="$WORK/mmap_short.json"
 st=1
-[ $rc = 1 ] && grep -q "grow it (truncate -s" "$out.txt" &&
-	json_ok "$out.json" '([.phases[] | select(.name == "HH") | .status] == ["ok"])' && st=0
-tap_check $st "gd_write_bw --mem=mmap:FILE past its end: exit $rc (1), HH still measured, the size to grow it to named" "$out.txt"
-[ $st = 0 ] || json_diag "$out.json"
+[ $CLIENT_RC = 1 ] && grep -q "grow it (truncate -s" "$WORK/mmap_short.server" &&
+	json_ok "$WORK/mmap_short.json" '([.phases[] | select(.name == "HH") | .status] == ["ok"])
+		and ([.phases[] | select(.name == "DD") | .status] != ["ok"])' && st=0
+tap_check $st "gd_write_bw pair, the server's --mem=mmap:FILE past its end: client exit $CLIENT_RC (1), HH still measured, the server named the size to grow it to" "$WORK/mmap_short.server"
+[ $st = 0 ] || json_diag "$WORK/mmap_short.json"
+rm -f $f2
 
 # 8. --payload_file_path: the client's words arrive, least significant
 # byte first, in the server's receive buffer, an mmap'ed file (phase HD:
