@@ -392,6 +392,7 @@ static int gd_qp_to_init(struct gd_verbs *v, struct ibv_qp *qp, int access,
 static int gd_verbs_check_path(struct gd_verbs *v, const struct gd_qp_cfg *c)
 {
 	__be16 pkey;
+	int ret;
 
 	if (c->dlid && v->port.link_layer == IBV_LINK_LAYER_ETHERNET)
 		return gd_err(
@@ -399,6 +400,10 @@ static int gd_verbs_check_path(struct gd_verbs *v, const struct gd_qp_cfg *c)
 			"--dlid %llu: %s port %u is Ethernet (RoCE), where the peer is addressed by its GID, not a LID; drop --dlid",
 			(unsigned long long)c->dlid, v->port.dev_name,
 			v->port.port);
+	/* index 0 is what the QPs always used: a device without a P_Key
+	 * table (iWARP) or an answer keeps running as before, unrecorded */
+	if (!c->pkey_index && v->port.pkey_tbl_len <= 0)
+		return 0;
 	if (c->pkey_index >= (uint64_t)v->port.pkey_tbl_len)
 		return gd_err(
 			-EINVAL,
@@ -407,14 +412,17 @@ static int gd_verbs_check_path(struct gd_verbs *v, const struct gd_qp_cfg *c)
 			v->port.port, v->port.pkey_tbl_len,
 			v->port.pkey_tbl_len == 1 ? "y" : "ies",
 			v->port.pkey_tbl_len - 1);
-	if (ibv_query_pkey(v->ctx, v->port.port, (int)c->pkey_index, &pkey))
+	ret = ibv_query_pkey(v->ctx, v->port.port, (int)c->pkey_index, &pkey);
+	if (ret && !c->pkey_index)
+		return 0;
+	if (ret)
 		return gd_err(
 			-EIO,
 			"--pkey_index %llu: cannot read that P_Key of %s port %u (ibv_query_pkey)",
 			(unsigned long long)c->pkey_index, v->port.dev_name,
 			v->port.port);
 	v->port.pkey = ntohs(pkey);
-	if (!(v->port.pkey & 0x7fff))
+	if (c->pkey_index && !(v->port.pkey & 0x7fff))
 		return gd_err(
 			-EINVAL,
 			"--pkey_index %llu: %s port %u has no partition at that index (P_Key 0x%04x); see the port's pkeys/ in sysfs",
