@@ -28,7 +28,7 @@ esac
 builddir=$(cd "$2" && pwd)
 jobs=${GD_PKG_JOBS:-2}
 
-mkvar() { sed -n "s/^$1 = //p" "$builddir/Makefile" | head -n 1; }
+mkvar() { sed -n "s/^$1 = //p" "$builddir/Makefile" | sed -n 1p; }
 name=$(mkvar PACKAGE_TARNAME)
 version=$(mkvar PACKAGE_VERSION)
 if [ -z "$name" ] || [ -z "$version" ]; then
@@ -90,7 +90,7 @@ build_deb() {
 		dpkg-buildpackage -us -uc) >"$scratch/dpkg-buildpackage.log" 2>&1 ||
 		{ show_build_failure "$scratch/dpkg-buildpackage.log" "$src"; die "dpkg-buildpackage (log: $scratch/dpkg-buildpackage.log)"; }
 	changes="$scratch/${name}_${debver}_$(dpkg-architecture -qDEB_HOST_ARCH).changes"
-	deb=$(find "$scratch" -maxdepth 1 -name "${name}_${debver}_*.deb" | head -n 1)
+	deb=$(find "$scratch" -maxdepth 1 -name "${name}_${debver}_*.deb" | sed -n 1p)
 	if [ ! -f "$changes" ] || [ -z "$deb" ]; then
 		die "dpkg-buildpackage left no $(basename "$changes") or .deb in $scratch"
 	fi
@@ -122,7 +122,7 @@ build_deb() {
 	(cd "$scratch" && apt-get install -y "./$(basename "$deb")") >"$scratch/apt-install.log" 2>&1 ||
 		{ tail -n 30 "$scratch/apt-install.log" >&2; die "apt-get install ./$(basename "$deb") (log: $scratch/apt-install.log)"; }
 	for p in gd_write_bw gd_doctor; do
-		first=$(/usr/bin/$p --version | head -n 1) || die "/usr/bin/$p --version failed"
+		first=$(/usr/bin/$p --version | sed -n 1p) || die "/usr/bin/$p --version failed"
 		[ "$first" = "$p ($name) $version" ] ||
 			die "/usr/bin/$p --version printed '$first', expected '$p ($name) $version'"
 		say "installed /usr/bin/$p --version: $first"
