@@ -144,6 +144,10 @@ static const struct sample samples[] = {
 	{ "cqe_poll", "4", { NULL } },
 	{ "outs", "4", { NULL } },
 	{ "wait_destroy", "2", { NULL } },
+	{ "rate_limit", "10", { NULL } },
+	{ "rate_units", "M", { "--rate_limit=10", NULL } },
+	{ "rate_limit_type", "SW", { "--rate_limit=10", NULL } },
+	{ "burst_size", "8", { "--rate_limit=10", NULL } },
 	{ "vector", "0", { "-e", NULL } },
 	{ "flow_label", "1,0x2", { NULL } },
 	/* load_list writes the file: the payload is read at parse time */

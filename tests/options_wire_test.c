@@ -33,7 +33,8 @@ static const char *const travelling[] = {
 	"no-interleave",  "repeat",	    "precision",
 	"margin",	  "reversed",	    "atomic_type",
 	"sizes",	  "noPeak",	    "outs",
-	"send_with_imm",  "use-srq",
+	"send_with_imm",  "use-srq",	    "rate_limit",
+	"rate_units",	  "burst_size",
 };
 #define N_TRAVELLING (sizeof(travelling) / sizeof(travelling[0]))
 

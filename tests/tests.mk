@@ -5,9 +5,9 @@
 
 if HAVE_CMOCKA
 check_PROGRAMS += tests/options_test tests/options_wire_test \
-	tests/options_verbs_test tests/protocol_test tests/json_doc_test tests/sweep_test
+	tests/options_verbs_test tests/options_rate_test tests/protocol_test tests/json_doc_test tests/sweep_test
 TESTS += tests/options_test tests/options_wire_test \
-	tests/options_verbs_test tests/protocol_test tests/json_doc_test tests/sweep_test
+	tests/options_verbs_test tests/options_rate_test tests/protocol_test tests/json_doc_test tests/sweep_test
 
 tests_options_test_SOURCES = tests/options_test.c tests/opts_util.h
 tests_options_test_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
@@ -20,6 +20,10 @@ tests_options_wire_test_LDADD = $(gd_common_ldadd) $(CMOCKA_LIBS)
 tests_options_verbs_test_SOURCES = tests/options_verbs_test.c tests/opts_util.h
 tests_options_verbs_test_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_options_verbs_test_LDADD = $(gd_common_ldadd) $(CMOCKA_LIBS)
+
+tests_options_rate_test_SOURCES = tests/options_rate_test.c tests/opts_util.h
+tests_options_rate_test_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_options_rate_test_LDADD = $(gd_common_ldadd) $(CMOCKA_LIBS)
 
 tests_protocol_test_SOURCES = tests/protocol_test.c
 tests_protocol_test_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS) -pthread

@@ -29,6 +29,7 @@
 #include "engine/session.h"
 #include "engine/sweep.h"
 #include "engine/numa.h"
+#include "engine/pace.h"
 
 /* SIGINT and SIGTERM end a run with 128 + the signal (util/stop.h). */
 enum { GD_EXIT_OK = 0, GD_EXIT_FAIL = 1, GD_EXIT_USAGE = 2, GD_EXIT_GATE = 3 };
@@ -212,6 +213,14 @@ static void gd_report_header(struct gd_session *s)
 	if (s->numa_bind[0])
 		gd_report_header_str(rep, "numa_node", "NUMA node",
 				     s->numa_bind);
+	if (s->o->rate_limit > 0) {
+		/* perftest says the burst it chose; the unit as given */
+		snprintf(buf, sizeof(buf),
+			 "SW, %g %s per initiator, bursts of %llu messages",
+			 s->o->rate_limit, gd_rate_unit_name(s->o->rate_unit),
+			 (unsigned long long)gd_pace_burst_msgs(s->o));
+		gd_report_header_str(rep, "rate_limit", "Rate limit", buf);
+	}
 	if (s->test->verb->imm && s->test->measure == GD_MEASURE_LAT)
 		gd_report_header_str(
 			rep, "completion", "Completion",

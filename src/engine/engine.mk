@@ -8,6 +8,7 @@ libgdperf_la_SOURCES += \
 	src/engine/options_mem.c src/engine/placement.c src/engine/placement.h \
 	src/engine/options_wire.c src/engine/options_compat.c src/engine/options_file.c \
 	src/engine/options_caps.c src/engine/options_table.c src/engine/options_verbs.c \
+	src/engine/options_rate.c src/engine/pace.c src/engine/pace.h \
 	src/engine/payload.c src/engine/payload.h src/engine/numa.c src/engine/numa.h \
 	src/engine/options.h \
 	src/engine/options_priv.h \

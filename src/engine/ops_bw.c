@@ -11,10 +11,12 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <json-c/json.h>
 
 #include "util/error.h"
+#include "engine/pace.h"
 #include "engine/session.h"
 #include "util/stats.h"
 
@@ -37,7 +39,9 @@ struct gd_bw_loop {
 	uint64_t completed[GD_MAX_QPS];
 	uint64_t last_signal[GD_MAX_QPS];
 	uint64_t count[GD_MAX_QPS];
-	uint64_t done_total, want_total;
+	uint64_t done_total, want_total, posted_total;
+	struct gd_pace pace;  /* --rate_limit */
+	unsigned int first_q; /* paced: the QP the next burst starts on */
 	uint64_t seg_t_ns[GD_BW_SEGMENTS + 1];
 	uint64_t seg_msgs[GD_BW_SEGMENTS + 1];
 	unsigned int segs;
@@ -140,12 +144,21 @@ static int gd_bw_post_some(struct gd_bw_loop *L, unsigned int q)
 		uint64_t n = L->count[q] - L->posted[q];
 		uint64_t room = depth - (L->posted[q] - L->completed[q]);
 
+		uint64_t paced = gd_pace_room(&L->pace);
+		bool burst_end;
+
 		n = n < list ? n : list;
-		if (n > room)
+		/* a burst's last list is cut to the burst; none between */
+		n = n < paced ? n : paced;
+		if (!n || n > room)
 			break;
+		/* A burst ends signalled: the pause after it may outlast -Q's
+		 * next signal, and -e would wait for an event none brings. */
+		burst_end = L->pace.burst_msgs && n == paced;
 		for (uint64_t j = 0; j < n; j++) {
 			uint64_t idx = L->posted[q] + j + 1;
-			bool sig = idx % cq_mod == 0 || idx == L->count[q];
+			bool sig = idx % cq_mod == 0 || idx == L->count[q] ||
+				   (burst_end && j + 1 == n);
 
 			base[j].next = j + 1 < n ? &base[j + 1] : NULL;
 			base[j].send_flags =
@@ -163,8 +176,29 @@ static int gd_bw_post_some(struct gd_bw_loop *L, unsigned int q)
 				"ibv_post_send failed on %s QP %u: %s; check -t against the device's max_qp_wr",
 				s->v.port.dev_name, q, strerror(errno));
 		L->posted[q] += n;
+		L->posted_total += n;
+		gd_pace_took(&L->pace, n);
+		/* the next burst starts on the next QP, so that all share */
+		if (L->pace.burst_msgs && !L->pace.left)
+			L->first_q = (q + 1) % s->v.num_qps;
 	}
 	return 0;
+}
+
+/* Paced and idle with -e: sleep until the next burst, in steps of at most
+ * GD_CHECK_MS (the checks still run), instead of waiting for an event that
+ * no posted request will bring. */
+static void gd_bw_pace_sleep(const struct gd_bw_loop *L)
+{
+	uint64_t ns = gd_pace_wait_ns(&L->pace);
+	struct timespec ts;
+
+	if (ns > GD_CHECK_MS * 1000000ULL)
+		ns = GD_CHECK_MS * 1000000ULL;
+	ts.tv_sec = 0;
+	ts.tv_nsec = (long)ns;
+	if (ns)
+		nanosleep(&ts, NULL);
 }
 
 /* Read the clock only when another eighth of the run has completed. */
@@ -237,17 +271,22 @@ static int gd_bw_burst(struct gd_bw_loop *L, uint64_t deadline_ns)
 	bool stopping = false;
 	int n;
 
+	gd_pace_start(&L->pace, s->o, L->st->size_bytes);
 	while (!gd_bw_all_done(L)) {
-		uint64_t posted = 0;
+		uint64_t posted = L->posted_total;
 
-		for (unsigned int q = 0; q < s->v.num_qps; q++) {
-			posted -= L->posted[q];
-			if (gd_bw_post_some(L, q))
+		for (unsigned int i = 0; i < s->v.num_qps; i++)
+			if (gd_bw_post_some(L, (L->first_q + i) % s->v.num_qps))
 				return gd_err_code();
-			posted += L->posted[q];
+		posted = L->posted_total - posted;
+		if (s->o->use_event && L->posted_total == L->done_total) {
+			/* nothing in flight: only the pacer holds us */
+			gd_bw_pace_sleep(L);
+			n = 0;
+		} else {
+			n = gd_verbs_poll(&s->v, s->v.send_cq, wc,
+					  (int)s->o->cqe_poll, s->o->use_event);
 		}
-		n = gd_verbs_poll(&s->v, s->v.send_cq, wc, (int)s->o->cqe_poll,
-				  s->o->use_event);
 		if (n < 0)
 			return n;
 		for (int i = 0; i < n; i++) {
@@ -281,6 +320,7 @@ static void gd_bw_reset(struct gd_bw_loop *L, uint64_t per_qp)
 	memset(L->posted, 0, sizeof(L->posted));
 	memset(L->completed, 0, sizeof(L->completed));
 	memset(L->last_signal, 0, sizeof(L->last_signal));
+	L->posted_total = 0;
 	for (unsigned int q = 0; q < nq; q++)
 		L->count[q] = per_qp;
 	L->done_total = 0;

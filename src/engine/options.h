@@ -34,6 +34,9 @@ struct json_object;
 /* -A: the atomic operation of the atomic tests (perftest's names). */
 enum gd_atomic_op { GD_ATOMIC_FETCH_AND_ADD, GD_ATOMIC_CMP_AND_SWAP };
 
+/* --rate_units: perftest's letters g (Gbit/s, 1e9), M (MiB/s), p (msgs/s) */
+enum gd_rate_unit { GD_RATE_GBPS, GD_RATE_MIBPS, GD_RATE_PPS };
+
 struct gd_opts {
 	/* endpoint */
 	char *ib_dev;
@@ -93,6 +96,12 @@ struct gd_opts {
 	size_t payload_bytes;
 	char payload_sha256[65];
 	uint64_t latency_gap_us;
+	/* perftest's software rate limiter (the three travel): 0 is off */
+	double rate_limit;
+	char *rate_units;	     /* --rate_units as given: g, M or p */
+	enum gd_rate_unit rate_unit; /* parsed (validation) */
+	char *rate_limit_type;	     /* SW; HW and PP are refused */
+	uint64_t burst_size;	     /* messages per burst, 0: -t's */
 	bool run_infinitely;
 	/* --wait_destroy: seconds to wait before the teardown (this end) */
 	uint64_t wait_destroy_s;

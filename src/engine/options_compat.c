@@ -58,8 +58,6 @@ struct gd_perftest_opt {
 	{                                                                      \
 		n, 0, w, GD_AP_ALL, GD_R_BACKEND, b, GD_CAP_NONE               \
 	}
-#define RATE_LIMITER                                                           \
-	"gdperf sends as fast as the queues allow and has no rate limiter (neither the QP's hardware pacing, ibv_modify_qp_rate_limit, nor a software one)"
 #define MULTICAST                                                              \
 	"UD multicast needs a joined multicast group (through rdma_cm or the subnet manager) and a multicast address handle; gdperf's UD tests send to the one peer QP"
 #define CRYPTO "mlx5 AES-XTS crypto"
@@ -124,16 +122,8 @@ static const struct gd_perftest_opt gd_perftest_refused[] = {
 	  GD_AP_WRITE | GD_AP_READ, GD_R_NOT_IMPL,
 	  "gdperf registers and measures the buffers it names (--mem); a null MR would measure no memory path",
 	  GD_CAP_NULL_MR },
-	{ "burst_size", 0, "rate-limiter burst", GD_AP_BW, GD_R_NOT_IMPL,
-	  RATE_LIMITER, GD_CAP_RATE_LIMIT },
-	{ "typical_pkt_size", 0, "rate-limiter packet size", GD_AP_BW,
-	  GD_R_NOT_IMPL, RATE_LIMITER, GD_CAP_RATE_LIMIT },
-	{ "rate_limit", 0, "rate limit", GD_AP_BW, GD_R_NOT_IMPL, RATE_LIMITER,
-	  GD_CAP_RATE_LIMIT },
-	{ "rate_limit_type", 0, "rate limiter: HW, SW or PP", GD_AP_BW,
-	  GD_R_NOT_IMPL, RATE_LIMITER, GD_CAP_RATE_LIMIT },
-	{ "rate_units", 0, "rate limit units", GD_AP_BW, GD_R_NOT_IMPL,
-	  RATE_LIMITER, GD_CAP_RATE_LIMIT },
+	/* perftest takes it only with PP pacing, which is raw Ethernet only */
+	RAW("typical_pkt_size", 0, "packet-pacing (PP) packet size"),
 	{ "use_data_direct", 0, "mlx5 data-direct DMA-BUF", GD_AP_ALL,
 	  GD_R_VENDOR, "mlx5dv", GD_CAP_NONE },
 	{ "cuda_mem_type", 0, "CUDA allocation kind", GD_AP_ALL, GD_R_NOT_IMPL,

@@ -131,6 +131,12 @@ void gd_opt_mark_given(struct gd_opts *o, size_t idx);
 /* options_verbs.c: -X, --use-srq, --flow_label (parsed into the list),
  * --ipv6, --payload_file_path against the other options. */
 int gd_opts_verbs_check(struct gd_opts *o, bool vector_given);
+/* options_rate.c: --rate_limit, --rate_units, --rate_limit_type and
+ * --burst_size (@rate_given: --rate_limit was given by the user;
+ * @max_size_bytes: the sweep's largest size, where bursts are furthest
+ * apart). */
+int gd_opts_rate_check(struct gd_opts *o, bool rate_given,
+		       uint64_t max_size_bytes);
 
 /* options_file.c: apply the --config file named in @argv, if any, but
  * none of what @cl (the command line alone) gives or excludes. */

@@ -151,6 +151,21 @@ const struct gd_opt_def gd_opt_table[] = {
 	{ "latency_gap", 0, GD_T_U64, OFF(latency_gap_us), 0, 10000000, "USEC",
 	  "pause between latency iterations, in microseconds", GD_F_TRAVELS,
 	  GD_G_PERFTEST, GD_AP_LAT, NULL },
+	{ "rate_limit", 0, GD_T_DBL, OFF(rate_limit), 0, 1000000000, "RATE",
+	  "pace every initiator in software to RATE (--rate_units) summed over its QPs: bursts of --burst_size messages, each when the rate allows",
+	  GD_F_TRAVELS, GD_G_PERFTEST,
+	  GD_AP_WRITE_BW | GD_AP_READ_BW | GD_AP_SEND_BW, "no limit" },
+	{ "rate_units", 0, GD_T_STR, OFF(rate_units), 0, 0, "g|M|p",
+	  "unit of --rate_limit: g Gbit/s (10^9), M MiB/s, p messages per second",
+	  GD_F_TRAVELS, GD_G_PERFTEST,
+	  GD_AP_WRITE_BW | GD_AP_READ_BW | GD_AP_SEND_BW, "g" },
+	{ "rate_limit_type", 0, GD_T_STR, OFF(rate_limit_type), 0, 0, "SW",
+	  "SW, the software limiter (perftest's HW static rate and raw-Ethernet PP pacing are refused with the reason)",
+	  0, GD_G_PERFTEST, GD_AP_WRITE_BW | GD_AP_READ_BW | GD_AP_SEND_BW,
+	  "SW with --rate_limit" },
+	{ "burst_size", 0, GD_T_U64, OFF(burst_size), 0, 65535, "N",
+	  "--rate_limit: messages per burst", GD_F_TRAVELS, GD_G_PERFTEST,
+	  GD_AP_WRITE_BW | GD_AP_READ_BW | GD_AP_SEND_BW, "-t" },
 	{ "run_infinitely", 0, GD_T_FLAG, OFF(run_infinitely), 0, 0, NULL,
 	  "repeat the test until interrupted, one result per pass",
 	  GD_F_TRAVELS, GD_G_PERFTEST, GD_AP_BW, NULL },
@@ -344,3 +359,7 @@ const struct gd_opt_def gd_opt_table[] = {
 };
 
 const size_t gd_opt_count = sizeof(gd_opt_table) / sizeof(gd_opt_table[0]);
+/* gd_opts.given_mask holds a bit per entry */
+_Static_assert(sizeof(gd_opt_table) / sizeof(gd_opt_table[0]) <=
+		       8 * sizeof(((struct gd_opts *)0)->given_mask),
+	       "gd_opts.given_mask is too small for the option table");

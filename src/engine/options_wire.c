@@ -16,6 +16,7 @@
 
 #include "util/error.h"
 #include "engine/options_priv.h"
+#include "engine/pace.h"
 
 static struct json_object *gd_opt_value_json(const struct gd_opt_def *d,
 					     const struct gd_opts *o)
@@ -197,6 +198,29 @@ static const char *const gd_describe_keys[][2] = {
 	{ "latency_gap", "latency_gap_us" },
 };
 
+/* "rate_limit": the limiter as it runs, or null; replaces the three
+ * travelling fields it is made of. */
+static void gd_rate_describe(const struct gd_opts *o, struct json_object *d)
+{
+	struct json_object *r = NULL;
+
+	json_object_object_del(d, "rate_units");
+	json_object_object_del(d, "burst_size");
+	if (o->rate_limit > 0) {
+		r = json_object_new_object();
+		json_object_object_add(r, "type", json_object_new_string("SW"));
+		json_object_object_add(r, "rate",
+				       json_object_new_double(o->rate_limit));
+		json_object_object_add(r, "units",
+				       json_object_new_string(gd_rate_unit_name(
+					       o->rate_unit)));
+		json_object_object_add(
+			r, "burst_msgs",
+			json_object_new_uint64(gd_pace_burst_msgs(o)));
+	}
+	json_object_object_add(d, "rate_limit", r);
+}
+
 struct json_object *gd_opts_describe(const struct gd_test *test,
 				     const struct gd_opts *o)
 {
@@ -231,6 +255,7 @@ struct json_object *gd_opts_describe(const struct gd_test *test,
 			       json_object_new_uint64(o->inline_bytes));
 	json_object_object_add(d, "wait_destroy_s",
 			       json_object_new_uint64(o->wait_destroy_s));
+	gd_rate_describe(o, d);
 	if (o->payload) {
 		struct json_object *pl = json_object_new_object();
 

@@ -538,6 +538,22 @@ static void gd_judge_gates(struct gd_vctx *v, struct json_object *gate_ev)
 		"Read the failing sizes against the HH figures and the other verdicts; a gate above what this path delivers fails by design.");
 }
 
+/* Paced runs (--rate_limit) prove the path up to the rate, no further:
+ * equal bandwidth there is the limiter's, not the paths'. */
+static void gd_rate_limit_scope(struct gd_vctx *v, struct gd_sbuf *sum)
+{
+	struct json_object *r = gd_json_path(v->doc, "test", "rate_limit");
+	double rate = 0;
+
+	if (!json_object_is_type(r, json_type_object) ||
+	    !gd_json_num(r, "rate", &rate))
+		return;
+	gd_sb_add(
+		sum,
+		"; paced to %g %s per initiator (--rate_limit): bandwidth equal to that is the limiter's, not a measure of either path",
+		rate, gd_json_str(r, "units") ?: "");
+}
+
 /* What the passing phases prove, and nothing more. */
 static void gd_judge_scope(struct gd_vctx *v)
 {
@@ -591,6 +607,7 @@ static void gd_judge_scope(struct gd_vctx *v)
 		gd_sb_add(
 			&sum,
 			"; forward direction only (--reverse tests the other)");
+	gd_rate_limit_scope(v, &sum);
 	gd_emit(v, GD_SEV_INFO, GD_V_OK, sum.buf, ev,
 		"None needed; keep this document as the baseline for this GPU/NIC pair.");
 }

@@ -38,7 +38,7 @@ refused nullmr gd_read_bw --use-null-mr -d rxe0 -- \
 	'rxe0 has no null MR \(ibv_alloc_null_mr: EOPNOTSUPP, '
 refused dm gd_write_bw -d rxe0 --use_ib_dm_dmabuf=rxe0 -- \
 	'rxe0 has 0 bytes of device memory \(max_dm_size\)'
-refused rate gd_write_bw -d rxe0 --rate_limit=10 -- \
+refused rate gd_write_bw -d rxe0 --rate_limit=10 --rate_limit_type=HW -- \
 	'rxe0 does not support QP rate limiting \(packet_pacing_caps: 0\.\.0 kbps\)'
 run_bounded 30 "$WORK/xrc.txt" gd_send_bw -d rxe0 -c XRC
 rc=$?
