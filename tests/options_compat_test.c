@@ -144,6 +144,7 @@ static const struct sample samples[] = {
 	{ "cqe_poll", "4", { NULL } },
 	{ "outs", "4", { NULL } },
 	{ "wait_destroy", "2", { NULL } },
+	{ "MGID", "ff0e::1", { "-g", NULL } },
 	{ "rate_limit", "10", { NULL } },
 	{ "rate_units", "M", { "--rate_limit=10", NULL } },
 	{ "rate_limit_type", "SW", { "--rate_limit=10", NULL } },
@@ -411,7 +412,9 @@ static void test_refusal_reasons(void **state)
 	       "in ib_write_bw, ib_write_lat, ib_read_bw and ib_read_lat)",
 	       "--use-null-mr");
 	assert_msg_has("no RDMA device to ask");
-	REJECT(&t_send_bw, -EINVAL, "in ib_send_bw and ib_send_lat)", "--mcg");
+	REJECT(&t_send_bw, -EINVAL,
+	       "(ib_write_bw, ib_read_bw, ib_send_bw and ib_atomic_bw))",
+	       "--dualport");
 	REJECT(&t_write_bw, -EINVAL, "gdperf has no ROCm backend",
 	       "--use_rocm=0");
 	REJECT(&t_write_bw, -EINVAL,

@@ -2,8 +2,9 @@
 /*
  * perftest's options that shape the verbs objects and the side channel,
  * as parsed: -X, --send_with_imm, --use-srq, --flow_label, --ipv6,
- * --ipv6-addr, --mmap, --mmap-offset and --payload_file_path (its file
- * form too). What only a device answers runs in the guest (case 36).
+ * --ipv6-addr, --mmap, --mmap-offset, --payload_file_path (its file
+ * form too) and -g/-M (the groups too). What only a device answers runs in the
+ * guest (case 36).
  */
 #include <config.h>
 
@@ -24,6 +25,7 @@
 #include "engine/options.h"
 #include "engine/payload.h"
 #include "engine/numa.h"
+#include "transport/mcast.h"
 #include "opts_util.h"
 
 #define PAYLOAD_FILE "/tmp/gd-options-verbs-payload.txt"
@@ -75,6 +77,67 @@ static void test_send_options(void **state)
 	       "--send_with_imm");
 	REJECT(&t_read_lat, -EINVAL, "does not apply to gd_read_lat",
 	       "--use-srq");
+}
+
+/* -g/-M: send tests, UD (set or given), one QP, one direction. */
+static void test_mcg(void **state)
+{
+	static const uint8_t v4[16] = { 0, 0, 0,    0,	  0,   0, 0, 0,
+					0, 0, 0xff, 0xff, 239, 1, 2, 3 };
+	struct gd_opts o;
+	struct gd_port_info port = { .gid_index = 1 };
+	union ibv_gid g;
+	uint8_t raw[16];
+
+	(void)state;
+	assert_int_equal(PARSE(&t_send_bw, &o, "-g", "-s", "512"), 0);
+	assert_true(o.mcg);
+	assert_int_equal(o.conn, GD_CONN_UD);
+	gd_opts_free(&o);
+	assert_int_equal(PARSE(&t_send_lat, &o, "-g", "-c", "UD", "-M",
+			       "0:0:0:0:0:0:0:0:0:0:255:255:239:1:2:3"),
+			 0);
+	assert_memory_equal(o.mgid_raw, v4, 16);
+	gd_opts_free(&o);
+	assert_int_equal(PARSE(&t_send_bw, &o, "--mcg",
+			       "--MGID=::ffff:239.1.2.3", "--reverse"),
+			 0);
+	assert_memory_equal(o.mgid_raw, v4, 16);
+	gd_opts_free(&o);
+	REJECT(&t_send_bw, -EINVAL, "add -g", "-M", "ff0e::1");
+	REJECT(&t_send_bw, -EINVAL, "give -c UD or drop -c", "-g", "-c", "RC");
+	REJECT(&t_send_bw, -EINVAL, "only 1 QP supported", "-g", "-q", "2");
+	REJECT(&t_send_bw, -EINVAL, "bidirectional mode not supported", "-g",
+	       "-b");
+	REJECT(&t_send_bw, -EINVAL, "no multicast with rdma_cm", "-g", "-R");
+	REJECT(&t_send_bw, -EINVAL, "16 bytes separated by ':'", "-g", "-M",
+	       "1:2:3");
+	REJECT(&t_send_bw, -EINVAL, "16 bytes separated by ':'", "-g", "-M",
+	       "0:0:0:0:0:0:0:0:0:0:255:255:239:1:2:256");
+	REJECT(&t_send_bw, -EINVAL, "is no multicast group", "-g", "-M",
+	       "::ffff:10.0.0.1");
+	REJECT(&t_send_bw, -EINVAL, "is no multicast group", "-g", "-M",
+	       "fe80::1");
+	REJECT(&t_write_bw, -EINVAL, "does not apply to gd_write_bw", "-g");
+	/* the group of each end: the base, the client's last byte + 1 */
+	assert_int_equal(gd_mgid_parse("ff0e::ff", raw), 0);
+	gd_mcast_group(&port, raw, true, &g);
+	assert_int_equal(g.raw[0], 0xff);
+	assert_int_equal(g.raw[15], 0);
+	assert_int_equal(g.raw[14], 0);
+	/* defaults by the GID's kind */
+	port.gid.raw[10] = port.gid.raw[11] = 0xff;
+	gd_mcast_group(&port, NULL, false, &g);
+	assert_int_equal(g.raw[12], 239);
+	assert_int_equal(g.raw[15], 100);
+	gd_mcast_group(&port, NULL, true, &g);
+	assert_int_equal(g.raw[15], 101);
+	memset(&port.gid, 0, sizeof(port.gid));
+	port.gid.raw[0] = 0xfe;
+	port.gid.raw[1] = 0x80;
+	gd_mcast_group(&port, NULL, false, &g);
+	assert_int_equal(g.raw[0], 0xff);
+	assert_int_equal(g.raw[1], 0x0e);
 }
 
 static void test_flow_label(void **state)
@@ -290,6 +353,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_vector),
 		cmocka_unit_test(test_send_options),
+		cmocka_unit_test(test_mcg),
 		cmocka_unit_test(test_flow_label),
 		cmocka_unit_test(test_ipv6),
 		cmocka_unit_test(test_mmap),

@@ -34,7 +34,8 @@ static const char *const travelling[] = {
 	"margin",	  "reversed",	    "atomic_type",
 	"sizes",	  "noPeak",	    "outs",
 	"send_with_imm",  "use-srq",	    "rate_limit",
-	"rate_units",	  "burst_size",
+	"rate_units",	  "burst_size",	    "mcg",
+	"MGID",
 };
 #define N_TRAVELLING (sizeof(travelling) / sizeof(travelling[0]))
 

@@ -213,6 +213,9 @@ static void gd_report_header(struct gd_session *s)
 	if (s->numa_bind[0])
 		gd_report_header_str(rep, "numa_node", "NUMA node",
 				     s->numa_bind);
+	if (s->o->mcg)
+		gd_report_header_str(rep, "multicast_group", "Multicast group",
+				     s->mcast.group_text);
 	if (s->o->rate_limit > 0) {
 		/* perftest says the burst it chose; the unit as given */
 		snprintf(buf, sizeof(buf),
@@ -350,6 +353,10 @@ static void gd_report_sections(struct gd_session *s)
 
 	gd_report_set_section(s->rep, "test", gd_sweep_describe(s));
 	json_object_object_add(ep, "local", gd_verbs_describe(&s->v));
+	if (s->o->mcg)
+		json_object_object_add(json_object_object_get(ep, "local"),
+				       "multicast",
+				       gd_mcast_describe(&s->mcast));
 	json_object_object_add(ep, "remote",
 			       json_object_get(s->remote_endpoint));
 	gd_report_set_section(s->rep, "endpoints", ep);

@@ -538,7 +538,8 @@ int gd_opts_validate(const struct gd_test *test, struct gd_opts *o)
 			o->repeat);
 	if (gd_opts_precision_check(o) || gd_opts_sizes_check(test, o) ||
 	    gd_opts_margin_check(o) || gd_opts_perftest_check(o) ||
-	    gd_opts_verbs_check(o, gd_opts_given(o, "vector")) ||
+	    gd_opts_verbs_check(o, gd_opts_given(o, "vector"),
+				gd_opts_given(o, "connection")) ||
 	    gd_opts_rate_check(o, gd_opts_given(o, "rate_limit"),
 			       gd_opts_max_size(o)))
 		return gd_err_code();

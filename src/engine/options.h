@@ -81,14 +81,17 @@ struct gd_opts {
 	bool use_event;
 	uint64_t comp_vector; /* -X: the CQs' completion vector (with -e) */
 	bool write_with_imm;
-	bool send_with_imm;  /* --send_with_imm (travels) */
-	bool use_srq;	     /* --use-srq: receives on one SRQ (travels) */
-	bool mr_per_qp;	     /* --mr_per_qp: an MR per QP's slot (this end) */
-	bool ipv6_gid;	     /* --ipv6: the first RoCE v2 IPv6 GID */
-	bool ipv6_addr;	     /* --ipv6-addr: the side channel over IPv6 */
-	uint64_t pkey_index; /* --pkey_index: the QPs' P_Key index */
-	uint64_t dlid;	     /* --dlid: the peer's LID, 0: the one it sent */
-	char *flow_label;    /* --flow_label=LIST as given */
+	bool send_with_imm;   /* --send_with_imm (travels) */
+	bool use_srq;	      /* --use-srq: receives on one SRQ (travels) */
+	bool mr_per_qp;	      /* --mr_per_qp: an MR per QP's slot (this end) */
+	bool ipv6_gid;	      /* --ipv6: the first RoCE v2 IPv6 GID */
+	bool ipv6_addr;	      /* --ipv6-addr: the side channel over IPv6 */
+	uint64_t pkey_index;  /* --pkey_index: the QPs' P_Key index */
+	uint64_t dlid;	      /* --dlid: the peer's LID, 0: the one it sent */
+	bool mcg;	      /* -g: UD to a multicast group (travels) */
+	char *mgid;	      /* -M: the base group as given (travels) */
+	uint8_t mgid_raw[16]; /* parsed (validation); with mgid only */
+	char *flow_label;     /* --flow_label=LIST as given */
 	uint32_t flow_labels[GD_FLOW_LABEL_MAX]; /* parsed; QP i: i % n */
 	unsigned int num_flow_labels;
 	char *payload_path; /* --payload_file_path */

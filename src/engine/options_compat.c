@@ -58,18 +58,12 @@ struct gd_perftest_opt {
 	{                                                                      \
 		n, 0, w, GD_AP_ALL, GD_R_BACKEND, b, GD_CAP_NONE               \
 	}
-#define MULTICAST                                                              \
-	"UD multicast needs a joined multicast group (through rdma_cm or the subnet manager) and a multicast address handle; gdperf's UD tests send to the one peer QP"
 #define CRYPTO "mlx5 AES-XTS crypto"
 #define DCI "mlx5 DC initiator streams"
 #define TPH                                                                    \
 	"PCIe TPH steering hints need ibv_reg_mr_ex with a DMA handle; gdperf registers with ibv_reg_mr and ibv_reg_dmabuf_mr"
 
 static const struct gd_perftest_opt gd_perftest_refused[] = {
-	{ "mcg", 'g', "send to a multicast group", GD_AP_SEND, GD_R_NOT_IMPL,
-	  MULTICAST, GD_CAP_NONE },
-	{ "MGID", 'M', "multicast group GID for -g", GD_AP_SEND, GD_R_NOT_IMPL,
-	  MULTICAST, GD_CAP_NONE },
 	{ "comm_rdma_cm", 'z', "rdma_cm for the side channel", GD_AP_ALL,
 	  GD_R_DESIGN,
 	  "gdperf's side channel is always TCP (versioned, length-prefixed frames with timeouts); -R connects the QPs through rdma_cm",

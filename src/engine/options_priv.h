@@ -130,7 +130,7 @@ void gd_opt_mark_given(struct gd_opts *o, size_t idx);
 
 /* options_verbs.c: -X, --use-srq, --flow_label (parsed into the list),
  * --ipv6, --payload_file_path against the other options. */
-int gd_opts_verbs_check(struct gd_opts *o, bool vector_given);
+int gd_opts_verbs_check(struct gd_opts *o, bool vector_given, bool conn_given);
 /* options_rate.c: --rate_limit, --rate_units, --rate_limit_type and
  * --burst_size (@rate_given: --rate_limit was given by the user;
  * @max_size_bytes: the sweep's largest size, where bursts are furthest

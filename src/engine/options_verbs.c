@@ -2,8 +2,8 @@
 /*
  * Checks of perftest's options that shape the verbs objects and the side
  * channel: -X, --use-srq, --send_with_imm, --flow_label, --ipv6,
- * --ipv6-addr and --payload_file_path. Each refusal names the option that
- * conflicts and what to give instead; what only the device can answer
+ * --ipv6-addr, --payload_file_path and -g/-M. Each refusal names the option
+ * that conflicts and what to give instead; what only the device can answer
  * (-X against num_comp_vectors, the SRQ's size) is checked when it opens.
  */
 #include <config.h>
@@ -17,6 +17,7 @@
 #include "engine/options.h"
 #include "engine/options_priv.h"
 #include "engine/payload.h"
+#include "transport/mcast.h"
 
 /* One label: decimal or 0x hexadecimal, the whole token, 20 bits. */
 static int gd_flow_label_one(const char *list, const char *tok, size_t len,
@@ -68,8 +69,41 @@ static int gd_flow_label_parse(struct gd_opts *o)
 	}
 }
 
-int gd_opts_verbs_check(struct gd_opts *o, bool vector_given)
+/* -g and -M as perftest takes them: UD, one QP, one direction at a time. */
+static int gd_mcg_check(struct gd_opts *o, bool conn_given)
 {
+	if (o->mgid && !o->mcg)
+		return gd_err(-EINVAL,
+			      "-M %s names -g's multicast group: add -g",
+			      o->mgid);
+	if (!o->mcg)
+		return 0;
+	if (conn_given && o->conn != GD_CONN_UD)
+		return gd_err(
+			-EINVAL,
+			"-g sends UD datagrams to a multicast group: give -c UD or drop -c (perftest: multicast runs on UD)");
+	o->conn = GD_CONN_UD;
+	if (o->num_qps > 1)
+		return gd_err(
+			-EINVAL,
+			"-g with -q %" PRIu64
+			": one QP per end joins the group (perftest: only 1 QP supported in multicast)",
+			o->num_qps);
+	if (o->bidir)
+		return gd_err(
+			-EINVAL,
+			"-g with -b: multicast runs one direction at a time (perftest: bidirectional mode not supported in multicast); --reverse runs both, one after the other");
+	if (o->rdma_cm)
+		return gd_err(
+			-EINVAL,
+			"-g with -R: gdperf's groups are attached with ibv_attach_mcast, not joined through rdma_cm (perftest: no multicast with rdma_cm); drop -R");
+	return o->mgid ? gd_mgid_parse(o->mgid, o->mgid_raw) : 0;
+}
+
+int gd_opts_verbs_check(struct gd_opts *o, bool vector_given, bool conn_given)
+{
+	if (gd_mcg_check(o, conn_given))
+		return gd_err_code();
 	if (vector_given && !o->use_event)
 		return gd_err(
 			-EINVAL,

@@ -466,11 +466,27 @@ static int gd_exchange_qp_info(struct gd_session *s, char *cm_ip,
 
 	if (!s->o->rdma_cm) {
 		gd_verbs_local_peer(&s->v, &lp);
+		/* -g: the peer sends to our group, not to our QP */
+		if (s->o->mcg) {
+			gd_mcast_group(&s->v.port,
+				       s->o->mgid ? s->o->mgid_raw : NULL,
+				       !s->is_server, &s->mcast.group);
+			if (gd_mcast_join(&s->v, &s->mcast)) {
+				json_object_put(mine);
+				return gd_err_code();
+			}
+			lp.gid = s->mcast.group;
+			lp.qpn[0] = GD_MCAST_QPN;
+		}
 		json_object_object_add(mine, "qp",
 				       gd_qp_peer_to_json(&lp, s->v.num_qps));
 	}
 	json_object_object_add(mine, "bufs", gd_bufs_json(s));
 	json_object_object_add(mine, "endpoint", gd_verbs_describe(&s->v));
+	if (s->o->mcg)
+		json_object_object_add(json_object_object_get(mine, "endpoint"),
+				       "multicast",
+				       gd_mcast_describe(&s->mcast));
 	json_object_object_add(mine, "cm_ip", json_object_new_string(cm_ip));
 	/* The server speaks first so a client never waits on a dead server. */
 	if (s->is_server)
@@ -719,6 +735,7 @@ void gd_session_teardown(struct gd_session *s)
 		s->remote[p].memory = NULL;
 	}
 	gd_cm_close(&s->cm);
+	gd_mcast_leave(&s->v, &s->mcast);
 	gd_verbs_close(&s->v);
 	gd_oob_close(&s->oob);
 	free(s->samples_ns);

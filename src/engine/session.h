@@ -18,6 +18,7 @@
 #include "report/report.h"
 #include "engine/test.h"
 #include "transport/cm.h"
+#include "transport/mcast.h"
 #include "transport/verbs.h"
 
 enum gd_dir { GD_DIR_FORWARD, GD_DIR_REVERSE, GD_DIR_BIDIR };
@@ -91,8 +92,9 @@ struct gd_session {
 	bool is_server;
 	struct gd_oob oob;
 	struct gd_verbs v;
-	struct gd_cm cm;     /* -R only */
-	struct gd_qp_cfg qp; /* the options the QPs and CQs are built with */
+	struct gd_mcast mcast; /* -g: this end's group */
+	struct gd_cm cm;       /* -R only */
+	struct gd_qp_cfg qp;   /* the options the QPs and CQs are built with */
 	struct gd_report *rep;
 	int access;    /* QP access flags */
 	int mr_access; /* registrations: access plus relaxed ordering */

@@ -8,6 +8,7 @@ libgdperf_la_SOURCES += \
 	src/transport/oob.h \
 	src/transport/verbs.c src/transport/verbs.h src/transport/conn.h \
 	src/transport/cm.c src/transport/cm.h \
+	src/transport/mcast.c src/transport/mcast.h \
 	src/transport/counters.c src/transport/counters.h
 
 if HAVE_CMOCKA
