@@ -333,6 +333,19 @@ static void test_numa_node(void **state)
 	gd_err_clear();
 	assert_int_equal(gd_numa_node_cpus(root, 2, &cpus), -ENOENT);
 	assert_msg_has("no such NUMA node (online nodes: 0-1)");
+	/* what hwloc's list parser must not take: an open range, junk */
+	snprintf(dir, sizeof(dir), "%s/sys/devices/system/node/node3", root);
+	assert_int_equal(mkdir(dir, 0755), 0);
+	snprintf(dir, sizeof(dir), "%s/sys/devices/system/node/node3/cpulist",
+		 root);
+	for (const char *const *bad = (const char *const[]){ "3-\n", "0-2,x\n",
+							     "99999\n", NULL };
+	     *bad; bad++) {
+		write_file(dir, *bad);
+		gd_err_clear();
+		assert_int_equal(gd_numa_node_cpus(root, 3, &cpus), -EINVAL);
+		assert_msg_has("cannot read the CPU list");
+	}
 	snprintf(dir, sizeof(dir), "rm -rf %s", root);
 	assert_int_equal(system(dir), 0);
 

@@ -3,7 +3,8 @@
  * The sweep plan without a device: which phases (placement x direction) a
  * set of options gives, the sizes of a -a sweep, the order both sides walk
  * the steps in (interleaved by default), and the per-run decisions taken
- * from the plan (inline off and write-with-immediate with device phases).
+ * from the plan (inline off and write-with-immediate with device phases);
+ * and the receiver's immediate-data check of every step.
  */
 #include <config.h>
 
@@ -12,6 +13,8 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
+
+#include <arpa/inet.h>
 
 #include <cmocka.h>
 
@@ -43,6 +46,37 @@ static void assert_phase(const struct gd_session *s, unsigned int i,
 	assert_int_equal(s->phases[i].client_place, client);
 	assert_int_equal(s->phases[i].server_place, server);
 	assert_int_equal(s->phases[i].dir, dir);
+}
+
+/* The receiver's immediate-data check (--send_with_imm and
+ * --write_with_imm), which a guest pair cannot fail: both ends agree. */
+static void test_check_recv(void **state)
+{
+	static struct gd_session s;
+	struct ibv_wc wc = { .qp_num = 0x12,
+			     .wc_flags = IBV_WC_WITH_IMM,
+			     .imm_data = htonl(GD_IMM_DATA) };
+
+	(void)state;
+	snprintf(s.v.port.dev_name, sizeof(s.v.port.dev_name), "rxe0");
+	s.test = &t_send_bw;
+	assert_int_equal(gd_step_check_recv(&s, &wc), 0);
+	wc.wc_flags = 0;
+	/* without immediates posted, nothing is checked */
+	assert_int_equal(gd_step_check_recv(&s, &wc), 0);
+	s.use_imm = true;
+	gd_err_clear();
+	assert_int_equal(gd_step_check_recv(&s, &wc), -EPROTO);
+	assert_msg_has(
+		"came without immediate data although this run posts send with immediate");
+	wc.wc_flags = IBV_WC_WITH_IMM;
+	wc.imm_data = htonl(0x1234);
+	s.test = &t_write_bw;
+	gd_err_clear();
+	assert_int_equal(gd_step_check_recv(&s, &wc), -EPROTO);
+	assert_msg_has("carried immediate data 0x1234, not gdperf's 0x6764");
+	wc.imm_data = htonl(GD_IMM_DATA);
+	assert_int_equal(gd_step_check_recv(&s, &wc), 0);
 }
 
 static void test_default_phases(void **state)
@@ -335,6 +369,7 @@ static void test_device_phase_decisions(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_check_recv),
 		cmocka_unit_test(test_default_phases),
 		cmocka_unit_test(test_mixed_and_reverse),
 		cmocka_unit_test(test_bidir_replaces_reverse),

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
- * --numa_node: the node's CPUs from sysfs (nodeN/cpulist), the process
+ * --numa_node: the node's CPUs from sysfs (nodeN/cpulist, read with the
+ * envelope's reader and parsed by hwloc), the process
  * bound to them and its memory policy set to the node, so the buffers
  * allocated after it (host and huge pages) are the node's. No libnuma:
  * two system calls do it, and the policy is read back with get_mempolicy
@@ -19,59 +20,46 @@
 
 #include <linux/mempolicy.h>
 
+#include <hwloc.h>
+
 #include "util/error.h"
 #include "engine/numa.h"
+#include "envelope/doctor.h"
 
 #define GD_NODE_DIR "sys/devices/system/node"
 
-static void gd_read_line(const char *path, char *buf, size_t len)
-{
-	FILE *f = fopen(path, "r");
-
-	buf[0] = '\0';
-	if (f) {
-		if (!fgets(buf, (int)len, f))
-			buf[0] = '\0';
-		fclose(f);
-	}
-	buf[strcspn(buf, "\n")] = '\0';
-}
-
-/* "0-3,8,10-11" into @cpus; false on anything else. */
+/* "0-3,8,10-11" into @cpus, with hwloc's parser of the kernel's list
+ * format; false on anything else or a CPU beyond cpu_set_t. */
 static bool gd_parse_cpulist(const char *text, cpu_set_t *cpus)
 {
-	const char *p = text;
+	hwloc_bitmap_t set = hwloc_bitmap_alloc();
+	/* weight -1: an open range ("3-"), which no node has */
+	bool ok = set && !hwloc_bitmap_list_sscanf(set, text) &&
+		  hwloc_bitmap_weight(set) > 0 &&
+		  hwloc_bitmap_last(set) < CPU_SETSIZE;
+	int c;
 
 	CPU_ZERO(cpus);
-	while (*p) {
-		char *end;
-		unsigned long a = strtoul(p, &end, 10), b = a;
-
-		if (end == p)
-			return false;
-		if (*end == '-') {
-			p = end + 1;
-			b = strtoul(p, &end, 10);
-			if (end == p || b < a)
-				return false;
+	if (ok) {
+		hwloc_bitmap_foreach_begin(c, set)
+		{
+			CPU_SET(c, cpus);
 		}
-		if (b >= CPU_SETSIZE)
-			return false;
-		for (unsigned long c = a; c <= b; c++)
-			CPU_SET((int)c, cpus);
-		if (*end != ',' && *end != '\0')
-			return false;
-		p = *end ? end + 1 : end;
+		hwloc_bitmap_foreach_end();
 	}
-	return true;
+	hwloc_bitmap_free(set);
+	return ok;
 }
 
 int gd_numa_node_cpus(const char *root, int64_t node, cpu_set_t *cpus)
 {
+	/* the envelope's reader: files below a root, so tests use fixtures */
+	const struct gd_doctor_ctx ctx = { .root = root,
+					   .live = !strcmp(root, "/") };
 	char path[512], online[256], list[1024];
 
 	snprintf(path, sizeof(path), "%s/" GD_NODE_DIR "/online", root);
-	gd_read_line(path, online, sizeof(online));
+	gd_doctor_read(&ctx, online, sizeof(online), "/" GD_NODE_DIR "/online");
 	if (!online[0])
 		return gd_err(
 			-ENOENT,
@@ -85,7 +73,8 @@ int gd_numa_node_cpus(const char *root, int64_t node, cpu_set_t *cpus)
 			      "--numa_node %" PRId64
 			      ": no such NUMA node (online nodes: %s)",
 			      node, online);
-	gd_read_line(path, list, sizeof(list));
+	gd_doctor_read(&ctx, list, sizeof(list),
+		       "/" GD_NODE_DIR "/node%" PRId64 "/cpulist", node);
 	if (!list[0])
 		return gd_err(
 			-EINVAL,

@@ -449,8 +449,12 @@ static int gd_bw_receive_into(struct gd_step *st, struct ibv_wc *wc,
 			      uint64_t *peer_sent)
 {
 	struct gd_session *s = st->s;
-	uint64_t nq = s->v.num_qps, got[GD_MAX_QPS] = { 0 };
-	uint64_t per_qp = st->iters ? st->iters + st->warmup : UINT64_MAX;
+	uint64_t got[GD_MAX_QPS] = { 0 };
+	/* what all QPs receive together; and what each receive queue does
+	 * (one per QP, or the one SRQ's for all) */
+	uint64_t want_total = st->iters
+				      ? (st->iters + st->warmup) * s->v.num_qps
+				      : UINT64_MAX;
 	uint64_t per_queue = gd_step_recv_per_queue(st);
 	uint64_t idle_since = gd_now_ns(), check_ticks = gd_check_ticks(),
 		 turns = 0;
@@ -460,7 +464,7 @@ static int gd_bw_receive_into(struct gd_step *st, struct ibv_wc *wc,
 
 	*received = 0;
 	for (;;) {
-		if (st->iters && *received >= per_qp * nq)
+		if (*received >= want_total)
 			return 0;
 		if (*done_seen && *received >= *peer_sent)
 			return 0;

@@ -197,6 +197,7 @@ static int gd_register_slots(struct gd_session *s, struct gd_local_buf *lb)
 		if (ret)
 			return gd_err(ret, "--mr_per_qp: QP %u's slot: %s", q,
 				      gd_err_msg());
+		lb->qp_rkeys[q] = lb->qp_mr[q]->rkey;
 		lb->num_qp_mr = q + 1;
 	}
 	/* Only the per-QP MRs stay, as in perftest: a post with the whole
@@ -297,16 +298,6 @@ static int gd_setup_buffers(struct gd_session *s)
 static const char *const gd_place_key[GD_PLACE_COUNT] = { "H", "D", "D2", "D3",
 							  "D4" };
 
-static struct json_object *gd_slot_keys_json(const struct gd_local_buf *lb)
-{
-	struct json_object *a = json_object_new_array();
-
-	for (unsigned int q = 0; q < lb->num_qp_mr; q++)
-		json_object_array_add(
-			a, json_object_new_int64(lb->qp_mr[q]->rkey));
-	return a;
-}
-
 /* The peer's --mr_per_qp keys, one per QP, into @rb. */
 static int gd_slot_keys_from_json(struct gd_session *s,
 				  struct gd_remote_buf *rb,
@@ -356,8 +347,10 @@ static struct json_object *gd_bufs_json(const struct gd_session *s)
 			json_object_object_add(e, "memory",
 					       gd_mem_describe(&lb->mem));
 			if (lb->num_qp_mr)
-				json_object_object_add(e, "rkeys",
-						       gd_slot_keys_json(lb));
+				json_object_object_add(
+					e, "rkeys",
+					gd_keys_json(lb->qp_rkeys,
+						     lb->num_qp_mr));
 		} else {
 			json_object_object_add(
 				e, "error",

@@ -10,6 +10,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include <json-c/json.h>
+
 #include "mem/mem.h"
 #include "transport/oob.h"
 #include "engine/options.h"
@@ -51,6 +53,7 @@ struct gd_local_buf {
 	struct gd_mem_buf mem;
 	/* --mr_per_qp: QP q's slot as an MR of its own */
 	struct ibv_mr *qp_mr[GD_MAX_QPS];
+	uint32_t qp_rkeys[GD_MAX_QPS]; /* their rkeys, for the peer and JSON */
 	unsigned int num_qp_mr;
 	bool ok;
 	char why_absent[512];
@@ -70,6 +73,19 @@ static inline uint32_t gd_slot_rkey(const struct gd_remote_buf *rb,
 				    unsigned int q)
 {
 	return rb->num_rkeys ? rb->rkeys[q] : rb->rkey;
+}
+
+/* --mr_per_qp's keys as a JSON array (this end's qp_rkeys on the wire
+ * and in the document, the peer's rkeys in the document); inline, so that
+ * the session and the sweep's report need not call each other. */
+static inline struct json_object *gd_keys_json(const uint32_t *keys,
+					       unsigned int n)
+{
+	struct json_object *a = json_object_new_array();
+
+	for (unsigned int q = 0; q < n; q++)
+		json_object_array_add(a, json_object_new_int64(keys[q]));
+	return a;
 }
 
 /* What one step measured on the initiating side. */

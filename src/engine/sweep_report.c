@@ -99,25 +99,17 @@ static struct json_object *gd_phase_memory(struct gd_session *s,
 				       : json_object_new_string(lb->why_absent);
 
 	/* --mr_per_qp: the keys of each QP's own MR, either end's */
-	if (lb->ok && lb->num_qp_mr) {
-		struct json_object *a = json_object_new_array();
-
-		for (unsigned int q = 0; q < lb->num_qp_mr; q++)
-			json_object_array_add(
-				a, json_object_new_int64(lb->qp_mr[q]->rkey));
-		json_object_object_add(l, "qp_rkeys", a);
-	}
+	if (lb->ok && lb->num_qp_mr)
+		json_object_object_add(
+			l, "qp_rkeys",
+			gd_keys_json(lb->qp_rkeys, lb->num_qp_mr));
 	json_object_object_add(m, "local", l);
 	if (rb->memory) {
 		r = json_object_get(rb->memory);
-		if (rb->num_rkeys) {
-			struct json_object *a = json_object_new_array();
-
-			for (unsigned int q = 0; q < rb->num_rkeys; q++)
-				json_object_array_add(
-					a, json_object_new_int64(rb->rkeys[q]));
-			json_object_object_add(r, "qp_rkeys", a);
-		}
+		if (rb->num_rkeys)
+			json_object_object_add(
+				r, "qp_rkeys",
+				gd_keys_json(rb->rkeys, rb->num_rkeys));
 	} else {
 		r = json_object_new_object();
 		json_object_object_add(

@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 # perftest's options on rxe0: the refusals that ask the device say what rxe
-# answers (ODP, the null MR, XRC, device memory, rate limiting), and what
+# answers (ODP, the null MR, XRC, device memory, hardware rate limiting,
+# the port count of -O), and what
 # gdperf implements of perftest runs on rxe: -A CMP_AND_SWAP, -N, -H/-U/-C,
 # -w/-y as gates (exit 3), -f with -D, --tclass, -W, --pin_cores,
 # --report-both, --data_validation, --sizes, --reversed, -o (with and
@@ -40,6 +41,8 @@ refused dm gd_write_bw -d rxe0 --use_ib_dm_dmabuf=rxe0 -- \
 	'rxe0 has 0 bytes of device memory \(max_dm_size\)'
 refused rate gd_write_bw -d rxe0 --rate_limit=10 --rate_limit_type=HW -- \
 	'rxe0 does not support QP rate limiting \(packet_pacing_caps: 0\.\.0 kbps\)'
+refused dualport gd_write_bw -d rxe0 -O -- \
+	'rxe0 has 1 port \(phys_port_cnt\)'
 run_bounded 30 "$WORK/xrc.txt" gd_send_bw -d rxe0 -c XRC
 rc=$?
 st=1

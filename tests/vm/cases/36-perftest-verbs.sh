@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 # perftest's options that shape the verbs objects, on rxe0: -X against
 # rxe's completion vectors, --send_with_imm (RC, UD, latency), --use-srq
-# (4 QPs, --verify, latency), --flow_label as ibv_query_qp reads it back,
+# (4 QPs, with -R, --verify, latency), --flow_label as ibv_query_qp reads it back,
 # --ipv6 (the fe80:: GID), --ipv6-addr (::1, and an IPv4 address refused),
 # --mmap/--mmap-offset as device memory (and a file too short), and
 # --payload_file_path whose words arrive in a server's mmap'ed file, and
@@ -60,6 +60,16 @@ st=1
 	and .options[\"use-srq\"] == true
 	and (.phases[0].results[0] | .messages_received == .messages_sent)" && st=0
 tap_check $st "gd_send_bw --use-srq -q 4 -r 64: exit $rc, 800 messages through one SRQ" "$out.txt"
+[ $st = 0 ] || json_diag "$out.json"
+# ... and rdma_cm's QPs (-R) created on the SRQ.
+out=$WORK/srq_cm
+run_bounded 90 "$out.txt" gd_send_bw $L -R --use-srq -q 2 -r 64 -n 200 --out_json_file="$out.json"
+rc=$?
+st=1
+[ $rc = 0 ] && json_ok "$out.json" "$(gd_json_bw_filter 65536 400) and .options[\"use-srq\"] == true
+	and .options.rdma_cm == true
+	and (.phases[0].results[0] | .messages_received == .messages_sent)" && st=0
+tap_check $st "gd_send_bw -R --use-srq -q 2 -r 64: exit $rc, 400 messages through one SRQ under rdma_cm's QPs" "$out.txt"
 [ $st = 0 ] || json_diag "$out.json"
 out=$WORK/srq_verify
 run_bounded 90 "$out.txt" gd_send_bw $L --use-srq --verify -a --max-size=64K -n 50 --out_json_file="$out.json"
