@@ -3,13 +3,16 @@
 # (tests/vm/gd-vm). The cases directory is distributed whole, so a new
 # tests/vm/cases/*.sh needs no edit here. The image cache in the build tree
 # survives "make clean"; "make vm-clean" removes it.
-# "make check GD_CLUSTER_TESTS=" leaves the two-node cluster out (the
-# sanitizer pass of .ci/run: it ran in the plain pass).
+# "make check GD_CLUSTER_TESTS=" leaves the two-node cluster out and
+# "make check GD_DEVICE_TESTS=" the single guest's cases: .ci/run runs the
+# cases once, in the sanitizer build, and the cluster in the plain one.
+# "make check-fast" leaves both out and fuzzes briefly (the local loop).
+GD_DEVICE_TESTS = tests/vm/device-tests.tap
 GD_CLUSTER_TESTS = tests/vm/cluster/cluster-tests.tap
-TESTS += tests/vm/device-tests.tap $(GD_CLUSTER_TESTS)
+TESTS += $(GD_DEVICE_TESTS) $(GD_CLUSTER_TESTS)
 # Two more guests (tests/vm/cluster) only after the single guest is done:
 # three TCG guests at once on a 2-core machine starve each other.
-tests/vm/cluster/cluster-tests.log: tests/vm/device-tests.log
+tests/vm/cluster/cluster-tests.log: $(GD_DEVICE_TESTS:.tap=.log)
 EXTRA_DIST += \
 	tests/vm/README \
 	tests/vm/gd-vm \
@@ -22,6 +25,8 @@ EXTRA_DIST += \
 	contrib/quickstart \
 	contrib/bench-vs-perftest \
 	contrib/bench-guest.sh \
+	contrib/bench-aa \
+	contrib/bench-aa-guest.sh \
 	.ci/run
 
 # Directories go into the tarball whole: in an in-tree build that would
@@ -47,10 +52,16 @@ vm-cluster-check: all
 		GD_VM_REQUIRE=$${GD_VM_REQUIRE:-$(GD_VM_REQUIRED)} \
 		$(abs_top_srcdir)/tests/vm/cluster/cluster-tests.tap
 
+# The local loop: unit, script and fuzz-smoke tests, no guest (HACKING).
+GD_FAST_FUZZ_SECONDS = 5
+check-fast:
+	GD_FUZZ_SECONDS=$(GD_FAST_FUZZ_SECONDS) \
+		$(MAKE) $(AM_MAKEFLAGS) check GD_DEVICE_TESTS= GD_CLUSTER_TESTS=
+
 vm-clean:
 	$(GD_VM_ENV) $(GD_VM) clean
 
-.PHONY: vm-image vm-check vm-cluster-check vm-clean
+.PHONY: vm-image vm-check vm-cluster-check vm-clean check-fast
 
 # The cache outlives "make clean" (it is a download cache) but not distclean.
 distclean-local:
