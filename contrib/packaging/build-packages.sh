@@ -84,7 +84,11 @@ build_deb() {
 	upstream=${upstream%-*}
 	[ "$upstream" = "$version" ] ||
 		die "debian/changelog is at $debver but the tarball is $version: add a changelog entry (dch -v $version-1)"
-	(cd "$src" && dpkg-checkbuilddeps) ||
+	# nocheck: the option and the build profile of the same name (the
+	# test-only build dependencies are marked <!nocheck> in debian/control).
+	local profiles=()
+	[ "$nocheck" != 1 ] || profiles=(-Pnocheck)
+	(cd "$src" && dpkg-checkbuilddeps "${profiles[@]}") ||
 		die "build dependencies missing (listed above): apt-get install them"
 
 	local t1=$SECONDS
@@ -92,7 +96,7 @@ build_deb() {
 	[ "$nocheck" != 1 ] || opts="$opts nocheck"
 	say "dpkg-buildpackage -us -uc ($debver, $opts; log: $scratch/dpkg-buildpackage.log)..."
 	(cd "$src" && DEB_BUILD_OPTIONS="${DEB_BUILD_OPTIONS:+$DEB_BUILD_OPTIONS }$opts" \
-		dpkg-buildpackage -us -uc) >"$scratch/dpkg-buildpackage.log" 2>&1 ||
+		dpkg-buildpackage -us -uc "${profiles[@]}") >"$scratch/dpkg-buildpackage.log" 2>&1 ||
 		{ show_build_failure "$scratch/dpkg-buildpackage.log" "$src"; die "dpkg-buildpackage (log: $scratch/dpkg-buildpackage.log)"; }
 	changes="$scratch/${name}_${debver}_$(dpkg-architecture -qDEB_HOST_ARCH).changes"
 	deb=$(find "$scratch" -maxdepth 1 -name "${name}_${debver}_*.deb" | sed -n 1p)

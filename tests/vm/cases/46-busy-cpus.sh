@@ -4,6 +4,7 @@
 # shell. The side that only waits must keep hearing its peer; a once-seen
 # failure was the server of `gd_write_bw -D 2 --timeout 500` declaring the
 # client silent in the middle of a healthy run.
+# gd-case-build: plain
 # gd-case-timeout-s: 400
 . /gd/guest-lib.sh
 
