@@ -5,8 +5,9 @@
 # the built programs and a fixture /sys and /proc tree. Checks that each
 # program is offered exactly the options of its option table (for the
 # benchmarks the entries of src/engine/options_table.c that apply to the
-# program's test, for the other three their struct option arrays), with the
-# same "takes an argument" reading, and that option values complete.
+# program's test, for the other three their struct option arrays; an entry
+# marked deprecated there is an alias no longer offered), with the same
+# "takes an argument" reading, and that option values complete.
 set -u
 
 top_src=${GD_TOP_SRCDIR:-.}
@@ -78,7 +79,9 @@ table() {
 		return
 		;;
 	esac
-	awk -F'"' '/^\t+\{ "[^"]+", (no|required|optional)_argument/ {
+	# an entry marked /* deprecated */ is an alias no longer offered
+	awk -F'"' -v offered="${2-}" '/^\t+\{ "[^"]+", (no|required|optional)_argument/ {
+		if (offered && /\/\* deprecated \*\//) next
 		print "--" $2, ($3 ~ /no_argument/ ? "n" : "y") }' "$src"
 	sed -n 's/.*getopt_long(argc, argv, "\([^"]*\)".*/\1/p' "$src" |
 		awk '{ for (i = 1; i <= length($0); i++) { c = substr($0, i, 1)
@@ -139,8 +142,9 @@ for prog in $progs; do
 	[ -x "$top_build/$prog" ] || { fail "$top_build/$prog not built"; continue; }
 	table "$prog" | LC_ALL=C sort -u >"$tmp/table"
 	[ "$(wc -l <"$tmp/table")" -ge 4 ] || { fail "$prog: option table not found in the sources"; continue; }
-	grep '^--' "$tmp/table" | cut -d' ' -f1 >"$tmp/want-long"
-	cut -d' ' -f1 "$tmp/table" | LC_ALL=C sort >"$tmp/want-all"
+	table "$prog" offered | LC_ALL=C sort -u >"$tmp/offered"
+	grep '^--' "$tmp/offered" | cut -d' ' -f1 >"$tmp/want-long"
+	cut -d' ' -f1 "$tmp/offered" | LC_ALL=C sort >"$tmp/want-all"
 	complete_line "$prog --" | sed 's/=$//' | LC_ALL=C sort >"$tmp/got-long"
 	complete_line "$prog -" | sed 's/=$//' | LC_ALL=C sort >"$tmp/got-all"
 	checks=$((checks + 2))
@@ -198,6 +202,12 @@ expect 'gd_plan --tool gd_write_' gd_write_bw gd_write_lat
 expect 'gd_plan --launcher ' clush local pdsh ssh
 expect 'gd_plan --gpu-mem n' none
 expect 'gd_plan --hosts h' hosts.txt
+# --repeats, the deprecated alias of --campaign-repeats, is not offered;
+# --repeat (rounds inside a run) is another option
+expect 'gd_plan --repeat' --repeat
+expect 'gd_plan --camp' --campaign-repeats
+parsed gd_plan | grep -q '^--repeats s N d$' ||
+	fail "gd_plan --repeats is not read as a deprecated option taking N"
 expect 'gd_report --plots ' results
 expect 'gd_report --plan ' a.json results
 expect 'gd_report ' results

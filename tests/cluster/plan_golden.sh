@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 # gd_plan worksheets against golden files (32x8x8 and an odd 5-server
 # cluster; the header names the --repeat every run gets), the nine figures
-# of the 32x8x8 case checked one by one, and nonsense input rejected with
-# exit 2 and the option named.
+# of the 32x8x8 case checked one by one, --campaign-repeats and its
+# deprecated alias --repeats, every option in gd_plan(1), and nonsense
+# input rejected with exit 2 and the option named.
 B=${GD_TOP_BUILDDIR:-.}
 G=${GD_TOP_SRCDIR:-.}/tests/cluster/golden
 T=$(mktemp -d) || exit 1
@@ -34,6 +35,28 @@ printf 'servers = 32\ngpus-per-server = 8 # per node\nrails = 8\nnic-gbps = 400\
 "$B/gd_plan" --config "$T/c.conf" > "$T/c.txt" || fail "--config"
 diff -u "$G/plan-32x8x8.txt" "$T/c.txt" || fail "--config worksheet differs"
 
+# --campaign-repeats is the name of the campaign's repeats; --repeats, and
+# the config key repeats, its deprecated alias: the same plan either way.
+"$B/gd_plan" --servers 32 --gpus-per-server 8 --rails 8 --nic-gbps 400 \
+	--campaign-repeats 3 --seconds 30 > "$T/cr.txt" || fail "--campaign-repeats"
+diff -u "$G/plan-32x8x8.txt" "$T/cr.txt" || fail "--campaign-repeats worksheet differs"
+for key in repeats campaign-repeats; do
+	printf 'servers = 5\ngpus-per-server = 4\nrails = 2\nnic-gbps = 200\nseconds = 10\n%s = 2\n' \
+		"$key" > "$T/$key.conf"
+	"$B/gd_plan" --config "$T/$key.conf" > "$T/$key.txt" || fail "config key $key"
+	diff -u "$G/plan-5x4x2.txt" "$T/$key.txt" || fail "config key $key: worksheet differs"
+done
+"$B/gd_plan" --help | grep -q '^  --repeats N  .*deprecated alias of --campaign-repeats' ||
+	fail "--help does not call --repeats a deprecated alias"
+
+# Every option of gd_plan's option table has its entry in gd_plan(1).
+M=${GD_TOP_SRCDIR:-.}/man/gd_plan.1
+for o in $(awk -F'"' '/^\t+\{ "[^"]+", (no|required|optional)_argument/ { print $2 }' \
+	"${GD_TOP_SRCDIR:-.}/src/tools/cluster/gd_plan.c"); do
+	pat=$(printf '%s' "--$o" | sed 's/-/\\\\-/g')
+	grep -q "^\.B[IR]\{0,1\} .*$pat\( \|\$\)" "$M" || fail "gd_plan(1) has no entry for --$o"
+done
+
 bad() { # expected-option args...
 	opt=$1; shift
 	"$B/gd_plan" "$@" > /dev/null 2> "$T/err"
@@ -49,6 +72,7 @@ bad --servers --servers abc --gpus-per-server 8 --rails 8 --nic-gbps 400
 bad --servers --servers 1 --gpus-per-server 8 --rails 8 --nic-gbps 400
 bad --nic-gbps --servers 4 --gpus-per-server 8 --rails 8
 bad --repeats $base --rails 8 --repeats 2x
+bad --campaign-repeats $base --rails 8 --campaign-repeats 0
 bad --launcher $base --rails 8 --launcher rsh
 bad --repeat $base --rails 8 --repeat 0
 bad --repeat $base --rails 8 --repeat 65

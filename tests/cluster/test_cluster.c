@@ -18,8 +18,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
+#include <json-c/json.h>
 
 #include "mem/mem.h"
 #include "tools/cluster/fleet.h"
@@ -213,6 +215,73 @@ static void test_locality_round(void **state)
 	gd_plan_free(&plan);
 }
 
+/* @plan's plan.json as gd_plan streams it equals what json-c prints for
+ * the whole tree (gd_plan_to_json), byte for byte. */
+static void assert_json_streamed(const struct gd_plan *plan)
+{
+	char path[] = "/tmp/gd_plan_json_XXXXXX";
+	struct json_object *tree = gd_plan_to_json(plan);
+	const char *want = json_object_to_json_string_ext(
+		tree, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE);
+	size_t n = strlen(want);
+	char *got = malloc(n + 2);
+	int fd = mkstemp(path);
+	FILE *f;
+
+	assert_non_null(got);
+	assert_true(fd >= 0);
+	close(fd);
+	assert_int_equal(gd_plan_write_json(plan, path), 0);
+	f = fopen(path, "r");
+	assert_non_null(f);
+	assert_int_equal(fread(got, 1, n + 2, f), n);
+	fclose(f);
+	unlink(path);
+	got[n] = '\0';
+	assert_string_equal(got, want);
+	free(got);
+	json_object_put(tree);
+}
+
+static void plan_small(struct gd_plan *plan, const char *servers,
+		       const char *gpus, const char *rails)
+{
+	memset(plan, 0, sizeof(*plan));
+	gd_plan_cfg_defaults(&plan->cfg);
+	assert_int_equal(gd_plan_cfg_set(&plan->cfg, "servers", servers), 0);
+	assert_int_equal(gd_plan_cfg_set(&plan->cfg, "gpus-per-server", gpus),
+			 0);
+	assert_int_equal(gd_plan_cfg_set(&plan->cfg, "rails", rails), 0);
+	assert_int_equal(gd_plan_cfg_set(&plan->cfg, "nic-gbps", "400"), 0);
+	assert_int_equal(gd_plan_cfg_check(&plan->cfg), 0);
+	assert_int_equal(gd_plan_hosts_default(plan), 0);
+	assert_int_equal(gd_plan_build(plan), 0);
+}
+
+/* The streamed plan.json (a 100,000-GPU tree does not fit in 1 GiB) is
+ * json-c's document: even and odd clusters, and names that need escaping
+ * (gd_plan's own parser never lets them in; the printer must still agree). */
+static void test_plan_json_stream(void **state)
+{
+	static const char *const shapes[][3] = { { "2", "1", "1" },
+						 { "5", "4", "2" },
+						 { "32", "8", "8" } };
+	struct gd_plan plan;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(shapes) / sizeof(shapes[0]); i++) {
+		plan_small(&plan, shapes[i][0], shapes[i][1], shapes[i][2]);
+		assert_json_streamed(&plan);
+		gd_plan_free(&plan);
+	}
+	plan_small(&plan, "3", "2", "1");
+	strcpy(plan.hosts[0].name, "a\"b\\c/d\n\t\x01\x1f\b\f\r");
+	strcpy(plan.hosts[1].assoc[1].nic, "n\"ic");
+	assert_json_streamed(&plan);
+	gd_plan_free(&plan);
+}
+
 #define TRIALS 1000
 
 struct rates {
@@ -370,6 +439,7 @@ int main(void)
 		cmocka_unit_test(test_worksheet),
 		cmocka_unit_test(test_cfg_errors),
 		cmocka_unit_test(test_locality_round),
+		cmocka_unit_test(test_plan_json_stream),
 		cmocka_unit_test(test_assess_null),
 		cmocka_unit_test(test_assess_detect),
 		cmocka_unit_test(test_assess_one_size),

@@ -21,7 +21,7 @@
 
 /*
  * A harness limit, not a decoder one: gd_plan accepts up to 100000 servers
- * and 1024 GPUs each, and a schedule that size takes minutes to build. The
+ * and 1024 GPUs each, and a plan that size writes a gigabyte of files. The
  * decoders are the same for small plans, so bigger ones are not run here.
  */
 #define GD_FUZZ_PLAN_MAX_EXECS 20000

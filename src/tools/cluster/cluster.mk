@@ -46,5 +46,6 @@ EXTRA_DIST += tests/cluster/plan_golden.sh tests/cluster/plan_props.sh \
 	tests/cluster/make_corpus.py tests/cluster/check_report.py \
 	tests/cluster/golden/plan-32x8x8.txt tests/cluster/golden/plan-5x4x2.txt
 EXTRA_DIST += tests/vm/cases/70-cluster.sh
-# gd_report's scaling benchmark: by hand, never in make check.
-EXTRA_DIST += contrib/bench-gd-report
+# The scaling benchmarks of gd_report and gd_plan: by hand, never in make
+# check.
+EXTRA_DIST += contrib/bench-gd-report contrib/bench-gd-plan

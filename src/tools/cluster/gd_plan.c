@@ -36,7 +36,8 @@ static const struct option long_opts[] = {
 	{ "gpus-per-server", required_argument, NULL, OPT_SET },
 	{ "rails", required_argument, NULL, OPT_SET },
 	{ "nic-gbps", required_argument, NULL, OPT_SET },
-	{ "repeats", required_argument, NULL, OPT_SET },
+	{ "campaign-repeats", required_argument, NULL, OPT_SET },
+	{ "repeats", required_argument, NULL, OPT_SET }, /* deprecated */
 	{ "repeat", required_argument, NULL, OPT_SET },
 	{ "run-limit", required_argument, NULL, OPT_SET },
 	{ "seconds", required_argument, NULL, OPT_SET },
@@ -75,8 +76,10 @@ static void usage(FILE *f)
 		"  --gpus-per-server N    GPUs per server\n"
 		"  --rails N              rails (NICs) per server; must divide the GPUs\n"
 		"  --nic-gbps R           NIC line rate in Gb/s (10^9 bit/s)\n"
-		"  --repeats N            planned repeats of every round-1 execution, each its\n"
+		"  --campaign-repeats N   planned repeats of every round-1 execution, each its\n"
 		"                         own run labelled repeat=1..N (default 3)\n"
+		"  --repeats N            deprecated alias of --campaign-repeats (not the\n"
+		"                         rounds inside a run: that is --repeat)\n"
 		"  --seconds S            seconds per execution (default 30)\n"
 		"  --hosts FILE           host list: NAME [rack=RACK] [GPU:NIC:RAIL ...]\n"
 		"  --host-prefix P        generated host names P01.. (default node)\n"

@@ -138,7 +138,8 @@ int gd_plan_cfg_set(struct gd_plan_cfg *c, const char *key, const char *v)
 		return parse_long(key, v, 1, 1024, &c->gpus_per_server);
 	if (!strcmp(key, "rails"))
 		return parse_long(key, v, 1, 1024, &c->rails);
-	if (!strcmp(key, "repeats"))
+	/* "repeats": the old name, kept as an alias */
+	if (!strcmp(key, "campaign-repeats") || !strcmp(key, "repeats"))
 		return parse_long(key, v, 1, 1000, &c->repeats);
 	/* The engine's own range for --repeat. */
 	if (!strcmp(key, "repeat"))

@@ -49,7 +49,7 @@ struct gd_plan_cfg {
 	long servers;
 	long gpus_per_server;
 	long rails;
-	long repeats;	  /* planned executions of each round-1 lane */
+	long repeats;	  /* --campaign-repeats: runs of each round-1 lane */
 	long tool_repeat; /* --repeat=N in every run (rounds per run) */
 	long run_limit_s; /* stop a run after this long; 0: never */
 	double nic_Gbps;  /* nominal line rate, 10^9 bit/s */

@@ -9,7 +9,6 @@
 #include <config.h>
 
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -29,21 +28,56 @@ int gd_plan_server_host(const struct gd_plan_exec *e)
 	return e->b_to_a ? e->a : e->b;
 }
 
-__attribute__((format(printf, 2, 3))) static void cat(char *buf,
-						      const char *fmt, ...)
-{
-	size_t used = strlen(buf);
-	va_list ap;
+/*
+ * A command line under construction: its length kept, so that appending
+ * never rescans it (a 100,000-GPU plan writes millions of them), and the
+ * plain strings and numbers copied without a printf.
+ */
+struct cmd {
+	char *buf;
+	size_t len;
+};
 
-	if (used >= CMD_MAX)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(buf + used, CMD_MAX - used, fmt, ap);
-	va_end(ap);
+static void put(struct cmd *c, const char *s)
+{
+	size_t n = strlen(s);
+
+	if (c->len + n >= CMD_MAX)
+		n = c->len < CMD_MAX - 1 ? CMD_MAX - 1 - c->len : 0;
+	memcpy(c->buf + c->len, s, n);
+	c->len += n;
+	c->buf[c->len] = '\0';
+}
+
+static void put_long(struct cmd *c, long v)
+{
+	char num[24], *p = num + sizeof(num);
+	unsigned long u = v < 0 ? 0UL - (unsigned long)v : (unsigned long)v;
+
+	*--p = '\0';
+	do
+		*--p = (char)('0' + u % 10);
+	while (u /= 10);
+	if (v < 0)
+		*--p = '-';
+	put(c, p);
+}
+
+/* " KEY" then the value, the shape of most of a run's arguments */
+static void put_arg(struct cmd *c, const char *key, const char *value)
+{
+	put(c, key);
+	put(c, value);
+}
+
+static void put_arg_long(struct cmd *c, const char *key, long value)
+{
+	put(c, key);
+	put_long(c, value);
 }
 
 static void mem_args(const struct gd_plan *plan, const struct gd_plan_exec *e,
-		     char *buf)
+		     struct cmd *c)
 {
 	const char *m = plan->cfg.gpu_mem;
 	const struct gd_mem_ops *dev = gd_mem_device_backend(m);
@@ -53,34 +87,33 @@ static void mem_args(const struct gd_plan *plan, const struct gd_plan_exec *e,
 	/* round 4: the run picks both GPUs from its GPU-to-NIC map for the
 	 * NIC in use; gd_plan_cfg_check saw that @m is device memory */
 	if (e->round == GD_ROUND_LOCALITY && dev) {
-		cat(buf, " --mem=%s:near,%s:far --phases=HH,D1D1,D2D2",
-		    dev->name, dev->name);
+		put_arg(c, " --mem=", dev->name);
+		put_arg(c, ":near,", dev->name);
+		put(c, ":far --phases=HH,D1D1,D2D2");
 		return;
 	}
 	/* a device backend's bare name: that backend, the execution's GPU */
+	put_arg(c, " --mem=", m);
 	if (dev && !strcmp(m, dev->name))
-		cat(buf, " --mem=%s:%d --phases=HH,DD", m, e->gpu);
-	else
-		cat(buf, " --mem=%s --phases=HH,DD", m);
+		put_arg_long(c, ":", e->gpu);
+	put(c, " --phases=HH,DD");
 }
 
 /* The labels gd_report reads back; documented in gd_plan(1). */
 static void label_args(const struct gd_plan *plan, const struct gd_plan_exec *e,
-		       int host, char *buf)
+		       int host, struct cmd *c)
 {
-	const struct gd_plan_host *a = &plan->hosts[e->a];
-
-	cat(buf, " --label plan=%s", plan->cfg.name);
-	cat(buf, " --label exec=%s", e->id);
-	cat(buf, " --label round=%s", gd_plan_round_name(e->round));
-	cat(buf, " --label step=%d", e->step);
-	cat(buf, " --label repeat=%d", e->repeat);
-	cat(buf, " --label server_a=%s", a->name);
-	cat(buf, " --label server_b=%s", plan->hosts[e->b].name);
-	cat(buf, " --label gpu=%d", e->gpu);
-	cat(buf, " --label nic=%s", plan->hosts[host].assoc[e->gpu].nic);
-	cat(buf, " --label rail=%d", e->rail);
-	cat(buf, " --label direction=%s", e->b_to_a ? "b_to_a" : "a_to_b");
+	put_arg(c, " --label plan=", plan->cfg.name);
+	put_arg(c, " --label exec=", e->id);
+	put_arg(c, " --label round=", gd_plan_round_name(e->round));
+	put_arg_long(c, " --label step=", e->step);
+	put_arg_long(c, " --label repeat=", e->repeat);
+	put_arg(c, " --label server_a=", plan->hosts[e->a].name);
+	put_arg(c, " --label server_b=", plan->hosts[e->b].name);
+	put_arg_long(c, " --label gpu=", e->gpu);
+	put_arg(c, " --label nic=", plan->hosts[host].assoc[e->gpu].nic);
+	put_arg_long(c, " --label rail=", e->rail);
+	put_arg(c, " --label direction=", e->b_to_a ? "b_to_a" : "a_to_b");
 }
 
 void gd_plan_run_cmd(const struct gd_plan *plan, const struct gd_plan_exec *e,
@@ -89,29 +122,32 @@ void gd_plan_run_cmd(const struct gd_plan *plan, const struct gd_plan_exec *e,
 	int host = side == GD_SIDE_SERVER ? gd_plan_server_host(e)
 					  : gd_plan_client_host(e);
 	long limit = gd_plan_run_limit(&plan->cfg);
+	struct cmd c = { buf, 0 };
 
 	buf[0] = '\0';
 	/* A server waits for its client without end (as perftest's does):
 	 * bounded, a partner that never connects cannot stall the campaign. */
-	if (limit)
-		cat(buf, "timeout -k 10 %ld ", limit);
-	cat(buf, "%s -d %s", plan->cfg.tool,
-	    plan->hosts[host].assoc[e->gpu].nic);
+	if (limit) {
+		put_arg_long(&c, "timeout -k 10 ", limit);
+		put(&c, " ");
+	}
+	put_arg(&c, plan->cfg.tool, " -d ");
+	put(&c, plan->hosts[host].assoc[e->gpu].nic);
 	if (plan->cfg.gid_index >= 0)
-		cat(buf, " -x %ld", plan->cfg.gid_index);
-	cat(buf, " -p %d", e->port);
+		put_arg_long(&c, " -x ", plan->cfg.gid_index);
+	put_arg_long(&c, " -p ", e->port);
 	if (plan->cfg.tool_args[0])
-		cat(buf, " %s", plan->cfg.tool_args);
+		put_arg(&c, " ", plan->cfg.tool_args);
 	if (plan->cfg.tool_repeat > 1)
-		cat(buf, " --repeat=%ld", plan->cfg.tool_repeat);
-	mem_args(plan, e, buf);
+		put_arg_long(&c, " --repeat=", plan->cfg.tool_repeat);
+	mem_args(plan, e, &c);
 	if (side == GD_SIDE_LOOPBACK)
-		cat(buf, " --loopback");
-	cat(buf, " --out_json_file=$RESULTS/%s%s.json", e->id,
-	    side == GD_SIDE_SERVER ? ".server" : "");
-	label_args(plan, e, host, buf);
+		put(&c, " --loopback");
+	put_arg(&c, " --out_json_file=$RESULTS/", e->id);
+	put(&c, side == GD_SIDE_SERVER ? ".server.json" : ".json");
+	label_args(plan, e, host, &c);
 	if (side == GD_SIDE_CLIENT)
-		cat(buf, " %s", plan->hosts[gd_plan_server_host(e)].name);
+		put_arg(&c, " ", plan->hosts[gd_plan_server_host(e)].name);
 }
 
 static const char *const launch_prefix[] = {

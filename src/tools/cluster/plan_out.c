@@ -285,11 +285,10 @@ static struct json_object *exec_json(const struct gd_plan *plan,
 	return o;
 }
 
-struct json_object *gd_plan_to_json(const struct gd_plan *plan)
+/* Everything but the executions, the document's last member. */
+static struct json_object *plan_head_json(const struct gd_plan *plan)
 {
 	struct json_object *root = json_object_new_object();
-	struct json_object *ex = json_object_new_array();
-	size_t i;
 
 	json_object_object_add(root, "schema",
 			       json_object_new_string("gdperf.plan/1"));
@@ -300,23 +299,160 @@ struct json_object *gd_plan_to_json(const struct gd_plan *plan)
 	json_object_object_add(root, "worksheet", worksheet_json(&plan->ws));
 	json_object_object_add(root, "hosts", hosts_json(plan));
 	json_object_object_add(root, "steps", steps_json(plan));
+	return root;
+}
+
+struct json_object *gd_plan_to_json(const struct gd_plan *plan)
+{
+	struct json_object *root = plan_head_json(plan);
+	struct json_object *ex = json_object_new_array();
+	size_t i;
+
 	for (i = 0; i < plan->n_execs; i++)
 		json_object_array_add(ex, exec_json(plan, &plan->execs[i]));
 	json_object_object_add(root, "executions", ex);
 	return root;
 }
 
+/* A string as json-c writes it with JSON_C_TO_STRING_NOSLASHESCAPE. */
+static void put_json_str(FILE *f, const char *s)
+{
+	static const char hex[] = "0123456789abcdef";
+
+	putc('"', f);
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		switch (c) {
+		case '\b':
+			fputs("\\b", f);
+			break;
+		case '\n':
+			fputs("\\n", f);
+			break;
+		case '\r':
+			fputs("\\r", f);
+			break;
+		case '\t':
+			fputs("\\t", f);
+			break;
+		case '\f':
+			fputs("\\f", f);
+			break;
+		case '"':
+			fputs("\\\"", f);
+			break;
+		case '\\':
+			fputs("\\\\", f);
+			break;
+		default:
+			if (c < ' ')
+				fprintf(f, "\\u00%c%c", hex[c >> 4],
+					hex[c & 0xf]);
+			else
+				putc(c, f);
+		}
+	}
+	putc('"', f);
+}
+
+static void put_json_int(FILE *f, long v)
+{
+	char buf[24], *p = buf + sizeof(buf);
+	unsigned long u = v < 0 ? 0UL - (unsigned long)v : (unsigned long)v;
+
+	*--p = '\0';
+	do
+		*--p = (char)('0' + u % 10);
+	while (u /= 10);
+	if (v < 0)
+		*--p = '-';
+	fputs(p, f);
+}
+
+#define EXEC_KEY(k) ",\n      \"" k "\":"
+
+/* One execution, json-c's pretty layout at the executions array's depth:
+ * what exec_json would print there, without building the object. */
+static void put_exec(FILE *f, const struct gd_plan *plan,
+		     const struct gd_plan_exec *e)
+{
+	const struct gd_plan_host *a = &plan->hosts[e->a],
+				  *b = &plan->hosts[e->b];
+
+	fputs("    {\n      \"id\":", f);
+	put_json_str(f, e->id);
+	fputs(EXEC_KEY("round"), f);
+	put_json_int(f, e->round);
+	fputs(EXEC_KEY("round_name"), f);
+	put_json_str(f, gd_plan_round_name(e->round));
+	fputs(EXEC_KEY("step"), f);
+	put_json_int(f, e->step);
+	fputs(EXEC_KEY("server_a"), f);
+	put_json_str(f, a->name);
+	fputs(EXEC_KEY("server_b"), f);
+	put_json_str(f, b->name);
+	fputs(EXEC_KEY("gpu"), f);
+	put_json_int(f, e->gpu);
+	fputs(EXEC_KEY("rail"), f);
+	put_json_int(f, e->rail);
+	fputs(EXEC_KEY("nic_a"), f);
+	put_json_str(f, a->assoc[e->gpu].nic);
+	fputs(EXEC_KEY("nic_b"), f);
+	put_json_str(f, b->assoc[e->gpu].nic);
+	fputs(EXEC_KEY("direction"), f);
+	put_json_str(f, e->b_to_a ? "b_to_a" : "a_to_b");
+	fputs(EXEC_KEY("repeat"), f);
+	put_json_int(f, e->repeat);
+	fputs(EXEC_KEY("port"), f);
+	put_json_int(f, e->port);
+	fputs("\n    }", f);
+}
+
+/*
+ * The document json-c would write for gd_plan_to_json(), streamed: json-c
+ * prints the head (hosts and steps included), the executions follow one
+ * by one. A tree of every execution is most of the memory and time of a
+ * 100,000-GPU plan.
+ */
+static int put_plan_json(FILE *f, const struct gd_plan *plan)
+{
+	struct json_object *head = plan_head_json(plan);
+	const char *s = json_object_to_json_string_ext(
+		head, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE);
+	size_t len = s ? strlen(s) : 0, i;
+
+	/* the head ends "\n}"; executions is its last member */
+	if (len < 2 || strcmp(s + len - 2, "\n}")) {
+		json_object_put(head);
+		return -ENOMEM;
+	}
+	fwrite(s, 1, len - 2, f);
+	json_object_put(head);
+	fputs(",\n  \"executions\":[\n", f);
+	for (i = 0; i < plan->n_execs; i++) {
+		if (i)
+			fputs(",\n", f);
+		put_exec(f, plan, &plan->execs[i]);
+	}
+	fputs(plan->n_execs ? "\n  ]\n}" : "  ]\n}", f);
+	return 0;
+}
+
 int gd_plan_write_json(const struct gd_plan *plan, const char *path)
 {
-	struct json_object *root = gd_plan_to_json(plan);
-	int ret = json_object_to_file_ext(
-		path, root,
-		JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE);
+	FILE *f = fopen(path, "w");
+	int ret, err;
 
-	json_object_put(root);
-	if (ret)
-		return gd_err(-EIO, "--json: cannot write '%s': %s", path,
-			      json_util_get_last_err());
+	if (!f)
+		return gd_err(-errno, "--json: cannot write '%s': %s", path,
+			      strerror(errno));
+	ret = put_plan_json(f, plan);
+	err = ferror(f);
+	if (fclose(f) || err || ret)
+		return gd_err(ret ? ret : -EIO, "--json: error writing '%s'%s",
+			      path,
+			      ret ? ": out of memory" : "; check free space");
 	return 0;
 }
 

@@ -28,8 +28,9 @@ static int cmp_pair(const void *x, const void *y)
 }
 
 /* Classic circle: element m-1 stays put, the others rotate by one per step.
- * With an odd count the fixed element is a dummy and its partner rests. */
-int gd_sched_circle(int n, int step, int (*pairs)[2], int *bye)
+ * With an odd count the fixed element is a dummy and its partner rests.
+ * The pairs come in the circle's order, not sorted. */
+static int circle_pairs(int n, int step, int (*pairs)[2], int *bye)
 {
 	int m = n + n % 2, r = m - 1, np = 0, j;
 
@@ -46,6 +47,13 @@ int gd_sched_circle(int n, int step, int (*pairs)[2], int *bye)
 		pairs[np][1] = x < y ? y : x;
 		np++;
 	}
+	return np;
+}
+
+int gd_sched_circle(int n, int step, int (*pairs)[2], int *bye)
+{
+	int np = circle_pairs(n, step, pairs, bye);
+
 	qsort(pairs, np, sizeof(pairs[0]), cmp_pair);
 	return np;
 }
@@ -111,19 +119,87 @@ out:
 	return ret ? gd_err(ret, "out of memory building round %d", round) : 0;
 }
 
-static bool pair_in_round(const struct gd_plan *plan, int round, int a, int b)
+/* Round 1's partners of every host, two slots each (the bye's partner
+ * meets it in a second step), so a lookup costs no scan of the round. */
+static int *coverage_partners(const struct gd_plan *plan)
 {
+	int n = (int)plan->cfg.servers, *p = malloc(2 * (size_t)n * sizeof(*p));
 	size_t i;
-	int j;
+	int j, k;
 
+	if (!p)
+		return NULL;
+	for (j = 0; j < 2 * n; j++)
+		p[j] = -1;
 	for (i = 0; i < plan->n_steps; i++) {
 		const struct gd_plan_step *s = &plan->steps[i];
 
-		for (j = 0; s->round == round && j < s->n_pairs; j++)
-			if (s->pairs[j][0] == a && s->pairs[j][1] == b)
-				return true;
+		for (j = 0; s->round == GD_ROUND_COVERAGE && j < s->n_pairs;
+		     j++)
+			for (k = 0; k < 2; k++) {
+				int h = s->pairs[j][k], o = s->pairs[j][!k];
+
+				p[2 * h + (p[2 * h] >= 0)] = o;
+			}
 	}
-	return false;
+	return p;
+}
+
+struct rack_ref {
+	const char *rack;
+	int host;
+};
+
+static int cmp_rack(const void *x, const void *y)
+{
+	const struct rack_ref *p = x, *q = y;
+
+	return strcmp(p->rack, q->rack);
+}
+
+/* A number per distinct rack name, so that comparing racks is one integer
+ * comparison; NULL only when out of memory. */
+static int *rack_ids(const struct gd_plan *plan)
+{
+	int n = (int)plan->cfg.servers, i, id = 0;
+	struct rack_ref *r = malloc((size_t)n * sizeof(*r));
+	int *ids = malloc((size_t)n * sizeof(*ids));
+
+	if (!r || !ids) {
+		free(r);
+		free(ids);
+		return NULL;
+	}
+	for (i = 0; i < n; i++)
+		r[i] = (struct rack_ref){ plan->hosts[i].rack, i };
+	qsort(r, n, sizeof(*r), cmp_rack);
+	for (i = 0; i < n; i++) {
+		if (i && strcmp(r[i - 1].rack, r[i].rack))
+			id++;
+		ids[r[i].host] = id;
+	}
+	free(r);
+	return ids;
+}
+
+/* The score of circle step @cs: a million per cross-rack pair, one per
+ * pair not met in round 1. */
+static long diversity_score(const struct gd_plan *plan, int cs,
+			    const int *partner, const int *rack, int (*tmp)[2])
+{
+	int n = (int)plan->cfg.servers, bye, i;
+	int np = circle_pairs(n, cs, tmp, &bye);
+	long score = 0;
+
+	for (i = 0; i < np; i++) {
+		int a = tmp[i][0], b = tmp[i][1];
+
+		if (plan->have_racks && rack[a] != rack[b])
+			score += 1000000;
+		if (partner[2 * a] != b && partner[2 * a + 1] != b)
+			score += 1;
+	}
+	return score;
 }
 
 /* Prefer the circle step with the most cross-rack pairs, then the fewest
@@ -132,31 +208,21 @@ static int diversity_step(const struct gd_plan *plan)
 {
 	int n = (int)plan->cfg.servers, steps = gd_sched_circle_steps(n);
 	int(*tmp)[2] = calloc(n / 2 + 1, sizeof(*tmp));
+	int *partner = coverage_partners(plan), *rack = rack_ids(plan);
 	long best_score = -1;
-	int best = -1, cs, i, np, bye;
+	int best = -1, cs;
 
-	if (!tmp)
-		return -1;
-	for (cs = 1; cs < steps; cs++) {
-		long score = 0;
+	for (cs = 1; tmp && partner && rack && cs < steps; cs++) {
+		long score = diversity_score(plan, cs, partner, rack, tmp);
 
-		np = gd_sched_circle(n, cs, tmp, &bye);
-		for (i = 0; i < np; i++) {
-			const char *ra = plan->hosts[tmp[i][0]].rack;
-			const char *rb = plan->hosts[tmp[i][1]].rack;
-
-			if (plan->have_racks && strcmp(ra, rb))
-				score += 1000000;
-			if (!pair_in_round(plan, GD_ROUND_COVERAGE, tmp[i][0],
-					   tmp[i][1]))
-				score += 1;
-		}
 		if (score > best_score) {
 			best_score = score;
 			best = cs;
 		}
 	}
 	free(tmp);
+	free(partner);
+	free(rack);
 	return best;
 }
 
