@@ -206,8 +206,9 @@ struct gd_mem_ops {
 	void (*describe)(const struct gd_mem_buf *buf, struct json_object *obj);
 	/* Optional: the next check after @call failed with @errnum on device
 	 * @dev, where this memory knows better than the generic advice (GPU
-	 * memory is not charged to the locked-memory limit; its routes need
-	 * kernel modules). Returns false to leave it to the generic advice. */
+	 * memory is limited by BAR1 space as well as, on the peer-memory
+	 * route, the locked-memory limit; its routes need kernel modules).
+	 * Returns false to leave it to the generic advice. */
 	bool (*reg_advice)(const struct gd_mem_buf *buf, int errnum,
 			   const char *dev, const char *call, char *out,
 			   size_t len);
@@ -238,10 +239,11 @@ uint8_t gd_pattern_byte(uint32_t seed, size_t index);
 
 /*
  * Decode a registration failure into a message with the next check: the
- * backend's reg_advice first (GPU memory: BAR1 space, the peer-memory
- * module, DMA-BUF import), else ENOMEM -> RLIMIT_MEMLOCK of this process
- * (printed) vs bytes needed, and the generic meaning of the errno for the
- * call. Records with gd_err and returns @err (negative errno).
+ * backend's reg_advice first (GPU memory: BAR1 space and by route the
+ * locked-memory limit, the peer-memory module, DMA-BUF import), else ENOMEM ->
+ * RLIMIT_MEMLOCK of this process (printed) vs bytes needed, and the generic
+ * meaning of the errno for the call. Records with gd_err and returns @err
+ * (negative errno).
  */
 int gd_mem_decode_reg_error(int err, const struct gd_mem_buf *buf,
 			    const char *device_name, const char *call);

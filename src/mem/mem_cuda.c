@@ -35,7 +35,6 @@ struct gd_cuda_buf {
 	struct gd_gpu_info info;
 	uint64_t base;	   /* what cuMemAlloc returned */
 	size_t span_bytes; /* len rounded up to whole GPU pages */
-	struct gd_cuda_export exp;
 };
 
 static struct gd_cuda_buf *gd_cuda_priv(const struct gd_mem_buf *buf)
@@ -125,8 +124,6 @@ static int gd_cuda_pick_gpu(const struct gd_mem_spec *spec, int *index)
 
 static void gd_cuda_release(struct gd_cuda_buf *c)
 {
-	if (c->exp.fd >= 0)
-		close(c->exp.fd);
 	if (c->base)
 		gd_cuda_mem_free(&c->ctx, c->base);
 	gd_cuda_ctx_release(&c->ctx);
@@ -142,7 +139,6 @@ static int gd_cuda_alloc(struct gd_mem_buf *buf, size_t len_bytes)
 	if (!c)
 		return gd_err(-ENOMEM,
 			      "no host memory for the cuda buffer state");
-	c->exp.fd = -1;
 	ret = gd_cuda_load();
 	if (!ret)
 		ret = gd_cuda_pick_gpu(&buf->spec, &index);
@@ -206,27 +202,55 @@ static int gd_cuda_reg_peermem(struct gd_mem_buf *buf, struct ibv_pd *pd,
 	return 0;
 }
 
+/*
+ * The whole GPU pages around @buf's bytes: cuMemGetHandleForAddressRange
+ * wants a start and a size aligned to the host page, and a part of the
+ * buffer (--mr_per_qp) starts anywhere. 64 KiB pages are host-page aligned
+ * on every host, and the rounded range stays inside the allocation because
+ * the buffer starts on a GPU page and its span is whole GPU pages.
+ */
+static void gd_cuda_export_range(const struct gd_mem_buf *buf, uint64_t *start,
+				 size_t *len)
+{
+	uint64_t page = GD_GPU_PAGE_BYTES;
+	uint64_t first = gd_cuda_addr(buf) & ~(page - 1);
+	uint64_t end =
+		(gd_cuda_addr(buf) + buf->len_bytes + page - 1) & ~(page - 1);
+
+	*start = first;
+	*len = (size_t)(end - first);
+}
+
+/* The dma-buf fd is closed once the import is done, whatever its outcome:
+ * the MR holds the kernel's own reference to the dma-buf. */
 static int gd_cuda_import_dmabuf(struct gd_mem_buf *buf, struct ibv_pd *pd,
-				 int access)
+				 int access, int fd, uint64_t start)
 {
 #ifdef HAVE_IBV_REG_DMABUF_MR
-	struct gd_cuda_buf *c = gd_cuda_priv(buf);
+	int err;
 
-	if (!pd)
+	if (!pd) {
+		close(fd);
 		return gd_err(
 			-EINVAL,
 			"registering GPU memory without a protection domain");
+	}
 	/* IOVA = the device address, so peers use the same addresses as with
 	 * the peer-memory route. */
-	buf->mr = ibv_reg_dmabuf_mr(pd, 0, buf->len_bytes, gd_cuda_addr(buf),
-				    c->exp.fd, access);
-	if (!buf->mr)
-		return gd_mem_decode_reg_error(errno ? -errno : -EIO, buf,
-					       gd_pd_device(pd),
+	buf->mr =
+		ibv_reg_dmabuf_mr(pd, gd_cuda_addr(buf) - start, buf->len_bytes,
+				  gd_cuda_addr(buf), fd, access);
+	err = buf->mr ? 0 : errno ? errno : EIO;
+	close(fd);
+	if (err)
+		return gd_mem_decode_reg_error(-err, buf, gd_pd_device(pd),
 					       "ibv_reg_dmabuf_mr");
 	buf->route_used = GD_ROUTE_DMABUF;
 	return 0;
 #else
+	(void)access;
+	(void)start;
+	close(fd);
 	return gd_err(
 		-EOPNOTSUPP,
 		"cannot register GPU %d memory on %s through DMA-BUF: rdma-core lacks ibv_reg_dmabuf_mr (this build's libibverbs predates rdma-core 34); rebuild against rdma-core >= 34 or use --mem=cuda:%d:peermem with nvidia-peermem loaded",
@@ -242,27 +266,63 @@ static const char *gd_sysfs_root(void)
 	return root && *root ? root : "/";
 }
 
-static void gd_cuda_bar1_hint(const struct gd_mem_buf *buf, char *out,
+/* BAR1 of the buffer's GPU as read now, with what NVML says is in use. */
+static void gd_cuda_bar1_text(const struct gd_cuda_buf *c, char *out,
 			      size_t len)
 {
-	const struct gd_cuda_buf *c = buf ? gd_cuda_priv(buf) : NULL;
-	unsigned long long bar1 =
-		c ? gd_route_bar1_bytes(gd_sysfs_root(), c->ctx.pci_bus_id) : 0;
-	char size[96] = "BAR1 size unknown";
+	struct gd_bar1 b;
 
-	if (bar1)
-		snprintf(size, sizeof(size),
-			 "BAR1 of GPU %d (%s) is %llu MiB (PCI sysfs)",
-			 c->ctx.index, c->ctx.pci_bus_id, bar1 >> 20);
-	snprintf(
-		out, len,
-		"GPU memory pinned for RDMA (peer-memory or DMA-BUF) is mapped through the GPU's BAR1 aperture and not charged to the locked-memory limit, so the usual cause is BAR1 space: %s; compare 'BAR1 Memory Usage' in nvidia-smi -q -d MEMORY, and use a smaller buffer (-s/--max-size, -q) or stop other processes that register GPU memory",
-		size);
+	if (!c || gd_bar1_read(gd_sysfs_root(), c->ctx.pci_bus_id, &b)) {
+		snprintf(
+			out, len,
+			"BAR1 size of GPU %d unknown (neither NVML nor the PCI resource file gave it)",
+			c ? c->ctx.index : -1);
+		return;
+	}
+	if (b.has_usage)
+		snprintf(
+			out, len,
+			"BAR1 of GPU %d (%s) is %llu MiB, %llu MiB in use, %llu MiB free (%s)",
+			c->ctx.index, c->ctx.pci_bus_id, b.total_bytes >> 20,
+			b.used_bytes >> 20, b.free_bytes >> 20, b.source);
+	else
+		snprintf(out, len, "BAR1 of GPU %d (%s) is %llu MiB (%s)",
+			 c->ctx.index, c->ctx.pci_bus_id, b.total_bytes >> 20,
+			 b.source);
 }
 
-/* What a failed registration of GPU memory usually means: BAR1 space, not
- * the locked-memory limit; a device pointer the kernel cannot pin without
- * a peer-memory module; a NIC driver that cannot import a dma-buf. */
+/*
+ * Out of memory registering GPU memory, by route. Both routes map the
+ * pinned pages through the GPU's BAR1 aperture. The peer-memory route is
+ * also charged to RLIMIT_MEMLOCK: MLNX_OFED's ib_umem_get checks the limit
+ * before it offers the range to the peer-memory client. A DMA-BUF import
+ * pins through the exporter and is not.
+ */
+static void gd_cuda_bar1_hint(const struct gd_mem_buf *buf,
+			      enum gd_mem_route route, char *out, size_t len)
+{
+	const struct gd_cuda_buf *c = buf ? gd_cuda_priv(buf) : NULL;
+	char bar1[256], memlock[448];
+
+	gd_cuda_bar1_text(c, bar1, sizeof(bar1));
+	if (route == GD_ROUTE_DMABUF) {
+		snprintf(
+			out, len,
+			"a DMA-BUF registration is mapped through the GPU's BAR1 aperture and not charged to the locked-memory limit, so the usual cause is BAR1 space: %s; compare 'BAR1 Memory Usage' in nvidia-smi -q -d MEMORY, and use a smaller buffer (-s/--max-size, -q) or stop other processes that register GPU memory",
+			bar1);
+		return;
+	}
+	gd_mem_memlock_text(buf ? buf->len_bytes : 0, memlock, sizeof(memlock));
+	snprintf(
+		out, len,
+		"the peer-memory route is limited twice: by the locked-memory limit, which MLNX_OFED's ib_umem_get checks before it asks nvidia-peermem: %s; and by BAR1 space: %s; compare 'BAR1 Memory Usage' in nvidia-smi -q -d MEMORY, and use a smaller buffer (-s/--max-size, -q)",
+		memlock, bar1);
+}
+
+/* What a failed registration of GPU memory usually means: BAR1 space (and
+ * for peer-memory the locked-memory limit); a device pointer the kernel
+ * cannot pin without a peer-memory module; a NIC driver that cannot import
+ * a dma-buf. */
 static bool gd_cuda_reg_advice(const struct gd_mem_buf *buf, int errnum,
 			       const char *dev, const char *call, char *out,
 			       size_t len)
@@ -270,7 +330,9 @@ static bool gd_cuda_reg_advice(const struct gd_mem_buf *buf, int errnum,
 	bool dmabuf_call = strstr(call, "dmabuf") != NULL;
 
 	if (errnum == ENOMEM) {
-		gd_cuda_bar1_hint(buf, out, len);
+		gd_cuda_bar1_hint(
+			buf, dmabuf_call ? GD_ROUTE_DMABUF : GD_ROUTE_PEERMEM,
+			out, len);
 	} else if ((errnum == EFAULT || errnum == EINVAL) && !dmabuf_call) {
 		snprintf(
 			out, len,
@@ -286,26 +348,25 @@ static bool gd_cuda_reg_advice(const struct gd_mem_buf *buf, int errnum,
 	return true;
 }
 
-static void gd_cuda_export_evidence(struct gd_mem_buf *buf, bool want_pcie,
-				    const char *error)
+static void gd_cuda_export_evidence(struct gd_mem_buf *buf,
+				    const struct gd_cuda_export *ex,
+				    bool want_pcie, const char *error)
 {
-	struct gd_cuda_buf *c = gd_cuda_priv(buf);
 	struct json_object *exp = json_object_new_object();
 
 	json_object_object_add(buf->evidence, "dmabuf_export", exp);
 	json_object_object_add(exp, "pcie_mapping_requested",
 			       json_object_new_boolean(want_pcie));
-	if (c->exp.pcie_note[0])
-		json_object_object_add(
-			exp, "pcie_mapping_note",
-			json_object_new_string(c->exp.pcie_note));
+	if (ex->pcie_note[0])
+		json_object_object_add(exp, "pcie_mapping_note",
+				       json_object_new_string(ex->pcie_note));
 	if (error)
 		json_object_object_add(exp, "error",
 				       json_object_new_string(error));
 	else
 		json_object_object_add(
 			exp, "flags",
-			json_object_new_string(c->exp.flags ? "pcie" : "0"));
+			json_object_new_string(ex->flags ? "pcie" : "0"));
 }
 
 static int gd_cuda_reg_dmabuf(struct gd_mem_buf *buf, struct ibv_pd *pd,
@@ -313,22 +374,25 @@ static int gd_cuda_reg_dmabuf(struct gd_mem_buf *buf, struct ibv_pd *pd,
 {
 	struct gd_cuda_buf *c = gd_cuda_priv(buf);
 	bool want_pcie = buf->spec.dmabuf_pcie;
-	char why[512] = "", bar1[512] = "";
+	char why[512] = "", bar1[768] = "";
+	struct gd_cuda_export ex;
+	uint64_t start;
+	size_t len;
 	int ret;
 
-	ret = gd_cuda_export_dmabuf(&c->ctx, gd_cuda_addr(buf), c->span_bytes,
-				    want_pcie, &c->exp, why, sizeof(why));
-	gd_cuda_export_evidence(buf, want_pcie, ret ? why : NULL);
+	gd_cuda_export_range(buf, &start, &len);
+	ret = gd_cuda_export_dmabuf(&c->ctx, start, len, want_pcie, &ex, why,
+				    sizeof(why));
+	gd_cuda_export_evidence(buf, &ex, want_pcie, ret ? why : NULL);
 	if (!ret)
-		return gd_cuda_import_dmabuf(buf, pd, access);
+		return gd_cuda_import_dmabuf(buf, pd, access, ex.fd, start);
 	if (ret == -ENOMEM)
-		gd_cuda_bar1_hint(buf, bar1, sizeof(bar1));
+		gd_cuda_bar1_hint(buf, GD_ROUTE_DMABUF, bar1, sizeof(bar1));
 	return gd_err(
 		ret,
 		"DMA-BUF export of %zu bytes on GPU %d (%s) for %s failed: %s%s%s; route decision: dmabuf because %s; next: use --mem=cuda:%d:peermem with nvidia-peermem loaded (peer-memory: %s)",
-		c->span_bytes, c->ctx.index, c->ctx.pci_bus_id,
-		gd_pd_device(pd), why, bar1[0] ? "; " : "", bar1, d->why,
-		c->ctx.index,
+		len, c->ctx.index, c->ctx.pci_bus_id, gd_pd_device(pd), why,
+		bar1[0] ? "; " : "", bar1, d->why, c->ctx.index,
 		d->why_not_peermem[0] ? d->why_not_peermem : "available");
 }
 
@@ -367,9 +431,6 @@ static int gd_cuda_reg_fallback(struct gd_mem_buf *buf, struct ibv_pd *pd,
 
 	snprintf(first, sizeof(first), "%s", gd_err_msg());
 	gd_err_clear();
-	if (c->exp.fd >= 0)
-		close(c->exp.fd);
-	c->exp.fd = -1;
 	ret = gd_cuda_reg_attempt(buf, pd, access, GD_ROUTE_PEERMEM, d);
 	if (ret) {
 		snprintf(second, sizeof(second), "%s", gd_err_msg());

@@ -29,6 +29,10 @@
  *                                   peer access (rank 0), others do not, as
  *                                   across the sockets of a PCIe server
  *                                   (default: every pair can)
+ *   GD_FAKE_NVML_BAR1_MIB=N         NVML (the same library stands in for
+ *   GD_FAKE_NVML_BAR1_USED_MIB=N    libnvidia-ml through GD_NVML_LIBRARY):
+ *                                   BAR1 total and in use; unset: NVML
+ *                                   knows no such GPU
  * DMA-BUF export returns a memfd of the requested size. Tests read the call
  * counters gd_fake_cuda_calls("cuInit"|"flush"|"export_pcie").
  */
@@ -586,4 +590,49 @@ CUresult cuGetErrorName(CUresult error, const char **name)
 		}
 	}
 	return CUDA_ERROR_INVALID_VALUE;
+}
+
+/* NVML stand-ins: just what the BAR1 reader asks (nvml.h's types). */
+struct fake_nvml_bar1 {
+	unsigned long long total, free, used;
+};
+
+int nvmlInit_v2(void);
+int nvmlInit_v2(void)
+{
+	return 0;
+}
+
+int nvmlShutdown(void);
+int nvmlShutdown(void)
+{
+	return 0;
+}
+
+int nvmlDeviceGetHandleByPciBusId_v2(const char *bus, void **dev);
+int nvmlDeviceGetHandleByPciBusId_v2(const char *bus, void **dev)
+{
+	static int handle;
+
+	if (!bus || fake_int("GD_FAKE_NVML_BAR1_MIB", -1) < 0)
+		return 6; /* NVML_ERROR_NOT_FOUND */
+	*dev = &handle;
+	return 0;
+}
+
+int nvmlDeviceGetBAR1MemoryInfo(void *dev, struct fake_nvml_bar1 *mem);
+int nvmlDeviceGetBAR1MemoryInfo(void *dev, struct fake_nvml_bar1 *mem)
+{
+	unsigned long long total =
+		(unsigned long long)fake_int("GD_FAKE_NVML_BAR1_MIB", 0) << 20;
+	unsigned long long used =
+		(unsigned long long)fake_int("GD_FAKE_NVML_BAR1_USED_MIB", 0)
+		<< 20;
+
+	if (!dev)
+		return 2; /* NVML_ERROR_INVALID_ARGUMENT */
+	mem->total = total;
+	mem->used = used > total ? total : used;
+	mem->free = total - mem->used;
+	return 0;
 }
