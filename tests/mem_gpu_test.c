@@ -305,6 +305,64 @@ static void test_mr_per_qp_peermem(void **state)
 	session_free(&o, &s);
 }
 
+/* Each class of cuInit failure has its errno and its own next check. */
+static void test_cuinit_classes(void **state)
+{
+	static const struct {
+		const char *rc;
+		int err;
+		const char *name, *hint;
+	} cases[] = {
+		{ "100", -ENODEV, "CUDA_ERROR_NO_DEVICE (100)",
+		  "CUDA_VISIBLE_DEVICES (an empty or unknown value" },
+		{ "803", -ELIBBAD, "CUDA_ERROR_SYSTEM_DRIVER_MISMATCH (803)",
+		  "does not match the loaded NVIDIA kernel module" },
+		{ "804", -EOPNOTSUPP,
+		  "CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE (804)",
+		  "forward-compatibility libcuda" },
+		{ "999", -EIO, "CUDA_ERROR_UNKNOWN (999)",
+		  "dmesg for NVRM and Xid messages" },
+		{ "3", -EIO, "(3)", "no usable GPU in this process" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		gd_cuda_unload();
+		gd_err_clear();
+		setenv("GD_FAKE_CUDA_INIT_ERROR", cases[i].rc, 1);
+		assert_int_equal(gd_cuda_load(), cases[i].err);
+		assert_msg_has(cases[i].name);
+		assert_msg_has(cases[i].hint);
+		assert_msg_has("keeps this failure until the process exits");
+	}
+}
+
+/* cuMemFree and the context's release are checked, not assumed. */
+static void test_teardown_errors(void **state)
+{
+	struct gd_mem_buf buf;
+
+	(void)state;
+	assert_int_equal(alloc_cuda("cuda:0", 4096, &buf), 0);
+	assert_int_equal(gd_mem_free(&buf), 0);
+	assert_false(gd_err_is_set());
+
+	setenv("GD_FAKE_CUDA_FREE_FAIL", "1", 1);
+	assert_int_equal(alloc_cuda("cuda:0", 4096, &buf), 0);
+	assert_int_equal(gd_mem_free(&buf), -EIO);
+	assert_msg_has("cuMemFree of GPU 0 (0000:17:00.0) memory at 0x");
+	assert_msg_has("CUDA_ERROR_ILLEGAL_ADDRESS (700)");
+	assert_null(buf.addr);
+	unsetenv("GD_FAKE_CUDA_FREE_FAIL");
+
+	gd_err_clear();
+	setenv("GD_FAKE_CUDA_RELEASE_FAIL", "1", 1);
+	assert_int_equal(alloc_cuda("cuda:0", 4096, &buf), 0);
+	assert_int_equal(gd_mem_free(&buf), -EIO);
+	assert_msg_has(
+		"releasing the primary context of GPU 0 (0000:17:00.0) failed: CUDA_ERROR_INVALID_CONTEXT");
+}
+
 static int rm_entry(const char *path, const struct stat *st, int flag,
 		    struct FTW *ftw)
 {
@@ -360,6 +418,8 @@ int main(void)
 		cmocka_unit_test_setup(test_enomem_dmabuf, bar1_reset),
 		cmocka_unit_test_setup(test_mr_per_qp_dmabuf, bar1_reset),
 		cmocka_unit_test_setup(test_mr_per_qp_peermem, bar1_reset),
+		cmocka_unit_test_setup(test_cuinit_classes, bar1_reset),
+		cmocka_unit_test_setup(test_teardown_errors, bar1_reset),
 	};
 	int ret;
 

@@ -194,7 +194,8 @@ struct gd_mem_ops {
 			      struct json_object *options);
 	/* Allocate @len bytes, page-aligned, initialised to a known pattern. */
 	int (*alloc)(struct gd_mem_buf *buf, size_t len_bytes);
-	void (*free)(struct gd_mem_buf *buf);
+	/* Release what alloc took; 0 or the first error, recorded. */
+	int (*free)(struct gd_mem_buf *buf);
 	/* Register with @pd using @access flags; fills buf->mr, route_used,
 	 * evidence. Failures are decoded into next checks (gd_err). */
 	int (*reg)(struct gd_mem_buf *buf, struct ibv_pd *pd, int access);
@@ -222,8 +223,11 @@ int gd_mem_register(struct gd_mem_buf *buf, struct ibv_pd *pd, int access);
  * Failures are decoded as for the whole buffer. */
 int gd_mem_register_part(const struct gd_mem_buf *buf, size_t off, size_t len,
 			 struct ibv_pd *pd, int access, struct ibv_mr **mr);
-/* Deregister (if registered) and free; safe on a zeroed or failed buf. */
-void gd_mem_free(struct gd_mem_buf *buf);
+/* Deregister (if registered) and free; safe on a zeroed or failed buf.
+ * Everything is released whatever fails; returns 0 or the first error
+ * (the backend's free, e.g. cuMemFree or the GPU context's release, or
+ * ibv_dereg_mr), recorded with gd_err. */
+int gd_mem_free(struct gd_mem_buf *buf);
 /* JSON description: kind, device (GPU name/bus id), route, evidence. */
 struct json_object *gd_mem_describe(const struct gd_mem_buf *buf);
 

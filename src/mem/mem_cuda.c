@@ -122,12 +122,14 @@ static int gd_cuda_pick_gpu(const struct gd_mem_spec *spec, int *index)
 	return gd_cuda_find(spec->gpu_bus_id, index);
 }
 
-static void gd_cuda_release(struct gd_cuda_buf *c)
+/* Both steps run whatever the first gave; the first error is returned. */
+static int gd_cuda_release(struct gd_cuda_buf *c)
 {
-	if (c->base)
-		gd_cuda_mem_free(&c->ctx, c->base);
-	gd_cuda_ctx_release(&c->ctx);
+	int ret = c->base ? gd_cuda_mem_free(&c->ctx, c->base) : 0;
+	int rel = gd_cuda_ctx_release(&c->ctx);
+
 	free(c);
+	return ret ? ret : rel;
 }
 
 static int gd_cuda_alloc(struct gd_mem_buf *buf, size_t len_bytes)
@@ -171,15 +173,18 @@ static int gd_cuda_alloc(struct gd_mem_buf *buf, size_t len_bytes)
 	buf->priv = NULL;
 	buf->addr = NULL;
 err_release:
-	gd_cuda_release(c);
+	/* the failure that brought us here is the one recorded */
+	(void)gd_cuda_release(c);
 	return ret;
 }
 
-static void gd_cuda_free(struct gd_mem_buf *buf)
+static int gd_cuda_free(struct gd_mem_buf *buf)
 {
-	gd_cuda_release(gd_cuda_priv(buf));
+	int ret = gd_cuda_release(gd_cuda_priv(buf));
+
 	buf->priv = NULL;
 	buf->addr = NULL;
+	return ret;
 }
 
 static const char *gd_pd_device(struct ibv_pd *pd)

@@ -9,6 +9,13 @@
  *   GD_FAKE_CUDA_NO_DEVICE=1        cuInit fails with CUDA_ERROR_NO_DEVICE;
  *                                   like the real driver the failure stays
  *                                   for the life of the process
+ *   GD_FAKE_CUDA_INIT_ERROR=N       cuInit fails with CUresult N (803, 804,
+ *                                   999...), sticky like NO_DEVICE
+ *   GD_FAKE_CUDA_FREE_FAIL=1        cuMemFree frees but returns
+ *                                   CUDA_ERROR_ILLEGAL_ADDRESS (a sticky
+ *                                   error at teardown)
+ *   GD_FAKE_CUDA_RELEASE_FAIL=1     cuDevicePrimaryCtxRelease returns
+ *                                   CUDA_ERROR_INVALID_CONTEXT
  *   GD_FAKE_CUDA_GPU_COUNT=N        N GPUs (default 1), bus 0000:17:00.0,
  *                                   0000:18:00.0, ...
  *   GD_FAKE_CUDA_BUS_IDS=A,B,...    their PCI bus ids instead (a fixture's)
@@ -170,6 +177,10 @@ CUresult cuInit(unsigned int flags)
 		return fake_init_rc;
 	if (fake_knob("GD_FAKE_CUDA_NO_DEVICE")) {
 		fake_init_rc = CUDA_ERROR_NO_DEVICE;
+		return fake_init_rc;
+	}
+	if (fake_int("GD_FAKE_CUDA_INIT_ERROR", 0)) {
+		fake_init_rc = (CUresult)fake_int("GD_FAKE_CUDA_INIT_ERROR", 0);
 		return fake_init_rc;
 	}
 	fake_initialised = true;
@@ -371,6 +382,8 @@ CUresult cuDevicePrimaryCtxRelease_v2(CUdevice dev)
 	else
 		rc = CUDA_ERROR_INVALID_CONTEXT;
 	pthread_mutex_unlock(&fake_lock);
+	if (!rc && fake_knob("GD_FAKE_CUDA_RELEASE_FAIL"))
+		rc = CUDA_ERROR_INVALID_CONTEXT;
 	return rc;
 }
 
@@ -424,7 +437,9 @@ CUresult cuMemFree_v2(CUdeviceptr dptr)
 			continue;
 		free((void *)fake_allocs[i].base);
 		memset(&fake_allocs[i], 0, sizeof(fake_allocs[i]));
-		rc = CUDA_SUCCESS;
+		rc = fake_knob("GD_FAKE_CUDA_FREE_FAIL")
+			     ? (CUresult)700 /* ILLEGAL_ADDRESS */
+			     : CUDA_SUCCESS;
 		break;
 	}
 	pthread_mutex_unlock(&fake_lock);
@@ -580,6 +595,9 @@ CUresult cuGetErrorName(CUresult error, const char **name)
 		{ CUDA_ERROR_INVALID_DEVICE, "CUDA_ERROR_INVALID_DEVICE" },
 		{ CUDA_ERROR_INVALID_CONTEXT, "CUDA_ERROR_INVALID_CONTEXT" },
 		{ CUDA_ERROR_NOT_SUPPORTED, "CUDA_ERROR_NOT_SUPPORTED" },
+		{ 700, "CUDA_ERROR_ILLEGAL_ADDRESS" },
+		{ 803, "CUDA_ERROR_SYSTEM_DRIVER_MISMATCH" },
+		{ 804, "CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE" },
 		{ CUDA_ERROR_UNKNOWN, "CUDA_ERROR_UNKNOWN" },
 	};
 

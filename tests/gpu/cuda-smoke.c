@@ -168,10 +168,10 @@ static void case_buffer(int gpu, const struct gd_gpu_info *g)
 	      "not managed memory; CU_POINTER_ATTRIBUTE_SYNC_MEMOPS set");
 	case_copies(&ctx, dptr);
 	case_export(&ctx, dptr, g->dmabuf_supported);
-	gd_cuda_mem_free(&ctx, base);
-	check(!gd_err_is_set(), "free (cuMemFree on the retained context)");
+	check(!gd_cuda_mem_free(&ctx, base),
+	      "free (cuMemFree on the retained context)");
 out_release:
-	gd_cuda_ctx_release(&ctx);
+	check(!gd_cuda_ctx_release(&ctx), "release the primary context");
 }
 
 /* Usage: cuda-smoke [cuda:N|cuda:BDF|N|BDF] (default GPU 0). */
