@@ -305,6 +305,67 @@ static void test_mr_per_qp_peermem(void **state)
 	session_free(&o, &s);
 }
 
+static const char *ev_str(struct json_object *ev, const char *a, const char *b)
+{
+	struct json_object *x = json_object_object_get(ev, a);
+
+	if (b)
+		x = json_object_object_get(x, b);
+	return x ? json_object_get_string(x) : NULL;
+}
+
+/* After automatic DMA-BUF fell back to peer memory, the evidence (and so
+ * the header) names one route: no reason against the one used. */
+static void test_fallback_one_route(void **state)
+{
+	struct gd_mem_buf buf;
+	char text[512];
+
+	(void)state;
+	if (!dmabuf_built)
+		skip();
+	fv.dmabuf_errno = EOPNOTSUPP;
+	assert_int_equal(alloc_cuda("cuda:0", 4096, &buf), 0);
+	assert_int_equal(gd_mem_register(&buf, &fake_pd, 7), 0);
+	assert_int_equal(buf.route_used, GD_ROUTE_PEERMEM);
+	assert_string_equal(ev_str(buf.evidence, "route", NULL), "peermem");
+	assert_null(ev_str(buf.evidence, "why_not", "peermem"));
+	assert_has(ev_str(buf.evidence, "why_not", "dmabuf"),
+		   "its registration failed");
+	/* --use_cuda_pcie_mapping not given: nothing to say */
+	assert_false(gd_mem_effect(&buf, "pcie_mapping", text, sizeof(text)));
+	gd_mem_free(&buf);
+}
+
+/* --use_cuda_pcie_mapping: used, or refused with the driver's reason, in
+ * words the header prints. */
+static void test_pcie_mapping_effect(void **state)
+{
+	struct gd_mem_spec spec;
+	struct gd_mem_buf buf;
+	char text[512];
+
+	(void)state;
+	if (!dmabuf_built)
+		skip();
+	setenv("GD_FAKE_CUDA_DRIVER_VERSION", "12080", 1);
+	assert_int_equal(gd_mem_spec_parse("cuda:0:dmabuf", &spec), 0);
+	spec.dmabuf_pcie = true;
+	assert_int_equal(gd_mem_alloc(&buf, &spec, 4096), 0);
+	assert_int_equal(gd_mem_register(&buf, &fake_pd, 7), 0);
+	assert_true(gd_mem_effect(&buf, "pcie_mapping", text, sizeof(text)));
+	assert_has(text, "requested and used");
+	gd_mem_free(&buf);
+
+	setenv("GD_FAKE_CUDA_PCIE_FLAG_REFUSE", "1", 1);
+	assert_int_equal(gd_mem_alloc(&buf, &spec, 4096), 0);
+	assert_int_equal(gd_mem_register(&buf, &fake_pd, 7), 0);
+	assert_true(gd_mem_effect(&buf, "pcie_mapping", text, sizeof(text)));
+	assert_has(text, "requested, not used: GPU 0 (0000:17:00.0) refused");
+	assert_has(text, "exported with flags 0");
+	gd_mem_free(&buf);
+}
+
 /* Each class of cuInit failure has its errno and its own next check. */
 static void test_cuinit_classes(void **state)
 {
@@ -418,6 +479,8 @@ int main(void)
 		cmocka_unit_test_setup(test_enomem_dmabuf, bar1_reset),
 		cmocka_unit_test_setup(test_mr_per_qp_dmabuf, bar1_reset),
 		cmocka_unit_test_setup(test_mr_per_qp_peermem, bar1_reset),
+		cmocka_unit_test_setup(test_fallback_one_route, bar1_reset),
+		cmocka_unit_test_setup(test_pcie_mapping_effect, bar1_reset),
 		cmocka_unit_test_setup(test_cuinit_classes, bar1_reset),
 		cmocka_unit_test_setup(test_teardown_errors, bar1_reset),
 	};

@@ -153,6 +153,10 @@ static void gd_report_header_route_of(struct gd_session *s, unsigned int k)
 	if ((v = gd_json_str(gd_json_path(ev, "why_not", NULL), "peermem")))
 		gd_header_dev(s, k, "route_why_not_peermem", "  not peermem",
 			      v);
+	/* a refused PCIe mapping measures the default path: say so */
+	if (gd_mem_effect(&lb->mem, "pcie_mapping", buf, sizeof(buf)))
+		gd_header_dev(s, k, "route_pcie_mapping", "  PCIe mapping",
+			      buf);
 }
 
 /* The registration route of each of this side's device memories and why,

@@ -102,6 +102,13 @@ int gd_mem_free(struct gd_mem_buf *buf)
 	return ret;
 }
 
+bool gd_mem_effect(const struct gd_mem_buf *buf, const char *what, char *out,
+		   size_t len)
+{
+	return buf->ops && buf->ops->effect && buf->evidence &&
+	       buf->ops->effect(buf, what, out, len);
+}
+
 struct json_object *gd_mem_describe(const struct gd_mem_buf *buf)
 {
 	struct json_object *obj = json_object_new_object();

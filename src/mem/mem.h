@@ -213,6 +213,11 @@ struct gd_mem_ops {
 	bool (*reg_advice)(const struct gd_mem_buf *buf, int errnum,
 			   const char *dev, const char *call, char *out,
 			   size_t len);
+	/* Optional: what a per-run setting named @what ("pcie_mapping")
+	 * came to on registered @buf, in words for the header; false when
+	 * the setting was not asked for or means nothing here. */
+	bool (*effect)(const struct gd_mem_buf *buf, const char *what,
+		       char *out, size_t len);
 };
 
 int gd_mem_alloc(struct gd_mem_buf *buf, const struct gd_mem_spec *spec,
@@ -228,6 +233,10 @@ int gd_mem_register_part(const struct gd_mem_buf *buf, size_t off, size_t len,
  * (the backend's free, e.g. cuMemFree or the GPU context's release, or
  * ibv_dereg_mr), recorded with gd_err. */
 int gd_mem_free(struct gd_mem_buf *buf);
+/* What the per-run setting @what ("pcie_mapping": --use_cuda_pcie_mapping)
+ * came to on registered @buf, into @out; false when not asked for. */
+bool gd_mem_effect(const struct gd_mem_buf *buf, const char *what, char *out,
+		   size_t len);
 /* JSON description: kind, device (GPU name/bus id), route, evidence. */
 struct json_object *gd_mem_describe(const struct gd_mem_buf *buf);
 

@@ -425,6 +425,28 @@ static int gd_cuda_reg_attempt(struct gd_mem_buf *buf, struct ibv_pd *pd,
 	return ret;
 }
 
+/* The evidence after the fallback says one thing: the route used is
+ * peer-memory, why, and why not DMA-BUF; the decision's reasons against
+ * the route that was in the end used no longer stand. */
+static void gd_cuda_fallback_evidence(struct gd_mem_buf *buf)
+{
+	struct json_object *why_not;
+
+	json_object_object_add(buf->evidence, "route",
+			       json_object_new_string("peermem"));
+	json_object_object_add(
+		buf->evidence, "why",
+		json_object_new_string(
+			"DMA-BUF was chosen automatically but its registration failed (see attempts); fell back to the loaded peer-memory module"));
+	if (!json_object_object_get_ex(buf->evidence, "why_not", &why_not))
+		return;
+	json_object_object_del(why_not, "peermem");
+	json_object_object_add(
+		why_not, "dmabuf",
+		json_object_new_string(
+			"chosen automatically, but its registration failed (see attempts)"));
+}
+
 /* Automatic DMA-BUF failed (the attribute does not say that the NIC driver
  * and kernel can import a dma-buf): peer-memory, recorded as such. */
 static int gd_cuda_reg_fallback(struct gd_mem_buf *buf, struct ibv_pd *pd,
@@ -446,12 +468,7 @@ static int gd_cuda_reg_fallback(struct gd_mem_buf *buf, struct ibv_pd *pd,
 			c->ctx.index, c->ctx.pci_bus_id, gd_pd_device(pd),
 			first, second);
 	}
-	json_object_object_add(buf->evidence, "route",
-			       json_object_new_string("peermem"));
-	json_object_object_add(
-		buf->evidence, "why",
-		json_object_new_string(
-			"DMA-BUF was chosen automatically but its registration failed (see attempts); fell back to the loaded peer-memory module"));
+	gd_cuda_fallback_evidence(buf);
 	return 0;
 }
 
@@ -479,6 +496,31 @@ static int gd_cuda_reg(struct gd_mem_buf *buf, struct ibv_pd *pd, int access)
 	if (ret && d.fallback == GD_ROUTE_PEERMEM)
 		ret = gd_cuda_reg_fallback(buf, pd, access, &d);
 	return ret;
+}
+
+/* What became of --use_cuda_pcie_mapping, in words for the header. */
+static bool gd_cuda_effects(const struct gd_mem_buf *buf, const char *what,
+			    char *out, size_t len)
+{
+	struct json_object *exp, *v;
+
+	if (strcmp(what, "pcie_mapping") ||
+	    !json_object_object_get_ex(buf->evidence, "dmabuf_export", &exp) ||
+	    !json_object_object_get_ex(exp, "pcie_mapping_requested", &v) ||
+	    !json_object_get_boolean(v))
+		return false;
+	if (json_object_object_get_ex(exp, "flags", &v) &&
+	    !strcmp(json_object_get_string(v), "pcie"))
+		snprintf(
+			out, len,
+			"requested and used (CU_MEM_RANGE_FLAG_DMA_BUF_MAPPING_TYPE_PCIE)");
+	else if (json_object_object_get_ex(exp, "pcie_mapping_note", &v))
+		snprintf(out, len, "requested, not used: %s",
+			 json_object_get_string(v));
+	else
+		snprintf(out, len,
+			 "requested, not used: the DMA-BUF export failed");
+	return true;
 }
 
 static int gd_cuda_copy_in(struct gd_mem_buf *buf, size_t off, const void *src,
@@ -558,4 +600,5 @@ const struct gd_mem_ops gd_mem_cuda_ops = {
 	.copy_out = gd_cuda_copy_out,
 	.describe = gd_cuda_describe,
 	.reg_advice = gd_cuda_reg_advice,
+	.effect = gd_cuda_effects,
 };
