@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * Unit tests of the cuda memory backend and the run-time CUDA loader against
- * the fake CUDA driver, a TEST DOUBLE backed by host memory: they prove our
- * control flow and messages (alloc, copies, pattern, route, export failure,
- * absent driver), never a GPU path.
+ * the fake CUDA driver, a TEST DOUBLE whose device memory faults on a CPU
+ * touch: they prove our control flow and messages (alloc, copies, pattern,
+ * route, export failure, absent driver), never a GPU path.
  */
 #include <config.h>
 

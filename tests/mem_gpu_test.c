@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * The GPU path's second review, against the fake CUDA driver (a TEST
- * DOUBLE backed by host memory, never a GPU): per-QP DMA-BUF ranges, BAR1
- * from NVML or the PCI resource file (A100 and H100/H200 layouts), the
- * out-of-memory advice by route, cuInit's error classes and teardown.
+ * DOUBLE, never a GPU): per-QP DMA-BUF ranges, BAR1 from NVML or the PCI
+ * resource file (A100 and H100/H200 layouts), the out-of-memory advice by
+ * route, cuInit's error classes and teardown, and the fake's own
+ * strictness (device memory the CPU cannot touch, context ownership, the
+ * last release freeing the context's memory).
  */
 #include <config.h>
 
@@ -16,8 +18,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -424,6 +428,119 @@ static void test_teardown_errors(void **state)
 		"releasing the primary context of GPU 0 (0000:17:00.0) failed: CUDA_ERROR_INVALID_CONTEXT");
 }
 
+/* Did a child that loads one byte of @addr die of SIGSEGV? */
+static bool cpu_touch_faults(const void *addr)
+{
+	int status = 0;
+	pid_t pid = fork();
+
+	assert_true(pid >= 0);
+	if (!pid) {
+		/* The default action, even under a sanitizer's handler. */
+		signal(SIGSEGV, SIG_DFL);
+		_exit(*(const volatile unsigned char *)addr == 0x5a ? 0 : 1);
+	}
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	return WIFSIGNALED(status) && WTERMSIG(status) == SIGSEGV;
+}
+
+/* GPU memory is not CPU memory: the fake's device pointers fault on a CPU
+ * touch, while the backend's copies reach the data; the lenient mode the
+ * guest cases use for rxe keeps plain host memory. */
+static void test_strict_cpu_touch(void **state)
+{
+	struct gd_mem_buf buf;
+	uint8_t byte = 0x5a;
+
+	(void)state;
+	assert_int_equal(alloc_cuda("cuda:0", 4096, &buf), 0);
+	assert_int_equal(buf.ops->copy_in(&buf, 0, &byte, 1), 0);
+	assert_true(cpu_touch_faults(buf.addr));
+	byte = 0;
+	assert_int_equal(buf.ops->copy_out(&buf, 0, &byte, 1), 0);
+	assert_int_equal(byte, 0x5a);
+	assert_int_equal(gd_mem_free(&buf), 0);
+
+	setenv("GD_FAKE_CUDA_LENIENT", "1", 1);
+	assert_int_equal(alloc_cuda("cuda:0", 4096, &buf), 0);
+	byte = 0x5a;
+	assert_int_equal(buf.ops->copy_in(&buf, 0, &byte, 1), 0);
+	assert_false(cpu_touch_faults(buf.addr));
+	assert_int_equal(*(const uint8_t *)buf.addr, 0x5a);
+	assert_int_equal(gd_mem_free(&buf), 0);
+}
+
+/* Copies, exports and flushes need the owning context current. */
+static void test_strict_context_owner(void **state)
+{
+	struct gd_cuda_ctx c0, c1;
+	struct gd_cuda_export ex;
+	char why[512];
+	uint8_t data[64] = { 0 };
+	uint64_t p, p0;
+
+	(void)state;
+	setenv("GD_FAKE_CUDA_GPU_COUNT", "2", 1);
+	assert_int_equal(gd_cuda_load(), 0);
+	assert_int_equal(gd_cuda_ctx_retain(0, &c0), 0);
+	assert_int_equal(gd_cuda_ctx_retain(1, &c1), 0);
+	assert_int_equal(gd_cuda_mem_alloc(&c0, 2 * GPU_PAGE, &p), 0);
+	p0 = p;
+	assert_int_equal(gd_cuda_copy_htod(&c0, p, data, sizeof(data)), 0);
+
+	assert_int_equal(gd_cuda_copy_htod(&c1, p, data, sizeof(data)), -EIO);
+	assert_msg_has(
+		"cuMemcpyHtoD of 64 bytes to GPU 1 (0000:18:00.0) failed: CUDA_ERROR_INVALID_CONTEXT");
+	gd_err_clear();
+	assert_int_equal(gd_cuda_copy_dtoh(&c1, data, p, sizeof(data)), -EIO);
+	assert_msg_has("CUDA_ERROR_INVALID_CONTEXT");
+	gd_err_clear();
+	p = (p + GPU_PAGE - 1) & ~(uint64_t)(GPU_PAGE - 1);
+	assert_int_equal(gd_cuda_export_dmabuf(&c1, p, GPU_PAGE, false, &ex,
+					       why, sizeof(why)),
+			 -EIO);
+	assert_has(why, "CUDA_ERROR_INVALID_CONTEXT");
+	assert_int_equal(gd_cuda_export_dmabuf(&c0, p, GPU_PAGE, false, &ex,
+					       why, sizeof(why)),
+			 0);
+	close(ex.fd);
+	assert_int_equal(gd_cuda_mem_free(&c0, p0), 0);
+	assert_int_equal(gd_cuda_ctx_release(&c1), 0);
+	assert_int_equal(gd_cuda_ctx_release(&c0), 0);
+}
+
+/* The last release of a primary context frees what was allocated in it. */
+static void test_strict_release_frees(void **state)
+{
+	struct gd_cuda_ctx c, again;
+	uint8_t data[16] = { 0 };
+	void *dead;
+	uint64_t p;
+
+	(void)state;
+	assert_int_equal(gd_cuda_load(), 0);
+	assert_int_equal(gd_cuda_ctx_retain(0, &c), 0);
+	assert_int_equal(gd_cuda_mem_alloc(&c, 4096, &p), 0);
+	dead = c.context;
+	assert_int_equal(gd_cuda_ctx_release(&c), 0);
+
+	/* the same device, retained anew: the old pointer is gone */
+	assert_int_equal(gd_cuda_ctx_retain(0, &again), 0);
+	assert_int_equal(gd_cuda_copy_htod(&again, p, data, sizeof(data)),
+			 -EINVAL);
+	assert_msg_has("CUDA_ERROR_INVALID_VALUE");
+	gd_err_clear();
+	assert_int_equal(gd_cuda_mem_free(&again, p), -EINVAL);
+	gd_err_clear();
+	assert_int_equal(gd_cuda_ctx_release(&again), 0);
+
+	/* a flush on the destroyed context fails */
+	again.context = dead;
+	assert_int_equal(gd_cuda_flush_rdma_writes(&again), -EIO);
+	assert_msg_has(
+		"cuFlushGPUDirectRDMAWrites on GPU 0 (0000:17:00.0) failed: CUDA_ERROR_INVALID_CONTEXT");
+}
+
 static int rm_entry(const char *path, const struct stat *st, int flag,
 		    struct FTW *ftw)
 {
@@ -483,6 +600,9 @@ int main(void)
 		cmocka_unit_test_setup(test_pcie_mapping_effect, bar1_reset),
 		cmocka_unit_test_setup(test_cuinit_classes, bar1_reset),
 		cmocka_unit_test_setup(test_teardown_errors, bar1_reset),
+		cmocka_unit_test_setup(test_strict_cpu_touch, bar1_reset),
+		cmocka_unit_test_setup(test_strict_context_owner, bar1_reset),
+		cmocka_unit_test_setup(test_strict_release_frees, bar1_reset),
 	};
 	int ret;
 

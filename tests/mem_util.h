@@ -37,6 +37,7 @@ static const char *const fake_knobs[] = {
 	"GD_FAKE_CUDA_WRITES_ORDERING", "GD_FAKE_CUDA_FLUSH_OPTIONS",
 	"GD_FAKE_CUDA_BAR1_BYTES",	"GD_FAKE_CUDA_INIT_ERROR",
 	"GD_FAKE_CUDA_FREE_FAIL",	"GD_FAKE_CUDA_RELEASE_FAIL",
+	"GD_FAKE_CUDA_LENIENT",
 };
 
 static int reset(void **state)

@@ -6,6 +6,10 @@
 . /gd/guest-lib.sh
 
 FAKE=$GD_VM_PAYLOAD/libfakecuda.so
+# The fake driver's LENIENT mode: rxe (Soft-RoCE) pins and reads a
+# registered buffer with the CPU, which the strict fake's PROT_NONE device
+# pointers forbid; lenient, its device memory is plain host memory.
+export GD_FAKE_CUDA_LENIENT=1
 # 100 x 64 KiB: enough to be a real transfer, about a second under TCG.
 ITERS=100
 SIZE=65536
