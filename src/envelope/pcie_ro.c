@@ -157,7 +157,8 @@ int gd_envelope_pcie_ro(const char *root, const char *ibdev,
 	memset(ro, 0, sizeof(*ro));
 	if (!ibdev || !*ibdev)
 		return gd_ro_unknown(ro, -EINVAL, "no RDMA device named");
-	root = root && *root ? root : "/";
+	/* "" for the live system, so paths in messages read /sys/... */
+	root = root && *root && strcmp(root, "/") ? root : "";
 	ret = gd_ro_function(root, ibdev, ro, a);
 	if (ret)
 		return ret;
