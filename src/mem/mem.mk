@@ -5,7 +5,8 @@
 # program (not in make check).
 libgdperf_la_SOURCES += src/mem/mem.c src/mem/mem.h src/mem/mem_priv.h \
 	src/mem/mem_spec.c src/mem/mem_syntax.c src/mem/mem_pattern.c src/mem/mem_host.c \
-	src/mem/mem_hugepage.c src/mem/mem_mmap.c src/mem/mem_cuda.c src/mem/mem_cuda_envelope.c \
+	src/mem/mem_hugepage.c src/mem/mem_mmap.c src/mem/mem_cuda.c \
+	src/mem/mem_cuda_copy.c src/mem/mem_cuda_copy.h src/mem/mem_cuda_envelope.c \
 	src/mem/mem_cuda_p2p.c \
 	src/mem/mem_regerr.c src/mem/route.c src/mem/bar1.c \
 	src/mem/route.h src/mem/cuda_api.c src/mem/cuda_api.h src/mem/cuda_compat.h
@@ -56,15 +57,16 @@ tests/mem_test.log tests/mem_cuda_test.log tests/mem_place_test.log \
 endif
 
 # Real-GPU smoke tests, run by tests/gpu/run.sh on a machine with a GPU (no
-# RDMA device needed). cuda-smoke compiles the CUDA loader and the error path
+# RDMA device needed). cuda-smoke compiles the CUDA loader, the error path,
+# the pattern fill and check and the cuda backend's copy hooks (libc only)
 # into itself and links nothing else, so it starts where libibverbs,
 # librdmacm or json-c are missing; cuda-smoke-mem tests the memory backend
 # with the whole library. make check builds both and runs them against the
 # fake driver (a test double).
 check_PROGRAMS += tests/gpu/cuda-smoke tests/gpu/cuda-smoke-mem
 tests_gpu_cuda_smoke_SOURCES = tests/gpu/cuda-smoke.c tests/gpu/smoke_report.h \
-	src/mem/cuda_api.c \
-	src/util/error.c
+	src/mem/cuda_api.c src/mem/mem_cuda_copy.c src/mem/mem_pattern.c \
+	src/mem/mem_syntax.c src/util/error.c
 tests_gpu_cuda_smoke_CFLAGS = $(GD_WARN_CFLAGS)
 tests_gpu_cuda_smoke_LDADD = -ldl
 tests_gpu_cuda_smoke_mem_SOURCES = tests/gpu/cuda-smoke-mem.c tests/gpu/smoke_report.h

@@ -23,29 +23,13 @@
 #include "mem/cuda_api.h"
 #include "util/error.h"
 #include "mem/mem.h"
+#include "mem/mem_cuda_copy.h"
 #include "mem/mem_priv.h"
 #include "mem/route.h"
 
 /* GPUDirect pins GPU memory in 64 KiB pages and DMA-BUF export wants whole
  * pages: keep the registered span aligned to that on both ends. */
 #define GD_GPU_PAGE_BYTES (64u * 1024u)
-
-struct gd_cuda_buf {
-	struct gd_cuda_ctx ctx;
-	struct gd_gpu_info info;
-	uint64_t base;	   /* what cuMemAlloc returned */
-	size_t span_bytes; /* len rounded up to whole GPU pages */
-};
-
-static struct gd_cuda_buf *gd_cuda_priv(const struct gd_mem_buf *buf)
-{
-	return buf->priv;
-}
-
-static uint64_t gd_cuda_addr(const struct gd_mem_buf *buf)
-{
-	return (uint64_t)(uintptr_t)buf->addr;
-}
 
 /* "N[:route]" or "BDF[:route]"; BDF has colons of its own, so the route
  * is whatever follows the last colon once the rest is a GPU. */
@@ -521,25 +505,6 @@ static bool gd_cuda_effects(const struct gd_mem_buf *buf, const char *what,
 		snprintf(out, len,
 			 "requested, not used: the DMA-BUF export failed");
 	return true;
-}
-
-static int gd_cuda_copy_in(struct gd_mem_buf *buf, size_t off, const void *src,
-			   size_t len)
-{
-	return gd_cuda_copy_htod(&gd_cuda_priv(buf)->ctx,
-				 gd_cuda_addr(buf) + off, src, len);
-}
-
-/* The read-back of received data: without native ordering, RDMA writes
- * may still be in flight to the GPU when cuMemcpyDtoH reads. */
-static int gd_cuda_copy_out(struct gd_mem_buf *buf, size_t off, void *dst,
-			    size_t len)
-{
-	const struct gd_cuda_ctx *ctx = &gd_cuda_priv(buf)->ctx;
-	int ret = gd_cuda_flush_rdma_writes(ctx);
-
-	return ret ? ret
-		   : gd_cuda_copy_dtoh(ctx, dst, gd_cuda_addr(buf) + off, len);
 }
 
 static void gd_cuda_describe(const struct gd_mem_buf *buf,

@@ -58,6 +58,14 @@ check "GD_GPU_FAKE=1: the same checks" \
 	grep -q "^PASS DMA-BUF export with CU_MEM_RANGE_FLAG_DMA_BUF_MAPPING_TYPE_PCIE" "$out"
 check "GD_GPU_FAKE=1: teardown results checked" \
 	grep -q "^PASS release the primary context" "$out"
+for step in "backend pattern fill and check of 64 MiB of device memory" \
+	"backend pattern check against another seed fails" \
+	"backend pattern check catches one byte flipped with cuMemcpyHtoD at offset 1234567 (first mismatch at offset 1234567: expected 0x"; do
+	check "GD_GPU_FAKE=1: PASS $step" grep -qF "PASS $step" "$out"
+done
+check "GD_GPU_FAKE=1: no FAIL line" sh -c "! grep -q '^FAIL ' '$out'"
+check "GD_GPU_FAKE=1: ends with 'N passed, 0 failed'" \
+	sh -c "tail -n 1 '$out' | grep -Eq '^[1-9][0-9]* passed, 0 failed\$'"
 # No driver: run.sh says "no GPU" and exits 77.
 env -u GD_TOP_BUILDDIR GD_CUDA_LIBRARY=/nonexistent/libcuda.so.1 \
 	sh "$src/tests/gpu/run.sh" >"$out" 2>&1

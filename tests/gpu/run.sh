@@ -3,12 +3,15 @@
 # The real-GPU checks of the cuda backend in one command, from a plain
 # checkout: a C compiler and the NVIDIA driver are all it needs (no
 # configure, no libibverbs, json-c or hwloc, no RDMA device). It compiles
-# cuda-smoke (the CUDA loader, its error path and the checks: cuInit,
+# cuda-smoke (the CUDA loader, its error path, the memory backend's pattern
+# fill and check with the cuda backend's copy hooks, and the checks: cuInit,
 # attributes, cuMemAlloc, SYNC_MEMOPS, H2D/D2H copies verified, DMA-BUF
-# export with the PCIe flag then 0, flush, cuMemFree and the context's
-# release) into a temporary directory and runs it. Given a configured build
-# tree (BUILDDIR or GD_TOP_BUILDDIR) it also runs cuda-smoke-mem there (the
-# memory backend's fill and check), skipped when its libraries are missing.
+# export with the PCIe flag then 0, flush, the backend's fill and check of
+# device memory and a flipped byte caught at its offset, cuMemFree and the
+# context's release) into a temporary directory and runs it. Given a
+# configured build tree (BUILDDIR or GD_TOP_BUILDDIR) it also runs
+# cuda-smoke-mem there (the whole backend: gd_mem_alloc, its description,
+# fill and check), skipped when its libraries are missing.
 # One line per check, then "N passed, N failed". Exit 0 pass, 1 fail,
 # 77 no GPU (or no driver). Seconds per GPU; each program at most 120 s.
 # GD_GPU_FAKE=1 builds the fake driver (a TEST DOUBLE, never a GPU) and runs
@@ -31,7 +34,9 @@ echo '#define _GNU_SOURCE 1' >"$tmp/config.h"
 cflags="-std=gnu11 -O2 -I$tmp -I$src/src -I$src/tests/gpu"
 smoke=$tmp/cuda-smoke
 if ! $cc $cflags -o "$smoke" "$src/tests/gpu/cuda-smoke.c" \
-	"$src/src/mem/cuda_api.c" "$src/src/util/error.c" -ldl -lpthread; then
+	"$src/src/mem/cuda_api.c" "$src/src/mem/mem_cuda_copy.c" \
+	"$src/src/mem/mem_pattern.c" "$src/src/mem/mem_syntax.c" \
+	"$src/src/util/error.c" -ldl -lpthread; then
 	echo "FAIL compile cuda-smoke with $cc (is a C compiler installed?)"
 	echo "0 passed, 1 failed"
 	exit 1
@@ -82,7 +87,7 @@ for spec in "$@"; do
 	[ -z "$nogpu" ] || break
 	mem=${builddir:+$builddir/tests/gpu/cuda-smoke-mem}
 	if [ -z "$mem" ] || [ ! -f "$builddir/Makefile" ]; then
-		echo "SKIP cuda-smoke-mem: no configured build tree given (the memory backend's fill and check need libibverbs and json-c)"
+		echo "SKIP cuda-smoke-mem: no configured build tree given (gd_mem_alloc and the backend's description need libibverbs and json-c; its fill and check ran in cuda-smoke)"
 		continue
 	fi
 	make -C "$builddir" tests/gpu/cuda-smoke-mem >/dev/null 2>&1
