@@ -11,29 +11,38 @@
 #include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 
 #include <infiniband/verbs.h>
 
-#define FV_LOG_MAX 8
+#define FV_LOG_MAX 16
 
 static struct {
 	int dmabuf_errno; /* ibv_reg_dmabuf_mr fails with it; 0 succeeds */
 	int mr_errno;	  /* ibv_reg_mr fails with it; 0 succeeds */
 	unsigned int mr_calls, dmabuf_calls;
 	int access;
-	/* every registration in order: 'm' ibv_reg_mr, 'd' the dma-buf one */
+	/* every registration in order: 'm' ibv_reg_mr, 'd' the dma-buf one;
+	 * @addr: the CPU/device address ('m') or the IOVA ('d'); @offset and
+	 * @fd_bytes (the dma-buf's size, -1 for a closed fd): 'd' only */
 	struct {
 		char call;
 		int access;
+		uint64_t addr, offset;
+		size_t length;
+		long long fd_bytes;
 	} log[FV_LOG_MAX];
 	unsigned int nlog;
 } fv;
 
-static struct ibv_mr *fake_mr(int err, char call, int access)
+static struct ibv_mr *fake_mr(int err, char call, int access, uint64_t addr,
+			      size_t length)
 {
 	fv.access = access;
 	if (fv.nlog < FV_LOG_MAX) {
 		fv.log[fv.nlog].call = call;
+		fv.log[fv.nlog].addr = addr;
+		fv.log[fv.nlog].length = length;
 		fv.log[fv.nlog++].access = access;
 	}
 	if (err) {
@@ -51,7 +60,7 @@ struct ibv_mr *__wrap_ibv_reg_mr_iova2(struct ibv_pd *pd, void *addr,
 				       unsigned int access)
 {
 	fv.mr_calls++;
-	return fake_mr(fv.mr_errno, 'm', (int)access);
+	return fake_mr(fv.mr_errno, 'm', (int)access, (uintptr_t)addr, length);
 }
 
 struct ibv_mr *__wrap_ibv_reg_mr(struct ibv_pd *pd, void *addr, size_t length,
@@ -60,7 +69,7 @@ struct ibv_mr *__wrap_ibv_reg_mr(struct ibv_pd *pd, void *addr, size_t length,
 				 int access)
 {
 	fv.mr_calls++;
-	return fake_mr(fv.mr_errno, 'm', access);
+	return fake_mr(fv.mr_errno, 'm', access, (uintptr_t)addr, length);
 }
 
 struct ibv_mr *__wrap_ibv_reg_dmabuf_mr(struct ibv_pd *pd, uint64_t offset,
@@ -70,8 +79,16 @@ struct ibv_mr *__wrap_ibv_reg_dmabuf_mr(struct ibv_pd *pd, uint64_t offset,
 					size_t length, uint64_t iova, int fd,
 					int access)
 {
+	struct stat st;
+	unsigned int i = fv.nlog;
+
 	fv.dmabuf_calls++;
-	return fake_mr(fv.dmabuf_errno, 'd', access);
+	if (i < FV_LOG_MAX) {
+		fv.log[i].offset = offset;
+		fv.log[i].fd_bytes =
+			fstat(fd, &st) ? -1 : (long long)st.st_size;
+	}
+	return fake_mr(fv.dmabuf_errno, 'd', access, iova, length);
 }
 
 int __wrap_ibv_dereg_mr(struct ibv_mr *mr);

@@ -3,7 +3,7 @@
  * Unit tests of the memory backends: --mem spec grammar, the verification
  * pattern, host and hugepage allocation, registration errno decoding and
  * the route decision table and probe. GPU facts come from the fake CUDA
- * driver (a test double backed by host memory), never a GPU; the cuda
+ * driver (a test double), never a GPU; the cuda
  * backend itself is tested in mem_cuda_test.c.
  */
 #include <config.h>

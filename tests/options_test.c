@@ -467,12 +467,18 @@ static void test_cuda_spellings(void **state)
 		assert_string_equal(o.mem_spec, "cuda:1:dmabuf");
 		gd_opts_free(&o);
 	}
+	/* perftest's routes: --use_cuda alone is peer memory. */
 	assert_int_equal(PARSE(&t_write_bw, &o, "--use_cuda=0"), 0);
-	assert_string_equal(o.mem_spec, "cuda:0");
+	assert_string_equal(o.mem_spec, "cuda:0:peermem");
 	gd_opts_free(&o);
 	assert_int_equal(
 		PARSE(&t_write_bw, &o, "--use_cuda_bus_id=0000:17:00.0"), 0);
-	assert_string_equal(o.mem_spec, "cuda:0000:17:00.0");
+	assert_string_equal(o.mem_spec, "cuda:0000:17:00.0:peermem");
+	gd_opts_free(&o);
+	assert_int_equal(PARSE(&t_write_bw, &o, "--use_cuda_dmabuf",
+			       "--use_cuda_bus_id=0000:17:00.0"),
+			 0);
+	assert_string_equal(o.mem_spec, "cuda:0000:17:00.0:dmabuf");
 	gd_opts_free(&o);
 	assert_int_equal(PARSE(&t_write_bw, &o, "--mem=cuda:0:peermem"), 0);
 	assert_string_equal(o.mem_spec, "cuda:0:peermem");
@@ -484,7 +490,7 @@ static void test_cuda_spellings(void **state)
 	REJECT(&t_write_bw, -EINVAL, "--use_cuda", "--use_cuda=gpu0");
 	/* perftest's GPU-path flags: both off unless given. */
 	assert_int_equal(PARSE(&t_write_bw, &o, "--use_cuda=0",
-			       "--use_cuda_pcie_mapping",
+			       "--use_cuda_dmabuf", "--use_cuda_pcie_mapping",
 			       "--disable_pcie_relaxed"),
 			 0);
 	assert_true(o.use_cuda_pcie_mapping);
@@ -500,6 +506,8 @@ static void test_cuda_spellings(void **state)
 	REJECT(&t_write_bw, -EINVAL,
 	       "--use_cuda_pcie_mapping applies to DMA-BUF",
 	       "--mem=cuda:0:peermem", "--use_cuda_pcie_mapping");
+	REJECT(&t_write_bw, -EINVAL, "with --use_cuda_dmabuf", "--use_cuda=0",
+	       "--use_cuda_pcie_mapping");
 }
 
 static void test_json_and_labels(void **state)

@@ -153,6 +153,10 @@ static void gd_report_header_route_of(struct gd_session *s, unsigned int k)
 	if ((v = gd_json_str(gd_json_path(ev, "why_not", NULL), "peermem")))
 		gd_header_dev(s, k, "route_why_not_peermem", "  not peermem",
 			      v);
+	/* a refused PCIe mapping measures the default path: say so */
+	if (gd_mem_effect(&lb->mem, "pcie_mapping", buf, sizeof(buf)))
+		gd_header_dev(s, k, "route_pcie_mapping", "  PCIe mapping",
+			      buf);
 }
 
 /* The registration route of each of this side's device memories and why,
@@ -161,6 +165,18 @@ static void gd_report_header_route(struct gd_session *s)
 {
 	for (unsigned int k = GD_PLACE_DEV; k <= s->o->num_mem; k++)
 		gd_report_header_route_of(s, k);
+}
+
+/* The flag only asks: the NIC function's Device Control bit decides.
+ * GD_SYSFS_ROOT stands in for / (tests read a fixture tree). */
+static void gd_report_header_nic_ro(struct gd_session *s)
+{
+	struct gd_pcie_ro ro;
+
+	(void)gd_envelope_pcie_ro(getenv("GD_SYSFS_ROOT"), s->v.port.dev_name,
+				  &ro);
+	gd_report_header_str(s->rep, "pcie_relaxed_ordering_nic",
+			     "RO on the NIC", ro.text);
 }
 
 static void gd_report_header(struct gd_session *s)
@@ -199,8 +215,9 @@ static void gd_report_header(struct gd_session *s)
 		s->o->rdma_cm ? "rdma_cm" : "QP numbers over the side channel");
 	gd_report_header_memory(s);
 	gd_report_header_route(s);
-	gd_report_header_str(rep, "pcie_relaxed_ordering", "Relaxed ordering",
+	gd_report_header_str(rep, "pcie_relaxed_ordering", "RO requested",
 			     gd_session_relaxed_ordering(s));
+	gd_report_header_nic_ro(s);
 	if (s->scatter_to_cqe[0])
 		gd_report_header_str(rep, "mlx5_scatter_to_cqe",
 				     "MLX5_SCATTER_TO_CQE", s->scatter_to_cqe);

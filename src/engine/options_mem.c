@@ -20,7 +20,9 @@
 #include "engine/placement.h"
 
 /* perftest's --use_cuda family is an alias of --mem: the memory backend
- * that answers to it writes the spec. */
+ * that answers to it writes the spec, with perftest's route (ibv_reg_mr on
+ * the device pointer, DMA-BUF only with --use_cuda_dmabuf), so that a
+ * side-by-side comparison with perftest measures the same route. */
 static int gd_opts_merge_mem(struct gd_opts *o, bool mem_given)
 {
 	char buf[GD_MEM_SPEC_MAX + 16], index[24];
@@ -51,7 +53,7 @@ static int gd_opts_merge_mem(struct gd_opts *o, bool mem_given)
 	}
 	ret = gd_mem_spec_alias("use_cuda", ref,
 				o->use_cuda_dmabuf ? GD_ROUTE_DMABUF
-						   : GD_ROUTE_AUTO,
+						   : GD_ROUTE_PEERMEM,
 				buf, sizeof(buf));
 	if (ret)
 		return ret;
@@ -175,6 +177,6 @@ int gd_opts_mem_validate(struct gd_opts *o, bool mem_given, bool inline_given,
 	    !gd_opts_mem_any(o, gd_mem_spec_may_export_dmabuf))
 		return gd_err(
 			-EINVAL,
-			"--use_cuda_pcie_mapping applies to DMA-BUF exports of GPU memory: add --mem=cuda:N (auto or :dmabuf route) or --use_cuda=N");
+			"--use_cuda_pcie_mapping applies to DMA-BUF exports of GPU memory: add --mem=cuda:N (auto or :dmabuf route) or --use_cuda=N with --use_cuda_dmabuf (--use_cuda alone is perftest's peer-memory route)");
 	return 0;
 }

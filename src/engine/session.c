@@ -212,15 +212,16 @@ static int gd_register_slots(struct gd_session *s, struct gd_local_buf *lb)
 	return 0;
 }
 
-/* Deregister and free what gd_alloc_place made of @lb. */
-static void gd_release_place(struct gd_local_buf *lb)
+/* Deregister and free what gd_alloc_place made of @lb; 0 or the first
+ * error of the buffer's release (cuMemFree, the GPU context), recorded. */
+static int gd_release_place(struct gd_local_buf *lb)
 {
 	if (lb->num_qp_mr && lb->mem.mr == lb->qp_mr[0])
 		lb->mem.mr = NULL;
 	for (unsigned int q = 0; q < lb->num_qp_mr; q++)
 		(void)ibv_dereg_mr(lb->qp_mr[q]);
 	lb->num_qp_mr = 0;
-	gd_mem_free(&lb->mem);
+	return gd_mem_free(&lb->mem);
 }
 
 /* @options: this side's effective options, where a backend finds the
@@ -252,7 +253,8 @@ static int gd_alloc_place(struct gd_session *s, unsigned int p,
 			 gd_err_msg());
 		snprintf(lb->stage, sizeof(lb->stage), "register");
 		lb->err = ret;
-		gd_release_place(lb);
+		/* the registration's failure is the one recorded */
+		(void)gd_release_place(lb);
 		if (p == GD_PLACE_HOST)
 			return ret;
 		/* A device placement that fails only fails its phases. */
@@ -720,10 +722,26 @@ int gd_session_wait_destroy(struct gd_session *s)
 	return sig;
 }
 
+/* A buffer's release failed at teardown: said once, beside the table, and
+ * never in place of the run's own error. */
+static void gd_teardown_notice(struct gd_session *s, unsigned int p)
+{
+	const struct gd_mem_ops *ops = s->local[p].mem.ops;
+	bool was_set = gd_err_is_set();
+	char msg[GD_ERR_MSG_MAX];
+	int ret = gd_release_place(&s->local[p]);
+
+	if (!ret)
+		return;
+	gd_err_take(was_set, ret, msg, sizeof(msg));
+	gd_report_notice("%s: teardown of the %s buffer failed: %s",
+			 s->test->name, ops ? ops->name : "unknown", msg);
+}
+
 void gd_session_teardown(struct gd_session *s)
 {
 	for (unsigned int p = 0; p < GD_PLACE_COUNT; p++) {
-		gd_release_place(&s->local[p]);
+		gd_teardown_notice(s, p);
 		json_object_put(s->remote[p].memory);
 		s->remote[p].memory = NULL;
 	}

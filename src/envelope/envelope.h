@@ -40,6 +40,33 @@ enum gd_severity { GD_SEV_INFO, GD_SEV_WARNING, GD_SEV_ERROR };
  */
 int gd_envelope_collect(const struct gd_envelope_opts *opts,
 			struct json_object **out);
+
+enum gd_pcie_ro_state {
+	GD_PCIE_RO_UNKNOWN,
+	GD_PCIE_RO_ENABLED,
+	GD_PCIE_RO_DISABLED,
+};
+
+/* What the NIC function's PCIe Device Control says of relaxed ordering. */
+struct gd_pcie_ro {
+	enum gd_pcie_ro_state state;
+	char bdf[16];	     /* the RDMA device's PCI function, if found */
+	unsigned int devctl; /* Device Control, when read */
+	char text[512];	     /* "enabled (...)", "disabled (...)" or
+			      * "unknown (why)" */
+};
+
+/*
+ * Read the "Enable Relaxed Ordering" bit of RDMA device @ibdev's PCI
+ * function (ROOT/sys/class/infiniband/DEV/device; @root NULL or "/" is the
+ * live system). 0 when read; -errno with ro->text "unknown (why)" when not:
+ * -ENODEV no PCI function (rxe, siw) or it did not answer, -EACCES config
+ * space not readable without CAP_SYS_ADMIN, -ENOENT no PCI Express
+ * capability, -EIO libpci failed. Records nothing with gd_err.
+ */
+int gd_envelope_pcie_ro(const char *root, const char *ibdev,
+			struct gd_pcie_ro *ro);
+
 /* Highest severity among the envelope's findings (GD_SEV_INFO if none). */
 enum gd_severity gd_envelope_worst(struct json_object *envelope);
 const char *gd_severity_name(enum gd_severity sev);

@@ -9,7 +9,7 @@ libgddoctor_la_SOURCES = src/envelope/envelope.h src/envelope/doctor.h \
 	src/envelope/platform.c src/envelope/acs.c src/envelope/topology.c \
 	src/envelope/topology.h src/envelope/map.c src/envelope/rails.c \
 	src/envelope/rails.h src/envelope/route_record.c src/envelope/bootstrap.c \
-	src/envelope/locality.c src/envelope/locality.h
+	src/envelope/locality.c src/envelope/locality.h src/envelope/pcie_ro.c
 libgddoctor_la_CFLAGS = $(AM_CFLAGS) $(HWLOC_CFLAGS) $(LIBPCI_CFLAGS)
 libgddoctor_la_LIBADD = $(HWLOC_LIBS) $(LIBPCI_LIBS)
 libgdperf_la_LIBADD += libgddoctor.la

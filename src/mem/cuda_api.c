@@ -171,12 +171,42 @@ static int gd_cuda_open_locked(char *why, size_t why_len)
 	return ret;
 }
 
+/* What a failed cuInit means, by class: the errno it becomes and the next
+ * check. Codes by value (cuda.h of any age); the last entry is the rest. */
+static const struct gd_cu_init_class {
+	int rc;
+	int err;
+	const char *hint;
+} gd_cu_init_classes[] = {
+	{ 100, -ENODEV, /* CUDA_ERROR_NO_DEVICE */
+	  "no GPU is visible to this process: check nvidia-smi, CUDA_VISIBLE_DEVICES (an empty or unknown value hides every GPU) and the container's access to /dev/nvidia*" },
+	{ 803, -ELIBBAD, /* CUDA_ERROR_SYSTEM_DRIVER_MISMATCH */
+	  "the user-space driver (libcuda) does not match the loaded NVIDIA kernel module, as after a driver upgrade without a reboot or with a container's own libcuda: compare /proc/driver/nvidia/version with the libcuda.so version (ldconfig -p | grep libcuda), then reboot or reload the nvidia modules" },
+	{ 804, -EOPNOTSUPP, /* CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE */
+	  "a forward-compatibility libcuda (the cuda-compat package) is loaded on a GPU it does not support (forward compatibility is for data-center GPUs): take the compat directory out of LD_LIBRARY_PATH or use the driver's own libcuda" },
+	{ 999, -EIO, /* CUDA_ERROR_UNKNOWN */
+	  "the driver failed without naming a reason, often a kernel module that is not loaded or a GPU that fell off the bus: check dmesg for NVRM and Xid messages and nvidia-smi; a reset or reboot may be needed" },
+	{ 0, -EIO,
+	  "no usable GPU in this process: check nvidia-smi, CUDA_VISIBLE_DEVICES and the container's access to /dev/nvidia*" },
+};
+
+static const struct gd_cu_init_class *gd_cu_init_class(CUresult rc)
+{
+	size_t i = 0,
+	       n = sizeof(gd_cu_init_classes) / sizeof(gd_cu_init_classes[0]);
+
+	while (i < n - 1 && gd_cu_init_classes[i].rc != (int)rc)
+		i++;
+	return &gd_cu_init_classes[i];
+}
+
 /* cuInit is called once per process. The real driver keeps a failed
  * cuInit's error for the life of the process (a retry returns it again
  * without looking for GPUs), so a retry would only hide that the first
  * failure decides; the first message is returned instead. */
 static int gd_cuda_init_locked(char *why, size_t why_len)
 {
+	const struct gd_cu_init_class *cls;
 	char cu[96];
 	CUresult rc;
 
@@ -188,11 +218,12 @@ static int gd_cuda_init_locked(char *why, size_t why_len)
 	if (!rc)
 		return 0;
 	gd_cu_errstr(rc, cu, sizeof(cu));
+	cls = gd_cu_init_class(rc);
 	snprintf(
 		gd_cuda.init_why, sizeof(gd_cuda.init_why),
-		"CUDA driver %s loaded but cuInit failed: %s; no usable GPU in this process (the driver keeps this failure until the process exits): check nvidia-smi, CUDA_VISIBLE_DEVICES and the container's access to /dev/nvidia*",
-		gd_cuda.library, cu);
-	gd_cuda.init_err = gd_cu_to_errno(rc);
+		"CUDA driver %s loaded but cuInit failed: %s; %s (the driver keeps this failure until the process exits)",
+		gd_cuda.library, cu, cls->hint);
+	gd_cuda.init_err = cls->err;
 	snprintf(why, why_len, "%s", gd_cuda.init_why);
 	return gd_cuda.init_err;
 }
@@ -531,11 +562,24 @@ int gd_cuda_ctx_retain(int index, struct gd_cuda_ctx *ctx)
 	return 0;
 }
 
-void gd_cuda_ctx_release(struct gd_cuda_ctx *ctx)
+int gd_cuda_ctx_release(struct gd_cuda_ctx *ctx)
 {
-	if (ctx->context && gd_cuda.fn.primary_ctx_release)
-		gd_cuda.fn.primary_ctx_release(ctx->device);
+	char cu[96];
+	CUresult rc;
+
+	if (!ctx->context || !gd_cuda.fn.primary_ctx_release) {
+		ctx->context = NULL;
+		return 0;
+	}
+	rc = gd_cuda.fn.primary_ctx_release(ctx->device);
 	ctx->context = NULL;
+	if (!rc)
+		return 0;
+	gd_cu_errstr(rc, cu, sizeof(cu));
+	return gd_err(
+		gd_cu_to_errno(rc),
+		"releasing the primary context of GPU %d (%s) failed: %s; its memory stays allocated until the process exits; a sticky CUDA error means the GPU needs attention (dmesg: Xid)",
+		ctx->index, ctx->pci_bus_id, cu);
 }
 
 static int gd_cuda_make_current(const struct gd_cuda_ctx *ctx)
@@ -573,10 +617,22 @@ int gd_cuda_mem_alloc(const struct gd_cuda_ctx *ctx, size_t len_bytes,
 	return 0;
 }
 
-void gd_cuda_mem_free(const struct gd_cuda_ctx *ctx, uint64_t dptr)
+int gd_cuda_mem_free(const struct gd_cuda_ctx *ctx, uint64_t dptr)
 {
-	if (!gd_cuda_make_current(ctx))
-		gd_cuda.fn.mem_free((CUdeviceptr)dptr);
+	char cu[96];
+	CUresult rc;
+	int ret = gd_cuda_make_current(ctx);
+
+	if (ret)
+		return ret;
+	rc = gd_cuda.fn.mem_free((CUdeviceptr)dptr);
+	if (!rc)
+		return 0;
+	gd_cu_errstr(rc, cu, sizeof(cu));
+	return gd_err(
+		gd_cu_to_errno(rc),
+		"cuMemFree of GPU %d (%s) memory at 0x%llx failed: %s; the memory stays allocated until the context goes; a sticky CUDA error means the GPU needs attention (dmesg: Xid)",
+		ctx->index, ctx->pci_bus_id, (unsigned long long)dptr, cu);
 }
 
 int gd_cuda_copy_htod(const struct gd_cuda_ctx *ctx, uint64_t dst,

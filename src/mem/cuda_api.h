@@ -38,7 +38,10 @@ struct gd_gpu_p2p {
 int gd_cuda_peer_access(int from, int to, struct gd_gpu_p2p *out);
 
 /* Load and resolve the entry points once. On failure returns -ENOENT with
- * the message "CUDA driver not available (libcuda.so.1: <dlerror>)". */
+ * the message "CUDA driver not available (libcuda.so.1: <dlerror>)", or
+ * cuInit's failure by class, each with its own next check: -ENODEV (100,
+ * no device), -ELIBBAD (803, libcuda and kernel module differ),
+ * -EOPNOTSUPP (804, forward compatibility refused), -EIO (999, others). */
 int gd_cuda_load(void);
 int gd_cuda_device_count(int *count);
 int gd_cuda_gpu_info(int index, struct gd_gpu_info *info);
@@ -76,10 +79,13 @@ struct gd_cuda_ctx {
 };
 
 int gd_cuda_ctx_retain(int index, struct gd_cuda_ctx *ctx);
-void gd_cuda_ctx_release(struct gd_cuda_ctx *ctx);
+/* Drop the reference; 0 or -errno, recorded (its memory stays until the
+ * process exits). Safe on a context never retained. */
+int gd_cuda_ctx_release(struct gd_cuda_ctx *ctx);
 int gd_cuda_mem_alloc(const struct gd_cuda_ctx *ctx, size_t len_bytes,
 		      uint64_t *dptr);
-void gd_cuda_mem_free(const struct gd_cuda_ctx *ctx, uint64_t dptr);
+/* cuMemFree; 0 or -errno, recorded. */
+int gd_cuda_mem_free(const struct gd_cuda_ctx *ctx, uint64_t dptr);
 int gd_cuda_copy_htod(const struct gd_cuda_ctx *ctx, uint64_t dst,
 		      const void *src, size_t len_bytes);
 int gd_cuda_copy_dtoh(const struct gd_cuda_ctx *ctx, void *dst, uint64_t src,

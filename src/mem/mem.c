@@ -81,19 +81,32 @@ int gd_mem_register_part(const struct gd_mem_buf *buf, size_t off, size_t len,
 	return ret;
 }
 
-void gd_mem_free(struct gd_mem_buf *buf)
+int gd_mem_free(struct gd_mem_buf *buf)
 {
-	if (buf->mr) {
-		/* A failure here leaves nothing for the caller to act on:
-		 * the process is tearing the buffer down either way. */
-		(void)ibv_dereg_mr(buf->mr);
-		buf->mr = NULL;
+	int ret = 0, fr;
+
+	if (buf->mr && ibv_dereg_mr(buf->mr))
+		ret = gd_err(errno ? -errno : -EIO,
+			     "ibv_dereg_mr of the %s buffer failed: %s",
+			     buf->ops ? buf->ops->name : "unknown",
+			     strerror(errno ? errno : EIO));
+	buf->mr = NULL;
+	if (buf->ops && buf->addr) {
+		fr = buf->ops->free(buf);
+		if (!ret)
+			ret = fr;
 	}
-	if (buf->ops && buf->addr)
-		buf->ops->free(buf);
 	if (buf->evidence)
 		json_object_put(buf->evidence);
 	memset(buf, 0, sizeof(*buf));
+	return ret;
+}
+
+bool gd_mem_effect(const struct gd_mem_buf *buf, const char *what, char *out,
+		   size_t len)
+{
+	return buf->ops && buf->ops->effect && buf->evidence &&
+	       buf->ops->effect(buf, what, out, len);
 }
 
 struct json_object *gd_mem_describe(const struct gd_mem_buf *buf)

@@ -194,7 +194,8 @@ struct gd_mem_ops {
 			      struct json_object *options);
 	/* Allocate @len bytes, page-aligned, initialised to a known pattern. */
 	int (*alloc)(struct gd_mem_buf *buf, size_t len_bytes);
-	void (*free)(struct gd_mem_buf *buf);
+	/* Release what alloc took; 0 or the first error, recorded. */
+	int (*free)(struct gd_mem_buf *buf);
 	/* Register with @pd using @access flags; fills buf->mr, route_used,
 	 * evidence. Failures are decoded into next checks (gd_err). */
 	int (*reg)(struct gd_mem_buf *buf, struct ibv_pd *pd, int access);
@@ -206,11 +207,17 @@ struct gd_mem_ops {
 	void (*describe)(const struct gd_mem_buf *buf, struct json_object *obj);
 	/* Optional: the next check after @call failed with @errnum on device
 	 * @dev, where this memory knows better than the generic advice (GPU
-	 * memory is not charged to the locked-memory limit; its routes need
-	 * kernel modules). Returns false to leave it to the generic advice. */
+	 * memory is limited by BAR1 space as well as, on the peer-memory
+	 * route, the locked-memory limit; its routes need kernel modules).
+	 * Returns false to leave it to the generic advice. */
 	bool (*reg_advice)(const struct gd_mem_buf *buf, int errnum,
 			   const char *dev, const char *call, char *out,
 			   size_t len);
+	/* Optional: what a per-run setting named @what ("pcie_mapping")
+	 * came to on registered @buf, in words for the header; false when
+	 * the setting was not asked for or means nothing here. */
+	bool (*effect)(const struct gd_mem_buf *buf, const char *what,
+		       char *out, size_t len);
 };
 
 int gd_mem_alloc(struct gd_mem_buf *buf, const struct gd_mem_spec *spec,
@@ -221,8 +228,15 @@ int gd_mem_register(struct gd_mem_buf *buf, struct ibv_pd *pd, int access);
  * Failures are decoded as for the whole buffer. */
 int gd_mem_register_part(const struct gd_mem_buf *buf, size_t off, size_t len,
 			 struct ibv_pd *pd, int access, struct ibv_mr **mr);
-/* Deregister (if registered) and free; safe on a zeroed or failed buf. */
-void gd_mem_free(struct gd_mem_buf *buf);
+/* Deregister (if registered) and free; safe on a zeroed or failed buf.
+ * Everything is released whatever fails; returns 0 or the first error
+ * (the backend's free, e.g. cuMemFree or the GPU context's release, or
+ * ibv_dereg_mr), recorded with gd_err. */
+int gd_mem_free(struct gd_mem_buf *buf);
+/* What the per-run setting @what ("pcie_mapping": --use_cuda_pcie_mapping)
+ * came to on registered @buf, into @out; false when not asked for. */
+bool gd_mem_effect(const struct gd_mem_buf *buf, const char *what, char *out,
+		   size_t len);
 /* JSON description: kind, device (GPU name/bus id), route, evidence. */
 struct json_object *gd_mem_describe(const struct gd_mem_buf *buf);
 
@@ -238,10 +252,11 @@ uint8_t gd_pattern_byte(uint32_t seed, size_t index);
 
 /*
  * Decode a registration failure into a message with the next check: the
- * backend's reg_advice first (GPU memory: BAR1 space, the peer-memory
- * module, DMA-BUF import), else ENOMEM -> RLIMIT_MEMLOCK of this process
- * (printed) vs bytes needed, and the generic meaning of the errno for the
- * call. Records with gd_err and returns @err (negative errno).
+ * backend's reg_advice first (GPU memory: BAR1 space and by route the
+ * locked-memory limit, the peer-memory module, DMA-BUF import), else ENOMEM ->
+ * RLIMIT_MEMLOCK of this process (printed) vs bytes needed, and the generic
+ * meaning of the errno for the call. Records with gd_err and returns @err
+ * (negative errno).
  */
 int gd_mem_decode_reg_error(int err, const struct gd_mem_buf *buf,
 			    const char *device_name, const char *call);

@@ -5,9 +5,10 @@
 # program (not in make check).
 libgdperf_la_SOURCES += src/mem/mem.c src/mem/mem.h src/mem/mem_priv.h \
 	src/mem/mem_spec.c src/mem/mem_syntax.c src/mem/mem_pattern.c src/mem/mem_host.c \
-	src/mem/mem_hugepage.c src/mem/mem_mmap.c src/mem/mem_cuda.c src/mem/mem_cuda_envelope.c \
+	src/mem/mem_hugepage.c src/mem/mem_mmap.c src/mem/mem_cuda.c \
+	src/mem/mem_cuda_copy.c src/mem/mem_cuda_copy.h src/mem/mem_cuda_envelope.c \
 	src/mem/mem_cuda_p2p.c \
-	src/mem/mem_regerr.c src/mem/route.c \
+	src/mem/mem_regerr.c src/mem/route.c src/mem/bar1.c \
 	src/mem/route.h src/mem/cuda_api.c src/mem/cuda_api.h src/mem/cuda_compat.h
 
 # The fake CUDA driver is a TEST DOUBLE: a plain shared object loaded with
@@ -34,6 +35,15 @@ tests_mem_cuda_test_LDADD = $(gd_common_ldadd) $(CMOCKA_LIBS)
 # route fallback runs without an RDMA device.
 tests_mem_cuda_test_LDFLAGS = -Wl,--wrap=ibv_reg_mr_iova2 \
 	-Wl,--wrap=ibv_reg_mr -Wl,--wrap=ibv_reg_dmabuf_mr -Wl,--wrap=ibv_dereg_mr
+# Per-QP DMA-BUF ranges, BAR1 (NVML, A100 and H100 resource files), the
+# out-of-memory advice by route, cuInit and teardown errors.
+check_PROGRAMS += tests/mem_gpu_test
+TESTS += tests/mem_gpu_test
+tests_mem_gpu_test_SOURCES = tests/mem_gpu_test.c tests/mem_util.h tests/fake_verbs.h
+tests_mem_gpu_test_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_mem_gpu_test_LDADD = $(gd_common_ldadd) $(CMOCKA_LIBS)
+tests_mem_gpu_test_LDFLAGS = $(tests_mem_cuda_test_LDFLAGS)
+EXTRA_DIST += tests/fixtures/bar1
 # --mem lists and cuda:near/far as the session sets them up.
 check_PROGRAMS += tests/mem_place_test
 TESTS += tests/mem_place_test
@@ -42,19 +52,21 @@ tests_mem_place_test_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_mem_place_test_LDADD = $(gd_common_ldadd) $(CMOCKA_LIBS)
 tests_mem_place_test_LDFLAGS = $(tests_mem_cuda_test_LDFLAGS)
 # They load the fake driver (a test double), so build it first.
-tests/mem_test.log tests/mem_cuda_test.log tests/mem_place_test.log: tests/fake_cuda/libfakecuda.so$(EXEEXT)
+tests/mem_test.log tests/mem_cuda_test.log tests/mem_place_test.log \
+	tests/mem_gpu_test.log: tests/fake_cuda/libfakecuda.so$(EXEEXT)
 endif
 
 # Real-GPU smoke tests, run by tests/gpu/run.sh on a machine with a GPU (no
-# RDMA device needed). cuda-smoke compiles the CUDA loader and the error path
+# RDMA device needed). cuda-smoke compiles the CUDA loader, the error path,
+# the pattern fill and check and the cuda backend's copy hooks (libc only)
 # into itself and links nothing else, so it starts where libibverbs,
 # librdmacm or json-c are missing; cuda-smoke-mem tests the memory backend
 # with the whole library. make check builds both and runs them against the
 # fake driver (a test double).
 check_PROGRAMS += tests/gpu/cuda-smoke tests/gpu/cuda-smoke-mem
 tests_gpu_cuda_smoke_SOURCES = tests/gpu/cuda-smoke.c tests/gpu/smoke_report.h \
-	src/mem/cuda_api.c \
-	src/util/error.c
+	src/mem/cuda_api.c src/mem/mem_cuda_copy.c src/mem/mem_pattern.c \
+	src/mem/mem_syntax.c src/util/error.c
 tests_gpu_cuda_smoke_CFLAGS = $(GD_WARN_CFLAGS)
 tests_gpu_cuda_smoke_LDADD = -ldl
 tests_gpu_cuda_smoke_mem_SOURCES = tests/gpu/cuda-smoke-mem.c tests/gpu/smoke_report.h

@@ -23,30 +23,13 @@
 #include "mem/cuda_api.h"
 #include "util/error.h"
 #include "mem/mem.h"
+#include "mem/mem_cuda_copy.h"
 #include "mem/mem_priv.h"
 #include "mem/route.h"
 
 /* GPUDirect pins GPU memory in 64 KiB pages and DMA-BUF export wants whole
  * pages: keep the registered span aligned to that on both ends. */
 #define GD_GPU_PAGE_BYTES (64u * 1024u)
-
-struct gd_cuda_buf {
-	struct gd_cuda_ctx ctx;
-	struct gd_gpu_info info;
-	uint64_t base;	   /* what cuMemAlloc returned */
-	size_t span_bytes; /* len rounded up to whole GPU pages */
-	struct gd_cuda_export exp;
-};
-
-static struct gd_cuda_buf *gd_cuda_priv(const struct gd_mem_buf *buf)
-{
-	return buf->priv;
-}
-
-static uint64_t gd_cuda_addr(const struct gd_mem_buf *buf)
-{
-	return (uint64_t)(uintptr_t)buf->addr;
-}
 
 /* "N[:route]" or "BDF[:route]"; BDF has colons of its own, so the route
  * is whatever follows the last colon once the rest is a GPU. */
@@ -123,14 +106,14 @@ static int gd_cuda_pick_gpu(const struct gd_mem_spec *spec, int *index)
 	return gd_cuda_find(spec->gpu_bus_id, index);
 }
 
-static void gd_cuda_release(struct gd_cuda_buf *c)
+/* Both steps run whatever the first gave; the first error is returned. */
+static int gd_cuda_release(struct gd_cuda_buf *c)
 {
-	if (c->exp.fd >= 0)
-		close(c->exp.fd);
-	if (c->base)
-		gd_cuda_mem_free(&c->ctx, c->base);
-	gd_cuda_ctx_release(&c->ctx);
+	int ret = c->base ? gd_cuda_mem_free(&c->ctx, c->base) : 0;
+	int rel = gd_cuda_ctx_release(&c->ctx);
+
 	free(c);
+	return ret ? ret : rel;
 }
 
 static int gd_cuda_alloc(struct gd_mem_buf *buf, size_t len_bytes)
@@ -142,7 +125,6 @@ static int gd_cuda_alloc(struct gd_mem_buf *buf, size_t len_bytes)
 	if (!c)
 		return gd_err(-ENOMEM,
 			      "no host memory for the cuda buffer state");
-	c->exp.fd = -1;
 	ret = gd_cuda_load();
 	if (!ret)
 		ret = gd_cuda_pick_gpu(&buf->spec, &index);
@@ -175,15 +157,18 @@ static int gd_cuda_alloc(struct gd_mem_buf *buf, size_t len_bytes)
 	buf->priv = NULL;
 	buf->addr = NULL;
 err_release:
-	gd_cuda_release(c);
+	/* the failure that brought us here is the one recorded */
+	(void)gd_cuda_release(c);
 	return ret;
 }
 
-static void gd_cuda_free(struct gd_mem_buf *buf)
+static int gd_cuda_free(struct gd_mem_buf *buf)
 {
-	gd_cuda_release(gd_cuda_priv(buf));
+	int ret = gd_cuda_release(gd_cuda_priv(buf));
+
 	buf->priv = NULL;
 	buf->addr = NULL;
+	return ret;
 }
 
 static const char *gd_pd_device(struct ibv_pd *pd)
@@ -206,27 +191,55 @@ static int gd_cuda_reg_peermem(struct gd_mem_buf *buf, struct ibv_pd *pd,
 	return 0;
 }
 
+/*
+ * The whole GPU pages around @buf's bytes: cuMemGetHandleForAddressRange
+ * wants a start and a size aligned to the host page, and a part of the
+ * buffer (--mr_per_qp) starts anywhere. 64 KiB pages are host-page aligned
+ * on every host, and the rounded range stays inside the allocation because
+ * the buffer starts on a GPU page and its span is whole GPU pages.
+ */
+static void gd_cuda_export_range(const struct gd_mem_buf *buf, uint64_t *start,
+				 size_t *len)
+{
+	uint64_t page = GD_GPU_PAGE_BYTES;
+	uint64_t first = gd_cuda_addr(buf) & ~(page - 1);
+	uint64_t end =
+		(gd_cuda_addr(buf) + buf->len_bytes + page - 1) & ~(page - 1);
+
+	*start = first;
+	*len = (size_t)(end - first);
+}
+
+/* The dma-buf fd is closed once the import is done, whatever its outcome:
+ * the MR holds the kernel's own reference to the dma-buf. */
 static int gd_cuda_import_dmabuf(struct gd_mem_buf *buf, struct ibv_pd *pd,
-				 int access)
+				 int access, int fd, uint64_t start)
 {
 #ifdef HAVE_IBV_REG_DMABUF_MR
-	struct gd_cuda_buf *c = gd_cuda_priv(buf);
+	int err;
 
-	if (!pd)
+	if (!pd) {
+		close(fd);
 		return gd_err(
 			-EINVAL,
 			"registering GPU memory without a protection domain");
+	}
 	/* IOVA = the device address, so peers use the same addresses as with
 	 * the peer-memory route. */
-	buf->mr = ibv_reg_dmabuf_mr(pd, 0, buf->len_bytes, gd_cuda_addr(buf),
-				    c->exp.fd, access);
-	if (!buf->mr)
-		return gd_mem_decode_reg_error(errno ? -errno : -EIO, buf,
-					       gd_pd_device(pd),
+	buf->mr =
+		ibv_reg_dmabuf_mr(pd, gd_cuda_addr(buf) - start, buf->len_bytes,
+				  gd_cuda_addr(buf), fd, access);
+	err = buf->mr ? 0 : errno ? errno : EIO;
+	close(fd);
+	if (err)
+		return gd_mem_decode_reg_error(-err, buf, gd_pd_device(pd),
 					       "ibv_reg_dmabuf_mr");
 	buf->route_used = GD_ROUTE_DMABUF;
 	return 0;
 #else
+	(void)access;
+	(void)start;
+	close(fd);
 	return gd_err(
 		-EOPNOTSUPP,
 		"cannot register GPU %d memory on %s through DMA-BUF: rdma-core lacks ibv_reg_dmabuf_mr (this build's libibverbs predates rdma-core 34); rebuild against rdma-core >= 34 or use --mem=cuda:%d:peermem with nvidia-peermem loaded",
@@ -242,27 +255,63 @@ static const char *gd_sysfs_root(void)
 	return root && *root ? root : "/";
 }
 
-static void gd_cuda_bar1_hint(const struct gd_mem_buf *buf, char *out,
+/* BAR1 of the buffer's GPU as read now, with what NVML says is in use. */
+static void gd_cuda_bar1_text(const struct gd_cuda_buf *c, char *out,
 			      size_t len)
 {
-	const struct gd_cuda_buf *c = buf ? gd_cuda_priv(buf) : NULL;
-	unsigned long long bar1 =
-		c ? gd_route_bar1_bytes(gd_sysfs_root(), c->ctx.pci_bus_id) : 0;
-	char size[96] = "BAR1 size unknown";
+	struct gd_bar1 b;
 
-	if (bar1)
-		snprintf(size, sizeof(size),
-			 "BAR1 of GPU %d (%s) is %llu MiB (PCI sysfs)",
-			 c->ctx.index, c->ctx.pci_bus_id, bar1 >> 20);
-	snprintf(
-		out, len,
-		"GPU memory pinned for RDMA (peer-memory or DMA-BUF) is mapped through the GPU's BAR1 aperture and not charged to the locked-memory limit, so the usual cause is BAR1 space: %s; compare 'BAR1 Memory Usage' in nvidia-smi -q -d MEMORY, and use a smaller buffer (-s/--max-size, -q) or stop other processes that register GPU memory",
-		size);
+	if (!c || gd_bar1_read(gd_sysfs_root(), c->ctx.pci_bus_id, &b)) {
+		snprintf(
+			out, len,
+			"BAR1 size of GPU %d unknown (neither NVML nor the PCI resource file gave it)",
+			c ? c->ctx.index : -1);
+		return;
+	}
+	if (b.has_usage)
+		snprintf(
+			out, len,
+			"BAR1 of GPU %d (%s) is %llu MiB, %llu MiB in use, %llu MiB free (%s)",
+			c->ctx.index, c->ctx.pci_bus_id, b.total_bytes >> 20,
+			b.used_bytes >> 20, b.free_bytes >> 20, b.source);
+	else
+		snprintf(out, len, "BAR1 of GPU %d (%s) is %llu MiB (%s)",
+			 c->ctx.index, c->ctx.pci_bus_id, b.total_bytes >> 20,
+			 b.source);
 }
 
-/* What a failed registration of GPU memory usually means: BAR1 space, not
- * the locked-memory limit; a device pointer the kernel cannot pin without
- * a peer-memory module; a NIC driver that cannot import a dma-buf. */
+/*
+ * Out of memory registering GPU memory, by route. Both routes map the
+ * pinned pages through the GPU's BAR1 aperture. The peer-memory route is
+ * also charged to RLIMIT_MEMLOCK: MLNX_OFED's ib_umem_get checks the limit
+ * before it offers the range to the peer-memory client. A DMA-BUF import
+ * pins through the exporter and is not.
+ */
+static void gd_cuda_bar1_hint(const struct gd_mem_buf *buf,
+			      enum gd_mem_route route, char *out, size_t len)
+{
+	const struct gd_cuda_buf *c = buf ? gd_cuda_priv(buf) : NULL;
+	char bar1[256], memlock[448];
+
+	gd_cuda_bar1_text(c, bar1, sizeof(bar1));
+	if (route == GD_ROUTE_DMABUF) {
+		snprintf(
+			out, len,
+			"a DMA-BUF registration is mapped through the GPU's BAR1 aperture and not charged to the locked-memory limit, so the usual cause is BAR1 space: %s; compare 'BAR1 Memory Usage' in nvidia-smi -q -d MEMORY, and use a smaller buffer (-s/--max-size, -q) or stop other processes that register GPU memory",
+			bar1);
+		return;
+	}
+	gd_mem_memlock_text(buf ? buf->len_bytes : 0, memlock, sizeof(memlock));
+	snprintf(
+		out, len,
+		"the peer-memory route is limited twice: by the locked-memory limit, which MLNX_OFED's ib_umem_get checks before it asks nvidia-peermem: %s; and by BAR1 space: %s; compare 'BAR1 Memory Usage' in nvidia-smi -q -d MEMORY, and use a smaller buffer (-s/--max-size, -q)",
+		memlock, bar1);
+}
+
+/* What a failed registration of GPU memory usually means: BAR1 space (and
+ * for peer-memory the locked-memory limit); a device pointer the kernel
+ * cannot pin without a peer-memory module; a NIC driver that cannot import
+ * a dma-buf. */
 static bool gd_cuda_reg_advice(const struct gd_mem_buf *buf, int errnum,
 			       const char *dev, const char *call, char *out,
 			       size_t len)
@@ -270,7 +319,9 @@ static bool gd_cuda_reg_advice(const struct gd_mem_buf *buf, int errnum,
 	bool dmabuf_call = strstr(call, "dmabuf") != NULL;
 
 	if (errnum == ENOMEM) {
-		gd_cuda_bar1_hint(buf, out, len);
+		gd_cuda_bar1_hint(
+			buf, dmabuf_call ? GD_ROUTE_DMABUF : GD_ROUTE_PEERMEM,
+			out, len);
 	} else if ((errnum == EFAULT || errnum == EINVAL) && !dmabuf_call) {
 		snprintf(
 			out, len,
@@ -286,26 +337,25 @@ static bool gd_cuda_reg_advice(const struct gd_mem_buf *buf, int errnum,
 	return true;
 }
 
-static void gd_cuda_export_evidence(struct gd_mem_buf *buf, bool want_pcie,
-				    const char *error)
+static void gd_cuda_export_evidence(struct gd_mem_buf *buf,
+				    const struct gd_cuda_export *ex,
+				    bool want_pcie, const char *error)
 {
-	struct gd_cuda_buf *c = gd_cuda_priv(buf);
 	struct json_object *exp = json_object_new_object();
 
 	json_object_object_add(buf->evidence, "dmabuf_export", exp);
 	json_object_object_add(exp, "pcie_mapping_requested",
 			       json_object_new_boolean(want_pcie));
-	if (c->exp.pcie_note[0])
-		json_object_object_add(
-			exp, "pcie_mapping_note",
-			json_object_new_string(c->exp.pcie_note));
+	if (ex->pcie_note[0])
+		json_object_object_add(exp, "pcie_mapping_note",
+				       json_object_new_string(ex->pcie_note));
 	if (error)
 		json_object_object_add(exp, "error",
 				       json_object_new_string(error));
 	else
 		json_object_object_add(
 			exp, "flags",
-			json_object_new_string(c->exp.flags ? "pcie" : "0"));
+			json_object_new_string(ex->flags ? "pcie" : "0"));
 }
 
 static int gd_cuda_reg_dmabuf(struct gd_mem_buf *buf, struct ibv_pd *pd,
@@ -313,22 +363,25 @@ static int gd_cuda_reg_dmabuf(struct gd_mem_buf *buf, struct ibv_pd *pd,
 {
 	struct gd_cuda_buf *c = gd_cuda_priv(buf);
 	bool want_pcie = buf->spec.dmabuf_pcie;
-	char why[512] = "", bar1[512] = "";
+	char why[512] = "", bar1[768] = "";
+	struct gd_cuda_export ex;
+	uint64_t start;
+	size_t len;
 	int ret;
 
-	ret = gd_cuda_export_dmabuf(&c->ctx, gd_cuda_addr(buf), c->span_bytes,
-				    want_pcie, &c->exp, why, sizeof(why));
-	gd_cuda_export_evidence(buf, want_pcie, ret ? why : NULL);
+	gd_cuda_export_range(buf, &start, &len);
+	ret = gd_cuda_export_dmabuf(&c->ctx, start, len, want_pcie, &ex, why,
+				    sizeof(why));
+	gd_cuda_export_evidence(buf, &ex, want_pcie, ret ? why : NULL);
 	if (!ret)
-		return gd_cuda_import_dmabuf(buf, pd, access);
+		return gd_cuda_import_dmabuf(buf, pd, access, ex.fd, start);
 	if (ret == -ENOMEM)
-		gd_cuda_bar1_hint(buf, bar1, sizeof(bar1));
+		gd_cuda_bar1_hint(buf, GD_ROUTE_DMABUF, bar1, sizeof(bar1));
 	return gd_err(
 		ret,
 		"DMA-BUF export of %zu bytes on GPU %d (%s) for %s failed: %s%s%s; route decision: dmabuf because %s; next: use --mem=cuda:%d:peermem with nvidia-peermem loaded (peer-memory: %s)",
-		c->span_bytes, c->ctx.index, c->ctx.pci_bus_id,
-		gd_pd_device(pd), why, bar1[0] ? "; " : "", bar1, d->why,
-		c->ctx.index,
+		len, c->ctx.index, c->ctx.pci_bus_id, gd_pd_device(pd), why,
+		bar1[0] ? "; " : "", bar1, d->why, c->ctx.index,
 		d->why_not_peermem[0] ? d->why_not_peermem : "available");
 }
 
@@ -356,6 +409,28 @@ static int gd_cuda_reg_attempt(struct gd_mem_buf *buf, struct ibv_pd *pd,
 	return ret;
 }
 
+/* The evidence after the fallback says one thing: the route used is
+ * peer-memory, why, and why not DMA-BUF; the decision's reasons against
+ * the route that was in the end used no longer stand. */
+static void gd_cuda_fallback_evidence(struct gd_mem_buf *buf)
+{
+	struct json_object *why_not;
+
+	json_object_object_add(buf->evidence, "route",
+			       json_object_new_string("peermem"));
+	json_object_object_add(
+		buf->evidence, "why",
+		json_object_new_string(
+			"DMA-BUF was chosen automatically but its registration failed (see attempts); fell back to the loaded peer-memory module"));
+	if (!json_object_object_get_ex(buf->evidence, "why_not", &why_not))
+		return;
+	json_object_object_del(why_not, "peermem");
+	json_object_object_add(
+		why_not, "dmabuf",
+		json_object_new_string(
+			"chosen automatically, but its registration failed (see attempts)"));
+}
+
 /* Automatic DMA-BUF failed (the attribute does not say that the NIC driver
  * and kernel can import a dma-buf): peer-memory, recorded as such. */
 static int gd_cuda_reg_fallback(struct gd_mem_buf *buf, struct ibv_pd *pd,
@@ -367,9 +442,6 @@ static int gd_cuda_reg_fallback(struct gd_mem_buf *buf, struct ibv_pd *pd,
 
 	snprintf(first, sizeof(first), "%s", gd_err_msg());
 	gd_err_clear();
-	if (c->exp.fd >= 0)
-		close(c->exp.fd);
-	c->exp.fd = -1;
 	ret = gd_cuda_reg_attempt(buf, pd, access, GD_ROUTE_PEERMEM, d);
 	if (ret) {
 		snprintf(second, sizeof(second), "%s", gd_err_msg());
@@ -380,12 +452,7 @@ static int gd_cuda_reg_fallback(struct gd_mem_buf *buf, struct ibv_pd *pd,
 			c->ctx.index, c->ctx.pci_bus_id, gd_pd_device(pd),
 			first, second);
 	}
-	json_object_object_add(buf->evidence, "route",
-			       json_object_new_string("peermem"));
-	json_object_object_add(
-		buf->evidence, "why",
-		json_object_new_string(
-			"DMA-BUF was chosen automatically but its registration failed (see attempts); fell back to the loaded peer-memory module"));
+	gd_cuda_fallback_evidence(buf);
 	return 0;
 }
 
@@ -415,23 +482,29 @@ static int gd_cuda_reg(struct gd_mem_buf *buf, struct ibv_pd *pd, int access)
 	return ret;
 }
 
-static int gd_cuda_copy_in(struct gd_mem_buf *buf, size_t off, const void *src,
-			   size_t len)
+/* What became of --use_cuda_pcie_mapping, in words for the header. */
+static bool gd_cuda_effects(const struct gd_mem_buf *buf, const char *what,
+			    char *out, size_t len)
 {
-	return gd_cuda_copy_htod(&gd_cuda_priv(buf)->ctx,
-				 gd_cuda_addr(buf) + off, src, len);
-}
+	struct json_object *exp, *v;
 
-/* The read-back of received data: without native ordering, RDMA writes
- * may still be in flight to the GPU when cuMemcpyDtoH reads. */
-static int gd_cuda_copy_out(struct gd_mem_buf *buf, size_t off, void *dst,
-			    size_t len)
-{
-	const struct gd_cuda_ctx *ctx = &gd_cuda_priv(buf)->ctx;
-	int ret = gd_cuda_flush_rdma_writes(ctx);
-
-	return ret ? ret
-		   : gd_cuda_copy_dtoh(ctx, dst, gd_cuda_addr(buf) + off, len);
+	if (strcmp(what, "pcie_mapping") ||
+	    !json_object_object_get_ex(buf->evidence, "dmabuf_export", &exp) ||
+	    !json_object_object_get_ex(exp, "pcie_mapping_requested", &v) ||
+	    !json_object_get_boolean(v))
+		return false;
+	if (json_object_object_get_ex(exp, "flags", &v) &&
+	    !strcmp(json_object_get_string(v), "pcie"))
+		snprintf(
+			out, len,
+			"requested and used (CU_MEM_RANGE_FLAG_DMA_BUF_MAPPING_TYPE_PCIE)");
+	else if (json_object_object_get_ex(exp, "pcie_mapping_note", &v))
+		snprintf(out, len, "requested, not used: %s",
+			 json_object_get_string(v));
+	else
+		snprintf(out, len,
+			 "requested, not used: the DMA-BUF export failed");
+	return true;
 }
 
 static void gd_cuda_describe(const struct gd_mem_buf *buf,
@@ -492,4 +565,5 @@ const struct gd_mem_ops gd_mem_cuda_ops = {
 	.copy_out = gd_cuda_copy_out,
 	.describe = gd_cuda_describe,
 	.reg_advice = gd_cuda_reg_advice,
+	.effect = gd_cuda_effects,
 };

@@ -121,7 +121,8 @@ static struct json_object *gd_cuda_gpu_one(const struct gd_mem_probe *p,
 					   const struct gd_gpu_info *g)
 {
 	struct json_object *o = json_object_new_object();
-	unsigned long long bar1 = gd_route_bar1_bytes(p->root, g->pci_bus_id);
+	struct gd_bar1 bar1;
+	bool have_bar1 = !gd_bar1_read(p->root, g->pci_bus_id, &bar1);
 	char cc[16];
 
 	snprintf(cc, sizeof(cc), "%d.%d", g->compute_major, g->compute_minor);
@@ -144,15 +145,24 @@ static struct json_object *gd_cuda_gpu_one(const struct gd_mem_probe *p,
 			? NULL
 			: json_object_new_string(
 				  gd_cuda_ordering_name(g->writes_ordering)));
-	/* The NVIDIA proc files do not give BAR1; the PCI resource does. */
+	/* The NVIDIA proc files do not give BAR1; NVML or the PCI resource
+	 * file does. */
 	json_object_object_add(
 		o, "bar1_MiB",
-		bar1 ? json_object_new_int64((int64_t)(bar1 >> 20)) : NULL);
+		have_bar1 ? json_object_new_int64(
+				    (int64_t)(bar1.total_bytes >> 20))
+			  : NULL);
+	if (have_bar1 && bar1.has_usage)
+		json_object_object_add(
+			o, "bar1_used_MiB",
+			json_object_new_int64(
+				(int64_t)(bar1.used_bytes >> 20)));
 	json_object_object_add(
 		o, "bar1_source",
 		json_object_new_string(
-			bar1 ? "/sys/bus/pci/devices/BDF/resource (BAR 1)"
-			     : "unknown (no PCI resource file for this GPU)"));
+			have_bar1
+				? bar1.source
+				: "unknown (neither NVML nor the PCI resource file gave it)"));
 	return o;
 }
 

@@ -40,10 +40,11 @@ static int gd_host_alloc(struct gd_mem_buf *buf, size_t len_bytes)
 	return gd_mem_fill_pattern(buf, 0, len_bytes, GD_MEM_INIT_SEED);
 }
 
-static void gd_host_free(struct gd_mem_buf *buf)
+static int gd_host_free(struct gd_mem_buf *buf)
 {
 	free(buf->addr);
 	buf->addr = NULL;
+	return 0;
 }
 
 int gd_mem_reg_plain(struct gd_mem_buf *buf, struct ibv_pd *pd, int access)

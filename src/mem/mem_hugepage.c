@@ -119,11 +119,15 @@ static int gd_hugepage_alloc(struct gd_mem_buf *buf, size_t len_bytes)
 	return gd_mem_fill_pattern(buf, 0, len_bytes, GD_MEM_INIT_SEED);
 }
 
-static void gd_hugepage_free(struct gd_mem_buf *buf)
+static int gd_hugepage_free(struct gd_mem_buf *buf)
 {
-	munmap(buf->addr, (size_t)(uintptr_t)buf->priv);
+	int ret = munmap(buf->addr, (size_t)(uintptr_t)buf->priv) ? -errno : 0;
+
 	buf->addr = NULL;
 	buf->priv = NULL;
+	return ret ? gd_err(ret, "munmap of a huge-page buffer failed: %s",
+			    strerror(-ret))
+		   : 0;
 }
 
 const struct gd_mem_ops gd_mem_hugepage_ops = {

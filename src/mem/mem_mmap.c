@@ -123,10 +123,14 @@ static int gd_mmap_alloc(struct gd_mem_buf *buf, size_t len_bytes)
 	return gd_mem_fill_pattern(buf, 0, len_bytes, GD_MEM_INIT_SEED);
 }
 
-static void gd_mmap_free(struct gd_mem_buf *buf)
+static int gd_mmap_free(struct gd_mem_buf *buf)
 {
-	munmap(buf->addr, buf->len_bytes);
+	int ret = munmap(buf->addr, buf->len_bytes) ? -errno : 0;
+
 	buf->addr = NULL;
+	return ret ? gd_err(ret, "munmap of the mapping of %s failed: %s",
+			    buf->spec.path, strerror(-ret))
+		   : 0;
 }
 
 static void gd_mmap_describe(const struct gd_mem_buf *buf,

@@ -12,9 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <infiniband/verbs.h>
-#include <json-c/json.h>
-
 #include "util/error.h"
 #include "mem/mem.h"
 #include "mem/mem_priv.h"

@@ -49,6 +49,12 @@ int gd_mem_cpu_copy_in(struct gd_mem_buf *buf, size_t off, const void *src,
 int gd_mem_cpu_copy_out(struct gd_mem_buf *buf, size_t off, void *dst,
 			size_t len);
 
+/* The locked-memory limit of this process as advice for a registration
+ * of @need_bytes that ran out of memory (mem_regerr.c): the soft and hard
+ * limits, what is locked already and how to raise it. Returns false when
+ * the limit is unlimited, so cannot be the cause (@out says so). */
+bool gd_mem_memlock_text(size_t need_bytes, char *out, size_t len);
+
 /* ibv_reg_mr on CPU memory, with decoded failures and plain-route evidence. */
 int gd_mem_reg_plain(struct gd_mem_buf *buf, struct ibv_pd *pd, int access);
 

@@ -8,6 +8,7 @@
 #include <config.h>
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/resource.h>
@@ -40,8 +41,7 @@ static long long gd_locked_bytes(void)
 	return kib < 0 ? -1 : kib * 1024;
 }
 
-static void gd_explain_enomem(const struct gd_mem_buf *buf, char *out,
-			      size_t len)
+bool gd_mem_memlock_text(size_t need_bytes, char *out, size_t len)
 {
 	struct rlimit rl;
 	char soft[32], hard[32];
@@ -51,21 +51,38 @@ static void gd_explain_enomem(const struct gd_mem_buf *buf, char *out,
 		snprintf(
 			out, len,
 			"the locked-memory limit of this process could not be read; raise it with ulimit -l or LimitMEMLOCK= for services");
-		return;
+		return true;
 	}
 	gd_fmt_limit(rl.rlim_cur, soft, sizeof(soft));
 	gd_fmt_limit(rl.rlim_max, hard, sizeof(hard));
 	if (rl.rlim_cur == RLIM_INFINITY) {
 		snprintf(
 			out, len,
-			"locked-memory limit (RLIMIT_MEMLOCK) of this process is soft %s, hard %s, so it is not the cause: check free memory and the device's MR resources (ibv_devinfo -v: max_mr, max_mr_size)",
+			"locked-memory limit (RLIMIT_MEMLOCK) of this process is soft %s, hard %s, so it is not the cause",
 			soft, hard);
-		return;
+		return false;
 	}
 	snprintf(
 		out, len,
 		"locked-memory limit (RLIMIT_MEMLOCK) of this process is soft %s, hard %s; this registration needs %zu bytes more (already locked: %lld bytes); raise with ulimit -l or LimitMEMLOCK= for services (limits from a login configuration do not reach running services, schedulers or containers)",
-		soft, hard, buf ? buf->len_bytes : 0, locked);
+		soft, hard, need_bytes, locked);
+	return true;
+}
+
+static void gd_explain_enomem(const struct gd_mem_buf *buf, char *out,
+			      size_t len)
+{
+	char memlock[448];
+
+	if (gd_mem_memlock_text(buf ? buf->len_bytes : 0, memlock,
+				sizeof(memlock))) {
+		snprintf(out, len, "%s", memlock);
+		return;
+	}
+	snprintf(
+		out, len,
+		"%s: check free memory and the device's MR resources (ibv_devinfo -v: max_mr, max_mr_size)",
+		memlock);
 }
 
 static void gd_explain(int errnum, const struct gd_mem_buf *buf,
@@ -115,7 +132,7 @@ int gd_mem_decode_reg_error(int err, const struct gd_mem_buf *buf,
 	int errnum = err < 0 ? -err : err;
 	const char *dev = device_name ? device_name : "(unknown device)";
 	char spec[GD_MEM_SPEC_MAX] = "unknown";
-	char why[512];
+	char why[896];
 
 	if (!errnum)
 		errnum = EIO;

@@ -66,30 +66,6 @@ static void gd_probe_kernel(const char *root, struct gd_route_facts *f)
 	fclose(fp);
 }
 
-/* Line N of the PCI resource file is BAR N: "start end flags" in hex. The
- * NVIDIA driver's proc files do not give BAR1, this file does. */
-unsigned long long gd_route_bar1_bytes(const char *sysfs_root, const char *bdf)
-{
-	unsigned long long start = 0, end = 0, flags;
-	char path[512], line[160];
-	int n = 0;
-	FILE *fp;
-
-	snprintf(path, sizeof(path), "%s/sys/bus/pci/devices/%s/resource",
-		 sysfs_root && *sysfs_root ? sysfs_root : "/", bdf);
-	fp = fopen(path, "r");
-	if (!fp)
-		return 0;
-	while (fgets(line, sizeof(line), fp) && n++ < 1)
-		;
-	fclose(fp);
-	if (n != 2 ||
-	    sscanf(line, "%llx %llx %llx", &start, &end, &flags) != 3 ||
-	    end <= start)
-		return 0;
-	return end - start + 1;
-}
-
 static bool gd_probe_rdma_core_dmabuf(void)
 {
 	void *verbs;

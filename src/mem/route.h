@@ -53,8 +53,20 @@ int gd_route_probe(const char *sysfs_root, int gpu, struct gd_route_facts *f);
 void gd_route_decide(const struct gd_route_facts *facts,
 		     enum gd_mem_route requested,
 		     struct gd_route_decision *out);
-/* Size of the GPU's BAR1 aperture from the PCI resource file
- * (<root>/sys/bus/pci/devices/<bdf>/resource, line 1); 0 when unknown. */
+/* A GPU's BAR1 aperture (bar1.c). */
+struct gd_bar1 {
+	unsigned long long total_bytes;		   /* 0: unknown */
+	unsigned long long used_bytes, free_bytes; /* when has_usage */
+	bool has_usage;	 /* NVML said what is in use */
+	char source[64]; /* "NVML", "PCI sysfs resource, region 2" */
+};
+/* BAR1 of the GPU at @bdf: from NVML (libnvidia-ml.so.1, or
+ * $GD_NVML_LIBRARY) on the live root "/", else from
+ * <root>/sys/bus/pci/devices/<bdf>/resource, the memory region after BAR0
+ * (region 1 after a 32-bit BAR0, region 2 after a 64-bit one). 0 or
+ * -ENOENT, records nothing. */
+int gd_bar1_read(const char *sysfs_root, const char *bdf, struct gd_bar1 *out);
+/* Its size alone; 0 when unknown. */
 unsigned long long gd_route_bar1_bytes(const char *sysfs_root, const char *bdf);
 /* Evidence object for the JSON document and the text header. */
 struct json_object *gd_route_evidence(const struct gd_route_facts *facts,

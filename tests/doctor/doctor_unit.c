@@ -2,7 +2,8 @@
 /*
  * Unit tests for gd_doctor's pure parts: ACS decoding, PCIe link parsing,
  * PCI address comparison, path classes on the fixture hwloc XML, the rails
- * file, and that collecting an envelope never touches a run's first error.
+ * file, that collecting an envelope never touches a run's first error, and
+ * the NIC function's relaxed-ordering bit on lspci -xxx fixtures.
  */
 #include <config.h>
 
@@ -14,6 +15,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 #include <json-c/json.h>
@@ -174,6 +177,100 @@ static void test_envelope_keeps_first_error(void **state)
 	json_object_put(env);
 }
 
+/* An lspci -xxx fixture as the first @limit bytes of a sysfs config file
+ * of 0000:3b:00.0 under @root, mlx5_0's parent; rxe0 has no parent. */
+static void make_ro_root(const char *root, const char *fixture, size_t limit)
+{
+	static const char *const dirs[] = {
+		"/sys",
+		"/sys/bus",
+		"/sys/bus/pci",
+		"/sys/bus/pci/devices",
+		"/sys/bus/pci/devices/0000:3b:00.0",
+		"/sys/class",
+		"/sys/class/infiniband",
+		"/sys/class/infiniband/mlx5_0",
+		"/sys/class/infiniband/rxe0",
+	};
+	unsigned char cfg[256] = { 0 };
+	unsigned int row, b[16];
+	char path[512], line[256];
+	FILE *in = fopen(fx(fixture), "r"), *out;
+
+	assert_non_null(in);
+	while (fgets(line, sizeof(line), in))
+		if (sscanf(line,
+			   "%x: %x %x %x %x %x %x %x %x %x %x %x %x %x %x %x %x",
+			   &row, &b[0], &b[1], &b[2], &b[3], &b[4], &b[5],
+			   &b[6], &b[7], &b[8], &b[9], &b[10], &b[11], &b[12],
+			   &b[13], &b[14], &b[15]) == 17 &&
+		    row + 16 <= sizeof(cfg))
+			for (int i = 0; i < 16; i++)
+				cfg[row + i] = (unsigned char)b[i];
+	fclose(in);
+	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
+		snprintf(path, sizeof(path), "%s%s", root, dirs[i]);
+		assert_true(!mkdir(path, 0755) || errno == EEXIST);
+	}
+	snprintf(path, sizeof(path),
+		 "%s/sys/bus/pci/devices/0000:3b:00.0/config", root);
+	out = fopen(path, "w");
+	assert_non_null(out);
+	assert_int_equal(fwrite(cfg, 1, limit, out), limit);
+	assert_int_equal(fclose(out), 0);
+	snprintf(path, sizeof(path), "%s/sys/class/infiniband/mlx5_0/device",
+		 root);
+	unlink(path);
+	assert_int_equal(symlink("../../../bus/pci/devices/0000:3b:00.0", path),
+			 0);
+}
+
+/* The NIC function's Device Control bit, or unknown with the reason. */
+static void test_pcie_ro(void **state)
+{
+	char root[] = "/tmp/gd_doctor_unit_ro.XXXXXX", cmd[64];
+	struct gd_pcie_ro ro;
+
+	(void)state;
+	assert_non_null(mkdtemp(root));
+	make_ro_root(root, "pcie-ro/cx7-ro-on.txt", 256);
+	assert_int_equal(gd_envelope_pcie_ro(root, "mlx5_0", &ro), 0);
+	assert_int_equal(ro.state, GD_PCIE_RO_ENABLED);
+	assert_int_equal(ro.devctl, 0x593f);
+	assert_string_equal(ro.bdf, "0000:3b:00.0");
+	assert_string_equal(
+		ro.text,
+		"enabled (0000:3b:00.0 DevCtl 0x593f: Enable Relaxed Ordering set)");
+
+	make_ro_root(root, "pcie-ro/cx7-ro-off.txt", 256);
+	assert_int_equal(gd_envelope_pcie_ro(root, "mlx5_0", &ro), 0);
+	assert_int_equal(ro.state, GD_PCIE_RO_DISABLED);
+	assert_int_equal(ro.devctl, 0x592f);
+	assert_non_null(strstr(ro.text, "disabled (0000:3b:00.0 DevCtl 0x592f: "
+					"Enable Relaxed Ordering clear"));
+
+	/* what an unprivileged read of sysfs gives: the first 64 bytes */
+	make_ro_root(root, "pcie-ro/cx7-ro-on.txt", 64);
+	assert_int_equal(gd_envelope_pcie_ro(root, "mlx5_0", &ro), -EACCES);
+	assert_int_equal(ro.state, GD_PCIE_RO_UNKNOWN);
+	assert_non_null(strstr(ro.text, "unknown (mlx5_0's PCI function "
+					"0000:3b:00.0: config space past 64 "
+					"bytes is not readable"));
+	assert_non_null(strstr(ro.text, "needs CAP_SYS_ADMIN"));
+
+	make_ro_root(root, "pcie-ro/no-pcie.txt", 256);
+	assert_int_equal(gd_envelope_pcie_ro(root, "mlx5_0", &ro), -ENOENT);
+	assert_non_null(strstr(ro.text, "has no PCI Express capability"));
+
+	assert_int_equal(gd_envelope_pcie_ro(root, "rxe0", &ro), -ENODEV);
+	assert_non_null(strstr(ro.text, "unknown (rxe0 has no parent device"));
+	assert_non_null(strstr(ro.text, "software device such as rxe"));
+	assert_int_equal(gd_envelope_pcie_ro(root, "mlx5_9", &ro), -ENODEV);
+
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
+	assert_int_equal(system(cmd), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -182,6 +279,7 @@ int main(void)
 		cmocka_unit_test(test_path_classes),
 		cmocka_unit_test(test_rails),
 		cmocka_unit_test(test_envelope_keeps_first_error),
+		cmocka_unit_test(test_pcie_ro),
 	};
 	const char *src = getenv("GD_TOP_SRCDIR");
 

@@ -1,14 +1,33 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * TEST DOUBLE, NOT A GPU DRIVER: a fake libcuda exporting the driver API
- * entry points gdperf resolves, backed by host memory (device pointers are
- * host pointers, so Soft-RoCE can register them through the "peermem" route).
- * It proves our control flow, never a GPU path. Its defaults follow an H200
- * with the open kernel modules (DMA-BUF attribute 1). Knobs, read on every
- * call:
+ * entry points gdperf resolves. It proves our control flow, never a GPU
+ * path. Like the driver it is strict: a device pointer is an address in a
+ * PROT_NONE reservation of its own, so a CPU load or store through it
+ * faults as it would on a GPU, while the copies go through a private host
+ * backing; copies and exports fail with CUDA_ERROR_INVALID_CONTEXT unless
+ * the current context is the one that allocated the pointer, and a flush
+ * unless the current context is retained; releasing the last reference of
+ * a primary context frees the allocations made in it. Its defaults follow
+ * an H200 with the open kernel modules (DMA-BUF attribute 1). Knobs, read
+ * on every call:
+ *   GD_FAKE_CUDA_LENIENT=1          LENIENT MODE, for the VM guest cases
+ *                                   only: allocations made while it is set
+ *                                   are plain host memory (device pointer ==
+ *                                   backing), because Soft-RoCE (rxe) pins
+ *                                   and reads a registered buffer with the
+ *                                   CPU, which no PROT_NONE address allows;
+ *                                   context checks stay strict
  *   GD_FAKE_CUDA_NO_DEVICE=1        cuInit fails with CUDA_ERROR_NO_DEVICE;
  *                                   like the real driver the failure stays
  *                                   for the life of the process
+ *   GD_FAKE_CUDA_INIT_ERROR=N       cuInit fails with CUresult N (803, 804,
+ *                                   999...), sticky like NO_DEVICE
+ *   GD_FAKE_CUDA_FREE_FAIL=1        cuMemFree frees but returns
+ *                                   CUDA_ERROR_ILLEGAL_ADDRESS (a sticky
+ *                                   error at teardown)
+ *   GD_FAKE_CUDA_RELEASE_FAIL=1     cuDevicePrimaryCtxRelease returns
+ *                                   CUDA_ERROR_INVALID_CONTEXT
  *   GD_FAKE_CUDA_GPU_COUNT=N        N GPUs (default 1), bus 0000:17:00.0,
  *                                   0000:18:00.0, ...
  *   GD_FAKE_CUDA_BUS_IDS=A,B,...    their PCI bus ids instead (a fixture's)
@@ -29,6 +48,10 @@
  *                                   peer access (rank 0), others do not, as
  *                                   across the sockets of a PCIe server
  *                                   (default: every pair can)
+ *   GD_FAKE_NVML_BAR1_MIB=N         NVML (the same library stands in for
+ *   GD_FAKE_NVML_BAR1_USED_MIB=N    libnvidia-ml through GD_NVML_LIBRARY):
+ *                                   BAR1 total and in use; unset: NVML
+ *                                   knows no such GPU
  * DMA-BUF export returns a memfd of the requested size. Tests read the call
  * counters gd_fake_cuda_calls("cuInit"|"flush"|"export_pcie").
  */
@@ -52,9 +75,12 @@
 #define FAKE_HOST_PAGE 4096u
 
 struct fake_alloc {
-	uintptr_t base;
+	uintptr_t base; /* the device pointer handed out */
 	size_t len;
-	int device;
+	unsigned char *host; /* what copies read and write */
+	void *reserved;	     /* the PROT_NONE mapping; NULL when lenient */
+	size_t reserved_len;
+	int device; /* whose primary context owns it */
 	bool sync_memops;
 	size_t exported; /* bytes of BAR1 its DMA-BUF exports hold */
 };
@@ -157,6 +183,15 @@ static struct fake_alloc *fake_find(CUdeviceptr p, size_t len)
 	return NULL;
 }
 
+/* Caller holds fake_lock. */
+static void fake_alloc_drop(struct fake_alloc *a)
+{
+	if (a->reserved)
+		munmap(a->reserved, a->reserved_len);
+	free(a->host); /* lenient: the device pointer itself */
+	memset(a, 0, sizeof(*a));
+}
+
 CUresult cuInit(unsigned int flags)
 {
 	fake_init_calls++;
@@ -166,6 +201,10 @@ CUresult cuInit(unsigned int flags)
 		return fake_init_rc;
 	if (fake_knob("GD_FAKE_CUDA_NO_DEVICE")) {
 		fake_init_rc = CUDA_ERROR_NO_DEVICE;
+		return fake_init_rc;
+	}
+	if (fake_int("GD_FAKE_CUDA_INIT_ERROR", 0)) {
+		fake_init_rc = (CUresult)fake_int("GD_FAKE_CUDA_INIT_ERROR", 0);
 		return fake_init_rc;
 	}
 	fake_initialised = true;
@@ -366,7 +405,14 @@ CUresult cuDevicePrimaryCtxRelease_v2(CUdevice dev)
 		fake_ctxs[dev].refs--;
 	else
 		rc = CUDA_ERROR_INVALID_CONTEXT;
+	/* The last reference destroys the primary context, and with it
+	 * every allocation made in it. */
+	for (int i = 0; !rc && !fake_ctxs[dev].refs && i < FAKE_MAX_ALLOCS; i++)
+		if (fake_allocs[i].base && fake_allocs[i].device == dev)
+			fake_alloc_drop(&fake_allocs[i]);
 	pthread_mutex_unlock(&fake_lock);
+	if (!rc && fake_knob("GD_FAKE_CUDA_RELEASE_FAIL"))
+		rc = CUDA_ERROR_INVALID_CONTEXT;
 	return rc;
 }
 
@@ -379,34 +425,72 @@ CUresult cuCtxSetCurrent(CUcontext ctx)
 	return CUDA_SUCCESS;
 }
 
-CUresult cuMemAlloc_v2(CUdeviceptr *dptr, size_t bytes)
+/*
+ * Strict: a PROT_NONE reservation gives the address, 256-aligned but not
+ * page-aligned like cuMemAlloc's, and a separate host buffer the data.
+ * Lenient: host memory is both.
+ */
+static CUresult fake_alloc_make(struct fake_alloc *a, size_t bytes)
 {
 	void *p = NULL;
+
+	if (fake_knob("GD_FAKE_CUDA_LENIENT")) {
+		if (posix_memalign(&p, FAKE_ALLOC_ALIGN, bytes))
+			return CUDA_ERROR_OUT_OF_MEMORY;
+		a->host = p;
+		a->base = (uintptr_t)p;
+		a->len = bytes;
+		return CUDA_SUCCESS;
+	}
+	a->host = calloc(1, bytes);
+	a->reserved_len = bytes + FAKE_HOST_PAGE;
+	p = mmap(NULL, a->reserved_len, PROT_NONE,
+		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (!a->host || p == MAP_FAILED) {
+		free(a->host);
+		if (p != MAP_FAILED)
+			munmap(p, a->reserved_len);
+		memset(a, 0, sizeof(*a));
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	}
+	a->reserved = p;
+	a->base = (uintptr_t)p + FAKE_ALLOC_ALIGN;
+	a->len = bytes;
+	return CUDA_SUCCESS;
+}
+
+static struct fake_ctx *fake_current_live(void)
+{
+	struct fake_ctx *cur = fake_current_get();
+
+	return cur && cur->refs > 0 ? cur : NULL;
+}
+
+CUresult cuMemAlloc_v2(CUdeviceptr *dptr, size_t bytes)
+{
+	struct fake_ctx *cur = fake_current_live();
 	CUresult rc = CUDA_ERROR_OUT_OF_MEMORY;
 
-	if (!fake_current_get() || fake_current_get()->refs <= 0)
+	if (!cur)
 		return CUDA_ERROR_INVALID_CONTEXT;
 	if (!bytes)
 		return CUDA_ERROR_INVALID_VALUE;
 	if (fake_knob("GD_FAKE_CUDA_ALLOC_FAIL"))
 		return CUDA_ERROR_OUT_OF_MEMORY;
-	if (posix_memalign(&p, FAKE_ALLOC_ALIGN, bytes))
-		return CUDA_ERROR_OUT_OF_MEMORY;
 	pthread_mutex_lock(&fake_lock);
 	for (int i = 0; i < FAKE_MAX_ALLOCS; i++) {
-		if (fake_allocs[i].base)
+		struct fake_alloc *a = &fake_allocs[i];
+
+		if (a->base)
 			continue;
-		fake_allocs[i] =
-			(struct fake_alloc){ (uintptr_t)p, bytes,
-					     fake_current_get()->device, false,
-					     0 };
-		*dptr = (CUdeviceptr)(uintptr_t)p;
-		rc = CUDA_SUCCESS;
+		rc = fake_alloc_make(a, bytes);
+		if (!rc) {
+			a->device = cur->device;
+			*dptr = (CUdeviceptr)a->base;
+		}
 		break;
 	}
 	pthread_mutex_unlock(&fake_lock);
-	if (rc)
-		free(p);
 	return rc;
 }
 
@@ -418,45 +502,64 @@ CUresult cuMemFree_v2(CUdeviceptr dptr)
 	for (int i = 0; i < FAKE_MAX_ALLOCS; i++) {
 		if (fake_allocs[i].base != dptr || !dptr)
 			continue;
-		free((void *)fake_allocs[i].base);
-		memset(&fake_allocs[i], 0, sizeof(fake_allocs[i]));
-		rc = CUDA_SUCCESS;
+		fake_alloc_drop(&fake_allocs[i]);
+		rc = fake_knob("GD_FAKE_CUDA_FREE_FAIL")
+			     ? (CUresult)700 /* ILLEGAL_ADDRESS */
+			     : CUDA_SUCCESS;
 		break;
 	}
 	pthread_mutex_unlock(&fake_lock);
 	return rc;
 }
 
-static CUresult fake_check_range(CUdeviceptr p, size_t len)
+/*
+ * [p, p+len) must be one allocation of the current, live context. The
+ * driver with unified addressing finds the owner from the pointer itself;
+ * the fake is stricter on purpose, so that code which forgets to make the
+ * buffer's context current (and would export from, or flush, the wrong
+ * GPU) fails here. On success *host is the backing of p.
+ */
+static CUresult fake_check_range(CUdeviceptr p, size_t len,
+				 unsigned char **host)
 {
-	CUresult rc;
+	struct fake_ctx *cur = fake_current_live();
+	struct fake_alloc *a;
+	CUresult rc = CUDA_ERROR_INVALID_VALUE;
 
-	if (!fake_current_get())
+	if (!cur)
 		return CUDA_ERROR_INVALID_CONTEXT;
 	pthread_mutex_lock(&fake_lock);
-	rc = fake_find(p, len) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+	a = fake_find(p, len);
+	if (a && a->device != cur->device) {
+		rc = CUDA_ERROR_INVALID_CONTEXT;
+	} else if (a) {
+		*host = a->host + (p - a->base);
+		rc = CUDA_SUCCESS;
+	}
 	pthread_mutex_unlock(&fake_lock);
 	return rc;
 }
 
 CUresult cuMemcpyHtoD_v2(CUdeviceptr dst, const void *src, size_t bytes)
 {
-	CUresult rc = fake_check_range(dst, bytes);
+	unsigned char *to = NULL;
+	CUresult rc = fake_check_range(dst, bytes, &to);
 	long delay_ms = fake_int("GD_FAKE_CUDA_HTOD_DELAY_MS", 0);
 
 	if (delay_ms > 0)
 		usleep((useconds_t)delay_ms * 1000);
 	if (!rc)
-		memcpy((void *)(uintptr_t)dst, src, bytes);
+		memcpy(to, src, bytes);
 	return rc;
 }
 
 CUresult cuMemcpyDtoH_v2(void *dst, CUdeviceptr src, size_t bytes)
 {
-	CUresult rc = fake_check_range(src, bytes);
+	unsigned char *from = NULL;
+	CUresult rc = fake_check_range(src, bytes, &from);
 
 	if (!rc)
-		memcpy(dst, (const void *)(uintptr_t)src, bytes);
+		memcpy(dst, from, bytes);
 	return rc;
 }
 
@@ -521,8 +624,9 @@ CUresult cuMemGetHandleForAddressRange(void *handle, CUdeviceptr dptr,
 				       size_t size, CUmemRangeHandleType type,
 				       unsigned long long flags)
 {
+	unsigned char *host = NULL;
 	int fd;
-	CUresult rc = fake_check_range(dptr, size);
+	CUresult rc = fake_check_range(dptr, size, &host);
 
 	if (rc)
 		return rc;
@@ -552,7 +656,7 @@ CUresult cuMemGetHandleForAddressRange(void *handle, CUdeviceptr dptr,
 CUresult cuFlushGPUDirectRDMAWrites(CUflushGPUDirectRDMAWritesTarget target,
 				    CUflushGPUDirectRDMAWritesScope scope)
 {
-	if (!fake_current_get())
+	if (!fake_current_live())
 		return CUDA_ERROR_INVALID_CONTEXT;
 	if ((int)target != GD_CU_FLUSH_TARGET_CURRENT_CTX ||
 	    ((int)scope != GD_CU_FLUSH_TO_OWNER &&
@@ -576,6 +680,9 @@ CUresult cuGetErrorName(CUresult error, const char **name)
 		{ CUDA_ERROR_INVALID_DEVICE, "CUDA_ERROR_INVALID_DEVICE" },
 		{ CUDA_ERROR_INVALID_CONTEXT, "CUDA_ERROR_INVALID_CONTEXT" },
 		{ CUDA_ERROR_NOT_SUPPORTED, "CUDA_ERROR_NOT_SUPPORTED" },
+		{ 700, "CUDA_ERROR_ILLEGAL_ADDRESS" },
+		{ 803, "CUDA_ERROR_SYSTEM_DRIVER_MISMATCH" },
+		{ 804, "CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE" },
 		{ CUDA_ERROR_UNKNOWN, "CUDA_ERROR_UNKNOWN" },
 	};
 
@@ -586,4 +693,49 @@ CUresult cuGetErrorName(CUresult error, const char **name)
 		}
 	}
 	return CUDA_ERROR_INVALID_VALUE;
+}
+
+/* NVML stand-ins: just what the BAR1 reader asks (nvml.h's types). */
+struct fake_nvml_bar1 {
+	unsigned long long total, free, used;
+};
+
+int nvmlInit_v2(void);
+int nvmlInit_v2(void)
+{
+	return 0;
+}
+
+int nvmlShutdown(void);
+int nvmlShutdown(void)
+{
+	return 0;
+}
+
+int nvmlDeviceGetHandleByPciBusId_v2(const char *bus, void **dev);
+int nvmlDeviceGetHandleByPciBusId_v2(const char *bus, void **dev)
+{
+	static int handle;
+
+	if (!bus || fake_int("GD_FAKE_NVML_BAR1_MIB", -1) < 0)
+		return 6; /* NVML_ERROR_NOT_FOUND */
+	*dev = &handle;
+	return 0;
+}
+
+int nvmlDeviceGetBAR1MemoryInfo(void *dev, struct fake_nvml_bar1 *mem);
+int nvmlDeviceGetBAR1MemoryInfo(void *dev, struct fake_nvml_bar1 *mem)
+{
+	unsigned long long total =
+		(unsigned long long)fake_int("GD_FAKE_NVML_BAR1_MIB", 0) << 20;
+	unsigned long long used =
+		(unsigned long long)fake_int("GD_FAKE_NVML_BAR1_USED_MIB", 0)
+		<< 20;
+
+	if (!dev)
+		return 2; /* NVML_ERROR_INVALID_ARGUMENT */
+	mem->total = total;
+	mem->used = used > total ? total : used;
+	mem->free = total - mem->used;
+	return 0;
 }

@@ -75,8 +75,8 @@ int main(int argc, char **argv)
 	     json_object_to_json_string_ext(desc, JSON_C_TO_STRING_PLAIN));
 	json_object_put(desc);
 	pattern_round_trip(&buf);
-	gd_mem_free(&buf);
-	check(!gd_err_is_set() && !buf.addr, "gd_mem_free");
+	check(!gd_mem_free(&buf) && !buf.addr,
+	      "gd_mem_free (cuMemFree, primary-context release)");
 	printf("%s: %d step(s) failed\n", smoke_failures ? "FAIL" : "PASS",
 	       smoke_failures);
 	return smoke_failures ? 1 : 0;

@@ -1,16 +1,21 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * Real-GPU smoke test of the CUDA side of the cuda backend, no RDMA device
- * and no libibverbs, librdmacm or json-c needed (it links only cuda_api.c
- * and error.c, so it starts on any GPU machine): the backend's own calls
- * for load, inventory, allocation, SYNC_MEMOPS, copies, DMA-BUF export with
- * and without the PCIe flag, the write-ordering attribute, the flush before
- * a read-back, and no cuInit retry. Every PASS is an asserted check; one
- * line per step. Exit 0 pass, 1 fail, 77 no driver or GPU. Run by
- * tests/gpu/run.sh; make check runs it against the fake driver.
+ * and no libibverbs, librdmacm or json-c needed (it links only cuda_api.c,
+ * error.c and the backend's libc-only pattern and copy sources, so it
+ * starts on any GPU machine): the backend's own calls for load, inventory,
+ * allocation, SYNC_MEMOPS, copies, DMA-BUF export with and without the
+ * PCIe flag, the write-ordering attribute, the flush before a read-back,
+ * no cuInit retry, and the memory backend's pattern fill and check of
+ * device memory through the cuda backend's copy hooks (mem_pattern.c and
+ * mem_cuda_copy.c), with one corrupt byte caught at its offset. Every PASS
+ * is an asserted check; one line per step. Exit 0 pass, 1 fail, 77 no
+ * driver or GPU. Run by tests/gpu/run.sh; make check runs it against the
+ * fake driver.
  */
 #include <config.h>
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,11 +25,16 @@
 
 #include "mem/cuda_api.h"
 #include "mem/cuda_compat.h"
+#include "mem/mem.h"
+#include "mem/mem_cuda_copy.h"
 #include "util/error.h"
 #include "smoke_report.h"
 
 #define SMOKE_LEN_BYTES (64u << 20)
 #define SMOKE_PAGE_BYTES (64u * 1024u)
+#define SMOKE_SEED 0x5eedu
+/* Past the first staging chunks of the pattern check, not page aligned. */
+#define SMOKE_FLIP_OFFSET 1234567u
 
 /* In a child, before this process initialises CUDA: a cuInit that failed
  * (no visible GPU) must fail again, with the same message, once the GPUs
@@ -144,6 +154,63 @@ static void case_export(const struct gd_cuda_ctx *ctx, uint64_t dptr,
 	close(e.fd);
 }
 
+/* The memory backend's fill and check (mem_pattern.c) of the device buffer
+ * through the cuda backend's copy hooks (mem_cuda_copy.c: cuMemcpyHtoD,
+ * the flush, cuMemcpyDtoH), then one byte flipped through the driver: the
+ * check must fail and name its offset, expected and found bytes. */
+static void case_pattern(int gpu, const struct gd_cuda_ctx *ctx, uint64_t dptr)
+{
+	static const struct gd_mem_ops ops = {
+		.name = "cuda",
+		.cpu_accessible = false,
+		.copy_in = gd_cuda_copy_in,
+		.copy_out = gd_cuda_copy_out,
+	};
+	struct gd_cuda_buf c = { .ctx = *ctx };
+	struct gd_mem_buf buf = {
+		.ops = &ops,
+		.spec = { .kind = GD_MEM_CUDA, .gpu_index = gpu },
+		.addr = (void *)(uintptr_t)dptr,
+		.len_bytes = SMOKE_LEN_BYTES,
+		.priv = &c,
+	};
+	uint8_t want = gd_pattern_byte(SMOKE_SEED, SMOKE_FLIP_OFFSET);
+	uint8_t flipped = (uint8_t)(want ^ 0x80);
+	char expect[128];
+	int ret;
+
+	if (gd_mem_fill_pattern(&buf, 0, SMOKE_LEN_BYTES, SMOKE_SEED)) {
+		step("FAIL",
+		     "backend pattern fill of 64 MiB of device memory: %s",
+		     gd_err_msg());
+		return;
+	}
+	check(!gd_mem_check_pattern(&buf, 0, SMOKE_LEN_BYTES, SMOKE_SEED),
+	      "backend pattern fill and check of 64 MiB of device memory (copy hooks: cuMemcpyHtoD, flush, cuMemcpyDtoH): all bytes match");
+	check(gd_mem_check_pattern(&buf, 0, SMOKE_LEN_BYTES, SMOKE_SEED + 1) ==
+		      -EILSEQ,
+	      "backend pattern check against another seed fails (stale data is caught)");
+	if (gd_cuda_copy_htod(ctx, dptr + SMOKE_FLIP_OFFSET, &flipped, 1)) {
+		step("FAIL", "flip one byte with cuMemcpyHtoD: %s",
+		     gd_err_msg());
+		return;
+	}
+	snprintf(
+		expect, sizeof(expect),
+		"first mismatch at offset %u: expected 0x%02x, found 0x%02x; 1 bytes differ",
+		SMOKE_FLIP_OFFSET, want, flipped);
+	ret = gd_mem_check_pattern(&buf, 0, SMOKE_LEN_BYTES, SMOKE_SEED);
+	if (ret == -EILSEQ && strstr(gd_err_msg(), expect))
+		step("PASS",
+		     "backend pattern check catches one byte flipped with cuMemcpyHtoD at offset %u (%s)",
+		     SMOKE_FLIP_OFFSET, expect);
+	else
+		step("FAIL",
+		     "backend pattern check after one byte flipped at offset %u: want -EILSEQ and \"%s\", got %d: %s",
+		     SMOKE_FLIP_OFFSET, expect, ret,
+		     gd_err_is_set() ? gd_err_msg() : "no error recorded");
+}
+
 static void case_buffer(int gpu, const struct gd_gpu_info *g)
 {
 	struct gd_cuda_ctx ctx;
@@ -168,10 +235,11 @@ static void case_buffer(int gpu, const struct gd_gpu_info *g)
 	      "not managed memory; CU_POINTER_ATTRIBUTE_SYNC_MEMOPS set");
 	case_copies(&ctx, dptr);
 	case_export(&ctx, dptr, g->dmabuf_supported);
-	gd_cuda_mem_free(&ctx, base);
-	check(!gd_err_is_set(), "free (cuMemFree on the retained context)");
+	case_pattern(gpu, &ctx, dptr);
+	check(!gd_cuda_mem_free(&ctx, base),
+	      "free (cuMemFree on the retained context)");
 out_release:
-	gd_cuda_ctx_release(&ctx);
+	check(!gd_cuda_ctx_release(&ctx), "release the primary context");
 }
 
 /* Usage: cuda-smoke [cuda:N|cuda:BDF|N|BDF] (default GPU 0). */

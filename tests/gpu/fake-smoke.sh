@@ -32,6 +32,8 @@ rc=$?
 cat "$out"
 check "run.sh passes on the fake driver (exit $rc)" test "$rc" -eq 0
 check "no FAIL or SKIP line" sh -c "! grep -Eq '^(FAIL|SKIP) ' '$out'"
+check "run.sh ends with 'N passed, 0 failed'" \
+	sh -c "tail -n 1 '$out' | grep -Eq '^[1-9][0-9]* passed, 0 failed\$'"
 for step in "no cuInit retry: a failed cuInit stays failed" \
 	"GPU_DIRECT_RDMA_WRITES_ORDERING is none, owner or all_devices" \
 	"flush before read-back: cuFlushGPUDirectRDMAWrites returned success" \
@@ -47,6 +49,31 @@ rc=$?
 check "PCIe flag refused: cuda-smoke still passes (exit $rc)" test "$rc" -eq 0
 check "PASS fell back to flags 0 and said why" \
 	grep -q "^PASS DMA-BUF export: PCIe flag not used, fell back to flags 0" "$out"
+# From a plain checkout: run.sh compiles cuda-smoke and the fake itself.
+env -u GD_TOP_BUILDDIR GD_GPU_FAKE=1 GD_FAKE_CUDA_DRIVER_VERSION=12080 \
+	sh "$src/tests/gpu/run.sh" cuda:0 >"$out" 2>&1
+rc=$?
+check "GD_GPU_FAKE=1: run.sh builds the fake and passes (exit $rc)" test "$rc" -eq 0
+check "GD_GPU_FAKE=1: the same checks" \
+	grep -q "^PASS DMA-BUF export with CU_MEM_RANGE_FLAG_DMA_BUF_MAPPING_TYPE_PCIE" "$out"
+check "GD_GPU_FAKE=1: teardown results checked" \
+	grep -q "^PASS release the primary context" "$out"
+for step in "backend pattern fill and check of 64 MiB of device memory" \
+	"backend pattern check against another seed fails" \
+	"backend pattern check catches one byte flipped with cuMemcpyHtoD at offset 1234567 (first mismatch at offset 1234567: expected 0x"; do
+	check "GD_GPU_FAKE=1: PASS $step" grep -qF "PASS $step" "$out"
+done
+check "GD_GPU_FAKE=1: no FAIL line" sh -c "! grep -q '^FAIL ' '$out'"
+check "GD_GPU_FAKE=1: ends with 'N passed, 0 failed'" \
+	sh -c "tail -n 1 '$out' | grep -Eq '^[1-9][0-9]* passed, 0 failed\$'"
+# No driver: run.sh says "no GPU" and exits 77.
+env -u GD_TOP_BUILDDIR GD_CUDA_LIBRARY=/nonexistent/libcuda.so.1 \
+	sh "$src/tests/gpu/run.sh" >"$out" 2>&1
+rc=$?
+check "run.sh without a driver: exit 77 (got $rc)" test "$rc" -eq 77
+check "run.sh without a driver: says no GPU" grep -q "^no GPU: " "$out"
+check "run.sh without a driver: '0 passed, 0 failed'" \
+	sh -c "tail -n 1 '$out' | grep -qx '0 passed, 0 failed'"
 # No driver at all: skipped, not failed.
 GD_CUDA_LIBRARY=/nonexistent/libcuda.so.1 "$build/tests/gpu/cuda-smoke" >"$out" 2>&1
 rc=$?

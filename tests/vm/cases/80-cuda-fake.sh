@@ -6,6 +6,10 @@
 . /gd/guest-lib.sh
 
 FAKE=$GD_VM_PAYLOAD/libfakecuda.so
+# The fake driver's LENIENT mode: rxe (Soft-RoCE) pins and reads a
+# registered buffer with the CPU, which the strict fake's PROT_NONE device
+# pointers forbid; lenient, its device memory is plain host memory.
+export GD_FAKE_CUDA_LENIENT=1
 # 100 x 64 KiB: enough to be a real transfer, about a second under TCG.
 ITERS=100
 SIZE=65536
@@ -151,6 +155,11 @@ else
 	check $n "$RC == 0 and .header.pcie_relaxed_ordering == \"off (--disable_pcie_relaxed)\"
 		and (.header.mlx5_scatter_to_cqe | startswith(\"1 (set by the user and kept\"))" \
 		"--disable_pcie_relaxed recorded as off; a user's MLX5_SCATTER_TO_CQE=1 kept and recorded"
+	check $n '.header.pcie_relaxed_ordering_nic | startswith("unknown (rxe0")' \
+		"rxe0 has no PCI function: relaxed ordering on the NIC is unknown, and the header says why"
+	grep -q '^ RO requested *: off (--disable_pcie_relaxed)$' "$WORK/$n.txt" &&
+		grep -q '^ RO on the NIC *: unknown (rxe0' "$WORK/$n.txt"
+	tap_check $? "text header: 'RO requested: off (--disable_pcie_relaxed)' and 'RO on the NIC: unknown (rxe0 ...)'" "$WORK/$n.txt"
 	n=hostonly
 	run_bounded 90 "$WORK/$n.txt" env -u GD_CUDA_LIBRARY gd_write_bw --loopback \
 		-d rxe0 -x 1 -n $ITERS -s $SIZE --out_json_file="$WORK/$n.json"

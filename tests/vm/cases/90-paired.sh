@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 # The paired run on rxe0: host (HH) against the fake CUDA driver's memory
-# (DD; a TEST DOUBLE backed by host memory, so this proves the pairing,
-# counters, comparison and gates, not a GPU path), both directions.
+# (DD; a TEST DOUBLE in lenient mode, backed by host memory, so this proves
+# the pairing, counters, comparison and gates, not a GPU path), both
+# directions.
 # In --loopback both ends use the same rxe0, so the "local" and "remote"
 # counter deltas read the same device: each holds the packets of both
 # directions (data and ACKs), and which side sends is checked through the
@@ -9,6 +10,10 @@
 . /gd/guest-lib.sh
 
 FAKE=$GD_VM_PAYLOAD/libfakecuda.so
+# The fake driver's LENIENT mode: rxe (Soft-RoCE) pins and reads a
+# registered buffer with the CPU, which the strict fake's PROT_NONE device
+# pointers forbid; lenient, its device memory is plain host memory.
+export GD_FAKE_CUDA_LENIENT=1
 if [ ! -f "$FAKE" ]; then
 	tap_skip "paired host/cuda runs" "$FAKE not in the payload (make check builds tests/fake_cuda/libfakecuda.so)"
 	exit 0

@@ -1,12 +1,16 @@
 # SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 # Several device memories in one run (--mem=A,B: D1, D2): each against HH
 # and D2 against D1, both directions, over rxe0 with real traffic; two fake
-# GPUs (a TEST DOUBLE backed by host memory); two registration routes of
+# GPUs (a TEST DOUBLE, lenient: backed by host memory); two registration routes of
 # one GPU; and cuda:near, which needs a GPU-to-NIC map rxe0 is not in.
 . /gd/guest-lib.sh
 
 echo 64 >/proc/sys/vm/nr_hugepages
 FAKE=$GD_VM_PAYLOAD/libfakecuda.so
+# The fake driver's LENIENT mode: rxe (Soft-RoCE) pins and reads a
+# registered buffer with the CPU, which the strict fake's PROT_NONE device
+# pointers forbid; lenient, its device memory is plain host memory.
+export GD_FAKE_CUDA_LENIENT=1
 
 out=$WORK/two
 run_bounded 140 "$out.txt" gd_write_bw --loopback -d rxe0 -x 1 -s 65536 -n 100 \
