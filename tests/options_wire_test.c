@@ -176,7 +176,8 @@ static void test_wire_server_with_cuda(void **state)
 	assert_int_equal(PARSE(&t_write_bw, &s, "--use_cuda=0"), 0);
 	assert_int_equal(wire_adopt(&t_write_bw, &s, w, field, ours, theirs),
 			 0);
-	assert_string_equal(s.mem_spec, "cuda:0");
+	/* perftest's --use_cuda keeps perftest's route: peer memory */
+	assert_string_equal(s.mem_spec, "cuda:0:peermem");
 	json_object_put(w);
 	gd_opts_free(&c);
 	gd_opts_free(&s);

@@ -21,7 +21,8 @@ endif
 
 # automake compiles programs with $(CC); libFuzzer needs clang, so the fuzz
 # target is a plain rule. The test script skips (77) when it was not built.
-TESTS += tests/fuzz-frame.sh
+# In GD_FUZZ_TESTS (tests/fuzz/fuzz.mk adds the others and runs them).
+GD_FUZZ_TESTS = tests/fuzz-frame.sh
 EXTRA_DIST += tests/fuzz-frame.sh tests/frame_fuzz.c tests/fuzz-corpus/frame
 if HAVE_CLANG
 gd_frame_fuzz_srcs = $(srcdir)/tests/frame_fuzz.c $(srcdir)/src/transport/frame.c \
