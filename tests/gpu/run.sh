@@ -33,7 +33,13 @@ trap 'rm -rf "$tmp"' EXIT
 echo '#define _GNU_SOURCE 1' >"$tmp/config.h"
 cflags="-std=gnu11 -O2 -I$tmp -I$src/src -I$src/tests/gpu"
 smoke=$tmp/cuda-smoke
-if ! $cc $cflags -o "$smoke" "$src/tests/gpu/cuda-smoke.c" \
+if [ -n "$builddir" ] && [ -x "$builddir/tests/gpu/cuda-smoke" ]; then
+	# A configured tree's own build (make check builds it): the same
+	# compiler flags as the fake driver there, sanitizers included (an
+	# ASan-built fake cannot be loaded by a program built without ASan).
+	smoke=$builddir/tests/gpu/cuda-smoke
+	echo "INFO cuda-smoke of the build tree $builddir"
+elif ! $cc $cflags -o "$smoke" "$src/tests/gpu/cuda-smoke.c" \
 	"$src/src/mem/cuda_api.c" "$src/src/mem/mem_cuda_copy.c" \
 	"$src/src/mem/mem_pattern.c" "$src/src/mem/mem_syntax.c" \
 	"$src/src/util/error.c" -ldl -lpthread; then
