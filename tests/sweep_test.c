@@ -194,24 +194,27 @@ static void test_order(void **state)
 
 static void test_order_repeats(void **state)
 {
-	/* 2 phases x 2 sizes x 3 rounds: per size, rounds A B, B A, A B */
-	static const unsigned int want[12][3] = {
-		{ 0, 0, 0 }, { 1, 0, 0 }, { 1, 0, 1 }, { 0, 0, 1 },
-		{ 0, 0, 2 }, { 1, 0, 2 }, { 0, 1, 0 }, { 1, 1, 0 },
-		{ 1, 1, 1 }, { 0, 1, 1 }, { 0, 1, 2 }, { 1, 1, 2 },
+	/* 2 phases x 2 sizes x 4 rounds: a round sweeps every size (up in
+	 * even rounds, down in odd ones); inside a size the phases go
+	 * A B, B A, B A, A B over the rounds (ABBA) */
+	static const unsigned int want[16][3] = {
+		{ 0, 0, 0 }, { 1, 0, 0 }, { 0, 1, 0 }, { 1, 1, 0 },
+		{ 1, 1, 1 }, { 0, 1, 1 }, { 1, 0, 1 }, { 0, 0, 1 },
+		{ 1, 0, 2 }, { 0, 0, 2 }, { 1, 1, 2 }, { 0, 1, 2 },
+		{ 0, 1, 3 }, { 1, 1, 3 }, { 0, 0, 3 }, { 1, 0, 3 },
 	};
-	unsigned int seen[2][2][3] = { { { 0 } } };
+	unsigned int seen[2][2][4] = { { { 0 } } };
 	struct gd_session s;
 	struct gd_opts o;
 	unsigned int p, z, r;
 
 	(void)state;
 	assert_int_equal(PARSE(&t_write_bw, &o, "-a", "--min-size=2",
-			       "--max-size=4", "--phases=HH,DD", "--repeat=3",
+			       "--max-size=4", "--phases=HH,DD", "--repeat=4",
 			       "server1"),
 			 0);
 	plan(&s, &o, &t_write_bw);
-	for (unsigned int i = 0; i < 12; i++) {
+	for (unsigned int i = 0; i < 16; i++) {
 		gd_sweep_order(&s, i, &p, &z, &r);
 		assert_int_equal(p, want[i][0]);
 		assert_int_equal(z, want[i][1]);
@@ -219,13 +222,13 @@ static void test_order_repeats(void **state)
 	}
 	/* phase-by-phase still visits every (phase, size, round) once */
 	s.o->no_interleave = true;
-	for (unsigned int i = 0; i < 12; i++) {
+	for (unsigned int i = 0; i < 16; i++) {
 		gd_sweep_order(&s, i, &p, &z, &r);
 		seen[p][z][r]++;
 	}
 	for (p = 0; p < 2; p++)
 		for (z = 0; z < 2; z++)
-			for (r = 0; r < 3; r++)
+			for (r = 0; r < 4; r++)
 				assert_int_equal(seen[p][z][r], 1);
 	unplan(&s, &o);
 }

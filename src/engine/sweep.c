@@ -161,11 +161,29 @@ int gd_sweep_plan(struct gd_session *s)
 	return 0;
 }
 
+/* Phase order of round @r inside a size: A B, B A, B A, A B, ... (ABBA
+ * over rounds), so that a linear drift adds as much to each phase over
+ * every four rounds and neither phase is always first after a size
+ * change. */
+static bool gd_round_backwards(unsigned int r)
+{
+	return r % 4 == 1 || r % 4 == 2;
+}
+
+/* Size index at position @zi of round @r: ascending in even rounds,
+ * descending in odd ones, so a size's rounds are spread over the run and
+ * a drift favours neither end of the sweep. */
+static unsigned int gd_round_size(unsigned int nz, unsigned int r,
+				  unsigned int zi)
+{
+	return r % 2 ? nz - 1 - zi : zi;
+}
+
 void gd_sweep_order(const struct gd_session *s, unsigned int step,
 		    unsigned int *phase, unsigned int *size_idx,
 		    unsigned int *round)
 {
-	unsigned int np = s->num_phases, nz = s->num_sizes, k;
+	unsigned int np = s->num_phases, nz = s->num_sizes, k, j;
 	unsigned int nr = s->o->repeat ? (unsigned int)s->o->repeat : 1;
 
 	if (s->o->no_interleave) {
@@ -174,16 +192,17 @@ void gd_sweep_order(const struct gd_session *s, unsigned int step,
 		*round = step % nr;
 		return;
 	}
-	/* Interleaved: every phase at one size (every round of it) before
-	 * the next size, so a drifting machine cannot pass for a memory-path
-	 * difference; odd rounds walk the phases backwards so that no phase
-	 * always runs first. */
-	*size_idx = step / (np * nr);
-	*round = (step / np) % nr;
-	k = step % np;
-	*phase = *round % 2 ? np - 1 - k : k;
+	/* Interleaved: a round is a block of time that sweeps every size,
+	 * every phase at one size before the next, so rounds are independent
+	 * samples of the machine's state (the statistics pair round r of a
+	 * device phase with round r of HH and check their autocorrelation)
+	 * and a drifting machine cannot pass for a memory-path difference. */
+	*round = step / (np * nz);
+	j = step % (np * nz);
+	*size_idx = gd_round_size(nz, *round, j / np);
+	k = j % np;
+	*phase = gd_round_backwards(*round) ? np - 1 - k : k;
 }
-
 /* The steps of one invocation: outcomes by (phase, size, round), the
  * rounds each size got, and the first fatal error (later steps not run). */
 struct gd_walk {
@@ -284,12 +303,14 @@ static void gd_walk_step(struct gd_session *s, struct gd_walk *w,
 		gd_walk_failed(s, w, o, ret);
 }
 
-/* Round @r at size @z: every phase, backwards in odd rounds. */
+/* Round @r at size @z: every phase, in the round's ABBA order. */
 static void gd_walk_round(struct gd_session *s, struct gd_walk *w,
 			  unsigned int z, unsigned int r)
 {
 	for (unsigned int k = 0; k < s->num_phases; k++)
-		gd_walk_step(s, w, r % 2 ? s->num_phases - 1 - k : k, z, r);
+		gd_walk_step(s, w,
+			     gd_round_backwards(r) ? s->num_phases - 1 - k : k,
+			     z, r);
 }
 
 static void gd_walk_fixed(struct gd_session *s, struct gd_walk *w)
@@ -306,38 +327,57 @@ static void gd_walk_fixed(struct gd_session *s, struct gd_walk *w)
 	}
 }
 
+/* --precision: why size @z takes no round @r, or NULL. */
+static const char *gd_precise_why(struct gd_session *s, struct gd_walk *w,
+				  unsigned int z, unsigned int r,
+				  double elapsed_s)
+{
+	bool gated = s->sizes[z] >= s->o->gate_from_bytes;
+	unsigned int base =
+		gated ? gd_precision_base(s->o) : (unsigned int)s->o->repeat;
+
+	if (w->fatal)
+		return "failed";
+	if (r < base)
+		return NULL;
+	if (!gated)
+		return "not_gated";
+	return gd_precision_stop(s, w->outs, &w->rd, z, elapsed_s);
+}
+
 /*
- * --precision, client: at each gated size, rounds until every interval is
- * narrow enough, --max-repeat rounds, or --precision-time; the server
- * follows the announcements and learns the end from a last SYNC frame.
+ * --precision, client: rounds over every size still open, so that rounds
+ * stay blocks of time as with --repeat; a gated size closes once its
+ * interval is narrow enough, after --max-repeat rounds, or at
+ * --precision-time. The server follows the announcements and learns the
+ * end from a last SYNC frame.
  */
 static void gd_walk_precise(struct gd_session *s, struct gd_walk *w,
 			    struct gd_precision *pr)
 {
+	const char *why[GD_MAX_SIZES] = { NULL };
 	uint64_t t0 = gd_now_ns();
+	unsigned int open = s->num_sizes;
 
-	for (unsigned int z = 0; z < s->num_sizes; z++) {
-		bool gated = s->sizes[z] >= s->o->gate_from_bytes;
-		unsigned int base = gated ? gd_precision_base(s->o)
-					  : (unsigned int)s->o->repeat;
-		const char *why = NULL;
-		unsigned int r;
+	for (unsigned int r = 0; open; r++) {
+		double elapsed_s = (double)(gd_now_ns() - t0) / 1e9;
 
-		for (r = 0; !why; r++) {
+		for (unsigned int z = 0; z < s->num_sizes; z++) {
+			if (why[z])
+				continue;
 			w->rd.done[z] = r;
-			if (w->fatal)
-				why = "failed";
-			else if (r >= base && !gated)
-				why = "not_gated";
-			else if (r >= base)
-				why = gd_precision_stop(
-					s, w->outs, &w->rd, z,
-					(double)(gd_now_ns() - t0) / 1e9);
-			if (!why)
+			why[z] = gd_precise_why(s, w, z, r, elapsed_s);
+			open -= why[z] != NULL;
+		}
+		for (unsigned int zi = 0; zi < s->num_sizes; zi++) {
+			unsigned int z = gd_round_size(s->num_sizes, r, zi);
+
+			if (!why[z])
 				gd_walk_round(s, w, z, r);
 		}
-		gd_precision_note(s, pr, w->outs, &w->rd, z, why);
 	}
+	for (unsigned int z = 0; z < s->num_sizes; z++)
+		gd_precision_note(s, pr, w->outs, &w->rd, z, why[z]);
 	pr->elapsed_s = (double)(gd_now_ns() - t0) / 1e9;
 	if (!w->fatal)
 		w->fatal = gd_step_end(s);
