@@ -26,6 +26,7 @@
 #include "util/json_get.h"
 #include "util/stop.h"
 #include "report/plot.h"
+#include "engine/preflight.h"
 #include "engine/session.h"
 #include "engine/sweep.h"
 #include "engine/numa.h"
@@ -476,6 +477,10 @@ static int gd_run_role(const struct gd_test *test, struct gd_opts *o, int argc,
 	if (!ret && o->numa_node >= 0)
 		ret = gd_numa_bind(o->numa_node, s.numa_bind,
 				   sizeof(s.numa_bind));
+	/* Fail before waiting for (or reaching) the peer when this side's
+	 * device or, on the server, one of its memories is missing. */
+	if (!ret)
+		ret = gd_preflight(o, is_server, s.ready, sizeof(s.ready));
 	if (!ret)
 		ret = gd_session_setup(&s);
 	if (!ret) {

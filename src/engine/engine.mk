@@ -13,6 +13,7 @@ libgdperf_la_SOURCES += \
 	src/engine/options.h \
 	src/engine/options_priv.h \
 	src/engine/session.c src/engine/session.h \
+	src/engine/preflight.c src/engine/preflight.h \
 	src/engine/sweep.c src/engine/sweep.h src/engine/sweep_report.c \
 	src/engine/sweep_precision.c src/engine/step.c \
 	src/engine/loop.c src/engine/ops_bw.c src/engine/ops_lat.c \

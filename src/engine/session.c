@@ -143,9 +143,10 @@ static int gd_connect_oob(struct gd_session *s)
 	gd_stop_during("waiting for a client on port %" PRIu64, o->tcp_port);
 	gd_report_status(s->rep,
 			 " Waiting for client on %s%sport %" PRIu64
-			 " (%s, the test travels from the client)...",
+			 " (%s%s%s, the test travels from the client)...",
 			 o->bind_addr ? o->bind_addr : "",
-			 o->bind_addr ? " " : "", o->tcp_port, s->test->name);
+			 o->bind_addr ? " " : "", o->tcp_port, s->test->name,
+			 s->ready[0] ? " on " : "", s->ready);
 	/* A server waits for its client as long as it takes, like perftest;
 	 * once connected, the silence timeout applies. */
 	s->oob.timeout_ms = GD_SERVER_ACCEPT_WAIT_MS;

@@ -112,6 +112,9 @@ struct gd_session {
 	struct gd_cm cm;       /* -R only */
 	struct gd_qp_cfg qp;   /* the options the QPs and CQs are built with */
 	struct gd_report *rep;
+	/* what this end checked before it waited (preflight.c): "rxe0 port
+	 * 1, memory: host, cuda:0"; "" when it did not */
+	char ready[256];
 	int access;    /* QP access flags */
 	int mr_access; /* registrations: access plus relaxed ordering */
 	/* MLX5_SCATTER_TO_CQE as this side opened the device; "" untouched */

@@ -208,7 +208,7 @@ wait_listen $PORT || diag "waiting: server did not listen on port $PORT"
 # The port listens a moment before the line is written: give it 2 s.
 st=1
 for i in 1 2 3 4 5 6 7 8 9 10; do
-	grep -q "^ Waiting for client on port $PORT (gd_write_bw, the test travels from the client)\.\.\.$" \
+	grep -q "^ Waiting for client on port $PORT (gd_write_bw on rxe0 port 1, memory: host, the test travels from the client)\.\.\.$" \
 		"$WORK/waiting.out" && { st=0; break; }
 	usleep 200000
 done
@@ -223,6 +223,28 @@ st=1
 	json_ok "$WORK/waiting.json" '.interrupted.signal == "SIGINT" and (.interrupted.during | test("waiting for a client"))
 		and .exit_status == 130' && st=0
 tap_check $st "SIGINT to a waiting server: exit $rc after $((t1 - t0)) cs, JSON says it was waiting for a client" "$WORK/waiting.out"
+
+# A server that is bound to fail says so at once, with no client: a
+# missing RDMA device, a GPU that is not there (no CUDA driver in the
+# guest), a memory spec that does not parse. Each within 2 s, non-zero,
+# naming what to check.
+fail_fast() {
+	local name=$1 want=$2 t0 t1 rc
+	shift 2
+	t0=$(now_cs)
+	timeout -k 2 20 gd_write_bw -p "$(next_port)" "$@" >"$WORK/ff-$name.out" 2>&1
+	rc=$?
+	t1=$(now_cs)
+	st=1
+	[ $rc != 0 ] && [ $rc != 124 ] && [ $((t1 - t0)) -lt 200 ] &&
+		! grep -q 'Waiting for client' "$WORK/ff-$name.out" &&
+		grep -Eq "$want" "$WORK/ff-$name.out" && st=0
+	tap_check $st "a server with $name fails at once: exit $rc after $((t1 - t0)) cs, no waiting line" \
+		"$WORK/ff-$name.out"
+}
+fail_fast "a missing device (-d mlx5_0)" "mlx5_0.*not found.*rxe0" -d mlx5_0
+fail_fast "a missing GPU (--mem=cuda:0)" "cuda" -d rxe0 -x 1 --mem=cuda:0
+fail_fast "--mem=bogus" "bogus" -d rxe0 -x 1 --mem=bogus
 
 # A full disk for --out_json_file: the file and the cause named, the
 # table and the document on stdout, exit 1.
