@@ -12,7 +12,10 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <math.h>
 #include <stdlib.h>
+#include <string.h>
+#include <time.h>
 
 #include <arpa/inet.h>
 
@@ -21,6 +24,9 @@
 #include "opts_util.h"
 #include "engine/session.h"
 #include "engine/sweep.h"
+#include "engine/time_account.h"
+
+#include <json-c/json.h>
 
 static void plan(struct gd_session *s, struct gd_opts *o,
 		 const struct gd_test *t)
@@ -369,6 +375,92 @@ static void test_device_phase_decisions(void **state)
 	unplan(&s, &o);
 }
 
+static void nap_ms(long ms)
+{
+	struct timespec ts = { 0, ms * 1000000L };
+
+	nanosleep(&ts, NULL);
+}
+
+static double jnum(struct json_object *o, const char *a, const char *b)
+{
+	struct json_object *x = NULL;
+
+	assert_true(json_object_object_get_ex(o, a, &x));
+	if (b)
+		assert_true(json_object_object_get_ex(x, b, &x));
+	return json_object_get_double(x);
+}
+
+/* The account's parts add up: every stage is a gap between two clock
+ * readings, the steps' parts and the time between them make the sweep,
+ * and the phases' sums make the steps'. Stages of known length (naps)
+ * come out at least that long. */
+static void test_time_account(void **state)
+{
+	struct gd_step_times t = { .agree_s = 0.001,
+				   .prepare_s = 0.002,
+				   .start_s = 0.001,
+				   .transfer_s = 0.010,
+				   .window_s = 0.008,
+				   .counters_s = 0.004,
+				   .verify_s = 0,
+				   .exchange_s = 0.002 };
+	struct gd_time_account a;
+	struct json_object *j, *ph;
+	double wall, sum = 0, steps_total, phases_total = 0;
+	char line[512];
+	static const char *const stages[] = {
+		"preflight_s", "connect_s", "handshake_s",
+		"device_s",    "memory_s",  "qp_s",
+		"sweep_s",     "report_s",  "teardown_s",
+	};
+
+	(void)state;
+	gd_acct_start(&a);
+	nap_ms(5);
+	gd_acct_mark(&a, GD_ACCT_PREFLIGHT);
+	nap_ms(10);
+	gd_acct_mark(&a, GD_ACCT_MEMORY);
+	for (unsigned int i = 0; i < 4; i++)
+		gd_acct_add_step(&a, i % 2, i % 2 ? "DD" : "HH", &t);
+	nap_ms(40);
+	gd_acct_mark(&a, GD_ACCT_STEPS);
+	nap_ms(2);
+	gd_acct_mark(&a, GD_ACCT_TEARDOWN);
+	j = gd_acct_json(&a, line, sizeof(line));
+	wall = jnum(j, "wall_s", NULL);
+	for (unsigned int i = 0; i < sizeof(stages) / sizeof(*stages); i++)
+		sum += jnum(j, "stages", stages[i]);
+	assert_true(wall >= 0.057);
+	assert_true(fabs(wall - sum) <= 0.01 * wall);
+	assert_true(fabs(jnum(j, "closure_s", NULL)) <= 0.01 * wall);
+	assert_true(jnum(j, "stages", "preflight_s") >= 0.005);
+	assert_true(jnum(j, "stages", "memory_s") >= 0.010);
+	/* four steps of 0.020 s each inside a sweep of >= 40 ms */
+	steps_total = jnum(j, "steps", "total_s");
+	assert_true(fabs(steps_total - 0.080) < 1e-9);
+	assert_true(fabs(steps_total + jnum(j, "steps", "between_steps_s") -
+			 jnum(j, "stages", "sweep_s")) < 1e-9);
+	assert_true(fabs(jnum(j, "steps", "window_s") - 0.032) < 1e-9);
+	assert_true(fabs(jnum(j, "steps", "warmup_and_drain_s") - 0.008) <
+		    1e-9);
+	assert_true(json_object_object_get_ex(j, "phases", &ph));
+	assert_int_equal(json_object_array_length(ph), 2);
+	for (size_t i = 0; i < 2; i++) {
+		struct json_object *p = json_object_array_get_idx(ph, i);
+
+		assert_int_equal(
+			json_object_get_int(json_object_object_get(p, "steps")),
+			2);
+		phases_total += jnum(p, "total_s", NULL);
+	}
+	assert_true(fabs(phases_total - steps_total) < 1e-9);
+	assert_non_null(strstr(line, " Time: "));
+	assert_non_null(strstr(line, "measured windows 0.0 s"));
+	json_object_put(j);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -379,6 +471,7 @@ int main(void)
 		cmocka_unit_test(test_sweep_sizes),
 		cmocka_unit_test(test_order),
 		cmocka_unit_test(test_order_repeats),
+		cmocka_unit_test(test_time_account),
 		cmocka_unit_test(test_device_phase_decisions),
 		cmocka_unit_test(test_precision_stop),
 		cmocka_unit_test(test_several_memories),

@@ -434,6 +434,16 @@ static int gd_run_passes(struct gd_session *s)
 			      sig);
 }
 
+/* The time account's section and its one line, once the run is over. */
+static void gd_report_time_account(struct gd_session *s)
+{
+	char line[512];
+	struct json_object *j = gd_acct_json(&s->acct, line, sizeof(line));
+
+	gd_report_section_text(s->rep, "time_account", j,
+			       s->is_server || !s->num_phases ? NULL : line);
+}
+
 static int gd_run_role(const struct gd_test *test, struct gd_opts *o, int argc,
 		       char **argv, bool is_server, bool quiet)
 {
@@ -455,6 +465,7 @@ static int gd_run_role(const struct gd_test *test, struct gd_opts *o, int argc,
 	int ret, status = GD_EXIT_OK;
 	char who[96];
 
+	gd_acct_start(&s.acct);
 	snprintf(who, sizeof(who), "%s%s", test->name,
 		 is_server ? " (server)" : "");
 	s.oob.fd = -1;
@@ -478,17 +489,19 @@ static int gd_run_role(const struct gd_test *test, struct gd_opts *o, int argc,
 		ret = gd_numa_bind(o->numa_node, s.numa_bind,
 				   sizeof(s.numa_bind));
 	/* Fail before waiting for (or reaching) the peer when this side's
-	 * device or, on a server that would wait, one of its memories is
-	 * missing. With --loopback nobody waits: a missing memory fails only
-	 * its phases, and host memory still reports. */
-	if (!ret)
-		ret = gd_preflight(o, is_server && !o->loopback, s.ready,
-				   sizeof(s.ready));
+	 * device or, on the server, one of its memories is missing. Not with
+	 * --loopback: nobody waits there, the setup that follows at once
+	 * reports the same failures, and a missing memory fails only its
+	 * phases while host memory still reports. */
+	if (!ret && !o->loopback)
+		ret = gd_preflight(o, is_server, s.ready, sizeof(s.ready));
+	gd_acct_mark(&s.acct, GD_ACCT_PREFLIGHT);
 	if (!ret)
 		ret = gd_session_setup(&s);
 	if (!ret) {
 		gd_report_sections(&s);
 		gd_report_header(&s);
+		gd_acct_mark(&s.acct, GD_ACCT_REPORT);
 		ret = gd_run_passes(&s);
 	}
 	/* whatever failed once the signal came failed because of it */
@@ -511,9 +524,12 @@ static int gd_run_role(const struct gd_test *test, struct gd_opts *o, int argc,
 		if (!ret)
 			status = judged;
 	}
+	gd_acct_mark(&s.acct, GD_ACCT_REPORT);
 	if (!ret && gd_session_wait_destroy(&s))
 		gd_wait_cut = true;
 	gd_session_teardown(&s);
+	gd_acct_mark(&s.acct, GD_ACCT_TEARDOWN);
+	gd_report_time_account(&s);
 	if (gd_report_finish(s.rep, status)) {
 		gd_report_error(NULL, test->name, gd_err_code(), gd_err_msg());
 		if (status == GD_EXIT_OK)

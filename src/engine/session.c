@@ -617,8 +617,10 @@ static int gd_setup_verbs(struct gd_session *s, char *cm_ip, size_t len)
 		ret = gd_verbs_rd_atom(&s->v, o->outs, &s->qp.rd_atom);
 	if (!ret)
 		ret = gd_verbs_create_pd_cq(&s->v, &s->qp);
+	gd_acct_mark(&s->acct, GD_ACCT_DEVICE);
 	if (!ret)
 		ret = gd_session_setup_memory(s);
+	gd_acct_mark(&s->acct, GD_ACCT_MEMORY);
 	if (ret)
 		return ret;
 	if (!o->rdma_cm)
@@ -642,12 +644,14 @@ int gd_session_setup(struct gd_session *s)
 	int ret;
 
 	ret = gd_connect_oob(s);
+	gd_acct_mark(&s->acct, GD_ACCT_CONNECT);
 	if (ret)
 		return ret;
 	gd_stop_during("setting up the test with peer %s", s->oob.peer_name);
 	ret = gd_session_handshake(s);
 	if (!ret)
 		ret = gd_sweep_plan(s);
+	gd_acct_mark(&s->acct, GD_ACCT_HANDSHAKE);
 	if (!ret) {
 		/* Two page-aligned halves: outgoing data and, for ping-pong
 		 * writes, the region the peer writes into (a message that
@@ -658,6 +662,7 @@ int gd_session_setup(struct gd_session *s)
 				 ~4095ULL);
 		ret = gd_setup_verbs(s, cm_ip, sizeof(cm_ip));
 	}
+	gd_acct_mark(&s->acct, GD_ACCT_DEVICE);
 	if (!ret) {
 		s->counters_lifespan_ms = gd_counters_lifespan_ms(
 			gd_counters_root(s->o->counters_root),
@@ -670,6 +675,7 @@ int gd_session_setup(struct gd_session *s)
 			      : gd_cm_connect(&s->cm, &s->qp, cm_ip,
 					      (uint16_t)(s->o->tcp_port + 1),
 					      s->access);
+	gd_acct_mark(&s->acct, GD_ACCT_QP);
 	if (ret && s->oob.fd >= 0 && gd_stop_signal())
 		gd_oob_send_interrupted(&s->oob,
 					gd_stop_signal_name(gd_stop_signal()),

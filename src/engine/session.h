@@ -12,6 +12,7 @@
 
 #include <json-c/json.h>
 
+#include "engine/time_account.h"
 #include "mem/mem.h"
 #include "transport/oob.h"
 #include "engine/options.h"
@@ -115,7 +116,8 @@ struct gd_session {
 	/* what this end checked before it waited (preflight.c): "rxe0 port
 	 * 1, memory: host, cuda:0"; "" when it did not */
 	char ready[256];
-	int access;    /* QP access flags */
+	struct gd_time_account acct; /* where the run's wall time went */
+	int access;		     /* QP access flags */
 	int mr_access; /* registrations: access plus relaxed ordering */
 	/* MLX5_SCATTER_TO_CQE as this side opened the device; "" untouched */
 	char scatter_to_cqe[160];

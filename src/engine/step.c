@@ -734,6 +734,29 @@ static int gd_step_exchange(struct gd_step_ctx *c, struct gd_step_outcome *out,
 	return ret;
 }
 
+/* Seconds since *@t, which moves on to now: one part of the step. */
+static double gd_step_lap(double *t)
+{
+	double now = gd_acct_now_s(), d = now - *t;
+
+	*t = now;
+	return d;
+}
+
+/* The measured window inside @transfer_s: a bandwidth step's first post
+ * to last completion, or the sum of a latency step's timed samples (a
+ * ping-pong's figures are half round trips); the initiator's only. */
+static double gd_step_window_s(const struct gd_session *s,
+			       const struct gd_step_result *r,
+			       double transfer_s)
+{
+	double w = r->is_bw ? r->bw.elapsed_s
+			    : (double)r->lat.samples * r->lat.avg_us / 1e6 *
+				      (gd_lat_is_pingpong(s) ? 2 : 1);
+
+	return w > 0 && w <= transfer_s ? w : 0;
+}
+
 int gd_step_run(struct gd_session *s, unsigned int step_no,
 		const struct gd_phase *ph, uint64_t size_bytes,
 		struct gd_step_outcome *out)
@@ -754,22 +777,28 @@ int gd_step_run(struct gd_session *s, unsigned int step_no,
 		.ph = ph,
 		.seed = 0x9e3779b9u * (step_no + 1),
 	};
+	struct gd_step_times *tm = &out->times;
 	uint64_t received = 0;
 	struct json_object *v;
+	double t = gd_acct_now_s();
 	int ret;
 
 	memset(out, 0, sizeof(*out));
 	ret = gd_step_agree(s, step_no, ph, size_bytes, out);
+	tm->agree_s = gd_step_lap(&t);
 	if (ret > 0)
 		gd_step_unavailable(s, ph, &out->stage, &out->err);
 	if (ret)
 		return ret > 0 ? 0 : (out->stage = "oob", ret);
 	out->ran = true;
 	ret = gd_step_prepare(&c);
+	tm->prepare_s = gd_step_lap(&t);
 	if (!ret)
 		ret = gd_step_go(s);
+	tm->start_s = gd_step_lap(&t);
 	if (!ret)
 		ret = gd_step_measure(&c, &out->res, &received);
+	tm->transfer_s = gd_step_lap(&t);
 	if (ret) {
 		out->stage = "transfer";
 		out->err = ret;
@@ -778,12 +807,15 @@ int gd_step_run(struct gd_session *s, unsigned int step_no,
 		 * link that went down, the retries before it); reading it must
 		 * not cost the error that ended the step */
 		out->counters_local = gd_step_counters(&c);
+		tm->counters_s = gd_step_lap(&t);
 		if (!gd_err_is_set())
 			gd_err(ret, "%s", out->error);
 		return ret;
 	}
 	out->counters_local = gd_step_counters(&c);
+	tm->counters_s = gd_step_lap(&t);
 	out->verify = gd_step_verify(&c);
+	tm->verify_s = gd_step_lap(&t);
 	/* -W: the server before its half leaves, the client with both */
 	if (s->is_server)
 		gd_report_counters_named(s->rep, ph->name, size_bytes,
@@ -794,6 +826,10 @@ int gd_step_run(struct gd_session *s, unsigned int step_no,
 		gd_report_counters_named(
 			s->rep, ph->name, size_bytes, s->o->report_counters,
 			out->counters_local, out->counters_remote);
+	tm->exchange_s = gd_step_lap(&t);
+	/* the initiator's figures: this side's, or the peer's once exchanged
+	 * (a reversed phase's client) */
+	tm->window_s = gd_step_window_s(s, &out->res, tm->transfer_s);
 	if (ret) {
 		out->stage = "oob";
 		out->err = ret;

@@ -299,6 +299,8 @@ static void gd_walk_step(struct gd_session *s, struct gd_walk *w,
 		return;
 	}
 	ret = gd_step_run(s, w->step++, &s->phases[p], s->sizes[z], o);
+	if (o->ran)
+		gd_acct_add_step(&s->acct, p, s->phases[p].name, &o->times);
 	if (ret)
 		gd_walk_failed(s, w, o, ret);
 }
@@ -406,6 +408,10 @@ static void gd_walk_follow(struct gd_session *s, struct gd_walk *w)
 				       ph->name, size, w->step + 1);
 			ret = gd_step_run(s, w->step++, ph, size, &o);
 		}
+		if (o.ran)
+			gd_acct_add_step(&s->acct,
+					 (unsigned int)(ph - s->phases),
+					 ph->name, &o.times);
 		if (ret)
 			gd_walk_failed(s, w, &o, ret);
 		gd_outcome_free(&o);
@@ -430,6 +436,7 @@ int gd_sweep_run(struct gd_session *s)
 		gd_walk_precise(s, &w, &pr);
 	else
 		gd_walk_fixed(s, &w);
+	gd_acct_mark(&s->acct, GD_ACCT_STEPS);
 	if (!s->is_server) {
 		for (unsigned int p = 0; p < s->num_phases; p++)
 			gd_sweep_report_phase(s, p, gd_walk_at(s, &w, p, 0, 0),
@@ -437,6 +444,7 @@ int gd_sweep_run(struct gd_session *s)
 		if (precise)
 			gd_precision_report(s, &pr);
 	}
+	gd_acct_mark(&s->acct, GD_ACCT_REPORT);
 	for (size_t i = 0; i < total; i++)
 		gd_outcome_free(&w.outs[i]);
 	free(w.outs);

@@ -7,6 +7,7 @@
 #define GD_SWEEP_H
 
 #include "engine/session.h"
+#include "engine/time_account.h"
 
 struct json_object;
 
@@ -23,6 +24,7 @@ struct gd_step_outcome {
 	struct json_object *counters_local;
 	struct json_object *counters_remote;
 	struct json_object *verify;
+	struct gd_step_times times; /* where the step's time went */
 };
 
 /* How many rounds each size got; outcomes are laid out by phase, then

@@ -27,6 +27,8 @@ EXTRA_DIST += \
 	contrib/bench-guest.sh \
 	contrib/bench-aa \
 	contrib/bench-aa-guest.sh \
+	contrib/bench-four-curves \
+	contrib/bench-four-curves-guest.sh \
 	.ci/run
 
 # Directories go into the tarball whole: in an in-tree build that would
