@@ -734,6 +734,24 @@ static int gd_step_exchange(struct gd_step_ctx *c, struct gd_step_outcome *out,
 	return ret;
 }
 
+/*
+ * Warm-up messages at @size_bytes: --warmup, but no more than it takes to
+ * pass GD_WARMUP_CAP_BYTES through each QP (at least one message). The
+ * warm-up touches the buffer region the window then uses and fills the
+ * queues; past a few MiB more of it is only time: at 8 MiB, -n 100's ten
+ * warm-up messages were a tenth of the sweep's wall time. Both ends
+ * compute it from the travelled options, so their counts agree.
+ */
+#define GD_WARMUP_CAP_BYTES (8ULL << 20)
+static uint64_t gd_step_warmup(const struct gd_opts *o, uint64_t size_bytes)
+{
+	uint64_t cap =
+		size_bytes ? (GD_WARMUP_CAP_BYTES + size_bytes - 1) / size_bytes
+			   : o->warmup_iters;
+
+	return o->warmup_iters < cap ? o->warmup_iters : cap;
+}
+
 /* Seconds since *@t, which moves on to now: one part of the step. */
 static double gd_step_lap(double *t)
 {
@@ -770,7 +788,7 @@ int gd_step_run(struct gd_session *s, unsigned int step_no,
 			.rb = &s->remote[theirs],
 			.size_bytes = size_bytes,
 			.iters = s->o->duration_s ? 0 : s->o->iters,
-			.warmup = s->o->warmup_iters,
+			.warmup = gd_step_warmup(s->o, size_bytes),
 			.initiator = gd_initiates(s, ph),
 			.target = gd_targets(s, ph),
 			.phase = ph->name },
