@@ -49,6 +49,26 @@ done
 "$B/gd_plan" --help | grep -q '^  --repeats N  .*deprecated alias of --campaign-repeats' ||
 	fail "--help does not call --repeats a deprecated alias"
 
+# --seconds-from: the seconds per execution are a run's time account
+# (wall_s 45 -> 768 x 45 s = 9.6 serial hours), and the worksheet names
+# where they came from; a document without an account, or not a run
+# document, is refused with the file named.
+printf '{"schema": "gdperf.run/2", "time_account": {"wall_s": 45.0, "steps": {"window_s": 36.0}}}' >"$T/run.json"
+"$B/gd_plan" --servers 32 --gpus-per-server 8 --rails 8 --nic-gbps 400 \
+	--campaign-repeats 3 --seconds-from "$T/run.json" > "$T/sf.txt" || fail "--seconds-from"
+grep -q '^ *9.6  serial hours' "$T/sf.txt" || fail "--seconds-from: 9.6 serial hours"
+grep -q "^45 s per execution\|, 45 s per execution" "$T/sf.txt" || fail "--seconds-from: 45 s per execution"
+grep -q "the time account of $T/run.json, 80% of it in measured windows" "$T/sf.txt" ||
+	fail "--seconds-from: the worksheet names the run and its window share"
+printf '{"schema": "gdperf.run/2"}' >"$T/old.json"
+printf '{"schema": "gdperf.fleet/1"}' >"$T/fleet.json"
+for f in old fleet missing; do
+	"$B/gd_plan" --servers 4 --gpus-per-server 1 --rails 1 --seconds-from "$T/$f.json" \
+		>"$T/sf-$f.out" 2>&1 && fail "--seconds-from $f.json accepted"
+	grep -q -- "--seconds-from $T/$f.json" "$T/sf-$f.out" || fail "--seconds-from $f.json: the file is not named"
+done
+grep -q 'no time_account' "$T/sf-old.out" || fail "--seconds-from: a run without an account"
+
 # Every option of gd_plan's option table has its entry in gd_plan(1).
 M=${GD_TOP_SRCDIR:-.}/man/gd_plan.1
 for o in $(awk -F'"' '/^\t+\{ "[^"]+", (no|required|optional)_argument/ { print $2 }' \

@@ -41,6 +41,7 @@ static const struct option long_opts[] = {
 	{ "repeat", required_argument, NULL, OPT_SET },
 	{ "run-limit", required_argument, NULL, OPT_SET },
 	{ "seconds", required_argument, NULL, OPT_SET },
+	{ "seconds-from", required_argument, NULL, OPT_SET },
 	{ "name", required_argument, NULL, OPT_SET },
 	{ "host-prefix", required_argument, NULL, OPT_SET },
 	{ "nic-prefix", required_argument, NULL, OPT_SET },
@@ -81,6 +82,8 @@ static void usage(FILE *f)
 		"  --repeats N            deprecated alias of --campaign-repeats (not the\n"
 		"                         rounds inside a run: that is --repeat)\n"
 		"  --seconds S            seconds per execution (default 30)\n"
+		"  --seconds-from RUN.json  seconds per execution from a run of the\n"
+		"                         same job: its time account's wall time\n"
 		"  --hosts FILE           host list: NAME [rack=RACK] [GPU:NIC:RAIL ...]\n"
 		"  --host-prefix P        generated host names P01.. (default node)\n"
 		"  --nic-prefix P         generated NIC names P<rail> (default mlx5_)\n"

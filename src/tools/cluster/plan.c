@@ -152,8 +152,12 @@ int gd_plan_cfg_set(struct gd_plan_cfg *c, const char *key, const char *v)
 		return parse_long(key, v, 1024, 60000, &c->base_port);
 	if (!strcmp(key, "nic-gbps"))
 		return parse_double(key, v, 0.001, 1e6, &c->nic_Gbps);
-	if (!strcmp(key, "seconds"))
+	if (!strcmp(key, "seconds")) {
+		c->seconds_from[0] = '\0';
 		return parse_double(key, v, 0.001, 86400, &c->seconds);
+	}
+	if (!strcmp(key, "seconds-from"))
+		return gd_plan_seconds_from(c, v);
 	if (!strcmp(key, "name"))
 		return parse_name(key, v, NULL, c->name, sizeof(c->name));
 	if (!strcmp(key, "host-prefix"))

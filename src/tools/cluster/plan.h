@@ -54,6 +54,11 @@ struct gd_plan_cfg {
 	long run_limit_s; /* stop a run after this long; 0: never */
 	double nic_Gbps;  /* nominal line rate, 10^9 bit/s */
 	double seconds;	  /* per execution */
+	/* --seconds-from: the run document whose time account gave
+	 * @seconds ("" when --seconds or the default did), and the share of
+	 * that run's wall time in measured windows */
+	char seconds_from[GD_PLAN_ARGS_MAX];
+	double seconds_from_window_share;
 	char name[GD_PLAN_NAME_MAX];
 	char host_prefix[GD_PLAN_NAME_MAX];
 	char nic_prefix[GD_PLAN_NAME_MAX];
@@ -121,6 +126,9 @@ struct gd_plan {
 /* plan.c */
 void gd_plan_cfg_defaults(struct gd_plan_cfg *cfg);
 /* Parse one "key" option value into @cfg; -EINVAL with the option named. */
+/* plan_seconds.c: --seconds-from RUN.json, the seconds per execution from
+ * that run's time_account.wall_s; -EINVAL naming the file and the fix. */
+int gd_plan_seconds_from(struct gd_plan_cfg *c, const char *path);
 int gd_plan_cfg_set(struct gd_plan_cfg *cfg, const char *key,
 		    const char *value);
 int gd_plan_cfg_load(struct gd_plan_cfg *cfg, const char *path);

@@ -114,8 +114,14 @@ int gd_plan_print_worksheet(const struct gd_plan *plan, FILE *f)
 		c->name, c->servers, c->gpus_per_server, c->rails, num,
 		c->repeats);
 	gd_plan_fmt_num(num, sizeof(num), c->seconds);
-	fprintf(f, "%s s per execution, --repeat=%ld in every run\n\n", num,
+	fprintf(f, "%s s per execution, --repeat=%ld in every run\n", num,
 		c->tool_repeat);
+	if (c->seconds_from[0])
+		fprintf(f,
+			"(seconds per execution: the time account of %s, "
+			"%.0f%% of it in measured windows)\n",
+			c->seconds_from, 100 * c->seconds_from_window_share);
+	fputc('\n', f);
 	for (i = 0; i < n; i++) {
 		gd_plan_fmt_num(num, sizeof(num), rows[i].value);
 		fprintf(f, "%10s  %-25s %s\n", num, rows[i].unit,
@@ -146,6 +152,10 @@ static struct json_object *cfg_json(const struct gd_plan_cfg *c)
 			       json_object_new_int64(gd_plan_run_limit(c)));
 	json_object_object_add(o, "seconds_per_execution",
 			       json_object_new_double(c->seconds));
+	json_object_object_add(o, "seconds_from",
+			       c->seconds_from[0]
+				       ? json_object_new_string(c->seconds_from)
+				       : NULL);
 	json_object_object_add(o, "tool", json_object_new_string(c->tool));
 	json_object_object_add(o, "gpu_mem",
 			       json_object_new_string(c->gpu_mem));
