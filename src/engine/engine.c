@@ -501,6 +501,7 @@ static int gd_run_role(const struct gd_test *test, struct gd_opts *o, int argc,
 	if (!ret) {
 		gd_report_sections(&s);
 		gd_report_header(&s);
+		gd_sweep_announce(&s);
 		gd_acct_mark(&s.acct, GD_ACCT_REPORT);
 		ret = gd_run_passes(&s);
 	}

@@ -418,6 +418,39 @@ static void gd_walk_follow(struct gd_session *s, struct gd_walk *w)
 	}
 }
 
+/* The memory spec this side gave for place @place, or NULL. */
+static const char *gd_own_spec(const struct gd_session *s, unsigned int place)
+{
+	if (place == GD_PLACE_HOST)
+		return s->o->use_hugepages ? "hugepage" : "host";
+	return place <= s->o->num_mem ? s->o->mem_list[place - 1] : NULL;
+}
+
+void gd_sweep_announce(const struct gd_session *s)
+{
+	for (unsigned int p = 0; p < s->num_phases && !s->is_server; p++) {
+		const struct gd_phase *ph = &s->phases[p];
+		const struct gd_local_buf *lb = &s->local[ph->client_place];
+		const struct gd_remote_buf *rb = &s->remote[ph->server_place];
+		const char *spec = gd_own_spec(s, ph->server_place);
+
+		if (!lb->ok && !lb->stage[0])
+			gd_report_notice(
+				"%s: phase %s will not run: this side %s; add --mem here, or choose --phases that match",
+				s->test->name, ph->name, lb->why_absent);
+		else if (!rb->present && !rb->stage[0])
+			gd_report_notice(
+				"%s: phase %s will not run: the server %s; start the server with --mem=%s as well (its own device of that kind), or choose --phases that match",
+				s->test->name, ph->name,
+				/* the peer's reason is in its own words */
+				strstr(rb->why_absent, "this side ")
+					? strstr(rb->why_absent, "this side ") +
+						  10
+					: rb->why_absent,
+				spec ? spec : "...");
+	}
+}
+
 int gd_sweep_run(struct gd_session *s)
 {
 	bool precise = s->o->precision_pct > 0;

@@ -34,6 +34,11 @@ struct gd_rounds {
 	unsigned int done[GD_MAX_SIZES];
 };
 
+/* sweep.c, client: one line, before the first step, for each phase that
+ * cannot run because a side has no memory configured for it, saying what
+ * to add (its steps then report "not configured"). */
+void gd_sweep_announce(const struct gd_session *s);
+
 /* sweep_report.c */
 void gd_outcome_free(struct gd_step_outcome *o);
 /* The figure a round is ranked and paired by: average bandwidth (both

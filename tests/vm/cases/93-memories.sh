@@ -76,4 +76,19 @@ if [ -f "$FAKE" ]; then
 else
 	tap_skip "two fake GPUs, two routes, cuda:near" "$FAKE not in the payload"
 fi
+
+# A client with device memory against a server without: the client says,
+# before the first step, that DD will not run and what to add on the
+# server; HH still runs; the phase is reported as not configured (exit 1).
+PORT=$(next_port)
+PROG=gd_write_bw pair_run noserver 120 -d rxe0 -x 1 -p "$PORT" -- \
+	-d rxe0 -x 1 -p "$PORT" -s 65536 -n 50 --mem=hugepage --out_json_file="$WORK/noserver.json"
+st=1
+[ "$CLIENT_RC" = 1 ] &&
+	grep -q 'phase DD will not run: the server has no device memory configured (no --mem); start the server with --mem=hugepage as well' \
+		"$WORK/noserver.client" &&
+	json_ok "$WORK/noserver.json" '.phases[0].status == "ok"
+		and any(.verdicts[]; .code == "GD_PHASE_NOT_CONFIGURED")' && st=0
+tap_check $st "client --mem=hugepage, server without --mem: exit $CLIENT_RC, one line before the run says to start the server with --mem=hugepage, HH ok" \
+	"$WORK/noserver.client"
 exit 0
