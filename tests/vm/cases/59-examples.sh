@@ -1,0 +1,80 @@
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+# Every example in every program's --help (gdperf(7)'s TESTS section
+# holds the same lines, checked by tests/man-options.sh) runs on rxe0:
+# a server line with the client line after it as a pair, a --loopback
+# line alone. What the guest cannot be is put in its place, and only that:
+# mlx5_0 is rxe0, HOST is this guest's address, cuda:0 is the fake CUDA
+# driver's GPU 0 (a TEST DOUBLE, lenient: host memory behind it; the GPU
+# path itself is case 80's) by the peer-memory route (rxe cannot import a
+# DMA-BUF, which the default route picks first), and a sweep without -n or -D gets -n 20 so
+# that it ends under TCG. An example passes when it exits 0, or 3 with its
+# gate named when it has one (-w, -y, --max-lat, --expect-ratio: rxe under
+# TCG is slower than the figures meant for a real NIC), and never prints
+# a usage error.
+# gd-case-timeout-s: 300
+. /gd/guest-lib.sh
+
+FAKE=$GD_VM_PAYLOAD/libfakecuda.so
+export GD_FAKE_CUDA_LENIENT=1
+[ -e "$FAKE" ] && export GD_CUDA_LIBRARY=$FAKE
+cd "$WORK" || exit 1
+
+# adapt LINE: the example as it runs in this guest
+adapt() {
+	local l=$1
+	l=$(printf '%s' "$l" | sed 's/-d mlx5_0/-d rxe0 -x 1/')
+	if [ -e "$FAKE" ]; then
+		l=$(printf '%s' "$l" | sed 's/--mem=cuda:0/--mem=cuda:0:peermem/')
+	else
+		l=$(printf '%s' "$l" | sed 's/--mem=cuda:0/--mem=hugepage/')
+	fi
+	case " $l " in
+	*" -a "*) case " $l " in *" -n "* | *" -D "*) ;; *) l="$l -n 20" ;; esac ;;
+	esac
+	printf '%s' "$l"
+}
+
+# judge NAME RC OUT LINE: exit 0, or 3 with a gate's line when LINE has one
+judge() {
+	local name=$1 rc=$2 out=$3 line=$4 st=1
+	if grep -q 'usage\|unknown option\|error: .*option' "$out"; then
+		st=1
+	elif [ "$rc" = 0 ]; then
+		st=0
+	elif [ "$rc" = 3 ] && printf '%s' "$line" | grep -Eq -- ' -w | -y |--max-lat|--expect-ratio' &&
+		grep -q 'GD_GATE_FAIL\|gate' "$out"; then
+		st=0
+	fi
+	tap_check $st "--help example runs: $line (exit $rc, $(($(cut -d. -f1 /proc/uptime) - T0)) s)" "$out"
+}
+
+echo 64 >/proc/sys/vm/nr_hugepages
+n=0
+for bin in gd_write_bw gd_write_lat gd_read_bw gd_read_lat gd_send_bw gd_send_lat gd_atomic_bw gd_atomic_lat; do
+	$bin --help | sed -n '/^Examples:$/,/^$/p' | sed -n 's/^  \([^ ].*\)$/\1/p' >"$WORK/ex-$bin"
+	server=""
+	while IFS= read -r ex; do
+		n=$((n + 1))
+		T0=$(cut -d. -f1 /proc/uptime)
+		case " $ex " in
+		*" --loopback "*)
+			run_bounded 120 "$WORK/ex$n.out" $(adapt "$ex")
+			judge "ex$n" $? "$WORK/ex$n.out" "$ex"
+			;;
+		*" HOST "*)
+			PORT=$(next_port)
+			srv=$(adapt "$server")
+			cli=$(adapt "$ex" | sed 's/ HOST$//; s/ HOST / /')
+			PROG=$bin pair_run "ex$n" 120 ${srv#"$bin"} -p "$PORT" -- ${cli#"$bin"} -p "$PORT"
+			judge "ex$n" "$CLIENT_RC" "$WORK/ex$n.client" "$server / $ex"
+			st=1
+			[ "$SERVER_RC" = "$CLIENT_RC" ] && st=0
+			tap_check $st "--help example's server: $server (exit $SERVER_RC, the client's $CLIENT_RC)" "$WORK/ex$n.server"
+			server=""
+			;;
+		*) server=$ex ;;
+		esac
+	done <"$WORK/ex-$bin"
+	[ -z "$server" ]
+	tap_check $? "$bin --help: every server example has its client after it"
+done
