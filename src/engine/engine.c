@@ -180,6 +180,20 @@ static void gd_report_header_nic_ro(struct gd_session *s)
 			     "RO on the NIC", ro.text);
 }
 
+/* The phases that run, as the sweep planned them (--reverse and -b add
+ * theirs to --phases), not the list given. */
+static void gd_report_header_phases(struct gd_session *s)
+{
+	char list[GD_MAX_PHASES * 26] = "";
+	size_t len = 0;
+
+	for (unsigned int p = 0; p < s->num_phases && len < sizeof(list); p++)
+		len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%s",
+					p ? "," : "", s->phases[p].name);
+	gd_report_header_str(s->rep, "phases", "Phases",
+			     s->num_phases ? list : "HH");
+}
+
 static void gd_report_header(struct gd_session *s)
 {
 	const struct gd_port_info *p = &s->v.port;
@@ -222,8 +236,7 @@ static void gd_report_header(struct gd_session *s)
 	if (s->scatter_to_cqe[0])
 		gd_report_header_str(rep, "mlx5_scatter_to_cqe",
 				     "MLX5_SCATTER_TO_CQE", s->scatter_to_cqe);
-	gd_report_header_str(rep, "phases", "Phases",
-			     s->o->phases ? s->o->phases : "HH");
+	gd_report_header_phases(s);
 	gd_report_header_str(rep, "peer", "Peer", s->oob.peer_name);
 	gd_report_header_str(rep, "clock", "Clock", gd_clock_describe());
 	gd_affinity_text(buf, sizeof(buf));
@@ -434,6 +447,22 @@ static int gd_run_passes(struct gd_session *s)
 			      sig);
 }
 
+/* Did any step of the sweep run? A run that failed before its first step
+ * (the device, the peer, the setup) is its error line and next check,
+ * with no empty tables or verdicts after it; its document still has
+ * them. */
+static bool gd_any_step_ran(struct gd_session *s)
+{
+	struct json_object *phases =
+		gd_json_path(gd_report_root(s->rep), "phases", NULL);
+
+	for (size_t p = 0; phases && p < gd_json_len(phases); p++)
+		if (gd_json_len(gd_json_path(gd_json_idx(phases, p), "steps",
+					     NULL)) > 0)
+			return true;
+	return false;
+}
+
 /* The time account's section and its one line, once the run is over. */
 static void gd_report_time_account(struct gd_session *s)
 {
@@ -441,7 +470,8 @@ static void gd_report_time_account(struct gd_session *s)
 	struct json_object *j = gd_acct_json(&s->acct, line, sizeof(line));
 
 	gd_report_section_text(s->rep, "time_account", j,
-			       s->is_server || !s->num_phases ? NULL : line);
+			       s->is_server || !gd_any_step_ran(s) ? NULL
+								   : line);
 }
 
 static int gd_run_role(const struct gd_test *test, struct gd_opts *o, int argc,
@@ -519,7 +549,8 @@ static int gd_run_role(const struct gd_test *test, struct gd_opts *o, int argc,
 	/* A sweep that failed midway is judged too: the phases it kept are
 	 * evidence, and the failed one gets its verdict. Not an interrupted
 	 * sweep: its cut phases would read as failed ones. */
-	if (!is_server && ret != -EINTR && s.num_phases) {
+	if (!is_server && ret != -EINTR && s.num_phases &&
+	    (!ret || gd_any_step_ran(&s))) {
 		int judged = gd_judge(&s);
 
 		if (!ret)
