@@ -184,7 +184,7 @@ void gd_opts_usage(const struct gd_test *test, FILE *out)
 		fprintf(out, "  %s\n      %s\n", test->examples[e].cmd,
 			test->examples[e].what);
 	fprintf(out,
-		"\nExit status: 0 success, 1 test failed or runtime error, 2 usage or bad input, 3 a gate failed, 4 a gate undecided (not enough evidence; --gate-undecided=pass lets it pass).\n");
+		"\nExit status: 0 success, 1 test failed or runtime error, 2 usage or bad input, 3 a gate failed, 4 not enough evidence to decide a gate.\n");
 }
 
 void gd_opts_list_long(FILE *out)
