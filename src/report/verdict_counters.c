@@ -248,11 +248,22 @@ static const char *gd_moved_finding(int64_t eh, int64_t ed, double q)
 	return "alike";
 }
 
+/* 14536.8 -> "14537", 2.345 -> "2.35": rates as people read them. */
+static const char *gd_rate_text(double r, char *buf, size_t len)
+{
+	snprintf(buf, len, r >= 100 ? "%.0f" : "%.3g", r);
+	return buf;
+}
+
 /* The line that says what the HH/device pair shows. */
 static void gd_moved_pair_text(struct gd_sbuf *sb, const char *finding,
 			       const char *dev, const char *dir, double rh,
 			       double rd)
 {
+	char h[32], d[32];
+
+	gd_rate_text(rh, h, sizeof(h));
+	gd_rate_text(rd, d, sizeof(d));
 	if (!strcmp(finding, "alike") && (rh < 0 || rd < 0))
 		gd_sb_add(
 			sb,
@@ -261,23 +272,23 @@ static void gd_moved_pair_text(struct gd_sbuf *sb, const char *finding,
 	else if (!strcmp(finding, "alike"))
 		gd_sb_add(
 			sb,
-			"alike in HH and %s %s (%.3g and %.3g per GiB sent, within a factor of %g): the device path is not the cause",
-			dev, dir, rh, rd, GD_MOVED_ALIKE_FACTOR);
+			"alike in HH and %s %s (%s and %s per GiB sent, within a factor of %g): the device path is not the cause",
+			dev, dir, h, d, GD_MOVED_ALIKE_FACTOR);
 	else if (!strcmp(finding, "device_more"))
 		gd_sb_add(
 			sb,
-			"%s %s moved %.3g times as often per GiB sent as HH (%.3g against %.3g): evidence against the device path",
-			dev, dir, rd / rh, rd, rh);
+			"%s %s moved %.3g times as often per GiB sent as HH (%s against %s): evidence against the device path",
+			dev, dir, rd / rh, d, h);
 	else if (!strcmp(finding, "host_more"))
 		gd_sb_add(
 			sb,
-			"HH %s moved more per GiB sent than %s (%.3g against %.3g): not the device path",
-			dir, dev, rh, rd);
+			"HH %s moved more per GiB sent than %s (%s against %s): not the device path",
+			dir, dev, h, d);
 	else if (!strcmp(finding, "device_only"))
 		gd_sb_add(
 			sb,
-			"only in %s %s, not in HH (%.3g per GiB sent): evidence against the device path",
-			dev, dir, rd);
+			"only in %s %s, not in HH (%s per GiB sent): evidence against the device path",
+			dev, dir, d);
 	else
 		gd_sb_add(sb, "only in HH %s, not in %s: not the device path",
 			  dir, dev);
