@@ -32,8 +32,9 @@ int64_t gd_counter_delta(struct json_object *delta, const char *name)
 		const char *n = gd_json_str(c, "name");
 		double d;
 
+		/* a document's number, not trusted to fit */
 		if (n && !strcmp(n, name) && gd_json_num(c, "delta", &d))
-			return (int64_t)d;
+			return d >= 0 && d < 9e18 ? (int64_t)d : -1;
 	}
 	return -1;
 }
@@ -69,6 +70,17 @@ static void gd_bytes_text(uint64_t b, char *buf, size_t len)
 	snprintf(buf, len, "%" PRIu64 " %s", b, unit[u]);
 }
 
+/* A step's size_bytes, when it is a size at all. */
+static bool gd_step_size(struct json_object *st, uint64_t *size)
+{
+	double v;
+
+	if (!gd_json_num(st, "size_bytes", &v) || !(v >= 0 && v < 1.8e19))
+		return false;
+	*size = (uint64_t)v;
+	return true;
+}
+
 static int gd_u64_cmp(const void *a, const void *b)
 {
 	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
@@ -98,18 +110,17 @@ static size_t gd_moved_sizes(struct json_object *ph, const char *side,
 	for (size_t i = 0; i < gd_json_len(steps); i++) {
 		struct json_object *st = gd_json_idx(steps, i);
 		struct json_object *moved = gd_json_path(st, field, key);
-		double size = 0;
+		uint64_t size;
 		size_t k;
 
-		if (!gd_json_len(moved) ||
-		    !gd_json_num(st, "size_bytes", &size))
+		if (!gd_json_len(moved) || !gd_step_size(st, &size))
 			continue;
 		if (name && !gd_list_has(moved, name))
 			continue;
-		for (k = 0; k < n && out[k] != (uint64_t)size; k++)
+		for (k = 0; k < n && out[k] != size; k++)
 			;
 		if (k == n && n < GD_MOVED_MAX_SIZES)
-			out[n++] = (uint64_t)size;
+			out[n++] = size;
 	}
 	qsort(out, n, sizeof(out[0]), gd_u64_cmp);
 	return n;
@@ -150,15 +161,15 @@ static size_t gd_phase_sizes(struct json_object *ph)
 	size_t n = 0;
 
 	for (size_t i = 0; i < gd_json_len(steps); i++) {
-		double size = 0;
+		uint64_t size;
 		size_t k;
 
-		if (!gd_json_num(gd_json_idx(steps, i), "size_bytes", &size))
+		if (!gd_step_size(gd_json_idx(steps, i), &size))
 			continue;
-		for (k = 0; k < n && seen[k] != (uint64_t)size; k++)
+		for (k = 0; k < n && seen[k] != size; k++)
 			;
 		if (k == n && n < GD_MOVED_MAX_SIZES)
-			seen[n++] = (uint64_t)size;
+			seen[n++] = size;
 	}
 	return n;
 }
@@ -193,7 +204,9 @@ static int64_t gd_moved_side(struct gd_moved *m, struct json_object *ph,
 		gd_count_text(d, num, sizeof(num));
 		gd_sb_add(&sb, "%s %s +%s", k ? "," : "", name, num);
 		json_object_object_add(counts, name, json_object_new_int64(d));
-		events += d > 0 ? d : 0;
+		if (d > 0)
+			events =
+				d > INT64_MAX - events ? INT64_MAX : events + d;
 	}
 	ns = gd_moved_sizes(ph, side, key, NULL, sizes);
 	gd_sizes_text(&sb, sizes, ns, gd_phase_sizes(ph));
