@@ -153,8 +153,9 @@ static void test_bw_ratios(void **state)
 
 /*
  * One sample per size and only two gated sizes below the ratio: a sign or
- * run test over two sizes cannot be significant, so the gate passes and
- * the verdict says the run cannot tell, with what would settle it.
+ * run test over two sizes cannot be significant, so no gate fails (3) but
+ * the gate is undecided, which fails by default with exit status 4; the
+ * verdict says the run cannot tell, with what would settle it.
  */
 static void test_expect_ratio_gate(void **state)
 {
@@ -197,11 +198,17 @@ static void test_expect_ratio_gate(void **state)
 	assert_int_equal(json_object_array_length(gates), 1);
 	v = json_object_array_get_idx(gates, 0);
 	assert_string_equal(vstr(v, "gate"), "expect_ratio");
-	assert_true(
+	assert_false(
 		json_object_get_boolean(json_object_object_get(v, "passed")));
+	assert_true(json_object_get_boolean(
+		json_object_object_get(v, "undecided")));
+	assert_string_equal(vstr(v, "undecided_policy"), "fail");
 	assert_non_null(strstr(vstr(v, "policy"), "one size's figure alone"));
 	assert_true(num_at(v, "figure", NULL) > 0.61 &&
 		    num_at(v, "figure", NULL) < 0.62);
+	assert_int_equal(gd_compare_gate_status(r.doc, r.gate_failed),
+			 GD_GATE_STATUS_UNDECIDED);
+	assert_non_null(verdict(&r, "GD_GATE_UNDECIDED"));
 	run_free(&r);
 }
 
@@ -661,8 +668,8 @@ static void test_error_counters(void **state)
 	run_free(&r);
 }
 
-/* Retries moved but the data arrived: an info verdict naming them, and
- * the scope line still there. */
+/* Retries moved but the data arrived: a warning naming them, and the
+ * scope line still there. */
 static void test_retransmissions(void **state)
 {
 	struct json_object *v;
@@ -679,7 +686,7 @@ static void test_retransmissions(void **state)
 			     " 'errors_moved': [], 'retries_moved': ['duplicate_request']}, 'remote': null}}"),
 		NULL);
 	v = verdict(&r, "GD_RETRANSMISSIONS");
-	assert_string_equal(vstr(v, "severity"), "info");
+	assert_string_equal(vstr(v, "severity"), "warning");
 	assert_string_equal(evidence(v, ev, sizeof(ev)),
 			    "HH forward local: duplicate_request +7|");
 	assert_non_null(verdict(&r, "GD_OK_HOST_ONLY"));

@@ -134,6 +134,7 @@ static const struct sample samples[] = {
 	{ "precision-time", "60", { "--precision=5", NULL } },
 	{ "expect-ratio", "0.8", { NULL } },
 	{ "gate-from", "4K", { NULL } },
+	{ "gate-undecided", "pass", { NULL } },
 	{ "min-bw", "10", { NULL } },
 	{ "max-lat", "10", { NULL } },
 	{ "plot", "/tmp/gd-compat-test.svg", { NULL } },

@@ -3,7 +3,8 @@
  * perftest's report modes, from the option to what the run says: -w and -y
  * parsed, carried by the document's "options" and judged as gates (records
  * in "gates", exit status 3 through gate_failed); -H, -U and -C listings of
- * one step's samples; -W's line of named counter deltas.
+ * one step's samples; -W's line of named counter deltas; --gate-undecided
+ * parsed, in the document's options, and in --help's exit statuses.
  */
 #include <config.h>
 
@@ -261,6 +262,47 @@ static void test_counters_named(void **state)
 	       "hw_counters/rcvd_pkts,hw_counters/");
 }
 
+/* --gate-undecided takes fail or pass, exactly; the document's options
+ * carry it (null: the default, fail); --help says what status 4 is. */
+static void test_gate_undecided(void **state)
+{
+	struct json_object *eff;
+	struct gd_opts o;
+	char *help = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	(void)state;
+	assert_int_equal(PARSE(&t_write_bw, &o, "--gate-undecided=pass",
+			       "--expect-ratio=0.9"),
+			 0);
+	eff = gd_opts_effective(&o);
+	assert_string_equal(json_object_get_string(json_object_object_get(
+				    eff, "gate-undecided")),
+			    "pass");
+	json_object_put(eff);
+	gd_opts_free(&o);
+	assert_int_equal(PARSE0(&t_write_lat, &o), 0);
+	assert_null(o.gate_undecided);
+	eff = gd_opts_effective(&o);
+	assert_true(json_object_object_get_ex(eff, "gate-undecided", NULL));
+	json_object_put(eff);
+	gd_opts_free(&o);
+	REJECT(&t_write_bw, -EINVAL, "accepted values fail, pass",
+	       "--gate-undecided=maybe");
+	REJECT(&t_write_bw, -EINVAL, "'Pass'", "--gate-undecided", "Pass");
+	f = open_memstream(&help, &len);
+	assert_non_null(f);
+	assert_int_equal(parse_list(&t_write_bw, &o, f,
+				    (const char *const[]){ "--help", NULL }),
+			 1);
+	fclose(f);
+	assert_non_null(strstr(help, "--gate-undecided"));
+	assert_non_null(strstr(help, "4 not enough evidence to decide a gate"));
+	free(help);
+	gd_opts_free(&o);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -268,6 +310,7 @@ int main(void)
 		cmocka_unit_test(test_limit_msgrate),
 		cmocka_unit_test(test_lat_samples),
 		cmocka_unit_test(test_counters_named),
+		cmocka_unit_test(test_gate_undecided),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * Unit tests for src/report.c: the JSON document read back with json-c, the
- * atomic write, perftest's text columns and the --output=X single numbers.
+ * atomic write, perftest's text columns and the --output=X single numbers;
+ * then what the verdicts and gates make of a finished document: counters
+ * merged across sizes and named with their phases and sizes, and the exit
+ * status of an undecided gate.
  */
 #include <config.h>
 
@@ -25,7 +28,9 @@
 #include <json-c/json.h>
 
 #include "util/error.h"
+#include "report/compare.h"
 #include "report/report.h"
+#include "transport/counters.h"
 
 #define BW_COLUMNS_MiB                                                         \
 	" #bytes     #iterations    BW peak[MiB/sec]    BW average[MiB/sec]   MsgRate[Mpps]\n"
@@ -742,6 +747,309 @@ static void test_unwritable_file_rescued(void **state)
 	json_object_put(doc);
 }
 
+/* JSON with single quotes, for readable fixtures. */
+static struct json_object *jparse(const char *text)
+{
+	char buf[8192];
+	struct json_object *o;
+	size_t i;
+
+	for (i = 0; text[i] && i + 1 < sizeof(buf); i++)
+		buf[i] = text[i] == '\'' ? '"' : text[i];
+	buf[i] = '\0';
+	o = json_tokener_parse(buf);
+	assert_non_null(o);
+	return o;
+}
+
+/* One step's counter window: @dup duplicate_request, @cre
+ * completer_retry_err, @sym symbol_error, @pkts packets sent. */
+static struct json_object *step_delta(int dup, int cre, int sym, int pkts)
+{
+	char buf[1024];
+
+	snprintf(
+		buf, sizeof(buf),
+		"{'counters': [{'name': 'completer_retry_err', 'delta': %d, 'class': 'retry'},"
+		" {'name': 'duplicate_request', 'delta': %d, 'class': 'retry'},"
+		" {'name': 'symbol_error', 'delta': %d, 'class': 'error'}],"
+		" 'errors_moved': [%s], 'retries_moved': [%s%s%s],"
+		" 'congestion_moved': [], 'tx_packets': %d, 'notes': []}",
+		cre, dup, sym, sym ? "'symbol_error'" : "",
+		cre ? "'completer_retry_err'" : "", cre && dup ? ", " : "",
+		dup ? "'duplicate_request'" : "", pkts);
+	return jparse(buf);
+}
+
+static bool list_has(struct json_object *list, const char *name)
+{
+	for (size_t i = 0; i < json_object_array_length(list); i++)
+		if (!strcmp(json_object_get_string(
+				    json_object_array_get_idx(list, i)),
+			    name))
+			return true;
+	return false;
+}
+
+/* The phase's sum of its steps: a counter that moved only at the second
+ * size is in the phase's moved list (it used to keep the first size's),
+ * a name moved at both sizes is listed once, and the deltas add up. */
+static void test_counters_merged_across_sizes(void **state)
+{
+	struct json_object *acc = NULL, *a = step_delta(0, 0, 1, 10),
+			   *b = step_delta(2381, 75, 1, 20);
+
+	(void)state;
+	gd_counters_merge(&acc, a);
+	gd_counters_merge(&acc, b);
+	assert_int_equal(json_object_array_length(jpath(acc, "retries_moved")),
+			 2);
+	assert_true(list_has(jpath(acc, "retries_moved"), "duplicate_request"));
+	assert_true(
+		list_has(jpath(acc, "retries_moved"), "completer_retry_err"));
+	assert_int_equal(json_object_array_length(jpath(acc, "errors_moved")),
+			 1);
+	assert_jint(acc, "counters.0.delta", 75);
+	assert_jint(acc, "counters.1.delta", 2381);
+	assert_jint(acc, "counters.2.delta", 2);
+	assert_jint(acc, "tx_packets", 30);
+	/* the first window is copied, not shared */
+	assert_int_equal(json_object_array_length(jpath(a, "retries_moved")),
+			 0);
+	json_object_put(acc);
+	json_object_put(a);
+	json_object_put(b);
+}
+
+/* A bandwidth phase of @pl at @n sizes from 1 MiB up, 1 GiB sent, whose
+ * steps from size index @from on moved @dup and @cre retries (split
+ * over them), merged as the engine merges them. */
+static struct json_object *retry_phase(const char *pl, int n, int from, int dup,
+				       int cre)
+{
+	struct json_object *ph, *res = json_object_new_array(),
+				*steps = json_object_new_array(), *acc = NULL,
+				*counters = json_object_new_object();
+	char buf[512];
+
+	snprintf(buf, sizeof(buf),
+		 "{'name': '%s', 'placement': '%s', 'direction': 'forward',"
+		 " 'status': 'ok', 'app_bytes': 1073741824}",
+		 pl, pl);
+	ph = jparse(buf);
+	for (int z = 0; z < n; z++) {
+		uint64_t size = 1048576ULL << z;
+		bool moved = z >= from;
+		int k = n - from;
+		struct json_object *st = json_object_new_object(), *d;
+
+		snprintf(buf, sizeof(buf),
+			 "{'size_bytes': %llu, 'iterations': 100,"
+			 " 'bw_avg_MiBps': 1000.0}",
+			 (unsigned long long)size);
+		json_object_array_add(res, jparse(buf));
+		/* the last moving step takes the remainder */
+		d = step_delta(moved ? dup / k + (z == n - 1 ? dup % k : 0) : 0,
+			       moved ? cre / k + (z == n - 1 ? cre % k : 0) : 0,
+			       0, 100);
+		json_object_object_add(st, "size_bytes",
+				       json_object_new_int64((int64_t)size));
+		json_object_object_add(st, "status",
+				       json_object_new_string("ok"));
+		json_object_object_add(st, "counters_local", d);
+		gd_counters_merge(&acc, d);
+		json_object_array_add(steps, st);
+	}
+	json_object_object_add(ph, "results", res);
+	json_object_object_add(ph, "steps", steps);
+	json_object_object_add(counters, "local", acc);
+	json_object_object_add(counters, "remote", NULL);
+	json_object_object_add(ph, "counters", counters);
+	return ph;
+}
+
+struct judged {
+	struct json_object *doc, *cmp, *verd;
+	bool gate_failed;
+};
+
+static void judge_phases(struct judged *j, struct json_object *hh,
+			 struct json_object *dd, const struct gd_gate_cfg *g)
+{
+	struct json_object *phases = json_object_new_array();
+
+	j->doc = jparse("{'test': {'measure': 'bw'}}");
+	json_object_array_add(phases, hh);
+	json_object_array_add(phases, dd);
+	json_object_object_add(j->doc, "phases", phases);
+	assert_int_equal(
+		gd_compare_run(j->doc, g, &j->cmp, &j->verd, &j->gate_failed),
+		0);
+}
+
+static void judged_free(struct judged *j)
+{
+	json_object_put(j->doc);
+	json_object_put(j->cmp);
+	json_object_put(j->verd);
+}
+
+static struct json_object *verdict_of(struct judged *j, const char *code)
+{
+	for (size_t i = 0; i < json_object_array_length(j->verd); i++) {
+		struct json_object *v = json_object_array_get_idx(j->verd, i);
+
+		if (!strcmp(json_object_get_string(
+				    json_object_object_get(v, "code")),
+			    code))
+			return v;
+	}
+	return NULL;
+}
+
+/* Retries in HH and in DD at several sizes: one warning naming the
+ * phases, the sizes and the counts, that they moved alike per byte sent,
+ * and no exit status of its own. */
+static void test_retries_named_alike(void **state)
+{
+	struct judged j;
+	struct json_object *v;
+
+	(void)state;
+	judge_phases(&j, retry_phase("HH", 4, 0, 2381, 75),
+		     retry_phase("DD", 4, 1, 2000, 60), NULL);
+	v = verdict_of(&j, "GD_RETRANSMISSIONS");
+	assert_non_null(v);
+	assert_jstr(v, "severity", "warning");
+	assert_jstr(
+		v, "evidence.0",
+		"HH forward local: completer_retry_err +75, duplicate_request +2,381 at 1 MiB..8 MiB (4 of 4 sizes)");
+	assert_jstr(
+		v, "evidence.1",
+		"DD forward local: completer_retry_err +60, duplicate_request +2,000 at 2 MiB..8 MiB (3 of 4 sizes)");
+	assert_non_null(strstr(json_object_get_string(jpath(v, "evidence.2")),
+			       "alike in HH and DD forward"));
+	assert_jstr(v, "moved.1.phase", "DD");
+	assert_jint(v, "moved.1.counts.duplicate_request", 2000);
+	assert_int_equal(
+		json_object_array_length(jpath(v, "moved.1.sizes_bytes")), 3);
+	assert_jint(v, "moved.1.sizes_bytes.0", 2097152);
+	assert_jstr(v, "pairs.0.finding", "alike");
+	assert_jdbl(v, "pairs.0.hh_per_GiB", 2456);
+	assert_true(!json_object_get_boolean(jpath(v, "against_device_path")));
+	assert_non_null(strstr(json_object_get_string(jpath(v, "summary")),
+			       "not the device path"));
+	assert_false(j.gate_failed);
+	assert_int_equal(gd_compare_gate_status(j.doc, j.gate_failed), 0);
+	judged_free(&j);
+}
+
+/* Retries only in the device phase: evidence against the device path,
+ * with the check that would confirm it. */
+static void test_retries_device_only(void **state)
+{
+	struct judged j;
+	struct json_object *v;
+
+	(void)state;
+	judge_phases(&j, retry_phase("HH", 4, 4, 0, 0),
+		     retry_phase("DD", 4, 2, 500, 20), NULL);
+	v = verdict_of(&j, "GD_RETRANSMISSIONS");
+	assert_non_null(v);
+	assert_jstr(
+		v, "evidence.0",
+		"DD forward local: completer_retry_err +20, duplicate_request +500 at 4 MiB..8 MiB (2 of 4 sizes)");
+	assert_jstr(v, "pairs.0.finding", "device_only");
+	assert_true(json_object_get_boolean(jpath(v, "against_device_path")));
+	assert_non_null(strstr(json_object_get_string(jpath(v, "summary")),
+			       "evidence against the device path"));
+	assert_non_null(strstr(json_object_get_string(jpath(v, "next_check")),
+			       "--phases=HH,DD"));
+	judged_free(&j);
+}
+
+/* A two-phase document of one size measured once, DD at @dd MiB/s. */
+static void judge_one_size(struct judged *j, double dd,
+			   const struct gd_gate_cfg *g)
+{
+	char buf[512];
+
+	snprintf(buf, sizeof(buf),
+		 "{'name': 'DD', 'placement': 'DD', 'direction': 'forward',"
+		 " 'status': 'ok', 'results': [{'size_bytes': 1048576,"
+		 " 'iterations': 20, 'bw_avg_MiBps': %g}]}",
+		 dd);
+	judge_phases(
+		j,
+		jparse("{'name': 'HH', 'placement': 'HH', 'direction': 'forward',"
+		       " 'status': 'ok', 'results': [{'size_bytes': 1048576,"
+		       " 'iterations': 20, 'bw_avg_MiBps': 1000}]}"),
+		jparse(buf), g);
+}
+
+/* One size, one round: the ratio gate can neither clear 0.9 nor fall
+ * below it. Undecided fails by default with status 4 and its own
+ * verdict; --gate-undecided=pass lets it pass (status 0); a gate with no
+ * size at or above --gate-from is undecided too, never silently green. */
+static void test_gate_undecided_status(void **state)
+{
+	struct gd_gate_cfg g = { .expect_ratio = 0.9 };
+	struct judged j;
+	struct json_object *v;
+
+	(void)state;
+	judge_one_size(&j, 950, &g);
+	assert_false(j.gate_failed);
+	assert_int_equal(gd_compare_gate_status(j.doc, j.gate_failed),
+			 GD_GATE_STATUS_UNDECIDED);
+	assert_int_equal(GD_GATE_STATUS_UNDECIDED, 4);
+	assert_jstr(j.doc, "gates.0.gate", "expect_ratio");
+	assert_true(json_object_get_boolean(jpath(j.doc, "gates.0.undecided")));
+	assert_false(json_object_get_boolean(jpath(j.doc, "gates.0.passed")));
+	assert_jstr(j.doc, "gates.0.undecided_policy", "fail");
+	v = verdict_of(&j, "GD_GATE_UNDECIDED");
+	assert_non_null(v);
+	assert_jstr(v, "severity", "error");
+	assert_non_null(strstr(json_object_get_string(jpath(v, "summary")),
+			       "exit status 4"));
+	assert_non_null(strstr(json_object_get_string(jpath(v, "evidence.0")),
+			       "expect_ratio DD/HH forward undecided"));
+	assert_null(verdict_of(&j, "GD_OK"));
+	judged_free(&j);
+
+	g.undecided_pass = true;
+	judge_one_size(&j, 950, &g);
+	assert_int_equal(gd_compare_gate_status(j.doc, j.gate_failed), 0);
+	assert_true(json_object_get_boolean(jpath(j.doc, "gates.0.undecided")));
+	assert_true(json_object_get_boolean(jpath(j.doc, "gates.0.passed")));
+	assert_jstr(j.doc, "gates.0.undecided_policy", "pass");
+	assert_null(verdict_of(&j, "GD_GATE_UNDECIDED"));
+	judged_free(&j);
+
+	g = (struct gd_gate_cfg){ .expect_ratio = 0.9,
+				  .gate_from_bytes = 2097152 };
+	judge_one_size(&j, 950, &g);
+	assert_jstr(j.doc, "gates.0.decision", "not_assessed");
+	assert_int_equal(gd_compare_gate_status(j.doc, j.gate_failed),
+			 GD_GATE_STATUS_UNDECIDED);
+	judged_free(&j);
+
+	/* a failed gate comes before an undecided one */
+	assert_int_equal(gd_compare_gate_status(NULL, true),
+			 GD_GATE_STATUS_FAILED);
+}
+
+/* Both names of the decision that clears the floor. */
+static void test_decision_clears(void **state)
+{
+	(void)state;
+	assert_true(gd_decision_clears("not_below"));
+	assert_true(gd_decision_clears("no_difference"));
+	assert_false(gd_decision_clears("inconclusive"));
+	assert_false(gd_decision_clears("slower"));
+	assert_false(gd_decision_clears(NULL));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -758,6 +1066,11 @@ int main(void)
 		cmocka_unit_test(test_status_line),
 		cmocka_unit_test(test_notices_to_fd),
 		cmocka_unit_test(test_unwritable_file_rescued),
+		cmocka_unit_test(test_counters_merged_across_sizes),
+		cmocka_unit_test(test_retries_named_alike),
+		cmocka_unit_test(test_retries_device_only),
+		cmocka_unit_test(test_gate_undecided_status),
+		cmocka_unit_test(test_decision_clears),
 	};
 
 	return cmocka_run_group_tests(tests, setup_dir, teardown_dir) ? 1 : 0;

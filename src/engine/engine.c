@@ -32,8 +32,9 @@
 #include "engine/numa.h"
 #include "engine/pace.h"
 
-/* SIGINT and SIGTERM end a run with 128 + the signal (util/stop.h). */
-enum { GD_EXIT_OK = 0, GD_EXIT_FAIL = 1, GD_EXIT_USAGE = 2, GD_EXIT_GATE = 3 };
+/* SIGINT and SIGTERM end a run with 128 + the signal (util/stop.h); the
+ * gates' 3 and 4 are GD_GATE_STATUS_* (report/compare.h). */
+enum { GD_EXIT_OK = 0, GD_EXIT_FAIL = 1, GD_EXIT_USAGE = 2 };
 
 /* The peer said it was interrupted (the --loopback client half then drops
  * its server half's echo of it). */
@@ -352,7 +353,10 @@ static int gd_judge(struct gd_session *s)
 				 .gate_from_bytes = o->gate_from_bytes,
 				 .min_bw_MiBps = o->min_bw_MiBps,
 				 .max_lat_us = o->max_lat_us,
-				 .max_lat_is_p99 = o->max_lat_p99 };
+				 .max_lat_is_p99 = o->max_lat_p99,
+				 .undecided_pass =
+					 o->gate_undecided &&
+					 !strcmp(o->gate_undecided, "pass") };
 	struct json_object *doc = gd_report_root(s->rep), *cmp = NULL,
 			   *verd = NULL;
 	bool gate_failed = false;
@@ -374,7 +378,8 @@ static int gd_judge(struct gd_session *s)
 	}
 	if (gd_any_phase_failed(doc))
 		return GD_EXIT_FAIL;
-	return gate_failed ? GD_EXIT_GATE : GD_EXIT_OK;
+	/* a failed gate (3) before an undecided one (4) */
+	return gd_compare_gate_status(doc, gate_failed);
 }
 
 /* What the set-up session knows: the test, labels, options, endpoints. */

@@ -290,6 +290,18 @@ static int gd_opts_precision_check(const struct gd_opts *o)
 	return 0;
 }
 
+/* --gate-undecided takes a policy word, exactly. */
+static int gd_opts_gate_undecided_check(const struct gd_opts *o)
+{
+	if (o->gate_undecided && strcmp(o->gate_undecided, "fail") &&
+	    strcmp(o->gate_undecided, "pass"))
+		return gd_err(
+			-EINVAL,
+			"--gate-undecided: '%s' is not one of the accepted values fail, pass",
+			o->gate_undecided);
+	return 0;
+}
+
 /* -W: "counters/NAME" or "hw_counters/NAME", comma-separated, as
  * perftest takes it; a name the port lacks shows as absent. */
 static int gd_counter_list_check(const char *list)
@@ -536,8 +548,9 @@ int gd_opts_validate(const struct gd_test *test, struct gd_opts *o)
 			"--run_infinitely repeats until interrupted and --repeat=%" PRIu64
 			" a fixed number of rounds; give one",
 			o->repeat);
-	if (gd_opts_precision_check(o) || gd_opts_sizes_check(test, o) ||
-	    gd_opts_margin_check(o) || gd_opts_perftest_check(o) ||
+	if (gd_opts_precision_check(o) || gd_opts_gate_undecided_check(o) ||
+	    gd_opts_sizes_check(test, o) || gd_opts_margin_check(o) ||
+	    gd_opts_perftest_check(o) ||
 	    gd_opts_verbs_check(o, gd_opts_given(o, "vector"),
 				gd_opts_given(o, "connection")) ||
 	    gd_opts_rate_check(o, gd_opts_given(o, "rate_limit"),

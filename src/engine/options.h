@@ -148,6 +148,7 @@ struct gd_opts {
 	char *counters_root;
 	double expect_ratio;
 	uint64_t gate_from_bytes;
+	char *gate_undecided; /* --gate-undecided: NULL or "fail", "pass" */
 	double min_bw_MiBps;
 	double max_lat_us;
 	double limit_bw;      /* -w, in the report's unit (perftest) */

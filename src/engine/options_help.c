@@ -18,7 +18,8 @@ static const char *const gd_group_titles[GD_G_COUNT] = {
 	[GD_G_SHAPE] = "gdperf's run shape",
 	[GD_G_MEMORY] = "Memory and GPU",
 	[GD_G_PAIRED] = "Paired runs (phases, rounds, statistics)",
-	[GD_G_GATES] = "Gates (exit status 3 when one fails)",
+	[GD_G_GATES] =
+		"Gates (exit status 3 when one fails, 4 when one is undecided)",
 	[GD_G_OUTPUT] = "Output",
 };
 
@@ -183,7 +184,7 @@ void gd_opts_usage(const struct gd_test *test, FILE *out)
 		fprintf(out, "  %s\n      %s\n", test->examples[e].cmd,
 			test->examples[e].what);
 	fprintf(out,
-		"\nExit status: 0 success, 1 test failed or runtime error, 2 usage or bad input, 3 a gate failed.\n");
+		"\nExit status: 0 success, 1 test failed or runtime error, 2 usage or bad input, 3 a gate failed, 4 not enough evidence to decide a gate.\n");
 }
 
 void gd_opts_list_long(FILE *out)

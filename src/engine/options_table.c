@@ -299,7 +299,7 @@ const struct gd_opt_def gd_opt_table[] = {
 	{ "precision-time", 0, GD_T_U64, OFF(precision_time_s), 1, 86400, "SEC",
 	  "--precision: add no round after SEC seconds of the sweep", 0,
 	  GD_G_PAIRED, GD_AP_ALL, NULL },
-	/* gates: exit status 3 */
+	/* gates: exit status 3, undecided 4 */
 	{ "expect-ratio", 0, GD_T_DBL, OFF(expect_ratio), 0, 1000, "R",
 	  "each device phase's bandwidth at least R times HH's (latency: HH's at least R times the phase's)",
 	  0, GD_G_GATES, GD_AP_ALL, "off" },
@@ -307,6 +307,9 @@ const struct gd_opt_def gd_opt_table[] = {
 	  "BYTES",
 	  "apply --expect-ratio, --min-bw and --max-lat from this size up", 0,
 	  GD_G_GATES, GD_AP_ALL, NULL },
+	{ "gate-undecided", 0, GD_T_STR, OFF(gate_undecided), 0, 0, "POLICY",
+	  "fail or pass: what an --expect-ratio gate does when the run's evidence can neither clear nor fail it; fail exits with status 4 (not enough evidence)",
+	  0, GD_G_GATES, GD_AP_ALL, "fail" },
 	{ "min-bw", 0, GD_T_DBL, OFF(min_bw_MiBps), 0, 1e9, "MIBPS",
 	  "every gated size's average bandwidth at least MIBPS MiB/s", 0,
 	  GD_G_GATES, GD_AP_BW, "off" },

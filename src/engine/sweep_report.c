@@ -15,71 +15,9 @@
 #include <json-c/json.h>
 
 #include "util/infer.h"
+#include "transport/counters.h"
 #include "engine/session.h"
 #include "engine/sweep.h"
-
-static void gd_counters_accumulate(struct json_object **acc,
-				   struct json_object *add)
-{
-	struct json_object *ac, *bc;
-	static const char *const sums[] = { "tx_bytes", "rx_bytes",
-					    "tx_packets", "rx_packets" };
-
-	/* the remote half comes from the peer: anything but the shape the
-	 * counters module writes is left out of the sums, never trusted */
-	if (!add || !json_object_object_get_ex(add, "counters", &bc) ||
-	    !json_object_is_type(bc, json_type_array))
-		return;
-	if (!*acc) {
-		*acc = NULL;
-		json_object_deep_copy(add, acc, NULL);
-		return;
-	}
-	if (!json_object_object_get_ex(*acc, "counters", &ac) ||
-	    !json_object_is_type(ac, json_type_array))
-		return;
-	for (size_t i = 0; i < json_object_array_length(bc); i++) {
-		struct json_object *b = json_object_array_get_idx(bc, i), *bn,
-				   *bd;
-
-		json_object_object_get_ex(b, "name", &bn);
-		json_object_object_get_ex(b, "delta", &bd);
-		for (size_t j = 0; j < json_object_array_length(ac); j++) {
-			struct json_object *a = json_object_array_get_idx(ac,
-									  j),
-					   *an, *ad;
-
-			json_object_object_get_ex(a, "name", &an);
-			if (!an || !bn ||
-			    strcmp(json_object_get_string(an),
-				   json_object_get_string(bn)))
-				continue;
-			json_object_object_get_ex(a, "delta", &ad);
-			json_object_set_int64(
-				ad, json_object_get_int64(ad) +
-					    json_object_get_int64(bd));
-		}
-	}
-	for (size_t i = 0; i < sizeof(sums) / sizeof(sums[0]); i++) {
-		struct json_object *a, *b;
-
-		if (json_object_object_get_ex(*acc, sums[i], &a) &&
-		    json_object_object_get_ex(add, sums[i], &b) &&
-		    json_object_is_type(a, json_type_int) &&
-		    json_object_is_type(b, json_type_int))
-			json_object_set_int64(a,
-					      json_object_get_int64(a) +
-						      json_object_get_int64(b));
-	}
-	if (!json_object_object_get_ex(add, "errors_moved", &bc) ||
-	    !json_object_object_get_ex(*acc, "errors_moved", &ac) ||
-	    !json_object_is_type(bc, json_type_array) ||
-	    !json_object_is_type(ac, json_type_array))
-		return;
-	for (size_t i = 0; i < json_object_array_length(bc); i++)
-		json_object_array_add(
-			ac, json_object_get(json_object_array_get_idx(bc, i)));
-}
 
 static const char *gd_dir_name(enum gd_dir d)
 {
@@ -169,8 +107,8 @@ gd_steps_json(const struct gd_session *s, const struct gd_step_outcome *outs,
 		json_object_object_add(e, "counters_remote",
 				       json_object_get(o->counters_remote));
 		json_object_array_add(arr, e);
-		gd_counters_accumulate(cl, o->counters_local);
-		gd_counters_accumulate(cr, o->counters_remote);
+		gd_counters_merge(cl, o->counters_local);
+		gd_counters_merge(cr, o->counters_remote);
 		if (o->ok)
 			*app_bytes += o->res.app_bytes;
 	}

@@ -57,6 +57,10 @@ struct gd_gate_cfg {
 	double min_bw_MiBps;	  /* 0: off; every phase, every gated size */
 	double max_lat_us;	  /* 0: off */
 	bool max_lat_is_p99;	  /* false: typical (median) latency */
+	/* --gate-undecided=pass: an expect-ratio gate whose assessment can
+	 * neither clear R nor fall below it passes; false: it fails with
+	 * exit status 4 ("not enough evidence") */
+	bool undecided_pass;
 	struct gd_device_words device; /* for the verdicts' next checks */
 };
 
@@ -76,12 +80,28 @@ struct gd_gate_cfg {
  *   "gate_failures": ["expect_ratio DD/HH 0.50 < 0.80", ...]}
  * verdicts[]: {"code", "severity": "info"|"warning"|"error", "summary",
  *              "evidence": ["..."], "next_check"}, errors first.
- * @gate_failed: true when a configured gate failed (exit status 3).
+ * @gate_failed: true when a configured gate failed (exit status 3); an
+ * undecided gate is not a failed one: gd_compare_gate_status() tells it.
  * Returns 0 or -EINVAL (recorded) when @doc has no phases[].
  */
 int gd_compare_run(struct json_object *doc, const struct gd_gate_cfg *gates,
 		   struct json_object **comparison,
 		   struct json_object **verdicts, bool *gate_failed);
+
+/* The gates' exit statuses: a gate failed, or a gate the run's evidence
+ * could not decide failed by policy (--gate-undecided=fail). A failed
+ * phase (1) comes before both, a failed gate before an undecided one. */
+#define GD_GATE_STATUS_FAILED 3
+#define GD_GATE_STATUS_UNDECIDED 4
+
+/* After gd_compare_run(@doc): GD_GATE_STATUS_FAILED when @gate_failed,
+ * else GD_GATE_STATUS_UNDECIDED when a record of doc.gates is undecided
+ * and did not pass, else 0. */
+int gd_compare_gate_status(struct json_object *doc, bool gate_failed);
+
+/* Does an assessment's decision clear the floor? "not_below", and its
+ * older name "no_difference". */
+bool gd_decision_clears(const char *decision);
 
 /*
  * App-vs-port cross-check of one phase, as
@@ -117,6 +137,7 @@ void gd_compare_print(FILE *out, struct json_object *doc,
 #define GD_V_ERROR_COUNTERS "GD_ERROR_COUNTERS"
 #define GD_V_CONGESTION "GD_CONGESTION"
 #define GD_V_GATE_FAIL "GD_GATE_FAIL"
+#define GD_V_GATE_UNDECIDED "GD_GATE_UNDECIDED"
 #define GD_V_NO_EVIDENCE "GD_NO_EVIDENCE"
 #define GD_V_INCONCLUSIVE "GD_INCONCLUSIVE"
 #define GD_V_RETRANSMISSIONS "GD_RETRANSMISSIONS"

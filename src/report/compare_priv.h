@@ -60,6 +60,30 @@ struct json_object *gd_gate_records(const struct gd_gate_cfg *g, bool lat,
 				    struct json_object *rows,
 				    struct json_object *assess);
 extern const char gd_gate_policy_ratio[];
+
+/*
+ * verdict_counters.c: the counters of class list @key ("errors_moved",
+ * "retries_moved", "congestion_moved") that moved in any phase:
+ *  evidence: one line per phase and side ("HH forward local:
+ *    completer_retry_err +75 at 1 MiB..8 MiB (4 of 23 sizes)"), then one
+ *    per device phase against the HH of its direction; NULL: none moved;
+ *  moved: [{"phase", "direction", "side", "counts": {name: delta},
+ *           "sizes_bytes": [...]}];
+ *  pairs: [{"direction", "device_phase", "hh_events", "device_events",
+ *           "hh_per_GiB", "device_per_GiB", "finding": "alike"|
+ *           "device_only"|"device_more"|"host_only"|"host_more"}] or NULL;
+ *  against_device: some device phase moved more than its HH (a factor of
+ *    2 per byte sent) or alone.
+ */
+struct gd_moved {
+	struct json_object *evidence, *moved, *pairs;
+	bool against_device;
+};
+void gd_moved_collect(struct json_object *phases, const char *key,
+		      struct gd_moved *m);
+void gd_moved_free(struct gd_moved *m);
+/* The delta of counter @name in a counters delta object, -1: absent. */
+int64_t gd_counter_delta(struct json_object *delta, const char *name);
 extern const char gd_gate_policy_abs[];
 
 #endif

@@ -16,7 +16,7 @@
 #include "util/infer.h"
 
 const char gd_gate_policy_ratio[] =
-	"fails only when the assessment decides 'slower': with two or more rounds, the 95% interval of the geometric-mean ratio over the gated sizes, or a size's own Bonferroni-corrected interval, lies wholly below R; with one round, the sign or longest-run test over the gated sizes finds them consistently below R (each at alpha 0.005); one size's figure alone never fails it";
+	"passes when the assessment decides 'not below' (its interval clears R); fails when it decides 'slower': with two or more rounds, the 95% interval of the geometric-mean ratio over the gated sizes, or a size's own Bonferroni-corrected interval, lies wholly below R; with one round, the sign or longest-run test over the gated sizes finds them consistently below R (each at alpha 0.005); one size's figure alone never fails it; any other decision is undecided, which fails with exit status 4 (not enough evidence) unless --gate-undecided=pass";
 const char gd_gate_policy_abs[] =
 	"each gated size's figure against the threshold, with --repeat the median of its repeats (a typical run, not the luckiest or the unluckiest); the record keeps the worst size and its repeats' range";
 
@@ -85,10 +85,35 @@ void gd_gate_ratio(const struct gd_gate_cfg *g, bool lat,
 	}
 }
 
+bool gd_decision_clears(const char *decision)
+{
+	return decision && (!strcmp(decision, "not_below") ||
+			    !strcmp(decision, "no_difference"));
+}
+
+/* Neither cleared nor below: the evidence decides nothing. */
+static bool gd_decision_undecided(const char *decision)
+{
+	return !decision ||
+	       (strcmp(decision, "slower") && !gd_decision_clears(decision));
+}
+
+static void gd_gate_undecided_keys(const struct gd_gate_cfg *g,
+				   struct json_object *r, bool undecided)
+{
+	json_object_object_add(r, "undecided",
+			       json_object_new_boolean(undecided));
+	json_object_object_add(
+		r, "undecided_policy",
+		json_object_new_string(g->undecided_pass ? "pass" : "fail"));
+}
+
 static struct json_object *gd_gate_ratio_record(const struct gd_gate_cfg *g,
 						struct json_object *a)
 {
 	struct json_object *r = json_object_new_object(), *v;
+	const char *dec = gd_json_str(a, "decision");
+	bool undecided = gd_decision_undecided(dec);
 
 	json_object_object_add(r, "gate",
 			       json_object_new_string("expect_ratio"));
@@ -109,11 +134,103 @@ static struct json_object *gd_gate_ratio_record(const struct gd_gate_cfg *g,
 	json_object_object_add(r, "interval", json_object_get(v));
 	json_object_object_add(r, "method",
 			       json_object_new_string(gd_evidence_method));
+	json_object_object_add(r, "decision",
+			       json_object_new_string(dec ?: "none"));
+	gd_gate_undecided_keys(g, r, undecided);
 	json_object_object_add(
 		r, "passed",
-		json_object_new_boolean(
-			strcmp(gd_json_str(a, "decision") ?: "", "slower")));
+		json_object_new_boolean(gd_decision_clears(dec) ||
+					(undecided && g->undecided_pass)));
 	return r;
+}
+
+static bool gd_gate_assessed(struct json_object *assess, const char *label,
+			     const char *dir)
+{
+	for (size_t i = 0; i < gd_json_len(assess); i++) {
+		struct json_object *a = gd_json_idx(assess, i);
+
+		if (!strcmp(gd_json_str(a, "comparison") ?: "", label) &&
+		    !strcmp(gd_json_str(a, "direction") ?: "", dir))
+			return true;
+	}
+	return false;
+}
+
+/* A comparison against HH that no assessment judged (no gated size had
+ * both figures): its gate has no evidence at all, so it is undecided,
+ * never silently passed. */
+static void gd_gate_unassessed(const struct gd_gate_cfg *g,
+			       struct json_object *rows,
+			       struct json_object *assess,
+			       struct json_object *out)
+{
+	struct json_object *seen = json_object_new_object();
+
+	for (size_t j = 0; j < gd_json_len(rows); j++) {
+		struct json_object *row = gd_json_idx(rows, j);
+		const char *dir = gd_json_str(row, "direction") ?: "";
+
+		json_object_object_foreach(gd_json_path(row, "ratios", NULL),
+					   label, val)
+		{
+			struct json_object *r;
+			char key[96];
+
+			(void)val;
+			snprintf(key, sizeof(key), "%s %s", label, dir);
+			if (!gd_gate_against_hh(label) ||
+			    json_object_object_get_ex(seen, key, NULL) ||
+			    gd_gate_assessed(assess, label, dir))
+				continue;
+			json_object_object_add(seen, key, NULL);
+			r = json_object_new_object();
+			json_object_object_add(
+				r, "gate",
+				json_object_new_string("expect_ratio"));
+			json_object_object_add(r, "comparison",
+					       json_object_new_string(label));
+			json_object_object_add(r, "direction",
+					       json_object_new_string(dir));
+			json_object_object_add(
+				r, "threshold",
+				json_object_new_double(g->expect_ratio));
+			json_object_object_add(
+				r, "policy",
+				json_object_new_string(gd_gate_policy_ratio));
+			json_object_object_add(r, "figure", NULL);
+			json_object_object_add(
+				r, "decision",
+				json_object_new_string("not_assessed"));
+			json_object_object_add(
+				r, "reason",
+				json_object_new_string(
+					"no gated size (at or above --gate-from) has both figures"));
+			gd_gate_undecided_keys(g, r, true);
+			json_object_object_add(
+				r, "passed",
+				json_object_new_boolean(g->undecided_pass));
+			json_object_array_add(out, r);
+		}
+	}
+	json_object_put(seen);
+}
+
+int gd_compare_gate_status(struct json_object *doc, bool gate_failed)
+{
+	struct json_object *gates = gd_json_path(doc, "gates", NULL);
+
+	if (gate_failed)
+		return GD_GATE_STATUS_FAILED;
+	for (size_t i = 0; i < gd_json_len(gates); i++) {
+		struct json_object *r = gd_json_idx(gates, i);
+		struct json_object *u = json_object_object_get(r, "undecided");
+		struct json_object *p = json_object_object_get(r, "passed");
+
+		if (json_object_get_boolean(u) && !json_object_get_boolean(p))
+			return GD_GATE_STATUS_UNDECIDED;
+	}
+	return 0;
 }
 
 struct gd_gate_worst {
@@ -246,6 +363,8 @@ struct json_object *gd_gate_records(const struct gd_gate_cfg *g, bool lat,
 			json_object_array_add(
 				out, gd_gate_ratio_record(
 					     g, gd_json_idx(assess, i)));
+	if (g->expect_ratio > 0)
+		gd_gate_unassessed(g, rows, assess, out);
 	gd_gate_abs_records(g, lat, rows, out);
 	return out;
 }

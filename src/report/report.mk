@@ -7,7 +7,7 @@ libgdperf_la_SOURCES += \
 	src/report/compare.c src/report/compare.h src/report/compare_priv.h \
 	src/report/doc_read.c src/report/doc_read.h \
 	src/report/verdict.c src/report/compare_print.c \
-	src/report/evidence.c src/report/gates.c \
+	src/report/evidence.c src/report/gates.c src/report/verdict_counters.c \
 	src/report/plot.c src/report/plot.h \
 	src/report/perftest_modes.c src/report/perftest_modes.h \
 	src/report/perftest_limits.c src/report/perftest_limits.h

@@ -435,89 +435,146 @@ static void gd_judge_speed(struct gd_vctx *v)
 		unsure, next);
 }
 
-static int64_t gd_counter_delta(struct json_object *delta, const char *name)
+/* A verdict on moved counters, carrying their record: which phases, sides,
+ * sizes and counts, and the HH/device pairs. */
+static void gd_emit_moved(struct gd_vctx *v, int sev, const char *code,
+			  const char *summary, struct gd_moved *m,
+			  const char *next)
 {
-	struct json_object *list = gd_json_path(delta, "counters", NULL);
+	struct json_object *o;
 
-	for (size_t i = 0; list && i < gd_json_len(list); i++) {
-		struct json_object *c = gd_json_idx(list, i);
-		const char *n = gd_json_str(c, "name");
-		double d;
-
-		if (n && !strcmp(n, name) && gd_json_num(c, "delta", &d))
-			return (int64_t)d;
-	}
-	return -1;
+	gd_emit(v, sev, code, summary, json_object_get(m->evidence), next);
+	o = gd_json_idx(v->out[sev], gd_json_len(v->out[sev]) - 1);
+	json_object_object_add(o, "moved", json_object_get(m->moved));
+	json_object_object_add(o, "pairs", json_object_get(m->pairs));
+	json_object_object_add(o, "against_device_path",
+			       json_object_new_boolean(m->against_device));
 }
 
-/* "DD forward local: symbol_error +2" for every moved counter in @key. */
-static void gd_moved_evidence(struct gd_vctx *v, const char *key,
-			      struct json_object **ev)
+/* The summary, and where the device phase moved more than HH, the words
+ * that say so. */
+static const char *gd_moved_summary(const struct gd_moved *m, const char *base,
+				    char *buf, size_t len)
 {
-	static const char *const sides[] = { "local", "remote" };
-
-	for (size_t i = 0; i < gd_json_len(v->phases); i++) {
-		struct json_object *ph = gd_json_idx(v->phases, i);
-
-		for (int s = 0; s < 2; s++) {
-			struct json_object *delta =
-				gd_json_path(ph, "counters", sides[s]);
-			struct json_object *moved =
-				gd_json_path(delta, key, NULL);
-			struct gd_sbuf sb = { .len = 0 };
-			size_t nm = gd_json_len(moved);
-
-			if (!nm)
-				continue;
-			gd_sb_add(&sb, "%s %s %s:", gd_phase_placement(ph),
-				  gd_phase_direction(ph), sides[s]);
-			for (size_t k = 0; k < nm; k++) {
-				const char *name = json_object_get_string(
-					gd_json_idx(moved, k));
-
-				gd_sb_add(&sb, " %s +%lld", name,
-					  (long long)gd_counter_delta(delta,
-								      name));
-			}
-			if (!*ev)
-				*ev = json_object_new_array();
-			json_object_array_add(*ev,
-					      json_object_new_string(sb.buf));
-		}
-	}
+	snprintf(
+		buf, len, "%s%s", base,
+		m->against_device
+			? "; more in a device (D) phase than in HH per byte sent: evidence against the device path"
+		: m->pairs
+			? "; alike in HH and the device (D) phase, or more in HH: not the device path"
+			: "");
+	return buf;
 }
+
+static const char gd_moved_device_next[] =
+	" They moved more with device memory: rerun --phases=HH,DD with --repeat=3 at the sizes named to see whether they follow device memory, then check GPU/NIC locality (gd_doctor's map) and ACS redirect on the bridges in between.";
 
 static void gd_judge_counters(struct gd_vctx *v)
 {
-	struct json_object *err = NULL, *cong = NULL;
+	struct gd_moved err, cong;
+	char sum[512], next[768];
 
-	gd_moved_evidence(v, "errors_moved", &err);
-	gd_moved_evidence(v, "congestion_moved", &cong);
-	if (err)
-		gd_emit(v, GD_SEV_ERROR, GD_V_ERROR_COUNTERS,
-			"error counters moved during the measured windows: suspect the link or fabric, and treat the figures as suspect",
-			err,
-			"Check the link and fabric: cable/transceiver, the switch port's own error counters, link speed/width, and on RoCE pause/PFC and discard counters (ethtool -S); rerun to see whether the named counters keep moving.");
-	if (cong)
-		gd_emit(v, GD_SEV_WARNING, GD_V_CONGESTION,
-			"congestion notification (CNP/ECN) counters moved: congestion control shaped these figures",
-			cong,
-			"Check for competing traffic on the ports and the fabric's ECN/CNP settings; rerun on an idle fabric before comparing.");
+	gd_moved_collect(v->phases, "errors_moved", &err);
+	gd_moved_collect(v->phases, "congestion_moved", &cong);
+	if (err.evidence) {
+		snprintf(
+			next, sizeof(next), "%s%s",
+			"Check the link and fabric: cable/transceiver, the switch port's own error counters, link speed/width, and on RoCE pause/PFC and discard counters (ethtool -S); rerun to see whether the named counters keep moving.",
+			err.against_device ? gd_moved_device_next : "");
+		gd_emit_moved(
+			v, GD_SEV_ERROR, GD_V_ERROR_COUNTERS,
+			gd_moved_summary(
+				&err,
+				"error counters moved during the measured windows: suspect the link or fabric, and treat the figures as suspect",
+				sum, sizeof(sum)),
+			&err, next);
+	}
+	if (cong.evidence) {
+		snprintf(
+			next, sizeof(next), "%s%s",
+			"Check for competing traffic on the ports and the fabric's ECN/CNP settings; rerun on an idle fabric before comparing.",
+			cong.against_device ? gd_moved_device_next : "");
+		gd_emit_moved(
+			v, GD_SEV_WARNING, GD_V_CONGESTION,
+			gd_moved_summary(
+				&cong,
+				"congestion notification (CNP/ECN) counters moved: congestion control shaped these figures",
+				sum, sizeof(sum)),
+			&cong, next);
+	}
+	gd_moved_free(&err);
+	gd_moved_free(&cong);
 }
 
 /* Retries of the transport (duplicate requests, sequence errors, retry
  * timeouts): not an error, since the data arrived, but the figures paid
- * for the resends. Said after the scope, so it never hides a GD_OK. */
+ * for the resends. A warning that changes no exit status; said after the
+ * scope, so it never hides a GD_OK. */
 static void gd_judge_retries(struct gd_vctx *v)
 {
-	struct json_object *retry = NULL;
+	struct gd_moved retry;
+	char sum[512], next[768];
 
-	gd_moved_evidence(v, "retries_moved", &retry);
-	if (retry)
-		gd_emit(v, GD_SEV_INFO, GD_V_RETRANSMISSIONS,
+	gd_moved_collect(v->phases, "retries_moved", &retry);
+	if (!retry.evidence)
+		return;
+	snprintf(
+		next, sizeof(next), "%s%s",
+		"On a fabric, look for loss or reordering on the path (switch port discards, link errors, ECN/PFC settings) and rerun; a few retries under Soft-RoCE emulation are normal.",
+		retry.against_device ? gd_moved_device_next : "");
+	gd_emit_moved(
+		v, GD_SEV_WARNING, GD_V_RETRANSMISSIONS,
+		gd_moved_summary(
+			&retry,
 			"the transport retransmitted during the measured windows (retry counters moved): the data arrived, and the figures include the resends (the port check's packets_ratio counts them)",
-			retry,
-			"On a fabric, look for loss or reordering on the path (switch port discards, link errors, ECN/PFC settings) and rerun; a few retries under Soft-RoCE emulation are normal.");
+			sum, sizeof(sum)),
+		&retry, next);
+	gd_moved_free(&retry);
+}
+
+/* Expect-ratio gates the evidence could not decide and whose policy
+ * fails them (--gate-undecided=fail): exit status 4, not 3. */
+static void gd_judge_undecided(struct gd_vctx *v)
+{
+	struct json_object *gates = gd_json_path(v->doc, "gates", NULL);
+	struct json_object *ev = NULL;
+	char buf[160];
+
+	for (size_t i = 0; i < gd_json_len(gates); i++) {
+		struct json_object *r = gd_json_idx(gates, i);
+		struct gd_sbuf sb = { .len = 0 };
+		const char *label = gd_json_str(r, "comparison") ?: "";
+		const char *dir = gd_json_str(r, "direction") ?: "";
+
+		if (!json_object_get_boolean(
+			    json_object_object_get(r, "undecided")) ||
+		    json_object_get_boolean(
+			    json_object_object_get(r, "passed")))
+			continue;
+		gd_sb_add(&sb, "expect_ratio %s %s undecided: ", label, dir);
+		for (size_t k = 0; k < gd_json_len(v->assess); k++) {
+			struct json_object *a = gd_json_idx(v->assess, k);
+
+			if (!strcmp(gd_json_str(a, "comparison") ?: "",
+				    label) &&
+			    !strcmp(gd_json_str(a, "direction") ?: "", dir))
+				gd_sb_add(&sb, "%s",
+					  gd_json_str(a, "evidence") ?: "");
+		}
+		if (gd_json_str(r, "reason"))
+			gd_sb_add(&sb, "%s", gd_json_str(r, "reason"));
+		if (!ev)
+			ev = json_object_new_array();
+		json_object_array_add(ev, json_object_new_string(sb.buf));
+	}
+	if (!ev)
+		return;
+	snprintf(
+		buf, sizeof(buf),
+		"%zu expect-ratio gate(s) undecided: not enough evidence to clear or fail the ratio (exit status 4)",
+		gd_json_len(ev));
+	gd_emit(v, GD_SEV_ERROR, GD_V_GATE_UNDECIDED, buf, ev,
+		"Give the run the design it needs: more rounds (--repeat) or more sizes (-a, --gate-from), or more iterations per size (-n) on a quieter machine; --gate-undecided=pass lets an undecided gate pass.");
 }
 
 static void gd_judge_gates(struct gd_vctx *v, struct json_object *gate_ev)
@@ -526,16 +583,17 @@ static void gd_judge_gates(struct gd_vctx *v, struct json_object *gate_ev)
 	struct json_object *ev;
 	char buf[128];
 
-	if (!n)
-		return;
-	ev = json_object_new_array();
-	for (size_t i = 0; i < n; i++)
-		json_object_array_add(ev,
-				      json_object_get(gd_json_idx(gate_ev, i)));
-	snprintf(buf, sizeof(buf), "%zu gate check(s) failed (exit status 3)",
-		 n);
-	gd_emit(v, GD_SEV_ERROR, GD_V_GATE_FAIL, buf, ev,
-		"Read the failing sizes against the HH figures and the other verdicts; a gate above what this path delivers fails by design.");
+	if (n) {
+		ev = json_object_new_array();
+		for (size_t i = 0; i < n; i++)
+			json_object_array_add(
+				ev, json_object_get(gd_json_idx(gate_ev, i)));
+		snprintf(buf, sizeof(buf),
+			 "%zu gate check(s) failed (exit status 3)", n);
+		gd_emit(v, GD_SEV_ERROR, GD_V_GATE_FAIL, buf, ev,
+			"Read the failing sizes against the HH figures and the other verdicts; a gate above what this path delivers fails by design.");
+	}
+	gd_judge_undecided(v);
 }
 
 /* Paced runs (--rate_limit) prove the path up to the rate, no further:

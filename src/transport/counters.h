@@ -61,6 +61,10 @@ int gd_counters_delta(const struct gd_counter_snap *before,
 		      const struct gd_counter_snap *after,
 		      struct json_object **out);
 
+/* counters_merge.c: add the delta @add (the shape above) into *@acc (NULL:
+ * a copy of @add); the moved lists become their union. */
+void gd_counters_merge(struct json_object **acc, struct json_object *add);
+
 enum gd_counter_class {
 	GD_COUNTER_OTHER,
 	GD_COUNTER_TRAFFIC,    /* bytes/packets moved */

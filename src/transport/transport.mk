@@ -9,7 +9,8 @@ libgdperf_la_SOURCES += \
 	src/transport/verbs.c src/transport/verbs.h src/transport/conn.h \
 	src/transport/cm.c src/transport/cm.h \
 	src/transport/mcast.c src/transport/mcast.h \
-	src/transport/counters.c src/transport/counters.h
+	src/transport/counters.c src/transport/counters_merge.c \
+	src/transport/counters.h
 
 if HAVE_CMOCKA
 check_PROGRAMS += tests/oob_test

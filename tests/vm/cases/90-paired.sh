@@ -140,14 +140,21 @@ check $n "$RC == 3 and all(.phases[]; .status == \"ok\" and (.steps | length) ==
 		and .interval.n == 3 and .interval.high < 100)
 	and any(.verdicts[]; .code == \"GD_GATE_FAIL\")" \
 	"--repeat=3 --expect-ratio=100 --gate-from=64K: exit $RC, 3 rounds per phase, the interval of DD/HH lies below 100: the gate fails in both directions"
+# One size measured once can neither fail the gate nor clear it: not a
+# failed gate (3) but an undecided one, which fails with exit status 4.
 n=gate_ratio_one
 paired $n -n 100 -s 65536 --expect-ratio=100 --gate-from=64K
-check $n "$RC == 0 and all(.comparison[]; .gate_failures == [])
-	and any(.verdicts[]; .code == \"GD_INCONCLUSIVE\")" \
-	"--expect-ratio=100 with one size measured once: exit $RC, no gate failure from one figure (GD_INCONCLUSIVE instead)"
+check $n "$RC == 4 and .exit_status == 4 and all(.comparison[]; .gate_failures == [])
+	and any(.verdicts[]; .code == \"GD_INCONCLUSIVE\")
+	and any(.verdicts[]; .code == \"GD_GATE_UNDECIDED\")
+	and all(.verdicts[]; .code != \"GD_GATE_FAIL\")
+	and all(.gates[] | select(.gate == \"expect_ratio\"); .undecided and .passed == false)" \
+	"--expect-ratio=100 with one size measured once: exit $RC, no gate failure from one figure but not enough evidence either (GD_INCONCLUSIVE, GD_GATE_UNDECIDED)"
+# Three rounds give the ratio gate its interval, which clears 0.01.
 n=gate_pass
-paired $n -n 100 -s 65536 --min-bw=1 --expect-ratio=0.01 --gate-from=64K
+paired $n -n 100 -s 65536 --repeat=3 --min-bw=1 --expect-ratio=0.01 --gate-from=64K
 check $n "$RC == 0 and .exit_status == 0 and all(.comparison[]; .gate_failures == [])
-	and all(.verdicts[]; .code != \"GD_GATE_FAIL\")" \
-	"gates below what was achieved (--min-bw=1 --expect-ratio=0.01): exit $RC, no gate failure"
+	and all(.verdicts[]; .code != \"GD_GATE_FAIL\" and .code != \"GD_GATE_UNDECIDED\")
+	and all(.gates[] | select(.gate == \"expect_ratio\"); .undecided == false and .passed)" \
+	"gates below what was achieved (--repeat=3 --min-bw=1 --expect-ratio=0.01): exit $RC, no gate failure, the ratio gate decided"
 exit 0
