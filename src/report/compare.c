@@ -626,7 +626,7 @@ int gd_compare_run(struct json_object *doc, const struct gd_gate_cfg *gates,
 			json_object_object_add(ph, "port_check",
 					       gd_compare_port_check(doc, ph));
 	}
-	assess = gd_evidence_assess(rows, c.lat, c.gates->gate_from_bytes,
+	assess = gd_evidence_assess(rows, c.lat, c.gates->judge_from_bytes,
 				    c.gates->expect_ratio > 0
 					    ? c.gates->expect_ratio
 					    : GD_COMPARE_SLOW_RATIO);
