@@ -191,6 +191,15 @@ void gd_assess_combine(struct gd_assessment *a)
 			is[k] = z;
 			ps[k++] = a->st[z].p_slower;
 		}
+	/* "not below" is a claim about every size: one that lies below the
+	 * floor on its own, even short of the corrected level, withholds it
+	 * (a slowdown at one size would otherwise hide in its band) */
+	for (unsigned int i = 0; a->can_clear && i < k; i++)
+		if (ps[i] <= GD_ASSESS_ALPHA) {
+			a->can_clear = false;
+			a->reason =
+				"a size lies below the floor on its own, short of the corrected level";
+		}
 	share = gd_share(a);
 	a->p_slower = 1;
 	gd_holm(pb, a->bands_decided, share, adj, NULL);
