@@ -19,6 +19,7 @@
 #include "report/compare_priv.h"
 #include "report/perftest_limits.h"
 #include "util/error.h"
+#include "util/assess.h"
 #include "util/infer.h"
 
 /* A repeat number beyond --repeat's range is not a round of this run. */
@@ -558,7 +559,7 @@ static void gd_compare_sections(struct gd_cmp_ctx *c, struct json_object *rows,
 	json_object_object_add(st, "confidence",
 			       json_object_new_double(GD_INFER_CONFIDENCE));
 	json_object_object_add(st, "alpha",
-			       json_object_new_double(GD_INFER_ALPHA));
+			       json_object_new_double(GD_ASSESS_ALPHA));
 	json_object_object_add(
 		st, "dispersion",
 		json_object_new_string(
