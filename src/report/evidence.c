@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * How strong the evidence is that a device phase is slower than HH: one
- * assessment per device phase and direction over the gated sizes of the
- * comparison rows, from the paired rounds (--repeat) or, with one round,
- * from the shape across sizes. The verdicts and the expect-ratio gate both
- * read it; the decision itself is util/assess.c's, shared with gd_report,
- * and the man page's STATISTICS section says the same in words.
+ * assessment per device phase and direction over the judged sizes of the
+ * comparison rows (all, or from --gate-from), by band and by size, from the
+ * paired rounds (--repeat) or, with one round, across a band's sizes; all
+ * of a run's assessments corrected together. The verdicts and the
+ * expect-ratio gate both read it; the decision itself is util/assess.c's,
+ * shared with gd_report, and gdperf(7)'s STATISTICS says it in words.
  */
 #include <config.h>
 
