@@ -7,7 +7,8 @@
  * gd_report use, under several noise models and true ratios. Prints the
  * run-level rates with 95% Wilson intervals (gdperf(7)'s table) and
  * asserts the rates the man page states (and that one slow size under
- * log-normal noise is called "not below" in at most 5%). GD_SIM_TRIALS sets the
+ * log-normal noise is called "not below" in at most 5%); with the default
+ * trials every row must be in man/gdperf.7 as printed. GD_SIM_TRIALS sets the
  * trials per case: 2000 by default, 400 in an AddressSanitizer build (about
  * five times slower; the plain build runs the full count).
  */
@@ -221,17 +222,50 @@ static void wilson(unsigned int k, unsigned int n, double *lo, double *hi)
 	*hi = 100 * (mid + half > 1 ? 1 : mid + half);
 }
 
+/* gdperf(7)'s copy of the table (NULL when the page is not found). */
+static char *man_page;
+
+static void load_man_page(void)
+{
+	const char *top = getenv("srcdir");
+	char path[4096];
+	FILE *f;
+	long len;
+
+	snprintf(path, sizeof(path), "%s/man/gdperf.7", top ? top : ".");
+	f = fopen(path, "r");
+	if (!f)
+		return;
+	if (!fseek(f, 0, SEEK_END) && (len = ftell(f)) > 0 &&
+	    !fseek(f, 0, SEEK_SET)) {
+		man_page = calloc(1, (size_t)len + 1);
+		if (man_page &&
+		    fread(man_page, 1, (size_t)len, f) != (size_t)len)
+			man_page[0] = '\0';
+	}
+	fclose(f);
+}
+
+/* One row of the table, printed and, with the default trials, found in
+ * gdperf(7) word for word: the page's table is this test's output. */
 static void print_row(const struct scenario *s, const char *model,
 		      const struct rates *r)
 {
 	double sl, sh, nl, nh;
+	char row[256];
 
 	wilson(r->slower, r->trials, &sl, &sh);
 	wilson(r->not_below, r->trials, &nl, &nh);
-	printf("# %-32s %-19s %5.1f [%4.1f..%5.1f] %5.1f [%4.1f..%5.1f] %5.1f\n",
-	       s->name, model, 100.0 * r->slower / r->trials, sl, sh,
-	       100.0 * r->not_below / r->trials, nl, nh,
-	       100.0 * r->inconclusive / r->trials);
+	snprintf(
+		row, sizeof(row),
+		"%-32s %-19s %5.1f [%4.1f..%5.1f] %5.1f [%4.1f..%5.1f] %5.1f\n",
+		s->name, model, 100.0 * r->slower / r->trials, sl, sh,
+		100.0 * r->not_below / r->trials, nl, nh,
+		100.0 * r->inconclusive / r->trials);
+	printf("# %s", row);
+	if (man_page && r->trials == 2000 && !strstr(man_page, row))
+		fail_msg("gdperf(7)'s STATISTICS table lacks this row: %s",
+			 row);
 }
 
 /* What the man page states, for one measured case. */
@@ -254,6 +288,7 @@ static void test_operating_characteristics(void **state)
 	uint64_t seed = SEED;
 
 	(void)state;
+	load_man_page();
 	printf("# seed %#llx, %u trials per case, floor %.2f, 23 sizes, "
 	       "3 rounds, 2 assessments per run\n",
 	       (unsigned long long)SEED, trials(), FLOOR);
@@ -270,6 +305,7 @@ static void test_operating_characteristics(void **state)
 	check(&precise, M_LN5, &r);
 	/* the precise slow band is not hidden by the noisy ones */
 	assert_true(r.slower * 100 >= r.trials * 80);
+	free(man_page);
 }
 
 int main(void)
