@@ -99,13 +99,14 @@ static void gd_flag(struct gd_assessment *a, double mult, double share)
 		struct gd_assess_size *s = &a->st[z];
 
 		s->slow = s->df && s->holm_p * mult <= GD_ASSESS_ALPHA;
-		if (s->df)
-			s->half = gd_t_upper(GD_ASSESS_ALPHA /
-						     (share * a->tests * mult),
-					     s->df) *
-				  s->sd_mod / sqrt((double)s->n);
+		s->half = 0;
 		if (!s->slow)
 			continue;
+		/* its upper bound at the first Holm step, for the record */
+		s->half =
+			gd_t_upper(GD_ASSESS_ALPHA / (share * a->tests * mult),
+				   s->df) *
+			s->sd_mod / sqrt((double)s->n);
 		if (!a->nslow++ || exp(s->mean) < a->worst_ratio) {
 			a->worst_ratio = exp(s->mean);
 			a->worst_size = a->size_bytes[z];
