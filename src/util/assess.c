@@ -101,6 +101,39 @@ static unsigned int gd_band_reps(const struct gd_assess_ctx *c,
 }
 
 /*
+ * The spread of a band's round figures, moderated: a few rounds give it
+ * with very few degrees of freedom, so it is shrunk towards what the
+ * band's sizes say a round's mean over k of them varies by (their pooled
+ * spread over rounds / sqrt(k)), with GD_ASSESS_PRIOR_DF prior degrees of
+ * freedom, never floored at it. The sizes' own spread over rounds already
+ * holds whatever a round shares; @ci's df grows by the prior's.
+ */
+static double gd_band_sd(const struct gd_assessment *a, unsigned int b,
+			 struct gd_log_ci *ci)
+{
+	double ss = 0, k = 0, v;
+	unsigned int df = 0, d0 = GD_ASSESS_PRIOR_DF;
+
+	if (!a->band[b].by_rounds)
+		return ci->sd_log;
+	for (unsigned int z = 0; z < a->sizes; z++) {
+		if (a->st[z].band != b)
+			continue;
+		k += (double)a->st[z].n / ci->n;
+		if (a->st[z].n < 2)
+			continue;
+		ss += a->st[z].sd * a->st[z].sd * (a->st[z].n - 1);
+		df += a->st[z].n - 1;
+	}
+	if (!df || !(k > 0))
+		return ci->sd_log;
+	v = (d0 * ss / df / k + ci->df * ci->sd_log * ci->sd_log) /
+	    (d0 + ci->df);
+	ci->df += d0;
+	return sqrt(v);
+}
+
+/*
  * A band's interval and one-sided p-values against the floor. Rounds are
  * blocks of time: when neighbouring ones are correlated the t-interval is
  * too narrow by sqrt((1 + rho) / (1 - rho)), so it is widened by that
@@ -124,7 +157,7 @@ static void gd_band(struct gd_assess_ctx *c, struct gd_assessment *a,
 	if (n >= GD_ASSESS_RHO_MIN_ROUNDS && bd->rho > 0)
 		widen = sqrt((1 + bd->rho) / (1 - bd->rho));
 	bd->decided = true;
-	bd->se_log = widen * bd->ci.sd_log / sqrt((double)n);
+	bd->se_log = widen * gd_band_sd(a, b, &bd->ci) / sqrt((double)n);
 	half = gd_t_quantile(GD_INFER_CONFIDENCE, bd->ci.df) * bd->se_log;
 	bd->ci.lo = exp(bd->ci.mean_log - half);
 	bd->ci.hi = exp(bd->ci.mean_log + half);
