@@ -152,15 +152,17 @@ static void test_bw_ratios(void **state)
 }
 
 /*
- * One sample per size and only two gated sizes below the ratio: a sign or
- * run test over two sizes cannot be significant, so no gate fails (3) but
- * the gate is undecided, which fails by default with exit status 4; the
- * verdict says the run cannot tell, with what would settle it.
+ * One sample per size and only two gated sizes below the ratio: one band
+ * whose interval over two sizes (one degree of freedom) is too wide to
+ * decide, so no gate fails (3) but the gate is undecided, which fails by
+ * default with exit status 4; the verdict says the run cannot tell, what
+ * it judged and what would settle it.
  */
 static void test_expect_ratio_gate(void **state)
 {
 	const struct gd_gate_cfg g = { .expect_ratio = 0.8,
-				       .gate_from_bytes = 65536 };
+				       .gate_from_bytes = 65536,
+				       .judge_from_bytes = 65536 };
 	struct json_object *v, *a, *gates;
 	char ev[2048];
 	struct run r;
@@ -179,11 +181,12 @@ static void test_expect_ratio_gate(void **state)
 	v = verdict(&r, "GD_INCONCLUSIVE");
 	assert_string_equal(vstr(v, "severity"), "info");
 	evidence(v, ev, sizeof(ev));
-	assert_non_null(strstr(ev, "DD/HH forward: bandwidth ratio 0.61"));
+	assert_non_null(strstr(
+		ev, "DD/HH forward: undecided against 0.80: ratio 0.61"));
 	assert_non_null(
-		strstr(ev, "sizes as replicates, 1 round(s), 2 size(s)"));
+		strstr(ev, "(sizes 64 KiB..1 MiB, 1 band(s), 1 round(s))"));
 	assert_non_null(
-		strstr(ev, "2 of 2 size(s) below it, sign test p=0.25"));
+		strstr(ev, "1 size(s) below 64 KiB not judged (--gate-from)"));
 	assert_non_null(strstr(vstr(v, "next_check"), "--repeat="));
 	/* the assessment and the gate record, with the policy named */
 	a = json_object_array_get_idx(
@@ -193,7 +196,11 @@ static void test_expect_ratio_gate(void **state)
 		0);
 	assert_string_equal(vstr(a, "decision"), "inconclusive");
 	assert_int_equal(num_at(a, "sizes", NULL), 2);
-	assert_int_equal(num_at(a, "across_sizes", "below"), 2);
+	assert_int_equal(num_at(a, "judged", "not_judged_sizes"), 1);
+	assert_int_equal(num_at(a, "judged", "from_bytes"), 65536);
+	assert_int_equal(
+		json_object_array_length(json_object_object_get(a, "bands")),
+		1);
 	gates = json_object_object_get(r.doc, "gates");
 	assert_int_equal(json_object_array_length(gates), 1);
 	v = json_object_array_get_idx(gates, 0);
@@ -249,11 +256,13 @@ static void test_expect_ratio_gate_repeats(void **state)
 	v = verdict(&r, "GD_GATE_FAIL");
 	evidence(v, ev, sizeof(ev));
 	assert_non_null(strstr(ev, "expect_ratio DD/HH forward: "));
+	assert_non_null(
+		strstr(ev, "below 0.80 at the Holm-adjusted 2.5% level"));
+	assert_non_null(strstr(ev, "band 64 KiB..64 KiB 0.50"));
 	assert_non_null(strstr(
-		ev,
-		"geometric mean, t-interval over rounds, 3 round(s), 1 size(s)"));
-	assert_non_null(strstr(ev, "per size (spread"));
-	assert_non_null(strstr(ev, "1 below it, worst 0.50 at 65536 bytes"));
+		ev, "1 size(s) below it on their own, worst 0.50 at 64 KiB"));
+	assert_non_null(
+		strstr(ev, "(sizes 64 KiB..64 KiB, 1 band(s), 3 round(s))"));
 	v = verdict(&r, "GD_GPU_SLOWER");
 	assert_string_equal(vstr(v, "severity"), "warning");
 	assert_non_null(
@@ -348,7 +357,7 @@ static void test_two_device_memories(void **state)
 	run_free(&r);
 }
 
-/* One direction settled (no difference), the other too noisy: one
+/* One direction settled (not below), the other too noisy: one
  * GD_INCONCLUSIVE whose evidence also says what was settled, no GD_OK. */
 static void test_mixed_directions(void **state)
 {
@@ -368,8 +377,8 @@ static void test_mixed_directions(void **state)
 	assert_null(verdict(&r, "GD_OK"));
 	assert_null(verdict(&r, "GD_GPU_SLOWER"));
 	evidence(verdict(&r, "GD_INCONCLUSIVE"), ev, sizeof(ev));
-	assert_non_null(strstr(ev, "DD/HH reverse: bandwidth ratio"));
-	assert_non_null(strstr(ev, "no difference detected: DD/HH forward"));
+	assert_non_null(strstr(ev, "DD/HH reverse: undecided against 0.80"));
+	assert_non_null(strstr(ev, "DD/HH forward: not below 0.80: ratio"));
 	run_free(&r);
 }
 
@@ -416,8 +425,9 @@ static void test_latency_diff_and_gates(void **state)
 	assert_null(verdict(&r, "GD_GPU_SLOWER"));
 	assert_non_null(
 		strstr(evidence(verdict(&r, "GD_INCONCLUSIVE"), ev, sizeof(ev)),
-		       "DD/HH forward: latency speed HH/X 0.67"));
-	assert_non_null(strstr(ev, "too few figures for an interval"));
+		       "DD/HH forward: undecided against 0.80: ratio 0.67"));
+	assert_non_null(strstr(
+		ev, "a band has too few rounds or sizes for an interval"));
 	run_free(&r);
 
 	g.max_lat_us = 4.0;
@@ -442,7 +452,8 @@ static void test_latency_diff_and_gates(void **state)
 	" {'lat_typical_us': " c "}]}]}"
 
 /* Latency over three rounds: HH/DD = 0.5 with a tight interval is slower;
- * HH/DD = 1 with a tight interval is no difference, with its resolution. */
+ * HH/DD = 1 with a tight interval is not below the floor, with the ratio
+ * it would have flagged and the power. */
 static void test_latency_repeats(void **state)
 {
 	const struct gd_gate_cfg g = { .expect_ratio = 0.8 };
@@ -458,7 +469,8 @@ static void test_latency_repeats(void **state)
 	assert_true(r.gate_failed);
 	assert_non_null(
 		strstr(evidence(verdict(&r, "GD_GPU_SLOWER"), ev, sizeof(ev)),
-		       "latency speed HH/X 0.50, 95% interval"));
+		       "DD/HH forward: slower: below 0.80"));
+	assert_non_null(strstr(ev, "; overall ratio 0.50, 95% interval"));
 	run_free(&r);
 	run_doc(&r,
 		"{'test': {'verb': 'write', 'measure': 'lat'}, 'phases': [" LAT3(
@@ -468,9 +480,9 @@ static void test_latency_repeats(void **state)
 	assert_false(r.gate_failed);
 	assert_null(verdict(&r, "GD_GPU_SLOWER"));
 	evidence(verdict(&r, "GD_OK"), ev, sizeof(ev));
-	assert_non_null(strstr(ev, "no difference detected: DD/HH forward"));
-	assert_non_null(strstr(ev, "resolution +/-"));
-	assert_non_null(strstr(ev, "would have been flagged"));
+	assert_non_null(
+		strstr(ev, "DD/HH forward: not below 0.80: ratio 1.00"));
+	assert_non_null(strstr(ev, "would be flagged with 80% probability"));
 	run_free(&r);
 }
 
@@ -723,23 +735,41 @@ static void test_oob_fail(void **state)
 	run_free(&r);
 }
 
+/* GD_OK says what was shown: the judged range, the band, the sizes left
+ * out. A size alone in its band in a one-round run has no interval (all
+ * sizes are judged by default), so --gate-from leaves 4 KiB out here. */
 static void test_ok_scope(void **state)
 {
+	const struct gd_gate_cfg g = { .gate_from_bytes = 65536,
+				       .judge_from_bytes = 65536 };
+	const char *doc = BW_DOC(
+		PH_OK("HH", "forward",
+		      BW_RES("1000", "2000",
+			     "4000")) "," PH_OK("DD", "forward",
+						BW_RES("950", "1900", "3800")));
 	struct json_object *v;
+	char ev[2048];
 	struct run r;
 
-	run_doc(&r,
-		BW_DOC(PH_OK("HH", "forward",
-			     BW_RES("1000", "2000",
-				    "4000")) "," PH_OK("DD", "forward",
-						       BW_RES("950", "1900",
-							      "3800"))),
-		NULL);
+	(void)state;
+	run_doc(&r, doc, &g);
 	assert_int_equal(json_object_array_length(r.verdicts), 1);
 	v = verdict(&r, "GD_OK");
 	assert_string_equal(
 		vstr(v, "summary"),
 		"all phases passed with device (D) memory within the expected ratio; forward direction only (--reverse tests the other)");
+	evidence(v, ev, sizeof(ev));
+	assert_non_null(strstr(
+		ev,
+		"DD/HH forward: not below 0.80: ratio 0.95, 95% interval 0.95..0.95 (sizes 64 KiB..1 MiB, 1 band(s), 1 round(s))"));
+	assert_non_null(
+		strstr(ev, "1 size(s) below 64 KiB not judged (--gate-from)"));
+	run_free(&r);
+	run_doc(&r, doc, NULL);
+	assert_null(verdict(&r, "GD_OK"));
+	assert_non_null(
+		strstr(evidence(verdict(&r, "GD_INCONCLUSIVE"), ev, sizeof(ev)),
+		       "bands 4 KiB..4 KiB 0.95 (no interval)"));
 	run_free(&r);
 }
 
@@ -808,7 +838,8 @@ static void test_print(void **state)
 {
 	const struct gd_gate_cfg g = { .expect_ratio = 0.8,
 				       .min_bw_MiBps = 1500,
-				       .gate_from_bytes = 65536 };
+				       .gate_from_bytes = 65536,
+				       .judge_from_bytes = 65536 };
 	struct run r;
 	char *text;
 

@@ -1,12 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
- * The verdicts' and gates' error rates, measured: seeded synthetic paired
- * sweeps (HH and DD, forward and reverse, 23 sizes) with multiplicative
- * log-normal noise of a given coefficient of variation go through
- * gd_compare_run, 1000 trials per case. Prints each measured rate.
+ * The verdicts' wiring, end to end: seeded synthetic paired sweeps (HH and
+ * DD, forward and reverse, 23 sizes, three rounds) go through
+ * gd_compare_run, and the run-level correction, the bands, the judged
+ * range and the autocorrelation refusal are checked on the assessments and
+ * the verdicts' words. The error rates themselves are measured by
+ * tests/assess_sim_test.c on the decision code directly.
  */
 #include <config.h>
 
+#include <errno.h>
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -20,10 +23,12 @@
 #include <json-c/json.h>
 
 #include "report/compare.h"
+#include "report/compare_priv.h"
+#include "util/assess.h"
 #include "util/infer.h"
 #include "synth_util.h"
 
-#define TRIALS 1000
+#define TRIALS 200
 #define SIZES 23 /* 2 B .. 8 MiB */
 
 /* The curve a bandwidth sweep has: rising with size, then flat. */
@@ -62,14 +67,21 @@ static struct json_object *result_row(uint64_t size, double mean, double cv,
 }
 
 /* Sizes [slow_from, slow_to] (indices) get the phase's ratio; with
- * slow_to < 0 every size does. Others run at 1. */
-static int slow_from, slow_to = -1;
+ * slow_to < 0 every size does. Others run at 1. quiet_from: sizes from
+ * this index on have noise quiet_cv instead of the phase's. */
+static int slow_from, slow_to = -1, quiet_from = SIZES;
+static double quiet_cv;
 
 static double ratio_at(unsigned int z, double ratio)
 {
 	if (slow_to < 0 || ((int)z >= slow_from && (int)z <= slow_to))
 		return ratio;
 	return 1;
+}
+
+static double cv_at(unsigned int z, double cv)
+{
+	return (int)z >= quiet_from ? quiet_cv : cv;
 }
 
 static struct json_object *phase(const char *pl, const char *dir, double ratio,
@@ -87,8 +99,8 @@ static struct json_object *phase(const char *pl, const char *dir, double ratio,
 
 		json_object_array_add(
 			res,
-			result_row(size, true_bw(size) * ratio_at(z, ratio), cv,
-				   reps));
+			result_row(size, true_bw(size) * ratio_at(z, ratio),
+				   cv_at(z, cv), reps));
 	}
 	json_object_object_add(ph, "results", res);
 	return ph;
@@ -128,34 +140,18 @@ static bool has_code(struct json_object *verdicts, const char *code)
 }
 
 struct rates {
-	unsigned int slower, gate_fail, inconclusive, ok, silent;
-	/* per assessment (one per direction): decisions "slower" */
-	unsigned int assess, assess_slower;
+	unsigned int slower, gate_fail, inconclusive, ok;
 };
 
-static void count_assessments(struct json_object *doc, struct rates *out)
-{
-	struct json_object *a = json_object_object_get(
-		json_object_object_get(doc, "statistics"), "assessments");
-
-	for (size_t i = 0; i < json_object_array_length(a); i++) {
-		const char *d = json_object_get_string(json_object_object_get(
-			json_object_array_get_idx(a, i), "decision"));
-
-		out->assess++;
-		out->assess_slower += !strcmp(d, "slower");
-	}
-}
-
-/* Gated sizes: all 23 by default, 64 KiB .. 8 MiB (8) as gdperf's
- * bandwidth tests gate by default. */
+/* Gated sizes: all 23 by default. */
 static uint64_t gate_from_bytes;
 
 static void run_case(double ratio, double cv, unsigned int reps, uint64_t seed,
 		     struct rates *out)
 {
 	const struct gd_gate_cfg g = { .expect_ratio = 0.8,
-				       .gate_from_bytes = gate_from_bytes };
+				       .gate_from_bytes = gate_from_bytes,
+				       .judge_from_bytes = gate_from_bytes };
 
 	memset(out, 0, sizeof(*out));
 	rng_state = seed;
@@ -170,160 +166,210 @@ static void run_case(double ratio, double cv, unsigned int reps, uint64_t seed,
 		out->gate_fail += failed;
 		out->inconclusive += has_code(verd, "GD_INCONCLUSIVE");
 		out->ok += has_code(verd, "GD_OK");
-		out->silent += !has_code(verd, "GD_OK") &&
-			       !has_code(verd, "GD_INCONCLUSIVE") &&
-			       !has_code(verd, "GD_GPU_SLOWER");
-		count_assessments(doc, out);
 		json_object_put(cmp);
 		json_object_put(verd);
 		json_object_put(doc);
 	}
-	printf("# true ratio %.2f%s, CV %2.0f%%, %u sample(s) per size, %d sizes (gated from %llu B), both directions, --expect-ratio=0.8: "
+	printf("# true ratio %.2f%s, CV %2.0f%%, %u round(s), both directions, --expect-ratio=0.8: "
 	       "\"D slower\" %.1f%%, gate failed %.1f%%, inconclusive %.1f%%, GD_OK %.1f%% of %d trials\n",
 	       ratio, slow_to < 0 ? "" : " at some sizes, 1 elsewhere",
-	       cv * 100, reps, SIZES, (unsigned long long)gate_from_bytes,
-	       100.0 * out->slower / TRIALS, 100.0 * out->gate_fail / TRIALS,
+	       cv * 100, reps, 100.0 * out->slower / TRIALS,
+	       100.0 * out->gate_fail / TRIALS,
 	       100.0 * out->inconclusive / TRIALS, 100.0 * out->ok / TRIALS,
 	       TRIALS);
-	printf("#   per direction: \"slower\" in %.1f%% of %u assessments\n",
-	       100.0 * out->assess_slower / out->assess, out->assess);
 }
 
-/* A/A: at most 1% false "slower" verdicts and false gate failures. */
-static void check_null(double cv, unsigned int reps, uint64_t seed)
+/* A/A with little noise and three rounds: the verdict says so (GD_OK)
+ * nearly always, and never "slower"; the evidence names what it judged. */
+static void test_aa_quiet(void **state)
 {
+	const struct gd_gate_cfg g = { .expect_ratio = 0.8 };
+	struct json_object *doc, *cmp = NULL, *verd = NULL, *a;
 	struct rates r;
-
-	run_case(1.0, cv, reps, seed, &r);
-	assert_true(r.slower <= TRIALS / 100);
-	assert_true(r.gate_fail <= TRIALS / 100);
-	/* every trial's verdicts still say something about D */
-	assert_int_equal(r.silent, 0);
-}
-
-static void test_null_cv10_one_sample(void **state)
-{
-	(void)state;
-	check_null(0.10, 1, 0x5eed0001);
-}
-
-static void test_null_cv30_one_sample(void **state)
-{
-	(void)state;
-	check_null(0.30, 1, 0x5eed0002);
-}
-
-static void test_null_cv10_three_repeats(void **state)
-{
-	(void)state;
-	check_null(0.10, 3, 0x5eed0003);
-}
-
-static void test_null_cv30_three_repeats(void **state)
-{
-	(void)state;
-	check_null(0.30, 3, 0x5eed0004);
-}
-
-/* A real 0.6 ratio with 10% noise and three repeats: found in >= 95%. */
-static void test_detect_06_cv10_three_repeats(void **state)
-{
-	struct rates r;
+	bool failed;
+	const char *ev;
 
 	(void)state;
-	run_case(0.6, 0.10, 3, 0x5eed0005, &r);
-	assert_true(r.slower >= TRIALS * 95 / 100);
-	assert_true(r.gate_fail >= TRIALS * 95 / 100);
+	run_case(1.0, 0.03, 3, 0x5eed0001, &r);
+	assert_int_equal(r.slower, 0);
+	assert_int_equal(r.gate_fail, 0);
+	assert_true(r.ok >= TRIALS * 95 / 100);
+	rng_state = 0x5eed0002;
+	doc = sweep_doc(1.0, 0.03, 3);
+	assert_int_equal(gd_compare_run(doc, &g, &cmp, &verd, &failed), 0);
+	a = json_object_array_get_idx(
+		json_object_object_get(
+			json_object_object_get(doc, "statistics"),
+			"assessments"),
+		0);
+	assert_string_equal(
+		json_object_get_string(json_object_object_get(a, "decision")),
+		"not_below");
+	assert_int_equal(
+		json_object_array_length(json_object_object_get(a, "bands")),
+		3);
+	assert_int_equal(
+		json_object_get_int(json_object_object_get(a, "family")), 2);
+	ev = json_object_get_string(json_object_object_get(a, "evidence"));
+	assert_non_null(strstr(ev, "DD/HH forward: not below 0.80: ratio "));
+	assert_non_null(
+		strstr(ev, "(sizes 2 B..8 MiB, 3 band(s), 3 round(s))"));
+	assert_non_null(strstr(ev, "; bands 2 B..4 KiB "));
+	assert_non_null(strstr(ev, "would be flagged with 80% probability"));
+	json_object_put(cmp);
+	json_object_put(verd);
+	json_object_put(doc);
 }
 
-/* The same shift with one sample per size, for the record (sign and run
- * tests across sizes): detected as well. */
-static void test_detect_06_cv10_one_sample(void **state)
+/* The issue's shape: 64 KiB and up precise (2%) and slow (0.70), the
+ * smaller sizes noisy (30%) at 1.0. Pooled, the noise hid the slowdown;
+ * judged by band it is found, and never passes as "not below". */
+static void test_precise_band_not_hidden(void **state)
 {
 	struct rates r;
 
 	(void)state;
-	run_case(0.6, 0.10, 1, 0x5eed0006, &r);
-	assert_true(r.slower >= TRIALS * 95 / 100);
-}
-
-/* The default gating (64 KiB up: 8 sizes) leaves fewer replicates; the
- * false rates stay at most 1%. */
-static void test_null_default_gating(void **state)
-{
-	(void)state;
-	gate_from_bytes = 65536;
-	check_null(0.30, 1, 0x5eed0007);
-	check_null(0.30, 3, 0x5eed0008);
-	check_null(0.10, 3, 0x5eed0009);
-	gate_from_bytes = 0;
-}
-
-/* On the floor itself (true ratio 0.8 = --expect-ratio): "slower" at most
- * at the nominal level: 5% with rounds (the interval's lower 2.5% and the
- * per-size family's 2.5%), 1% with one round (alpha of the size tests). */
-static void test_on_the_floor(void **state)
-{
-	struct rates r;
-
-	(void)state;
-	gate_from_bytes = 0;
-	run_case(0.8, 0.10, 3, 0x5eed000a, &r);
-	assert_true(r.assess_slower <= r.assess * 6 / 100);
-	run_case(0.8, 0.10, 1, 0x5eed000b, &r);
-	assert_true(r.assess_slower <= r.assess * 15 / 1000);
-	run_case(0.8, 0.30, 3, 0x5eed000c, &r);
-	assert_true(r.assess_slower <= r.assess * 6 / 100);
-	gate_from_bytes = 65536;
-	run_case(0.8, 0.10, 3, 0x5eed000e, &r);
-	assert_true(r.assess_slower <= r.assess * 6 / 100);
-	gate_from_bytes = 0;
+	slow_from = 15;
+	slow_to = SIZES - 1;
+	quiet_from = 15;
+	quiet_cv = 0.02;
+	run_case(0.70, 0.30, 3, 0x5eed0003, &r);
+	assert_true(r.slower >= TRIALS * 90 / 100);
+	assert_true(r.gate_fail >= TRIALS * 90 / 100);
+	assert_int_equal(r.ok, 0);
 }
 
 /* Half the bandwidth at 4 neighbouring sizes (256 KiB .. 2 MiB), full
- * elsewhere: the geometric mean over 23 sizes stays near 0.89, yet three
- * rounds find it in >= 95% of trials by the per-size intervals, and no
- * trial calls it "no difference". */
-static void test_local_slowdown(void **state)
+ * elsewhere: whatever three rounds decide, never "not below". */
+static void test_local_slowdown_never_ok(void **state)
 {
 	struct rates r;
 
 	(void)state;
-	gate_from_bytes = 0;
-	slow_from = 16;
-	slow_to = 19;
-	run_case(0.5, 0.10, 3, 0x5eed000d, &r);
-	assert_true(r.slower >= TRIALS * 95 / 100);
-	assert_true(r.gate_fail >= TRIALS * 95 / 100);
+	slow_from = 17;
+	slow_to = 20;
+	run_case(0.5, 0.10, 3, 0x5eed0004, &r);
 	assert_int_equal(r.ok, 0);
 	slow_to = -1;
 }
 
-/* The policy and method texts are literals: they must name the levels the
- * code uses (GD_INFER_CONFIDENCE, GD_INFER_ALPHA split over two tests). */
-static void test_policy_names_levels(void **state)
+/* --gate-from narrows what is judged, and the words say what was not. */
+static void test_judged_range(void **state)
 {
-	const struct gd_gate_cfg g = { .expect_ratio = 0.8 };
-	struct json_object *doc, *cmp = NULL, *verd = NULL, *gate;
-	char conf[16], alpha[32];
-	const char *policy;
+	const struct gd_gate_cfg g = { .expect_ratio = 0.8,
+				       .gate_from_bytes = 65536,
+				       .judge_from_bytes = 65536 };
+	struct json_object *doc, *cmp = NULL, *verd = NULL, *a, *j;
 	bool failed;
 
 	(void)state;
-	rng_state = 0x5eed00ff;
-	doc = sweep_doc(1.0, 0.1, 3);
+	rng_state = 0x5eed0005;
+	doc = sweep_doc(1.0, 0.03, 3);
 	assert_int_equal(gd_compare_run(doc, &g, &cmp, &verd, &failed), 0);
-	gate = json_object_array_get_idx(json_object_object_get(doc, "gates"),
-					 0);
-	policy = json_object_get_string(json_object_object_get(gate, "policy"));
-	snprintf(conf, sizeof(conf), "%.0f%% interval",
-		 GD_INFER_CONFIDENCE * 100);
-	snprintf(alpha, sizeof(alpha), "alpha %.3g", GD_INFER_ALPHA / 2);
-	assert_non_null(strstr(policy, conf));
-	assert_non_null(strstr(policy, alpha));
+	a = json_object_array_get_idx(
+		json_object_object_get(
+			json_object_object_get(doc, "statistics"),
+			"assessments"),
+		1);
+	j = json_object_object_get(a, "judged");
+	assert_int_equal(json_object_get_int(
+				 json_object_object_get(j, "not_judged_sizes")),
+			 15);
+	assert_int_equal(
+		json_object_get_int64(json_object_object_get(j, "from_bytes")),
+		65536);
+	assert_int_equal(
+		json_object_get_int(json_object_object_get(a, "sizes")), 8);
+	assert_non_null(strstr(
+		json_object_get_string(json_object_object_get(a, "evidence")),
+		"DD/HH reverse: not below 0.80: ratio "));
+	assert_non_null(strstr(
+		json_object_get_string(json_object_object_get(a, "evidence")),
+		"; 15 size(s) below 64 KiB not judged (--gate-from)"));
 	json_object_put(cmp);
 	json_object_put(verd);
 	json_object_put(doc);
+}
+
+/* Holm across a run's assessments: two with p = 0.02 each are "slower"
+ * alone (level 0.025) and not together; 0.01 and 0.02 both are (step
+ * down: 2 x 0.01, then 1 x 0.02). */
+static void test_run_holm(void **state)
+{
+	double d[3] = { log(0.5), log(0.51), log(0.49) }, sb[1] = { 65536 };
+	struct gd_assessment *a = calloc(2, sizeof(*a));
+
+	(void)state;
+	assert_non_null(a);
+	for (int i = 0; i < 2; i++) {
+		assert_int_equal(gd_assess(d, sb, 3, 1, 0.8, &a[i], NULL), 0);
+		assert_int_equal(a[i].decision, GD_DECISION_SLOWER);
+		a[i].p_slower = 0.02;
+		a[i].band[2].holm_p = 0.02;
+		a[i].st[0].holm_p = 0.02;
+	}
+	gd_assess_run(a, 2);
+	assert_int_equal(a[0].decision, GD_DECISION_INCONCLUSIVE);
+	assert_int_equal(a[1].decision, GD_DECISION_INCONCLUSIVE);
+	assert_true(a[0].p_slower_run == 0.04);
+	a[0].p_slower = 0.01;
+	gd_assess_run(a, 2);
+	assert_int_equal(a[0].decision, GD_DECISION_SLOWER);
+	assert_int_equal(a[1].decision, GD_DECISION_SLOWER);
+	assert_int_equal(a[0].family, 2);
+	free(a);
+}
+
+/* Ten rounds whose figures drift (neighbours alike): the lag-1
+ * autocorrelation is reported and no interval is given; without the
+ * drift, the same spread decides. */
+static void test_autocorrelation(void **state)
+{
+	double drift[10], sb[1] = { 65536 };
+	struct gd_assessment a;
+
+	(void)state;
+	for (int r = 0; r < 10; r++)
+		drift[r] = log(0.95) + 0.02 * (r < 5 ? r : 9 - r);
+	assert_int_equal(gd_assess(drift, sb, 10, 1, 0.8, &a, NULL), 0);
+	assert_true(a.rho > GD_ASSESS_RHO_HIGH);
+	assert_int_equal(a.decision, GD_DECISION_INCONCLUSIVE);
+	assert_string_equal(a.reason, "neighbouring rounds are correlated");
+	assert_false(a.band[2].decided);
+	for (int r = 0; r < 10; r++)
+		drift[r] = log(0.95) + 0.02 * (r % 2);
+	assert_int_equal(gd_assess(drift, sb, 10, 1, 0.8, &a, NULL), 0);
+	assert_true(a.rho < 0);
+	assert_int_equal(a.decision, GD_DECISION_NOT_BELOW);
+}
+
+/* One size, or a band with fewer than three sizes, needs rounds. */
+static void test_rounds_needed(void **state)
+{
+	double one[1] = { 1048576 },
+	       five[5] = { 65536, 131072, 262144, 524288, 1048576 };
+	double all[SIZES], mixed[4] = { 4096, 65536, 131072, 262144 };
+
+	(void)state;
+	for (int z = 0; z < SIZES; z++)
+		all[z] = (double)(2ULL << z);
+	assert_int_equal(gd_assess_rounds_needed(one, 1), 3);
+	assert_int_equal(gd_assess_rounds_needed(five, 5), 1);
+	assert_int_equal(gd_assess_rounds_needed(all, SIZES), 1);
+	assert_int_equal(gd_assess_rounds_needed(mixed, 4), 3);
+	assert_int_equal(gd_assess_rounds_needed(NULL, 0), 0);
+}
+
+/* The method text is a literal: it must name the levels the code uses. */
+static void test_method_names_levels(void **state)
+{
+	char alpha[32];
+
+	(void)state;
+	snprintf(alpha, sizeof(alpha), "%.1f%%", GD_ASSESS_ALPHA * 100);
+	assert_non_null(strstr(gd_evidence_method, alpha));
+	assert_non_null(strstr(gd_evidence_method, "95% lower bound"));
+	assert_non_null(strstr(gd_evidence_assumptions, "lag-1"));
 }
 
 /* Each test starts from the defaults, also after one that failed midway. */
@@ -332,26 +378,23 @@ static int reset_case(void **state)
 	(void)state;
 	gate_from_bytes = 0;
 	slow_to = -1;
+	quiet_from = SIZES;
 	return 0;
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup(test_null_cv10_one_sample, reset_case),
-		cmocka_unit_test_setup(test_null_cv30_one_sample, reset_case),
-		cmocka_unit_test_setup(test_null_cv10_three_repeats,
+		cmocka_unit_test_setup(test_aa_quiet, reset_case),
+		cmocka_unit_test_setup(test_precise_band_not_hidden,
 				       reset_case),
-		cmocka_unit_test_setup(test_null_cv30_three_repeats,
+		cmocka_unit_test_setup(test_local_slowdown_never_ok,
 				       reset_case),
-		cmocka_unit_test_setup(test_detect_06_cv10_three_repeats,
-				       reset_case),
-		cmocka_unit_test_setup(test_detect_06_cv10_one_sample,
-				       reset_case),
-		cmocka_unit_test_setup(test_null_default_gating, reset_case),
-		cmocka_unit_test_setup(test_on_the_floor, reset_case),
-		cmocka_unit_test_setup(test_local_slowdown, reset_case),
-		cmocka_unit_test_setup(test_policy_names_levels, reset_case),
+		cmocka_unit_test_setup(test_judged_range, reset_case),
+		cmocka_unit_test_setup(test_run_holm, reset_case),
+		cmocka_unit_test_setup(test_autocorrelation, reset_case),
+		cmocka_unit_test_setup(test_rounds_needed, reset_case),
+		cmocka_unit_test_setup(test_method_names_levels, reset_case),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL) ? 1 : 0;

@@ -78,3 +78,13 @@ EXTRA_DIST += tests/version.sh
 # The layers of src/ on the built objects: no call cycles, calls go down.
 TESTS += tests/layers/layers.sh
 EXTRA_DIST += tests/layers/layers.sh tests/layers/layers.py
+
+# The decision's operating characteristics (gdperf(7)'s table), measured
+# on seeded simulated runs through util/assess.h.
+if HAVE_CMOCKA
+check_PROGRAMS += tests/assess_sim_test
+TESTS += tests/assess_sim_test
+tests_assess_sim_test_SOURCES = tests/assess_sim_test.c tests/synth_util.h
+tests_assess_sim_test_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_assess_sim_test_LDADD = $(gd_common_ldadd) $(CMOCKA_LIBS) -lm
+endif

@@ -22,6 +22,8 @@
 #include "engine/numa.h"
 #include "engine/placement.h"
 #include "util/version.h"
+#include "util/assess.h"
+#include "report/report.h"
 
 static int gd_parse_i64(const char *text, const char *what, int64_t min,
 			int64_t max, int64_t *out)
@@ -485,6 +487,39 @@ static int gd_opts_perftest_check(struct gd_opts *o)
 				  : 0;
 }
 
+/*
+ * An --expect-ratio gate that this design cannot decide (too few sizes in
+ * a band for one round) would only ever be undecided: said at parse time,
+ * with the least --repeat that can decide it (util/assess.h).
+ */
+static void gd_opts_design_warn(const struct gd_test *test,
+				const struct gd_opts *o)
+{
+	uint64_t sz[GD_MAX_SIZE_LIST * 2];
+	double b[GD_MAX_SIZE_LIST * 2];
+	unsigned int n = 0, need;
+	char lo[32], hi[32];
+
+	if (!(o->expect_ratio > 0) || o->precision_pct > 0)
+		return;
+	if (gd_opts_sizes(o, sz, GD_MAX_SIZE_LIST * 2, &n)) {
+		gd_err_clear(); /* a warning only: the sweep reports it */
+		return;
+	}
+	for (unsigned int i = 0; i < n; i++)
+		b[i] = (double)sz[i];
+	need = gd_assess_rounds_needed(b, n);
+	if (!n || o->repeat >= need)
+		return;
+	gd_assess_bytes_str(b[0], lo, sizeof(lo));
+	gd_assess_bytes_str(b[n - 1], hi, sizeof(hi));
+	gd_report_notice(
+		"%s: warning: --expect-ratio=%g cannot be decided with %u size(s) (%s%s%s) and %" PRIu64
+		" round(s): a band of sizes (up to 4 KiB, 4-64 KiB, from 64 KiB) with fewer than 3 sizes needs rounds; add --repeat=%u (or more sizes)",
+		test->name, o->expect_ratio, n, lo, n > 1 ? ".." : "",
+		n > 1 ? hi : "", o->repeat, need);
+}
+
 int gd_opts_validate(const struct gd_test *test, struct gd_opts *o)
 {
 	const char *verb = test->verb->name;
@@ -556,6 +591,7 @@ int gd_opts_validate(const struct gd_test *test, struct gd_opts *o)
 	    gd_opts_rate_check(o, gd_opts_given(o, "rate_limit"),
 			       gd_opts_max_size(o)))
 		return gd_err_code();
+	gd_opts_design_warn(test, o);
 	if (o->run_infinitely && o->all_sizes)
 		return gd_err(-EINVAL,
 			      "--run_infinitely and -a exclude each other");

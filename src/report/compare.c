@@ -19,6 +19,7 @@
 #include "report/compare_priv.h"
 #include "report/perftest_limits.h"
 #include "util/error.h"
+#include "util/assess.h"
 #include "util/infer.h"
 
 /* A repeat number beyond --repeat's range is not a round of this run. */
@@ -558,7 +559,7 @@ static void gd_compare_sections(struct gd_cmp_ctx *c, struct json_object *rows,
 	json_object_object_add(st, "confidence",
 			       json_object_new_double(GD_INFER_CONFIDENCE));
 	json_object_object_add(st, "alpha",
-			       json_object_new_double(GD_INFER_ALPHA));
+			       json_object_new_double(GD_ASSESS_ALPHA));
 	json_object_object_add(
 		st, "dispersion",
 		json_object_new_string(
@@ -626,7 +627,7 @@ int gd_compare_run(struct json_object *doc, const struct gd_gate_cfg *gates,
 			json_object_object_add(ph, "port_check",
 					       gd_compare_port_check(doc, ph));
 	}
-	assess = gd_evidence_assess(rows, c.lat, c.gates->gate_from_bytes,
+	assess = gd_evidence_assess(rows, c.lat, c.gates->judge_from_bytes,
 				    c.gates->expect_ratio > 0
 					    ? c.gates->expect_ratio
 					    : GD_COMPARE_SLOW_RATIO);

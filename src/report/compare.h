@@ -52,11 +52,12 @@ struct gd_device_words {
 };
 
 struct gd_gate_cfg {
-	double expect_ratio;	  /* 0: off. bw: X/HH >= R; lat: HH/X >= R */
-	uint64_t gate_from_bytes; /* gates look at sizes >= this */
-	double min_bw_MiBps;	  /* 0: off; every phase, every gated size */
-	double max_lat_us;	  /* 0: off */
-	bool max_lat_is_p99;	  /* false: typical (median) latency */
+	double expect_ratio;	   /* 0: off. bw: X/HH >= R; lat: HH/X >= R */
+	uint64_t gate_from_bytes;  /* gates look at sizes >= this */
+	uint64_t judge_from_bytes; /* the assessments judge sizes >= this */
+	double min_bw_MiBps;	   /* 0: off; every phase, every gated size */
+	double max_lat_us;	   /* 0: off */
+	bool max_lat_is_p99;	   /* false: typical (median) latency */
 	/* --gate-undecided=pass: an expect-ratio gate whose assessment can
 	 * neither clear R nor fall below it passes; false: it fails with
 	 * exit status 4 ("not enough evidence") */

@@ -28,15 +28,24 @@ struct json_object *gd_verdicts_build(struct json_object *doc,
 /*
  * evidence.c: one assessment per device phase and direction over the
  * comparison rows' sizes >= @gate_from, against @floor (bandwidth X/HH, or
- * latency speed HH/X):
+ * latency speed HH/X), all of them corrected together (Holm):
  *  {"comparison": "DD/HH", "direction", "figure", "floor",
- *   "decision": "slower"|"no_difference"|"inconclusive",
- *   "sizes": S, "rounds": N, "ratio": geometric mean,
+ *   "decision": "slower"|"not_below"|"inconclusive", "reason",
+ *   "p_slower", "p_slower_run", "p_not_below", "family", "alpha",
+ *   "autocorrelation", "sizes": S, "rounds": N,
+ *   "judged": {"from_bytes", "to_bytes", "gate_from_bytes",
+ *              "not_judged_sizes"},
+ *   "ratio": geometric mean,
  *   "interval": {"replicates": "rounds"|"sizes", "n", "confidence",
  *                "low", "high"},
- *   "across_sizes": {"below", "p", "longest_run", "run_p", "alpha"},
- *   "spread_cv_pct", "detectable_pct", "repeats_needed",
- *   "evidence": "one line naming the method and the counts"}
+ *   "bands": [{"from_bytes", "to_bytes", "sizes", "replicates", "n",
+ *              "decided", "ratio", "low", "high", "p_slower",
+ *              "p_not_below", "holm_p", "autocorrelation",
+ *              "detectable_ratio"}],
+ *   "per_size": {"tests", "prior_df", "sizes": [...], "slow_sizes": [...]},
+ *   "ratio_cv_pct", "resolution_pct", "detectable_ratio",
+ *   "detectable_power", "repeats_needed",
+ *   "evidence": "one line naming the decision, the figures, the range"}
  * A figure's per-round values are its "samples" array (one per repeat),
  * else its single figure.
  */

@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * How strong the evidence is that a device phase is slower than HH: one
- * assessment per device phase and direction over the gated sizes of the
- * comparison rows, from the paired rounds (--repeat) or, with one round,
- * from the shape across sizes. The verdicts and the expect-ratio gate both
- * read it; the decision itself is util/assess.c's, shared with gd_report,
- * and the man page's STATISTICS section says the same in words.
+ * assessment per device phase and direction over the judged sizes of the
+ * comparison rows (all, or from --gate-from), by band and by size, from the
+ * paired rounds (--repeat) or, with one round, across a band's sizes; all
+ * of a run's assessments corrected together. The verdicts and the
+ * expect-ratio gate both read it; the decision itself is util/assess.c's,
+ * shared with gd_report, and gdperf(7)'s STATISTICS says it in words.
  */
 #include <config.h>
 
@@ -25,9 +26,11 @@
 #define GD_EV_MAX_ROUNDS 64
 
 const char gd_evidence_method[] =
-	"two or more rounds: paired log-ratio t-interval over rounds (each round: the mean over the gated sizes of log(device/HH) measured in that round) and, per size, a t-interval over its rounds with the spread pooled across sizes (never below the size's own) at a Bonferroni-corrected level; one round: exact one-sided sign test and longest-run test over the gated sizes";
+	"per device phase and direction, the sizes judged in three bands (at most 4 KiB, 4-64 KiB, at least 64 KiB): with two or more rounds, each band's paired log-ratio t-interval over rounds (each round, a block of time, gives the mean over the band's sizes of log(device/HH); its spread shrunk towards the band's sizes' spread over rounds / sqrt(sizes), 2 prior degrees of freedom), and each size's t-test over its rounds with its own spread shrunk towards its band's (2 prior degrees of freedom); with one round, each band's t-interval over its sizes; slower when a band or a size lies below the floor at the Holm-adjusted level (half to the bands, half to the sizes, then across the run's assessments, 2.5%); not below when every band's 95% lower bound clears the floor; else inconclusive";
 const char gd_evidence_assumptions[] =
-	"rounds are independent and alike (the phase order alternates between rounds so drift favours no phase); log-ratios are close to normal; with one round, sizes are independent and the sizes stand in for repeats only to say whether a difference could be ruled out";
+	"rounds are blocks of time, alike and independent (the lag-1 autocorrelation of the rounds is reported; from 6 rounds an interval is widened by sqrt((1+rho)/(1-rho)) and refused above 0.5); log-ratios are close to normal; with one round, a band's sizes stand in for repeats";
+
+#define GD_EV_MAX_ASSESS 32
 
 /* Per-round speed logs of one device phase against HH at one size. */
 struct gd_ev_size {
@@ -44,6 +47,8 @@ struct gd_ev_in {
 	struct gd_ev_size sz[GD_EV_MAX_SIZES];
 	unsigned int nsz, rounds; /* rounds: the most any size has */
 	unsigned int span;	  /* round numbers seen: 0 .. span - 1 */
+	uint64_t gate_from;	  /* sizes below it are not judged */
+	unsigned int skipped;	  /* sizes with figures below gate_from */
 };
 
 static unsigned int gd_fig_rounds(struct json_object *fig, const char *key,
@@ -101,16 +106,20 @@ static void gd_ev_collect(struct gd_ev_in *in, struct json_object *rows,
 	snprintf(pl, sizeof(pl), "%.*s", (int)plen, in->label);
 	snprintf(ref, sizeof(ref), "%s",
 		 in->label[plen] ? in->label + plen + 1 : "HH");
-	in->nsz = in->rounds = in->span = 0;
+	in->nsz = in->rounds = in->span = in->skipped = 0;
+	in->gate_from = gate_from;
 	for (size_t i = 0; i < gd_json_len(rows); i++) {
 		struct json_object *row = gd_json_idx(rows, i);
 		const char *d = gd_json_str(row, "direction");
 		double size = 0;
 
 		gd_json_num(row, "size_bytes", &size);
-		if (!d || strcmp(d, in->dir) || (uint64_t)size < gate_from ||
-		    in->nsz == GD_EV_MAX_SIZES)
+		if (!d || strcmp(d, in->dir) || in->nsz == GD_EV_MAX_SIZES)
 			continue;
+		if ((uint64_t)size < gate_from) {
+			in->skipped++;
+			continue;
+		}
 		if (!gd_ev_pair(in, row, pl, ref, &in->sz[in->nsz]))
 			continue;
 		if (in->sz[in->nsz].n > in->rounds)
@@ -121,14 +130,12 @@ static void gd_ev_collect(struct gd_ev_in *in, struct json_object *rows,
 	}
 }
 
-/* One round: sign and longest-run tests of "below the floor" over sizes.
- * Under "the true ratio is at the floor or above" each size is below it
- * with probability 1/2 at most, independently of its neighbours; each test
- * gets half of GD_INFER_ALPHA. */
-
+/* One assessment of the run: what it compared and what was decided. */
 struct gd_ev_out {
+	const char *label, *dir;
+	unsigned int rounds, skipped;
+	uint64_t gate_from;
 	struct gd_assessment a;
-	struct gd_assess_size per[GD_EV_MAX_SIZES];
 };
 
 /* The sizes' rounds as util/assess.c's matrix, rounds by sizes. */
@@ -146,8 +153,13 @@ static int gd_ev_decide(const struct gd_ev_in *in, struct gd_ev_out *o)
 		for (unsigned int r = 0; r < in->span; r++)
 			d[r * in->nsz + z] = in->sz[z].d[r];
 	}
-	ret = gd_assess(d, sb, in->span, in->nsz, in->floor, &o->a, o->per);
+	ret = gd_assess(d, sb, in->span, in->nsz, in->floor, &o->a, NULL);
 	free(d);
+	o->label = in->label;
+	o->dir = in->dir;
+	o->rounds = in->rounds;
+	o->skipped = in->skipped;
+	o->gate_from = in->gate_from;
 	return ret;
 }
 
@@ -156,179 +168,287 @@ static struct json_object *gd_dbl_or_null(double v)
 	return isfinite(v) ? json_object_new_double(v) : NULL;
 }
 
-static void gd_ev_text_per_size(const struct gd_ev_in *in,
-				const struct gd_ev_out *o, struct gd_sbuf *sb)
+static void gd_ev_range(struct gd_sbuf *sb, double lo, double hi)
 {
-	if (!o->a.pooled_df)
-		return;
-	gd_sb_add(
-		sb,
-		"; per size (spread %.0f%% pooled, %.4g%% intervals, Bonferroni over %u): ",
-		o->a.ratio_cv_pct, o->a.each_conf * 100, in->nsz);
-	if (!o->a.nslow) {
-		gd_sb_add(sb, "none below it");
-		return;
-	}
-	gd_sb_add(sb, "%u below it, worst %.2f at %.0f bytes", o->a.nslow,
-		  o->a.worst_ratio, o->a.worst_size);
+	char a[32], b[32];
+
+	gd_sb_add(sb, "%s..%s", gd_assess_bytes_str(lo, a, sizeof(a)),
+		  gd_assess_bytes_str(hi, b, sizeof(b)));
 }
 
-/* One line for the verdicts: the decision, the figures, the method. */
-static void gd_ev_text(const struct gd_ev_in *in, const struct gd_ev_out *o,
-		       struct gd_sbuf *sb)
+/* "bands 2 B..4 KiB 0.98 (0.95..1.01), ..." */
+static void gd_ev_text_bands(const struct gd_assessment *a, struct gd_sbuf *sb)
 {
-	const char *what = in->lat ? "latency speed HH/X" : "bandwidth ratio";
+	const char *sep = "; bands ";
 
-	gd_sb_add(sb, "%s %s: %s %.2f", in->label, in->dir, what,
-		  o->a.ci.ratio);
-	if (o->a.ci.n >= 2)
-		gd_sb_add(sb, ", %.0f%% interval %.2f..%.2f",
-			  GD_INFER_CONFIDENCE * 100, o->a.ci.lo, o->a.ci.hi);
-	gd_sb_add(sb, " against %.2f (%s, %u round(s), %u size(s))", in->floor,
-		  o->a.by_rounds ? "geometric mean, t-interval over rounds"
-				 : "geometric mean, sizes as replicates",
-		  in->rounds, in->nsz);
-	if (o->a.by_rounds)
-		gd_ev_text_per_size(in, o, sb);
-	else
-		gd_sb_add(
-			sb,
-			"; %u of %u size(s) below it, sign test p=%.2g, longest run %u, run test p=%.2g (each at %.3g)",
-			o->a.below, in->nsz, o->a.p_sign, o->a.longest,
-			o->a.p_run, GD_INFER_ALPHA / 2);
-	if (!strcmp(o->a.decision_name, "no_difference"))
-		gd_sb_add(
-			sb,
-			"; resolution +/-%.0f%%: a ratio below %.2f would have been flagged",
-			o->a.resolution_pct, o->a.detectable_ratio);
-	else if (!strcmp(o->a.decision_name, "inconclusive") &&
-		 o->a.repeats_needed)
-		gd_sb_add(
-			sb,
-			"; spread %.0f%% (CV of one ratio); about %u%s rounds (--repeat=%u) would settle it",
-			o->a.ratio_cv_pct, o->a.repeats_needed,
-			o->a.repeats_needed >= GD_ASSESS_REPEATS_CAP
-				? " or more"
-				: "",
-			o->a.repeats_needed);
-	else if (!strcmp(o->a.decision_name, "inconclusive"))
-		gd_sb_add(sb, "; too few figures for an interval (--repeat=3)");
-}
+	for (unsigned int b = 0; b < GD_ASSESS_BANDS; b++) {
+		const struct gd_assess_band *bd = &a->band[b];
 
-static struct json_object *gd_ev_per_size_json(const struct gd_ev_in *in,
-					       const struct gd_ev_out *o)
-{
-	struct json_object *p = json_object_new_object(), *slow;
-
-	json_object_object_add(p, "pooled_cv_pct",
-			       json_object_new_double(o->a.ratio_cv_pct));
-	json_object_object_add(p, "df",
-			       json_object_new_int((int)o->a.pooled_df));
-	json_object_object_add(p, "confidence_each",
-			       json_object_new_double(o->a.each_conf));
-	slow = json_object_new_array();
-	for (unsigned int z = 0; z < in->nsz; z++) {
-		const struct gd_assess_size *s = &o->per[z];
-		struct json_object *e;
-
-		if (!s->slow)
+		if (!bd->sizes)
 			continue;
-		e = json_object_new_object();
-		json_object_object_add(
-			e, "size_bytes",
-			json_object_new_int64((int64_t)in->sz[z].size));
-		json_object_object_add(e, "ratio",
-				       json_object_new_double(exp(s->mean)));
-		json_object_object_add(
-			e, "high",
-			json_object_new_double(exp(s->mean + s->half)));
-		json_object_object_add(e, "rounds",
-				       json_object_new_int((int)s->n));
-		json_object_array_add(slow, e);
+		gd_sb_add(sb, "%s", sep);
+		sep = ", ";
+		gd_ev_range(sb, bd->lo_bytes, bd->hi_bytes);
+		gd_sb_add(sb, " %.2f", bd->ci.ratio);
+		if (bd->decided)
+			gd_sb_add(sb, " (%.2f..%.2f)", bd->ci.lo, bd->ci.hi);
+		else
+			gd_sb_add(sb, " (no interval)");
 	}
+}
+
+/* What was found below the floor: the band and the sizes flagged. */
+static void gd_ev_text_slower(const struct gd_ev_out *o, struct gd_sbuf *sb)
+{
+	const struct gd_assessment *a = &o->a;
+	char w[32];
+
+	gd_sb_add(sb, "below %.2f at the Holm-adjusted %.1f%% level (p=%.2g",
+		  a->floor, GD_ASSESS_ALPHA * 100, a->p_slower_run);
+	if (a->family > 1)
+		gd_sb_add(sb, " over the run's %u assessments", a->family);
+	gd_sb_add(sb, ")");
+	if (a->slow_band >= 0) {
+		const struct gd_assess_band *bd = &a->band[a->slow_band];
+
+		gd_sb_add(sb, ": band ");
+		gd_ev_range(sb, bd->lo_bytes, bd->hi_bytes);
+		gd_sb_add(sb, " %.2f, 95%% interval %.2f..%.2f", bd->ci.ratio,
+			  bd->ci.lo, bd->ci.hi);
+	}
+	if (a->nslow)
+		gd_sb_add(
+			sb,
+			"%s%u size(s) below it on their own, worst %.2f at %s",
+			a->slow_band >= 0 ? "; " : ": ", a->nslow,
+			a->worst_ratio,
+			gd_assess_bytes_str(a->worst_size, w, sizeof(w)));
+	gd_sb_add(sb, "; overall ");
+}
+
+/* One line for the verdicts: the decision, the figures, what was judged. */
+static void gd_ev_text(const struct gd_ev_out *o, struct gd_sbuf *sb)
+{
+	const struct gd_assessment *a = &o->a;
+	char g[32];
+
+	gd_sb_add(sb, "%s %s: ", o->label, o->dir);
+	if (a->decision == GD_DECISION_SLOWER)
+		gd_sb_add(sb, "slower: ");
+	else if (a->decision == GD_DECISION_NOT_BELOW)
+		gd_sb_add(sb, "not below %.2f: ", a->floor);
+	else
+		gd_sb_add(sb, "undecided against %.2f: ", a->floor);
+	if (a->decision == GD_DECISION_SLOWER)
+		gd_ev_text_slower(o, sb);
+	gd_sb_add(sb, "ratio %.2f", a->ci.ratio);
+	if (a->ci.n >= 2)
+		gd_sb_add(sb, ", %.0f%% interval %.2f..%.2f",
+			  GD_INFER_CONFIDENCE * 100, a->ci.lo, a->ci.hi);
+	gd_sb_add(sb, " (sizes ");
+	gd_ev_range(sb, a->lo_bytes, a->hi_bytes);
+	gd_sb_add(sb, ", %u band(s), %u round(s))", a->nbands, o->rounds);
+	gd_ev_text_bands(a, sb);
+	if (!isnan(a->rho))
+		gd_sb_add(sb, "; lag-1 autocorrelation of rounds %.2f", a->rho);
+	if (o->skipped)
+		gd_sb_add(sb, "; %u size(s) below %s not judged (--gate-from)",
+			  o->skipped,
+			  gd_assess_bytes_str((double)o->gate_from, g,
+					      sizeof(g)));
+	if (a->decision != GD_DECISION_SLOWER && isfinite(a->detectable_ratio))
+		gd_sb_add(
+			sb,
+			"; a ratio of %.2f would be flagged with %.0f%% probability",
+			a->detectable_ratio, GD_ASSESS_POWER * 100);
+	if (a->decision == GD_DECISION_INCONCLUSIVE)
+		gd_sb_add(
+			sb,
+			"; %s; spread %.0f%% (CV of one ratio); about %u%s rounds (--repeat=%u) would settle it",
+			a->reason ?: "undecided", a->ratio_cv_pct,
+			a->repeats_needed,
+			a->repeats_needed >= GD_ASSESS_REPEATS_CAP ? " or more"
+								   : "",
+			a->repeats_needed);
+}
+
+static struct json_object *gd_ev_band_json(const struct gd_assess_band *bd)
+{
+	struct json_object *j = json_object_new_object();
+
+	json_object_object_add(j, "from_bytes",
+			       json_object_new_int64((int64_t)bd->lo_bytes));
+	json_object_object_add(j, "to_bytes",
+			       json_object_new_int64((int64_t)bd->hi_bytes));
+	json_object_object_add(j, "sizes", json_object_new_int((int)bd->sizes));
+	json_object_object_add(
+		j, "replicates",
+		json_object_new_string(bd->by_rounds ? "rounds" : "sizes"));
+	json_object_object_add(j, "n", json_object_new_int((int)bd->ci.n));
+	json_object_object_add(j, "decided",
+			       json_object_new_boolean(bd->decided));
+	json_object_object_add(j, "ratio", gd_dbl_or_null(bd->ci.ratio));
+	json_object_object_add(j, "low",
+			       bd->decided ? gd_dbl_or_null(bd->ci.lo) : NULL);
+	json_object_object_add(j, "high",
+			       bd->decided ? gd_dbl_or_null(bd->ci.hi) : NULL);
+	json_object_object_add(j, "p_slower",
+			       json_object_new_double(bd->p_slower));
+	json_object_object_add(j, "p_not_below",
+			       json_object_new_double(bd->p_not_below));
+	json_object_object_add(j, "holm_p", json_object_new_double(bd->holm_p));
+	json_object_object_add(j, "autocorrelation", gd_dbl_or_null(bd->rho));
+	json_object_object_add(j, "detectable_ratio",
+			       gd_dbl_or_null(bd->detectable_ratio));
+	return j;
+}
+
+static struct json_object *gd_ev_size_json(const struct gd_assessment *a,
+					   unsigned int z)
+{
+	const struct gd_assess_size *s = &a->st[z];
+	struct json_object *e = json_object_new_object();
+
+	json_object_object_add(
+		e, "size_bytes",
+		json_object_new_int64((int64_t)a->size_bytes[z]));
+	json_object_object_add(e, "ratio",
+			       json_object_new_double(exp(s->mean)));
+	json_object_object_add(e, "rounds", json_object_new_int((int)s->n));
+	json_object_object_add(e, "df", json_object_new_int((int)s->df));
+	json_object_object_add(
+		e, "cv_pct",
+		json_object_new_double(100.0 * sqrt(exp(s->sd * s->sd) - 1)));
+	json_object_object_add(e, "p_slower",
+			       json_object_new_double(s->p_slower));
+	json_object_object_add(e, "holm_p", json_object_new_double(s->holm_p));
+	json_object_object_add(e, "slow", json_object_new_boolean(s->slow));
+	json_object_object_add(
+		e, "high",
+		s->slow ? json_object_new_double(exp(s->mean + s->half))
+			: NULL);
+	return e;
+}
+
+static struct json_object *gd_ev_per_size_json(const struct gd_assessment *a)
+{
+	struct json_object *p = json_object_new_object(), *all, *slow;
+
+	json_object_object_add(p, "tests", json_object_new_int((int)a->tests));
+	json_object_object_add(p, "prior_df",
+			       json_object_new_int(GD_ASSESS_PRIOR_DF));
+	all = json_object_new_array();
+	slow = json_object_new_array();
+	for (unsigned int z = 0; z < a->sizes; z++) {
+		json_object_array_add(all, gd_ev_size_json(a, z));
+		if (a->st[z].slow)
+			json_object_array_add(slow, gd_ev_size_json(a, z));
+	}
+	json_object_object_add(p, "sizes", all);
 	json_object_object_add(p, "slow_sizes", slow);
 	return p;
 }
 
-static struct json_object *gd_ev_shape_json(const struct gd_ev_out *o)
+static struct json_object *gd_ev_judged_json(const struct gd_ev_out *o)
 {
-	struct json_object *t = json_object_new_object();
+	struct json_object *j = json_object_new_object();
 
-	json_object_object_add(t, "below",
-			       json_object_new_int((int)o->a.below));
-	json_object_object_add(t, "p", json_object_new_double(o->a.p_sign));
-	json_object_object_add(t, "longest_run",
-			       json_object_new_int((int)o->a.longest));
-	json_object_object_add(t, "run_p", json_object_new_double(o->a.p_run));
-	json_object_object_add(t, "alpha",
-			       json_object_new_double(GD_INFER_ALPHA));
-	json_object_object_add(t, "decides",
-			       json_object_new_boolean(!o->a.by_rounds));
-	return t;
+	json_object_object_add(j, "from_bytes",
+			       json_object_new_int64((int64_t)o->a.lo_bytes));
+	json_object_object_add(j, "to_bytes",
+			       json_object_new_int64((int64_t)o->a.hi_bytes));
+	json_object_object_add(j, "gate_from_bytes",
+			       json_object_new_int64((int64_t)o->gate_from));
+	json_object_object_add(j, "not_judged_sizes",
+			       json_object_new_int((int)o->skipped));
+	return j;
 }
 
-static struct json_object *gd_ev_json(const struct gd_ev_in *in,
-				      const struct gd_ev_out *o)
+static void gd_ev_json_decision(struct json_object *j,
+				const struct gd_assessment *a)
 {
-	struct json_object *a = json_object_new_object(), *ci;
+	json_object_object_add(j, "decision",
+			       json_object_new_string(a->decision_name));
+	json_object_object_add(j, "reason",
+			       a->reason && a->decision ==
+						       GD_DECISION_INCONCLUSIVE
+				       ? json_object_new_string(a->reason)
+				       : NULL);
+	json_object_object_add(j, "p_slower",
+			       json_object_new_double(a->p_slower));
+	json_object_object_add(j, "p_slower_run",
+			       json_object_new_double(a->p_slower_run));
+	json_object_object_add(j, "p_not_below",
+			       json_object_new_double(a->p_not_below));
+	json_object_object_add(j, "family",
+			       json_object_new_int((int)a->family));
+	json_object_object_add(j, "alpha",
+			       json_object_new_double(GD_ASSESS_ALPHA));
+	json_object_object_add(j, "autocorrelation", gd_dbl_or_null(a->rho));
+}
+
+static struct json_object *gd_ev_json(const struct gd_ev_out *o, bool lat)
+{
+	struct json_object *j = json_object_new_object(), *ci, *bands;
+	const struct gd_assessment *a = &o->a;
 	struct gd_sbuf sb = { .len = 0 };
 
-	json_object_object_add(a, "comparison",
-			       json_object_new_string(in->label));
-	json_object_object_add(a, "direction", json_object_new_string(in->dir));
+	json_object_object_add(j, "comparison",
+			       json_object_new_string(o->label));
+	json_object_object_add(j, "direction", json_object_new_string(o->dir));
 	json_object_object_add(
-		a, "figure",
-		json_object_new_string(in->lat ? "latency speed HH/X"
-					       : "bandwidth ratio X/HH"));
-	json_object_object_add(a, "floor", json_object_new_double(in->floor));
-	json_object_object_add(a, "decision",
-			       json_object_new_string(o->a.decision_name));
-	json_object_object_add(a, "sizes", json_object_new_int((int)in->nsz));
-	json_object_object_add(a, "rounds",
-			       json_object_new_int((int)in->rounds));
-	json_object_object_add(a, "ratio", gd_dbl_or_null(o->a.ci.ratio));
+		j, "figure",
+		json_object_new_string(lat ? "latency speed HH/X"
+					   : "bandwidth ratio X/HH"));
+	json_object_object_add(j, "floor", json_object_new_double(a->floor));
+	gd_ev_json_decision(j, a);
+	json_object_object_add(j, "sizes", json_object_new_int((int)a->sizes));
+	json_object_object_add(j, "rounds",
+			       json_object_new_int((int)o->rounds));
+	json_object_object_add(j, "judged", gd_ev_judged_json(o));
+	json_object_object_add(j, "ratio", gd_dbl_or_null(a->ci.ratio));
 	ci = json_object_new_object();
 	json_object_object_add(
 		ci, "replicates",
-		json_object_new_string(o->a.by_rounds ? "rounds" : "sizes"));
-	json_object_object_add(ci, "n", json_object_new_int((int)o->a.ci.n));
+		json_object_new_string(a->by_rounds ? "rounds" : "sizes"));
+	json_object_object_add(ci, "n", json_object_new_int((int)a->ci.n));
 	json_object_object_add(ci, "confidence",
 			       json_object_new_double(GD_INFER_CONFIDENCE));
-	json_object_object_add(ci, "low", gd_dbl_or_null(o->a.ci.lo));
-	json_object_object_add(ci, "high", gd_dbl_or_null(o->a.ci.hi));
-	json_object_object_add(a, "interval", ci);
-	json_object_object_add(a, "across_sizes", gd_ev_shape_json(o));
-	if (o->a.pooled_df)
-		json_object_object_add(a, "per_size",
-				       gd_ev_per_size_json(in, o));
-	json_object_object_add(a, "ratio_cv_pct",
-			       json_object_new_double(o->a.ratio_cv_pct));
-	json_object_object_add(a, "resolution_pct",
-			       json_object_new_double(o->a.resolution_pct));
-	json_object_object_add(
-		a, "detectable_ratio",
-		o->a.ci.n >= 2 ? json_object_new_double(o->a.detectable_ratio)
-			       : NULL);
-	json_object_object_add(a, "repeats_needed",
-			       json_object_new_int((int)o->a.repeats_needed));
-	gd_ev_text(in, o, &sb);
-	json_object_object_add(a, "evidence", json_object_new_string(sb.buf));
-	return a;
+	json_object_object_add(ci, "low", gd_dbl_or_null(a->ci.lo));
+	json_object_object_add(ci, "high", gd_dbl_or_null(a->ci.hi));
+	json_object_object_add(j, "interval", ci);
+	bands = json_object_new_array();
+	for (unsigned int b = 0; b < GD_ASSESS_BANDS; b++)
+		if (a->band[b].sizes)
+			json_object_array_add(bands,
+					      gd_ev_band_json(&a->band[b]));
+	json_object_object_add(j, "bands", bands);
+	if (a->by_rounds)
+		json_object_object_add(j, "per_size", gd_ev_per_size_json(a));
+	json_object_object_add(j, "ratio_cv_pct",
+			       json_object_new_double(a->ratio_cv_pct));
+	json_object_object_add(j, "resolution_pct",
+			       json_object_new_double(a->resolution_pct));
+	json_object_object_add(j, "detectable_ratio",
+			       gd_dbl_or_null(a->detectable_ratio));
+	json_object_object_add(j, "detectable_power",
+			       json_object_new_double(GD_ASSESS_POWER));
+	json_object_object_add(j, "repeats_needed",
+			       json_object_new_int((int)a->repeats_needed));
+	gd_ev_text(o, &sb);
+	json_object_object_add(j, "evidence", json_object_new_string(sb.buf));
+	return j;
 }
 
-struct json_object *gd_evidence_assess(struct json_object *rows, bool lat,
-				       uint64_t gate_from, double floor)
+/* The comparisons (device phase and direction) of the rows, each once,
+ * assessed into @o; their number. */
+static unsigned int gd_ev_all(struct json_object *rows, struct gd_ev_in *in,
+			      struct gd_ev_out *o, uint64_t gate_from,
+			      double floor, bool lat)
 {
-	struct json_object *out = json_object_new_array(), *seen;
-	struct gd_ev_in *in = calloc(1, sizeof(*in));
-	struct gd_ev_out *o = calloc(1, sizeof(*o));
+	struct json_object *seen = json_object_new_object();
+	unsigned int n = 0;
 
-	if (!in || !o) {
-		free(in);
-		free(o);
-		return out;
-	}
-	seen = json_object_new_object();
 	for (size_t i = 0; i < gd_json_len(rows); i++) {
 		struct json_object *row = gd_json_idx(rows, i);
 		const char *dir = gd_json_str(row, "direction");
@@ -341,7 +461,8 @@ struct json_object *gd_evidence_assess(struct json_object *rows, bool lat,
 			(void)val;
 			snprintf(key, sizeof(key), "%s %s", label, dir);
 			if (!dir || !strchr(label, 'D') ||
-			    json_object_object_get_ex(seen, key, NULL))
+			    json_object_object_get_ex(seen, key, NULL) ||
+			    n == GD_EV_MAX_ASSESS)
 				continue;
 			json_object_object_add(seen, key, NULL);
 			*in = (struct gd_ev_in){ .label = label,
@@ -349,13 +470,41 @@ struct json_object *gd_evidence_assess(struct json_object *rows, bool lat,
 						 .lat = lat,
 						 .floor = floor };
 			gd_ev_collect(in, rows, gate_from);
-			if (!in->nsz || gd_ev_decide(in, o))
-				continue;
-			json_object_array_add(out, gd_ev_json(in, o));
+			if (in->nsz && !gd_ev_decide(in, &o[n]))
+				n++;
 		}
 	}
 	json_object_put(seen);
+	return n;
+}
+
+/*
+ * Every device phase and direction of the run, decided together: Holm
+ * across them (gd_assess_run), so that the run's rate of a false "slower"
+ * is the one gdperf(7) states however many phases and directions it has.
+ */
+struct json_object *gd_evidence_assess(struct json_object *rows, bool lat,
+				       uint64_t gate_from, double floor)
+{
+	struct json_object *out = json_object_new_array();
+	struct gd_ev_in *in = calloc(1, sizeof(*in));
+	struct gd_ev_out *o = calloc(GD_EV_MAX_ASSESS, sizeof(*o));
+	struct gd_assessment *a = calloc(GD_EV_MAX_ASSESS, sizeof(*a));
+	unsigned int n;
+
+	if (!in || !o || !a)
+		goto free_all;
+	n = gd_ev_all(rows, in, o, gate_from, floor, lat);
+	for (unsigned int i = 0; i < n; i++)
+		a[i] = o[i].a;
+	gd_assess_run(a, n);
+	for (unsigned int i = 0; i < n; i++) {
+		o[i].a = a[i];
+		json_object_array_add(out, gd_ev_json(&o[i], lat));
+	}
+free_all:
 	free(in);
 	free(o);
+	free(a);
 	return out;
 }

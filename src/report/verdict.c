@@ -363,19 +363,16 @@ static const char *gd_slower_summary(struct gd_vctx *v, bool lat, char *buf,
 	return buf;
 }
 
-/* Behind "within the expected ratio": each assessment that found no
- * difference, with the smallest difference the run could have seen. */
+/* Behind "within the expected ratio": each assessment that showed its
+ * device phase not below the floor, with the sizes it judged, its bands
+ * and the smallest slowdown it would have caught (the line says all). */
 static void gd_ok_evidence(struct gd_vctx *v, struct json_object *ev)
 {
-	struct json_object *same = gd_assess_lines(v, "no_difference");
+	struct json_object *same = gd_assess_lines(v, "not_below");
 
-	for (size_t i = 0; same && i < gd_json_len(same); i++) {
-		char buf[GD_SBUF_LEN + 32];
-
-		snprintf(buf, sizeof(buf), "no difference detected: %s",
-			 json_object_get_string(gd_json_idx(same, i)));
-		json_object_array_add(ev, json_object_new_string(buf));
-	}
+	for (size_t i = 0; same && i < gd_json_len(same); i++)
+		json_object_array_add(ev,
+				      json_object_get(gd_json_idx(same, i)));
 	json_object_put(same);
 }
 
@@ -396,9 +393,9 @@ static void gd_emit_host_only(struct gd_vctx *v, struct json_object *ev)
 }
 
 /*
- * "D slower" only where the assessment found evidence (evidence.c): an
- * interval over rounds below the floor, or a consistent shift across
- * sizes. Where it could not tell, say so, with what would settle it.
+ * "D slower" only where the assessment found evidence (evidence.c): a
+ * band's or a size's interval below the floor at the run's Holm-adjusted
+ * level. Where it could not tell, say so, with what would settle it.
  */
 static void gd_judge_speed(struct gd_vctx *v)
 {
@@ -431,7 +428,7 @@ static void gd_judge_speed(struct gd_vctx *v)
 	 * assessment reaches the reader once */
 	gd_ok_evidence(v, unsure);
 	gd_emit(v, GD_SEV_INFO, GD_V_INCONCLUSIVE,
-		"this run cannot tell whether device (D) memory is slower than the expected ratio: the spread is too wide",
+		"this run cannot tell whether device (D) memory is slower than the expected ratio: an interval reaches below it, or a band has none (not enough evidence)",
 		unsure, next);
 }
 

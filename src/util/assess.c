@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
- * The slower / no difference / inconclusive decision (assess.h) on a matrix
- * of log speed ratios, rounds by sizes. Columns without any figure take no
- * part; the others are called "sizes" below.
+ * The slower / not below / inconclusive decision (assess.h) of one
+ * assessment: a matrix of log speed ratios, rounds by sizes. Columns
+ * without any figure take no part; the others are called "sizes" below.
+ * The run-level correction and the words' helpers are in assess_run.c.
  */
 #include <config.h>
 
@@ -12,21 +13,20 @@
 #include <string.h>
 
 #include "util/assess.h"
+#include "util/assess_priv.h"
 
 struct gd_assess_ctx {
 	const double *d;
-	unsigned int rounds, cols;
-	unsigned int col[GD_ASSESS_MAX_SIZES]; /* size -> input column */
-	struct gd_assess_size st[GD_ASSESS_MAX_SIZES];
-	double size_bytes[GD_ASSESS_MAX_SIZES];
-	unsigned int nsz;
+	unsigned int rounds, cols, nsz;
 	double lf; /* log of the floor */
+	double *m; /* scratch: rounds + sizes */
 };
 
-static double gd_at(const struct gd_assess_ctx *c, unsigned int r,
+static double gd_at(const struct gd_assess_ctx *c,
+		    const struct gd_assessment *a, unsigned int r,
 		    unsigned int z)
 {
-	return c->d[r * c->cols + c->col[z]];
+	return c->d[r * c->cols + a->col[z]];
 }
 
 static void gd_size_stats(const double *d, unsigned int rounds,
@@ -36,6 +36,7 @@ static void gd_size_stats(const double *d, unsigned int rounds,
 	double sum = 0, sq = 0;
 
 	memset(st, 0, sizeof(*st));
+	st->p_slower = st->holm_p = 1;
 	for (unsigned int r = 0; r < rounds; r++)
 		if (!isnan(d[r * cols + z])) {
 			sum += d[r * cols + z];
@@ -51,185 +52,286 @@ static void gd_size_stats(const double *d, unsigned int rounds,
 	st->sd = st->n > 1 ? sqrt(sq / (st->n - 1)) : 0;
 }
 
-/* One round: sign and longest-run tests of "below the floor" over sizes.
- * Under "the true ratio is at the floor or above" each size is below it
- * with probability 1/2 at most, independently of its neighbours; each
- * test gets half of GD_INFER_ALPHA. */
-static void gd_shape(const struct gd_assess_ctx *c, struct gd_assessment *a)
+/* Lag-1 autocorrelation of @n figures in time order; NAN below 3. */
+static double gd_lag1(const double *m, unsigned int n)
 {
-	unsigned int run = 0;
+	double mean = 0, num = 0, den = 0;
 
-	for (unsigned int z = 0; z < c->nsz; z++) {
-		bool b = c->st[z].mean < c->lf;
-
-		a->below += b;
-		run = b ? run + 1 : 0;
-		a->longest = run > a->longest ? run : a->longest;
+	if (n < 3)
+		return NAN;
+	for (unsigned int i = 0; i < n; i++)
+		mean += m[i] / n;
+	for (unsigned int i = 0; i < n; i++) {
+		den += (m[i] - mean) * (m[i] - mean);
+		if (i + 1 < n)
+			num += (m[i] - mean) * (m[i + 1] - mean);
 	}
-	a->p_sign = gd_binom_tail(c->nsz, a->below, 0.5);
-	a->p_run = gd_longest_run_tail(c->nsz, a->longest, 0.5);
-	a->consistent = c->nsz >= 2 && a->below >= 2 &&
-			(a->p_sign <= GD_INFER_ALPHA / 2 ||
-			 a->p_run <= GD_INFER_ALPHA / 2);
+	return den > 0 ? num / den : NAN;
 }
 
-/* The geometric-mean ratio's interval: over the rounds (each round's mean
- * over the sizes it has) when two or more have figures, else over sizes. */
-static int gd_interval(const struct gd_assess_ctx *c, struct gd_assessment *a)
+/* Band @b's replicates into c->m: each round's mean over the band's sizes
+ * (rounds in time order), or with fewer than two such rounds its sizes'
+ * means. Their number. */
+static unsigned int gd_band_reps(const struct gd_assess_ctx *c,
+				 const struct gd_assessment *a, unsigned int b,
+				 bool *by_rounds)
 {
-	double *m = malloc(((c->rounds > c->nsz ? c->rounds : c->nsz) + 1) *
-			   sizeof(*m));
 	unsigned int n = 0;
 
-	if (!m)
-		return -ENOMEM;
 	for (unsigned int r = 0; r < c->rounds; r++) {
 		double sum = 0;
 		unsigned int k = 0;
 
 		for (unsigned int z = 0; z < c->nsz; z++)
-			if (!isnan(gd_at(c, r, z))) {
-				sum += gd_at(c, r, z);
+			if (a->st[z].band == b && !isnan(gd_at(c, a, r, z))) {
+				sum += gd_at(c, a, r, z);
 				k++;
 			}
 		if (k)
-			m[n++] = sum / k;
+			c->m[n++] = sum / k;
+	}
+	*by_rounds = n >= 2;
+	if (*by_rounds)
+		return n;
+	n = 0;
+	for (unsigned int z = 0; z < c->nsz; z++)
+		if (a->st[z].band == b)
+			c->m[n++] = a->st[z].mean;
+	return n;
+}
+
+/*
+ * The spread of a band's round figures, moderated: a few rounds give it
+ * with very few degrees of freedom, so it is shrunk towards what the
+ * band's sizes say a round's mean over k of them varies by (their pooled
+ * spread over rounds / sqrt(k)), with GD_ASSESS_PRIOR_DF prior degrees of
+ * freedom, never floored at it. The sizes' own spread over rounds already
+ * holds whatever a round shares; @ci's df grows by the prior's.
+ */
+static double gd_band_sd(const struct gd_assessment *a, unsigned int b,
+			 struct gd_log_ci *ci)
+{
+	double ss = 0, k = 0, v;
+	unsigned int df = 0, d0 = GD_ASSESS_PRIOR_DF;
+
+	if (!a->band[b].by_rounds)
+		return ci->sd_log;
+	for (unsigned int z = 0; z < a->sizes; z++) {
+		if (a->st[z].band != b)
+			continue;
+		k += (double)a->st[z].n / ci->n;
+		if (a->st[z].n < 2)
+			continue;
+		ss += a->st[z].sd * a->st[z].sd * (a->st[z].n - 1);
+		df += a->st[z].n - 1;
+	}
+	if (!df || !(k > 0))
+		return ci->sd_log;
+	v = (d0 * ss / df / k + ci->df * ci->sd_log * ci->sd_log) /
+	    (d0 + ci->df);
+	ci->df += d0;
+	return sqrt(v);
+}
+
+/*
+ * A band's interval and one-sided p-values against the floor. Rounds are
+ * blocks of time: when neighbouring ones are correlated the t-interval is
+ * too narrow by sqrt((1 + rho) / (1 - rho)), so it is widened by that
+ * much, and refused when rho is high (an interval would still mislead).
+ */
+static void gd_band(struct gd_assess_ctx *c, struct gd_assessment *a,
+		    unsigned int b)
+{
+	struct gd_assess_band *bd = &a->band[b];
+	unsigned int n = gd_band_reps(c, a, b, &bd->by_rounds);
+	double t, half, widen = 1;
+
+	bd->rho = bd->by_rounds ? gd_lag1(c->m, n) : NAN;
+	gd_log_ci(c->m, n, GD_INFER_CONFIDENCE, &bd->ci);
+	if (bd->ci.n < 2 || !(bd->ci.sd_log >= 0))
+		return;
+	if (n >= GD_ASSESS_RHO_MIN_ROUNDS && bd->rho > GD_ASSESS_RHO_HIGH) {
+		a->reason = "neighbouring rounds are correlated";
+		return;
+	}
+	if (n >= GD_ASSESS_RHO_MIN_ROUNDS && bd->rho > 0)
+		widen = sqrt((1 + bd->rho) / (1 - bd->rho));
+	bd->decided = true;
+	bd->se_log = widen * gd_band_sd(a, b, &bd->ci) / sqrt((double)n);
+	half = gd_t_quantile(GD_INFER_CONFIDENCE, bd->ci.df) * bd->se_log;
+	bd->ci.lo = exp(bd->ci.mean_log - half);
+	bd->ci.hi = exp(bd->ci.mean_log + half);
+	if (bd->se_log > 0) {
+		t = (bd->ci.mean_log - c->lf) / bd->se_log;
+		bd->p_slower = gd_t_cdf(t, bd->ci.df);
+		bd->p_not_below = gd_t_cdf(-t, bd->ci.df);
+	} else {
+		bd->p_slower = bd->ci.mean_log < c->lf ? 0 : 1;
+		bd->p_not_below = bd->ci.mean_log >= c->lf ? 0 : 1;
+	}
+}
+
+/*
+ * Per size, over its rounds: the spread shrunk towards the pooled spread
+ * of its band (a moderated t with GD_ASSESS_PRIOR_DF prior degrees of
+ * freedom), so that one size's lucky small spread does not flag it and a
+ * noisy size keeps most of its own spread instead of the pool's.
+ */
+static void gd_sizes(struct gd_assess_ctx *c, struct gd_assessment *a)
+{
+	double ss[GD_ASSESS_BANDS] = { 0 };
+	unsigned int df[GD_ASSESS_BANDS] = { 0 };
+
+	for (unsigned int z = 0; z < c->nsz; z++)
+		if (a->st[z].n >= 2) {
+			ss[a->st[z].band] +=
+				a->st[z].sd * a->st[z].sd * (a->st[z].n - 1);
+			df[a->st[z].band] += a->st[z].n - 1;
+		}
+	for (unsigned int z = 0; z < c->nsz; z++) {
+		struct gd_assess_size *s = &a->st[z];
+		unsigned int b = s->band, own = s->n - 1, d0;
+		double pool, v, t;
+
+		if (s->n < 2)
+			continue;
+		d0 = df[b] - own < GD_ASSESS_PRIOR_DF ? df[b] - own
+						      : GD_ASSESS_PRIOR_DF;
+		pool = df[b] > own
+			       ? (ss[b] - s->sd * s->sd * own) / (df[b] - own)
+			       : 0;
+		v = (d0 * pool + own * s->sd * s->sd) / (d0 + own);
+		s->df = d0 + own;
+		s->sd_mod = sqrt(v);
+		a->tests++;
+		if (!(s->sd_mod > 0)) {
+			s->p_slower = s->mean < c->lf ? 0 : 1;
+			continue;
+		}
+		t = (s->mean - c->lf) / (s->sd_mod / sqrt((double)s->n));
+		s->p_slower = gd_t_cdf(t, s->df);
+	}
+}
+
+/* The geometric mean over all judged sizes and its interval, over rounds
+ * (each round's mean) or, with one round, over sizes: the headline. */
+static void gd_overall(struct gd_assess_ctx *c, struct gd_assessment *a)
+{
+	unsigned int n = 0;
+
+	for (unsigned int r = 0; r < c->rounds; r++) {
+		double sum = 0;
+		unsigned int k = 0;
+
+		for (unsigned int z = 0; z < c->nsz; z++)
+			if (!isnan(gd_at(c, a, r, z))) {
+				sum += gd_at(c, a, r, z);
+				k++;
+			}
+		if (k)
+			c->m[n++] = sum / k;
 	}
 	a->rounds = n;
 	a->by_rounds = n >= 2;
 	if (!a->by_rounds)
 		for (unsigned int z = n = 0; z < c->nsz; z++)
-			m[n++] = c->st[z].mean;
-	gd_log_ci(m, n, GD_INFER_CONFIDENCE, &a->ci);
-	free(m);
-	if (a->ci.n < 2)
-		return 0;
-	a->resolution_pct = 100.0 * (a->ci.hi / a->ci.ratio - 1);
-	a->detectable_ratio = exp(c->lf) * a->ci.ratio / a->ci.hi;
-	return 0;
+			c->m[n++] = a->st[z].mean;
+	gd_log_ci(c->m, n, GD_INFER_CONFIDENCE, &a->ci);
+	if (a->ci.n >= 2)
+		a->resolution_pct = 100.0 * (a->ci.hi / a->ci.ratio - 1);
 }
 
-/*
- * Two or more rounds, per size: its mean against the floor, half-width
- * t * max(pooled sd, own sd) / sqrt(n) at 1 - 0.05/S (Bonferroni over the
- * S sizes), so that a slowdown at a few sizes is not averaged away and a
- * noisy size does not pass for one.
- */
-static void gd_per_size(struct gd_assess_ctx *c, struct gd_assessment *a)
+/* CV of one ratio: the sizes' own spread over rounds, pooled, or with
+ * one round the spread across sizes. */
+static void gd_cv(const struct gd_assess_ctx *c, struct gd_assessment *a)
 {
-	double ss = 0, t;
+	double ss = 0, sd;
 	unsigned int df = 0;
 
 	for (unsigned int z = 0; z < c->nsz; z++)
-		if (c->st[z].n >= 2) {
-			ss += c->st[z].sd * c->st[z].sd * (c->st[z].n - 1);
-			df += c->st[z].n - 1;
+		if (a->st[z].n >= 2) {
+			ss += a->st[z].sd * a->st[z].sd * (a->st[z].n - 1);
+			df += a->st[z].n - 1;
 		}
-	if (!df)
-		return;
-	a->pooled_df = df;
-	a->pooled_sd = sqrt(ss / df);
-	a->each_conf = 1 - (1 - GD_INFER_CONFIDENCE) / c->nsz;
-	t = gd_t_quantile(a->each_conf, df);
-	for (unsigned int z = 0; z < c->nsz; z++) {
-		struct gd_assess_size *s = &c->st[z];
-		double sd = s->sd > a->pooled_sd ? s->sd : a->pooled_sd;
-
-		if (s->n < 2)
-			continue;
-		s->half = t * sd / sqrt((double)s->n);
-		s->slow = s->mean + s->half < c->lf;
-		if (!s->slow)
-			continue;
-		if (!a->nslow++ || exp(s->mean) < a->worst_ratio) {
-			a->worst_ratio = exp(s->mean);
-			a->worst_size = c->size_bytes[z];
-			a->worst = (int)c->col[z];
-		}
-	}
+	sd = df ? sqrt(ss / df) : a->ci.sd_log;
+	a->ratio_cv_pct = 100.0 * sqrt(exp(sd * sd) - 1);
 }
 
-/* Rounds that would bring the interval's half-width within the gap to the
- * floor. With one round the spread is across sizes, and a round's mean
- * over S sizes varies sqrt(S) times less than one size does. */
-static unsigned int gd_needed(const struct gd_assessment *a, double floor)
+static int gd_assess_setup(struct gd_assess_ctx *c, struct gd_assessment *a,
+			   const double *size_bytes, double floor)
 {
-	struct gd_log_ci per_round = a->ci;
-	unsigned int n;
+	for (unsigned int z = 0; z < c->cols; z++) {
+		struct gd_assess_size *s = &a->st[c->nsz];
 
-	if (!a->by_rounds && a->sizes > 1)
-		per_round.sd_log /= sqrt((double)a->sizes);
-	n = gd_repeats_needed(&per_round, floor, GD_ASSESS_REPEATS_CAP);
-	return n && n < 3 ? 3 : n;
+		gd_size_stats(c->d, c->rounds, c->cols, z, s);
+		if (!s->n)
+			continue;
+		a->col[c->nsz] = z;
+		a->size_bytes[c->nsz] = size_bytes ? size_bytes[z] : z;
+		s->band = size_bytes ? gd_assess_band_of(size_bytes[z]) : 2;
+		c->nsz++;
+	}
+	a->sizes = c->nsz;
+	a->floor = floor;
+	if (c->nsz) {
+		a->lo_bytes = a->size_bytes[0];
+		a->hi_bytes = a->size_bytes[c->nsz - 1];
+	}
+	c->m = malloc((c->rounds + c->nsz + 1) * sizeof(*c->m));
+	return c->m ? 0 : -ENOMEM;
 }
 
-static void gd_decide(struct gd_assessment *a, double floor)
+static void gd_assess_init(struct gd_assessment *a)
 {
-	bool slower;
-
-	if (a->by_rounds) {
-		a->ratio_cv_pct =
-			100.0 * sqrt(exp(a->pooled_sd * a->pooled_sd) - 1);
-		slower = (a->ci.n >= 2 && a->ci.hi < floor) || a->nslow > 0;
-	} else {
-		a->ratio_cv_pct =
-			100.0 * sqrt(exp(a->ci.sd_log * a->ci.sd_log) - 1);
-		slower = a->consistent;
+	memset(a, 0, sizeof(*a));
+	a->decision_name = "inconclusive";
+	a->worst = a->slow_band = -1;
+	a->ci.ratio = a->ci.lo = a->ci.hi = NAN;
+	a->rho = NAN;
+	a->p_slower = a->p_slower_run = a->p_not_below = 1;
+	a->family = 1;
+	for (unsigned int b = 0; b < GD_ASSESS_BANDS; b++) {
+		a->band[b].ci.ratio = a->band[b].ci.lo = NAN;
+		a->band[b].ci.hi = a->band[b].rho = NAN;
+		a->band[b].p_slower = a->band[b].p_not_below = 1;
+		a->band[b].holm_p = 1;
 	}
-	if (slower) {
-		a->decision = GD_DECISION_SLOWER;
-	} else if (a->ci.n >= 2 && a->ci.lo >= floor) {
-		a->decision = GD_DECISION_NO_DIFFERENCE;
-	} else {
-		a->decision = GD_DECISION_INCONCLUSIVE;
-		a->repeats_needed = gd_needed(a, floor);
-	}
-	a->decision_name = a->decision == GD_DECISION_SLOWER ? "slower"
-			   : a->decision == GD_DECISION_NO_DIFFERENCE
-				   ? "no_difference"
-				   : "inconclusive";
 }
 
 int gd_assess(const double *d, const double *size_bytes, unsigned int rounds,
 	      unsigned int sizes, double floor, struct gd_assessment *a,
 	      struct gd_assess_size *per)
 {
-	struct gd_assess_ctx *c;
-	int ret = 0;
+	struct gd_assess_ctx c = { .d = d, .rounds = rounds, .cols = sizes };
+	int ret;
 
-	memset(a, 0, sizeof(*a));
-	a->decision_name = "inconclusive";
-	a->worst = -1;
-	a->ci.ratio = a->ci.lo = a->ci.hi = NAN;
+	gd_assess_init(a);
 	if (sizes > GD_ASSESS_MAX_SIZES || !(floor > 0))
 		return -EINVAL;
-	c = calloc(1, sizeof(*c));
-	if (!c)
-		return -ENOMEM;
-	*c = (struct gd_assess_ctx){
-		.d = d, .rounds = rounds, .cols = sizes, .lf = log(floor)
-	};
-	for (unsigned int z = 0; z < sizes; z++) {
-		gd_size_stats(d, rounds, sizes, z, &c->st[c->nsz]);
-		if (!c->st[c->nsz].n)
-			continue;
-		c->col[c->nsz] = z;
-		c->size_bytes[c->nsz++] = size_bytes ? size_bytes[z] : z;
-	}
-	a->sizes = c->nsz;
-	if (c->nsz) {
-		gd_shape(c, a);
-		ret = gd_interval(c, a);
-	}
-	if (c->nsz && !ret) {
+	c.lf = log(floor);
+	ret = gd_assess_setup(&c, a, size_bytes, floor);
+	if (!ret && c.nsz) {
+		gd_overall(&c, a);
+		for (unsigned int b = 0; b < GD_ASSESS_BANDS; b++) {
+			for (unsigned int z = 0; z < c.nsz; z++) {
+				if (a->st[z].band != b)
+					continue;
+				if (!a->band[b].sizes++)
+					a->band[b].lo_bytes = a->size_bytes[z];
+				a->band[b].hi_bytes = a->size_bytes[z];
+			}
+			if (a->band[b].sizes)
+				gd_band(&c, a, b);
+		}
 		if (a->by_rounds)
-			gd_per_size(c, a);
-		gd_decide(a, floor);
+			gd_sizes(&c, a);
+		gd_cv(&c, a);
+		gd_assess_combine(a);
 	}
+	free(c.m);
 	for (unsigned int z = 0; per && z < sizes; z++)
 		memset(&per[z], 0, sizeof(per[z]));
-	for (unsigned int z = 0; per && z < c->nsz; z++)
-		per[c->col[z]] = c->st[z];
-	free(c);
+	for (unsigned int z = 0; per && z < a->sizes; z++)
+		per[a->col[z]] = a->st[z];
 	return ret;
 }

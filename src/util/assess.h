@@ -2,66 +2,132 @@
 /*
  * Is a device phase slower than host memory beyond a floor? One decision
  * for the run's verdicts (report/evidence.c) and for a campaign's repeats
- * (gd_report), on a plain matrix of log speed ratios: with two or more
- * rounds, the paired t-interval of the geometric-mean ratio over the rounds
- * and per-size Bonferroni intervals with pooled spread; with one round, the
- * exact sign and longest-run tests over sizes, never one size alone.
+ * (gd_report), on a plain matrix of log speed ratios, rounds (blocks of
+ * time) by sizes. Sizes are judged in three bands (<= 4 KiB, 4-64 KiB,
+ * >= 64 KiB) and one by one, each with its own spread; no band or size
+ * can hide another. gd_assess_run() corrects across a run's assessments.
  */
 #ifndef GD_ASSESS_H
 #define GD_ASSESS_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "util/infer.h"
 
 #define GD_ASSESS_MAX_SIZES 128
 #define GD_ASSESS_REPEATS_CAP 100 /* most rounds an assessment asks for */
+#define GD_ASSESS_BANDS 3
+/* Band edges: sizes up to the first are "small", from the second "large". */
+#define GD_ASSESS_SMALL_BYTES 4096.0
+#define GD_ASSESS_LARGE_BYTES 65536.0
+/* The level of "slower" across a run (Holm over its assessments, and
+ * within each over bands and sizes): half of the 5% run-level rate that
+ * gdperf(7) states, so that the rate stays within it when rounds are
+ * correlated or tails are heavy (tests/assess_sim_test.c measures it). */
+#define GD_ASSESS_ALPHA 0.025
+/* Power at which the detectable ratio is quoted. */
+#define GD_ASSESS_POWER 0.80
+/* Prior degrees of freedom of a size's spread: it is shrunk towards its
+ * band's pooled spread with this weight, never floored at it. */
+#define GD_ASSESS_PRIOR_DF 2
+/* Lag-1 autocorrelation of the rounds: acted on from this many rounds
+ * (fewer give no usable estimate); above GD_ASSESS_RHO_HIGH a band has
+ * no interval, between 0 and it the interval is widened. */
+#define GD_ASSESS_RHO_MIN_ROUNDS 6
+#define GD_ASSESS_RHO_HIGH 0.5
 
 enum gd_decision {
 	GD_DECISION_INCONCLUSIVE,
-	GD_DECISION_NO_DIFFERENCE,
+	GD_DECISION_NOT_BELOW,
 	GD_DECISION_SLOWER,
+};
+
+/* One band of sizes: its interval over rounds (each round: the mean over
+ * the band's sizes), or over its sizes when it has one round. */
+struct gd_assess_band {
+	unsigned int sizes;	   /* with a figure */
+	double lo_bytes, hi_bytes; /* smallest and largest of them */
+	bool by_rounds;
+	bool decided;		 /* has an interval (enough replicates, rho) */
+	struct gd_log_ci ci;	 /* 95%, two-sided, widened for rho */
+	double se_log;		 /* standard error of ci.mean_log */
+	double rho;		 /* lag-1 autocorrelation of rounds; NAN */
+	double p_slower;	 /* one-sided, "at or above the floor" */
+	double p_not_below;	 /* one-sided, "below the floor" */
+	double holm_p;		 /* p_slower adjusted within the run */
+	double detectable_ratio; /* flagged with GD_ASSESS_POWER */
+};
+
+/* Per column (size): its rounds' mean and spread, the spread shrunk
+ * towards its band's, the one-sided p-value and its Holm adjustment
+ * (within the assessment; gd_assess_run() scales it for the run). */
+struct gd_assess_size {
+	unsigned int n, df, band;
+	double mean, sd, sd_mod, half;
+	double p_slower, holm_p;
+	bool slow;
 };
 
 struct gd_assessment {
 	enum gd_decision decision;
-	const char *decision_name;  /* "slower", "no_difference", ... */
-	bool by_rounds;		    /* two or more rounds: their t-interval */
+	const char *decision_name;  /* "slower", "not_below", "inconclusive" */
+	const char *reason;	    /* inconclusive: why, in words */
+	bool by_rounds;		    /* two or more rounds */
 	unsigned int rounds, sizes; /* with a figure */
-	struct gd_log_ci ci;	    /* geometric-mean ratio */
-	/* one round: "below the floor" over sizes */
-	unsigned int below, longest;
-	double p_sign, p_run;
-	bool consistent;
-	/* two or more rounds: per size */
-	double pooled_sd;
-	unsigned int pooled_df;
-	double each_conf; /* of the per-size intervals */
-	unsigned int nslow;
-	int worst; /* column of the slowest flagged size, -1 */
+	double floor;
+	double lo_bytes, hi_bytes; /* judged range */
+	struct gd_log_ci ci;	   /* all judged sizes, geometric mean */
+	struct gd_assess_band band[GD_ASSESS_BANDS];
+	unsigned int nbands, bands_decided;
+	double rho; /* largest lag-1 autocorrelation of any band; NAN */
+	/* slower: the assessment's p-value (Holm within it: half of the
+	 * level to the bands, half to the sizes) and after the run's Holm */
+	double p_slower, p_slower_run;
+	double p_not_below; /* the largest band's: every band must clear */
+	unsigned int tests; /* sizes with a per-size test */
+	unsigned int nslow; /* sizes flagged on their own */
+	int worst;	    /* column of the slowest flagged size, -1 */
 	double worst_ratio, worst_size;
+	int slow_band;		     /* band flagged, -1 */
+	unsigned int family;	     /* assessments in the run's correction */
 	double ratio_cv_pct;	     /* CV of one ratio, percent */
-	double resolution_pct;	     /* interval half-width, percent */
-	double detectable_ratio;     /* a ratio below it would be flagged */
+	double resolution_pct;	     /* overall interval half-width, percent */
+	double detectable_ratio;     /* flagged with GD_ASSESS_POWER */
 	unsigned int repeats_needed; /* inconclusive: what would settle it */
-};
-
-/* Per column (size): mean over its rounds, its interval's half-width (log
- * units) and whether that interval lies below the floor. */
-struct gd_assess_size {
-	unsigned int n;
-	double mean, sd, half;
-	bool slow;
+	bool can_clear;		     /* every band's lower bound clears */
+	/* the judged sizes, compacted: input column, bytes, statistics */
+	unsigned int col[GD_ASSESS_MAX_SIZES];
+	double size_bytes[GD_ASSESS_MAX_SIZES];
+	struct gd_assess_size st[GD_ASSESS_MAX_SIZES];
 };
 
 /*
  * @d holds @rounds rows of @sizes log speed ratios (bandwidth: log device /
  * host; latency: log host / device; below 0 is slower), NAN where a figure
- * is missing; @size_bytes (may be NULL) names the columns. @per (may be
- * NULL) receives @sizes entries. 0, or -EINVAL (bad floor, too many sizes).
+ * is missing; row r is one block of time. @size_bytes (may be NULL: then
+ * all columns are one band) names the columns. @per (may be NULL) receives
+ * @sizes entries. The decision is as if this were the run's only
+ * assessment. 0, or -EINVAL (bad floor, too many sizes), -ENOMEM.
  */
 int gd_assess(const double *d, const double *size_bytes, unsigned int rounds,
 	      unsigned int sizes, double floor, struct gd_assessment *a,
 	      struct gd_assess_size *per);
+
+/* Holm across the @n assessments of one run (every device phase and
+ * direction): "slower" at the run-level GD_ASSESS_ALPHA. "not below" needs
+ * every band of every assessment to clear the floor, an intersection-union
+ * test that needs no correction. */
+void gd_assess_run(struct gd_assessment *a, unsigned int n);
+
+/* The least --repeat with which every non-empty band of these sizes can
+ * be decided (1 or 3); 0 without sizes. */
+unsigned int gd_assess_rounds_needed(const double *size_bytes,
+				     unsigned int sizes);
+
+/* Band of a size (0 small, 1 middle, 2 large) and its name. */
+unsigned int gd_assess_band_of(double size_bytes);
+/* "2 B", "64 KiB", "8 MiB", "1000 B": @buf, always terminated. */
+const char *gd_assess_bytes_str(double bytes, char *buf, size_t len);
 
 #endif

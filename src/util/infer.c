@@ -111,21 +111,39 @@ double gd_t_cdf(double t, unsigned int df)
 	return t >= 0 ? 1 - tail : tail;
 }
 
+/* Student's t density. */
+static double gd_t_pdf(double t, double nu)
+{
+	return exp(lgamma((nu + 1) / 2) - lgamma(nu / 2) -
+		   0.5 * log(nu * M_PI) - (nu + 1) / 2 * log1p(t * t / nu));
+}
+
+/* Newton's steps on the cdf, kept inside a bisection bracket so that the
+ * heavy tails of few degrees of freedom cannot throw it off: a handful of
+ * cdf evaluations instead of sixty-four (the simulation test calls it
+ * hundreds of thousands of times). */
 double gd_t_quantile(double conf, unsigned int df)
 {
-	double lo = 0, hi = 1e7;
+	double nu = df ? (double)df : 1, target = (1 + conf) / 2;
+	double lo = 0, hi = 1e7, t = 2;
 
 	if (!(conf > 0 && conf < 1))
 		return NAN;
-	for (int i = 0; i < 64; i++) {
-		double mid = (lo + hi) / 2;
+	for (int i = 0; i < 200; i++) {
+		double f = gd_t_cdf(t, df) - target, step;
 
-		if (2 * gd_t_cdf(mid, df) - 1 < conf)
-			lo = mid;
+		if (f < 0)
+			lo = t;
 		else
-			hi = mid;
+			hi = t;
+		step = f / gd_t_pdf(t, nu);
+		t -= step;
+		if (!(t > lo && t < hi))
+			t = hi < 1e6 ? (lo + hi) / 2 : 2 * lo + 1;
+		if (fabs(step) < 1e-12 * (1 + fabs(t)) || hi - lo < 1e-12)
+			break;
 	}
-	return (lo + hi) / 2;
+	return t;
 }
 
 double gd_binom_tail(unsigned int n, unsigned int k, double p)

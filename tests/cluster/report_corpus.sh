@@ -45,13 +45,14 @@ python3 "$S/check_report.py" reference "$T/faulty.json" "$T/plan.json" \
 	"$T/faulty" || exit 1
 
 # The ratio gate reads the repeats: node03:gpu1 (DD at half of HH) is
-# slower in its round-1 series, the bad rail and server (HH and DD both
-# slow) are not, and the clean corpus passes.
+# slower in its round-1 series (three repeats) and in its single-repeat
+# series (the band over its three sizes), the bad rail and server (HH and
+# DD both slow) are not, and the clean corpus passes.
 "$B/gd_report" --plan "$T/plan.json" --expect-ratio 0.8 \
 	--json "$T/ratio.json" --markdown "$T/ratio.md" "$T/faulty"
 [ $? -eq 3 ] || fail "faulty corpus with --expect-ratio: exit, expected 3"
-python3 "$S/check_report.py" ratio "$T/ratio.json" 2 || exit 1
-grep -q '^| ratio | FAIL | 2 of [0-9]* series slower than device/HH 0.80' \
+python3 "$S/check_report.py" ratio "$T/ratio.json" 4 || exit 1
+grep -q '^| ratio | FAIL | 4 of [0-9]* series slower than device/HH 0.80' \
 	"$T/ratio.md" || fail "markdown ratio gate row"
 grep -q '^- ratio: per series' "$T/ratio.md" || fail "markdown ratio method"
 "$B/gd_report" --plan "$T/plan.json" --expect-ratio 0.8 \

@@ -298,10 +298,10 @@ static void gate_ratio(const struct gd_fleet *fl, struct gd_fleet_gate *g)
 			 c->repeats_needed >= GD_ASSESS_REPEATS_CAP ? " or more"
 								    : "");
 	snprintf(g->detail, sizeof(g->detail),
-		 "%zu of %zu series slower than device/HH %.2f, %zu no "
-		 "difference, %zu inconclusive%s; %zu judged by their "
+		 "%zu of %zu series slower than device/HH %.2f, %zu not "
+		 "below it, %zu inconclusive%s; %zu judged by their "
 		 "repeats (%.0f%% t-interval), %zu by their sizes alone "
-		 "(sign and longest-run tests)%s%s",
+		 "(t-interval over each band's sizes)%s%s",
 		 c->slower, c->assessed, fl->opt.expect_ratio, c->no_difference,
 		 c->inconclusive, settle, c->by_repeats,
 		 GD_INFER_CONFIDENCE * 100, c->assessed - c->by_repeats,

@@ -211,10 +211,11 @@ static void far_findings(const struct gd_fleet_locality *l,
 				       "(--repeat) would settle it",
 			l->ratio, l->repeats_needed);
 	else if (strcmp(l->decision, "slower") &&
+		 strcmp(l->decision, "not_below") &&
 		 strcmp(l->decision, "no_difference"))
 		finding(arr,
 			LOC_COMPARISON " decision '%s' is none of "
-				       "slower, no_difference",
+				       "slower, not_below, no_difference",
 			l->decision);
 }
 

@@ -2,11 +2,10 @@
 /*
  * The statistics over a campaign's repeats (labels repeat=1..N), the run
  * tool's own (src/report/evidence.c, util/infer.h): per series (the repeats
- * of one execution) and device phase, the DD/HH ratio is "slower" only when
- * the repeats say so (paired log-ratio t-interval, per-size Bonferroni
- * intervals) or, with one repeat, when the sizes do (exact sign and
- * longest-run tests), never from one size alone. The repeatability gate
- * reads gd_spread_of's coefficient of variation.
+ * of one execution) and device phase, the DD/HH ratio is judged by the run
+ * tool's own decision (util/assess.h: bands of sizes and single sizes,
+ * repeats as rounds, Holm across the series' device phases). The
+ * repeatability gate reads gd_spread_of's coefficient of variation.
  */
 #include <config.h>
 
@@ -21,7 +20,7 @@
 #include "util/infer.h"
 
 const char gd_fleet_ratio_method[] =
-	"per series (the repeats of one execution: same round, step, pair, GPU and direction, labels repeat=1..N) and device phase: with two or more repeats, the paired log-ratio t-interval over the repeats (each repeat: the mean over the judged sizes of log(device/HH) in that run) at 95%, slower when its upper bound is below R, or when a size's own interval (t over its repeats, spread pooled across sizes and never below its own, Bonferroni-corrected over the sizes) is; with one repeat, the exact one-sided sign test and longest-run test of 'below R' over the judged sizes, each at alpha 0.005, never from one size alone; otherwise no difference (interval above R) or inconclusive, with the repeats that would settle it";
+	"per series (the repeats of one execution: same round, step, pair, GPU and direction, labels repeat=1..N) and device phase, the run tool's decision with the repeats as rounds: the judged sizes in three bands (at most 4 KiB, 4-64 KiB, at least 64 KiB), each band's paired log-ratio t-interval over the repeats (or, with one repeat, over its sizes), each size's t-test over its repeats with its spread shrunk towards its band's; slower when a band or a size lies below R at the Holm-adjusted 2.5% level (across the series' device phases too), not below when every band's 95% lower bound clears R, otherwise inconclusive, with the repeats that would settle it";
 const char gd_fleet_cv_method[] =
 	"coefficient of variation in percent (sample standard deviation / mean x 100) of the ok repeats of each series, per phase and judged size; the worst one against --max-cv";
 
@@ -136,27 +135,27 @@ static void ratio_rows(const struct gd_fleet *fl, const char *name,
 static void slower_text(const struct gd_fleet_slower *s, char *dst, size_t len)
 {
 	const struct gd_assessment *a = &s->a;
+	char w[32];
 	int n;
 
-	if (a->by_rounds)
-		n = snprintf(dst, len,
-			     "%s: %s/HH %.2f, %.0f%% interval %.2f..%.2f over "
-			     "%u repeats and %u sizes",
-			     s->id, s->phase, a->ci.ratio,
-			     GD_INFER_CONFIDENCE * 100, a->ci.lo, a->ci.hi,
-			     a->rounds, a->sizes);
-	else
-		n = snprintf(
-			dst, len,
-			"%s: %s/HH %.2f over %u sizes of one repeat, %u "
-			"below R (sign test p=%.2g, longest run %u p=%.2g)",
-			s->id, s->phase, a->ci.ratio, a->sizes, a->below,
-			a->p_sign, a->longest, a->p_run);
+	n = snprintf(dst, len,
+		     "%s: %s/HH %.2f, %.0f%% interval %.2f..%.2f over %u "
+		     "repeat(s) and %u sizes, Holm-adjusted p=%.2g",
+		     s->id, s->phase, a->ci.ratio, GD_INFER_CONFIDENCE * 100,
+		     a->ci.lo, a->ci.hi, a->rounds, a->sizes, a->p_slower_run);
+	if (a->slow_band >= 0 && n > 0 && (size_t)n < len)
+		n += snprintf(
+			dst + n, len - n, "; band from %s %.2f (%.2f..%.2f)",
+			gd_assess_bytes_str(a->band[a->slow_band].lo_bytes, w,
+					    sizeof(w)),
+			a->band[a->slow_band].ci.ratio,
+			a->band[a->slow_band].ci.lo,
+			a->band[a->slow_band].ci.hi);
 	if (a->nslow && n > 0 && (size_t)n < len)
 		snprintf(dst + n, len - n,
-			 "; %u size(s) below R on their own interval, worst "
-			 "%.2f at %.0f bytes",
-			 a->nslow, a->worst_ratio, a->worst_size);
+			 "; %u size(s) below R on their own, worst %.2f at %s",
+			 a->nslow, a->worst_ratio,
+			 gd_assess_bytes_str(a->worst_size, w, sizeof(w)));
 }
 
 static int count(struct gd_fleet *fl, const struct gd_fleet_run *ref,
@@ -167,7 +166,7 @@ static int count(struct gd_fleet *fl, const struct gd_fleet_run *ref,
 
 	c->assessed++;
 	c->by_repeats += a->by_rounds;
-	if (!strcmp(a->decision_name, "no_difference"))
+	if (a->decision == GD_DECISION_NOT_BELOW)
 		c->no_difference++;
 	if (!strcmp(a->decision_name, "inconclusive")) {
 		c->inconclusive++;
@@ -190,14 +189,12 @@ static int count(struct gd_fleet *fl, const struct gd_fleet_run *ref,
 	return 0;
 }
 
-/* One device phase of the series against HH. */
-static int ratio_phase(struct gd_fleet *fl, const struct gd_fleet_run *ref,
-		       const struct gd_fleet_phase *p, const uint32_t *runs,
-		       size_t n)
+/* One device phase of the series against HH, into @a; 1 when assessed. */
+static int ratio_phase(struct gd_fleet *fl, const struct gd_fleet_phase *p,
+		       const uint32_t *runs, size_t n, struct gd_assessment *a)
 {
 	double cols[GD_FLEET_SIZES_MAX], *d;
 	unsigned int nc = ratio_cols(fl, p, cols);
-	struct gd_assessment a;
 	int ret;
 
 	if (!nc)
@@ -206,28 +203,50 @@ static int ratio_phase(struct gd_fleet *fl, const struct gd_fleet_run *ref,
 	if (!d)
 		return -ENOMEM;
 	ratio_rows(fl, p->name, runs, n, d, cols, nc);
-	ret = gd_assess(d, cols, (unsigned int)n, nc, fl->opt.expect_ratio, &a,
+	ret = gd_assess(d, cols, (unsigned int)n, nc, fl->opt.expect_ratio, a,
 			NULL);
 	free(d);
-	return ret ? ret : count(fl, ref, p->name, &a);
+	return ret ? ret : 1;
 }
 
-/* Every device phase (first of its name) of the series, bandwidth only. */
+/* Every device phase (first of its name) of the series, bandwidth only,
+ * decided together: Holm across them, as the run tool does. */
 static int ratio_series(struct gd_fleet *fl, const struct gd_fleet_run *ref,
 			const uint32_t *runs, size_t n)
 {
+	struct gd_assessment *a;
+	const char **name;
+	unsigned int na = 0;
 	int pi, j, ret = 0;
 
-	if (ref->lat || !gd_fleet_phase_of(ref, "HH"))
+	if (ref->lat || !gd_fleet_phase_of(ref, "HH") || ref->n_phases <= 0)
 		return 0;
-	for (pi = 0; !ret && pi < ref->n_phases; pi++) {
+	a = calloc((size_t)ref->n_phases, sizeof(*a));
+	name = calloc((size_t)ref->n_phases, sizeof(*name));
+	if (!a || !name) {
+		ret = -ENOMEM;
+		goto free_all;
+	}
+	for (pi = 0; ret >= 0 && pi < ref->n_phases; pi++) {
 		const struct gd_fleet_phase *p = &ref->phases[pi];
 
 		for (j = 0; j < pi && strcmp(ref->phases[j].name, p->name); j++)
 			;
-		if (j == pi && strchr(p->name, 'D'))
-			ret = ratio_phase(fl, ref, p, runs, n);
+		if (j != pi || !strchr(p->name, 'D'))
+			continue;
+		ret = ratio_phase(fl, p, runs, n, &a[na]);
+		if (ret > 0)
+			name[na++] = p->name;
 	}
+	if (ret < 0)
+		goto free_all;
+	gd_assess_run(a, na);
+	ret = 0;
+	for (unsigned int i = 0; !ret && i < na; i++)
+		ret = count(fl, ref, name[i], &a[i]);
+free_all:
+	free(a);
+	free(name);
 	return ret;
 }
 

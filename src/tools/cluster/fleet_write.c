@@ -114,11 +114,11 @@ static struct json_object *json_assessment(const struct gd_fleet_slower *s)
 	json_object_object_add(o, "ratio", jdbl(a->ci.ratio));
 	json_object_object_add(o, "low", jdbl(a->ci.lo));
 	json_object_object_add(o, "high", jdbl(a->ci.hi));
-	json_object_object_add(o, "sizes_below", json_object_new_int(a->below));
-	json_object_object_add(o, "sign_p", jdbl(a->p_sign));
-	json_object_object_add(o, "longest_run",
-			       json_object_new_int(a->longest));
-	json_object_object_add(o, "run_p", jdbl(a->p_run));
+	json_object_object_add(o, "holm_p", jdbl(a->p_slower_run));
+	json_object_object_add(o, "slow_band_from_bytes",
+			       a->slow_band >= 0
+				       ? jdbl(a->band[a->slow_band].lo_bytes)
+				       : NULL);
 	json_object_object_add(o, "sizes_slow_alone",
 			       json_object_new_int(a->nslow));
 	return o;
@@ -161,9 +161,11 @@ static void gate_ratio_json(const struct gd_fleet *fl, struct json_object *g)
 	json_object_object_add(g, "confidence",
 			       json_object_new_double(GD_INFER_CONFIDENCE));
 	json_object_object_add(g, "alpha",
-			       json_object_new_double(GD_INFER_ALPHA));
+			       json_object_new_double(GD_ASSESS_ALPHA));
 	json_object_object_add(n, "assessed", jcount(c->assessed));
 	json_object_object_add(n, "slower", jcount(c->slower));
+	json_object_object_add(n, "not_below", jcount(c->no_difference));
+	/* the name before issue 25, for readers of older reports */
 	json_object_object_add(n, "no_difference", jcount(c->no_difference));
 	json_object_object_add(n, "inconclusive", jcount(c->inconclusive));
 	json_object_object_add(n, "by_repeats", jcount(c->by_repeats));

@@ -28,7 +28,7 @@ st=1
 		and (.steps | length) == 69)
 	and all(.verdicts[]; .code != "GD_GPU_SLOWER" and .code != "GD_GATE_FAIL")
 	and (.statistics.assessments | length) == 2
-	and all(.statistics.assessments[]; .rounds == 3 and .sizes == 8
+	and all(.statistics.assessments[]; .rounds == 3 and .sizes == 23
 		and .decision != "slower" and .interval.replicates == "rounds")
 	and all(.gates[]; .gate == "expect_ratio" and .passed == true
 		and (.policy | test("one size.s figure alone never fails it")))

@@ -1,0 +1,273 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+/*
+ * From p-values to the decision (assess.h): Holm within an assessment and
+ * across a run's assessments, the detectable ratio at its power, what
+ * would settle an undecided one, and the design a floor needs.
+ */
+#include <config.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "util/assess.h"
+#include "util/assess_priv.h"
+
+/* Holm's step-down adjusted p-values of @p[0..n) into @adj, each times
+ * @share (the part of the level the family gets); @rank (may be NULL)
+ * receives each one's place, 0 for the smallest. */
+static void gd_holm(const double *p, unsigned int n, double share, double *adj,
+		    unsigned int *rank)
+{
+	unsigned int order[GD_ASSESS_MAX_SIZES];
+	double run = 0;
+
+	for (unsigned int i = 0; i < n; i++)
+		order[i] = i;
+	for (unsigned int i = 1; i < n; i++)
+		for (unsigned int j = i; j > 0 && p[order[j]] < p[order[j - 1]];
+		     j--) {
+			unsigned int t = order[j];
+
+			order[j] = order[j - 1];
+			order[j - 1] = t;
+		}
+	for (unsigned int i = 0; i < n; i++) {
+		double v = share * (n - i) * p[order[i]];
+
+		run = v > run ? v : run;
+		adj[order[i]] = run > 1 ? 1 : run;
+		if (rank)
+			rank[order[i]] = i;
+	}
+}
+
+/* One-sided quantile of t: P(T <= q) = 1 - @p. */
+static double gd_t_upper(double p, unsigned int df)
+{
+	return gd_t_quantile(1 - 2 * p, df);
+}
+
+/* The ratio a band flags with GD_ASSESS_POWER at the level @alpha_b. */
+static double gd_detectable(const struct gd_assess_band *b, double floor,
+			    double alpha_b)
+{
+	double q = gd_t_upper(alpha_b, b->ci.df) +
+		   gd_t_upper(1 - GD_ASSESS_POWER, b->ci.df);
+
+	return floor * exp(-q * b->se_log);
+}
+
+/* Rounds that would bring every band's half-width within its gap to the
+ * floor; with one round a band's spread is across its sizes, and a
+ * round's mean over k sizes varies sqrt(k) times less than one size. */
+static unsigned int gd_needed(const struct gd_assessment *a)
+{
+	unsigned int most = 3;
+
+	for (unsigned int b = 0; b < GD_ASSESS_BANDS; b++) {
+		struct gd_log_ci per_round = a->band[b].ci;
+		unsigned int n;
+
+		if (!a->band[b].sizes || per_round.n < 2)
+			continue;
+		if (!a->band[b].by_rounds)
+			per_round.sd_log /= sqrt((double)a->band[b].sizes);
+		n = gd_repeats_needed(&per_round, a->floor,
+				      GD_ASSESS_REPEATS_CAP);
+		most = n > most ? n : most;
+	}
+	return most;
+}
+
+/* Bands and sizes flagged at the run's level, with @mult the assessment's
+ * Holm multiplier across the run and @share its split within. */
+static void gd_flag(struct gd_assessment *a, double mult, double share)
+{
+	double worst_band = INFINITY;
+
+	a->nslow = 0;
+	a->worst = a->slow_band = -1;
+	for (unsigned int b = 0; b < GD_ASSESS_BANDS; b++)
+		if (a->band[b].decided &&
+		    a->band[b].holm_p * mult <= GD_ASSESS_ALPHA &&
+		    a->band[b].ci.ratio < worst_band) {
+			worst_band = a->band[b].ci.ratio;
+			a->slow_band = (int)b;
+		}
+	for (unsigned int z = 0; z < a->sizes; z++) {
+		struct gd_assess_size *s = &a->st[z];
+
+		s->slow = s->df && s->holm_p * mult <= GD_ASSESS_ALPHA;
+		s->half = 0;
+		if (!s->slow)
+			continue;
+		/* its upper bound at the first Holm step, for the record */
+		s->half =
+			gd_t_upper(GD_ASSESS_ALPHA / (share * a->tests * mult),
+				   s->df) *
+			s->sd_mod / sqrt((double)s->n);
+		if (!a->nslow++ || exp(s->mean) < a->worst_ratio) {
+			a->worst_ratio = exp(s->mean);
+			a->worst_size = a->size_bytes[z];
+			a->worst = (int)a->col[z];
+		}
+	}
+}
+
+static double gd_share(const struct gd_assessment *a)
+{
+	return a->bands_decided && a->tests ? 2 : 1;
+}
+
+static void gd_decide(struct gd_assessment *a, double mult)
+{
+	double share = gd_share(a);
+
+	a->detectable_ratio = NAN;
+	for (unsigned int b = 0; b < GD_ASSESS_BANDS; b++) {
+		struct gd_assess_band *bd = &a->band[b];
+
+		bd->detectable_ratio = NAN;
+		if (!bd->decided || !(bd->se_log > 0))
+			continue;
+		bd->detectable_ratio = gd_detectable(
+			bd, a->floor,
+			GD_ASSESS_ALPHA / (share * a->bands_decided * mult));
+		if (!(a->detectable_ratio >= bd->detectable_ratio))
+			a->detectable_ratio = bd->detectable_ratio;
+	}
+	gd_flag(a, mult, share);
+	a->repeats_needed = 0;
+	if (a->p_slower_run <= GD_ASSESS_ALPHA) {
+		a->decision = GD_DECISION_SLOWER;
+		a->decision_name = "slower";
+		a->reason = NULL;
+		return;
+	}
+	if (a->can_clear) {
+		a->decision = GD_DECISION_NOT_BELOW;
+		a->decision_name = "not_below";
+		a->reason = NULL;
+		return;
+	}
+	a->decision = GD_DECISION_INCONCLUSIVE;
+	a->decision_name = "inconclusive";
+	a->repeats_needed = gd_needed(a);
+	if (!a->reason && a->bands_decided < a->nbands)
+		a->reason =
+			"a band has too few rounds or sizes for an interval";
+	else if (!a->reason)
+		a->reason = "an interval reaches below the floor";
+}
+
+void gd_assess_combine(struct gd_assessment *a)
+{
+	double pb[GD_ASSESS_BANDS], adj[GD_ASSESS_MAX_SIZES];
+	double ps[GD_ASSESS_MAX_SIZES], share;
+	unsigned int ib[GD_ASSESS_BANDS], is[GD_ASSESS_MAX_SIZES], k = 0;
+
+	a->nbands = a->bands_decided = 0;
+	a->can_clear = true;
+	a->p_not_below = 0;
+	for (unsigned int b = 0; b < GD_ASSESS_BANDS; b++) {
+		const struct gd_assess_band *bd = &a->band[b];
+
+		if (!bd->sizes)
+			continue;
+		a->nbands++;
+		if (bd->decided) {
+			ib[a->bands_decided] = b;
+			pb[a->bands_decided++] = bd->p_slower;
+		}
+		if (!isnan(bd->rho) && !(a->rho >= bd->rho))
+			a->rho = bd->rho;
+		if (!bd->decided || bd->p_not_below > a->p_not_below)
+			a->p_not_below = bd->decided ? bd->p_not_below : 1;
+	}
+	a->can_clear = a->nbands && a->bands_decided == a->nbands &&
+		       a->p_not_below <= (1 - GD_INFER_CONFIDENCE) / 2;
+	for (unsigned int z = 0; z < a->sizes; z++)
+		if (a->st[z].df) {
+			is[k] = z;
+			ps[k++] = a->st[z].p_slower;
+		}
+	/* "not below" is a claim about every size: one that lies below the
+	 * floor on its own, even short of the corrected level, withholds it
+	 * (a slowdown at one size would otherwise hide in its band) */
+	for (unsigned int i = 0; a->can_clear && i < k; i++)
+		if (ps[i] <= GD_ASSESS_ALPHA) {
+			a->can_clear = false;
+			a->reason =
+				"a size lies below the floor on its own, short of the corrected level";
+		}
+	share = gd_share(a);
+	a->p_slower = 1;
+	gd_holm(pb, a->bands_decided, share, adj, NULL);
+	for (unsigned int i = 0; i < a->bands_decided; i++) {
+		a->band[ib[i]].holm_p = adj[i];
+		a->p_slower = adj[i] < a->p_slower ? adj[i] : a->p_slower;
+	}
+	gd_holm(ps, k, share, adj, NULL);
+	for (unsigned int i = 0; i < k; i++) {
+		a->st[is[i]].holm_p = adj[i];
+		a->p_slower = adj[i] < a->p_slower ? adj[i] : a->p_slower;
+	}
+	a->p_slower_run = a->p_slower;
+	a->family = 1;
+	gd_decide(a, 1);
+}
+
+void gd_assess_run(struct gd_assessment *a, unsigned int n)
+{
+	double p[GD_ASSESS_MAX_SIZES] = { 0 }, adj[GD_ASSESS_MAX_SIZES];
+	unsigned int rank[GD_ASSESS_MAX_SIZES];
+
+	if (n > GD_ASSESS_MAX_SIZES)
+		n = GD_ASSESS_MAX_SIZES;
+	for (unsigned int i = 0; i < n; i++)
+		p[i] = a[i].p_slower;
+	gd_holm(p, n, 1, adj, rank);
+	for (unsigned int i = 0; i < n; i++) {
+		a[i].p_slower_run = adj[i];
+		a[i].family = n;
+		gd_decide(&a[i], n - rank[i]);
+	}
+}
+
+unsigned int gd_assess_band_of(double size_bytes)
+{
+	return size_bytes <= GD_ASSESS_SMALL_BYTES  ? 0
+	       : size_bytes < GD_ASSESS_LARGE_BYTES ? 1
+						    : 2;
+}
+
+unsigned int gd_assess_rounds_needed(const double *size_bytes,
+				     unsigned int sizes)
+{
+	unsigned int in[GD_ASSESS_BANDS] = { 0 };
+
+	if (!sizes)
+		return 0;
+	for (unsigned int z = 0; z < sizes; z++)
+		in[gd_assess_band_of(size_bytes[z])]++;
+	/* one round: a band's interval is over its sizes, and fewer than
+	 * three (one degree of freedom) leave it too wide to decide */
+	for (unsigned int b = 0; b < GD_ASSESS_BANDS; b++)
+		if (in[b] && in[b] < 3)
+			return 3;
+	return 1;
+}
+
+const char *gd_assess_bytes_str(double bytes, char *buf, size_t len)
+{
+	static const char *const unit[] = { "B", "KiB", "MiB", "GiB" };
+	unsigned int u = 0;
+
+	while (u < 3 && bytes >= 1024 && fmod(bytes, 1024) == 0) {
+		bytes /= 1024;
+		u++;
+	}
+	snprintf(buf, len, "%.0f %s", bytes, unit[u]);
+	return buf;
+}
