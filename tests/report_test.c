@@ -1027,7 +1027,8 @@ static void test_gate_undecided_status(void **state)
 	judged_free(&j);
 
 	g = (struct gd_gate_cfg){ .expect_ratio = 0.9,
-				  .gate_from_bytes = 2097152 };
+				  .gate_from_bytes = 2097152,
+				  .judge_from_bytes = 2097152 };
 	judge_one_size(&j, 950, &g);
 	assert_jstr(j.doc, "gates.0.decision", "not_assessed");
 	assert_int_equal(gd_compare_gate_status(j.doc, j.gate_failed),
