@@ -78,3 +78,12 @@ EXTRA_DIST += tests/version.sh
 # The layers of src/ on the built objects: no call cycles, calls go down.
 TESTS += tests/layers/layers.sh
 EXTRA_DIST += tests/layers/layers.sh tests/layers/layers.py
+
+# Latency tails: order-statistic intervals and the p50/p99 ratio intervals.
+if HAVE_CMOCKA
+check_PROGRAMS += tests/tails_test
+TESTS += tests/tails_test
+tests_tails_test_SOURCES = tests/tails_test.c tests/synth_util.h
+tests_tails_test_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_tails_test_LDADD = $(gd_common_ldadd) $(CMOCKA_LIBS)
+endif
