@@ -23,6 +23,7 @@
 #include "engine/lat_tail.h"
 #include "report/compare.h"
 #include "report/tails.h"
+#include "tools/cluster/fleet_tails.h"
 #include "util/infer.h"
 #include "util/stats.h"
 #include "synth_util.h"
@@ -378,6 +379,55 @@ static void test_wire(void **state)
 	json_object_put(j);
 }
 
+/* gd_report: three repeat documents of one latency series, each a run of
+ * one round, judged over the repeats by the same code. */
+static void test_fleet_repeats(void **state)
+{
+	struct json_object *docs[3], *t, *e;
+	const char *text;
+	unsigned int hit = 0;
+
+	(void)state;
+	rng_state = 0xf1ee7ULL;
+	for (int trial = 0; trial < TRIALS / 4; trial++) {
+		for (int k = 0; k < 3; k++)
+			docs[k] = lat_doc(TRUE_RATIO, 1, 0);
+		t = gd_fleet_tails_docs(docs, 3, "r1-s0-g0");
+		assert_int_equal(json_object_array_length(t), 2);
+		e = entry(t, 99);
+		assert_string_equal(
+			json_object_get_string(
+				json_object_object_get(e, "replicates")),
+			"repeats");
+		assert_int_equal(json_object_get_int(
+					 json_object_object_get(e, "rounds")),
+				 3);
+		assert_string_equal(
+			json_object_get_string(
+				json_object_object_get(e, "series")),
+			"r1-s0-g0");
+		text = json_object_get_string(
+			json_object_object_get(e, "text"));
+		assert_non_null(
+			strstr(text, "r1-s0-g0: p99 ratio DD/HH forward"));
+		assert_non_null(strstr(text, "over 3 repeats)"));
+		hit += covers(e, TRUE_RATIO);
+		json_object_put(t);
+		/* one repeat: within it, as the run itself says */
+		t = gd_fleet_tails_docs(docs, 1, "r1-s0-g0");
+		assert_string_equal(
+			json_object_get_string(json_object_object_get(
+				entry(t, 50), "replicates")),
+			"within_round");
+		json_object_put(t);
+		for (int k = 0; k < 3; k++)
+			json_object_put(docs[k]);
+	}
+	printf("# gd_report, 3 repeats of one round: the p99 interval held %.2f in %.1f%% of %d trials\n",
+	       TRUE_RATIO, 100.0 * hit / (TRIALS / 4), TRIALS / 4);
+	assert_true(hit >= (TRIALS / 4) * 9 / 10);
+}
+
 static void test_helpers(void **state)
 {
 	char buf[24];
@@ -421,6 +471,7 @@ int main(void)
 		cmocka_unit_test(test_no_interval),
 		cmocka_unit_test(test_document),
 		cmocka_unit_test(test_wire),
+		cmocka_unit_test(test_fleet_repeats),
 		cmocka_unit_test(test_helpers),
 	};
 

@@ -85,5 +85,5 @@ check_PROGRAMS += tests/tails_test
 TESTS += tests/tails_test
 tests_tails_test_SOURCES = tests/tails_test.c tests/synth_util.h
 tests_tails_test_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
-tests_tails_test_LDADD = $(gd_common_ldadd) $(CMOCKA_LIBS)
+tests_tails_test_LDADD = libgdcluster.la $(gd_common_ldadd) $(CMOCKA_LIBS) -lm
 endif

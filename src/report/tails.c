@@ -29,6 +29,7 @@
 /* One percentile of one device phase against HH in one direction. */
 struct gd_tails_in {
 	const char *pl, *dir;
+	const char *unit; /* what a replicate is: "rounds" or "repeats" */
 	int pct;
 	unsigned int nsz, span; /* span: round numbers seen, 0 .. span-1 */
 	uint64_t size[GD_TAILS_MAX_SIZES];
@@ -37,7 +38,7 @@ struct gd_tails_in {
 };
 
 struct gd_tails_out {
-	const char *replicates;	    /* "rounds", "within_round", "none" */
+	const char *replicates;	    /* unit, "within_round", "none" */
 	unsigned int rounds, sized; /* sized: sizes inside the interval */
 	double ratio, lo, hi;
 	double s_ratio[GD_TAILS_MAX_SIZES], s_lo[GD_TAILS_MAX_SIZES],
@@ -232,7 +233,7 @@ static bool gd_tails_by_rounds(const struct gd_tails_in *in,
 	gd_tails_over_rounds(d, in->span, in->nsz, &all, per);
 	ok = all.n >= 2;
 	if (ok) {
-		*o = (struct gd_tails_out){ .replicates = "rounds",
+		*o = (struct gd_tails_out){ .replicates = in->unit,
 					    .rounds = (unsigned int)all.n,
 					    .sized = in->nsz,
 					    .ratio = all.ratio,
@@ -321,8 +322,8 @@ static void gd_tails_text(const struct gd_tails_in *in,
 		gd_sb_add(sb, ", %.0f%% interval %.2f..%.2f",
 			  GD_INFER_CONFIDENCE * 100, o->lo, o->hi);
 	gd_sb_add(sb, " (sizes %s..%s, %u size(s), ", a, b, in->nsz);
-	if (!strcmp(o->replicates, "rounds"))
-		gd_sb_add(sb, "over %u rounds)", o->rounds);
+	if (!strcmp(o->replicates, in->unit))
+		gd_sb_add(sb, "over %u %s)", o->rounds, in->unit);
 	else if (!strcmp(o->replicates, "within_round"))
 		gd_sb_add(sb, "one round: sampling error within it only)");
 	else
@@ -423,6 +424,12 @@ static void gd_tails_phase(struct json_object *out, struct gd_tails_in *in,
 
 struct json_object *gd_tails_build(struct json_object *doc)
 {
+	return gd_tails_build_over(doc, "rounds");
+}
+
+struct json_object *gd_tails_build_over(struct json_object *doc,
+					const char *unit)
+{
 	struct json_object *phases = gd_json_path(doc, "phases", NULL);
 	struct json_object *out;
 	struct gd_tails_in *in;
@@ -441,6 +448,7 @@ struct json_object *gd_tails_build(struct json_object *doc)
 		    !(hh = gd_tails_hh(phases, gd_phase_direction(ph))))
 			continue;
 		in->pl = pl;
+		in->unit = unit;
 		in->dir = gd_phase_direction(ph);
 		gd_tails_phase(out, in, o, ph, hh);
 	}

@@ -27,6 +27,10 @@ struct json_object;
  * NULL for a bandwidth document.
  */
 struct json_object *gd_tails_build(struct json_object *doc);
+/* The same, with each result's "samples" standing for @unit ("repeats":
+ * gd_report's campaign repeats of one execution) instead of rounds. */
+struct json_object *gd_tails_build_over(struct json_object *doc,
+					const char *unit);
 
 /* The entries' "text" lines, under a heading; nothing when there are none. */
 void gd_tails_print(FILE *out, struct json_object *doc);
