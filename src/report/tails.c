@@ -22,6 +22,8 @@
 
 #define GD_TAILS_MAX_SIZES 128
 #define GD_TAILS_MAX_ROUNDS 64
+/* sizes of a saved document past 2^53 bytes are not ones a run writes */
+#define GD_TAILS_MAX_BYTES 9007199254740992.0
 /* The normal quantile of a two-sided 95% interval: the within-round
  * errors come from thousands of samples, not from a handful of rounds. */
 #define GD_TAILS_Z 1.959963984540054
@@ -145,7 +147,8 @@ static unsigned int gd_tails_rounds(struct json_object *r, const char *key,
 		double rep = (double)i + 1, v;
 
 		gd_json_num(e, "repeat", &rep);
-		if (rep < 1 || rep > GD_TAILS_MAX_ROUNDS ||
+		/* written so that a NaN read from a saved document fails */
+		if (!(rep >= 1 && rep <= GD_TAILS_MAX_ROUNDS) ||
 		    !gd_json_num(e, key, &v) || !(v > 0))
 			continue;
 		out[(unsigned int)rep - 1] = v;
@@ -209,6 +212,7 @@ static void gd_tails_collect(struct gd_tails_in *in, struct json_object *ph,
 		double size;
 
 		if (!gd_json_num(rx, "size_bytes", &size) ||
+		    !(size >= 0 && size <= GD_TAILS_MAX_BYTES) ||
 		    !(rh = gd_tails_result(hh, size)))
 			continue;
 		gd_tails_pair(in, rx, rh, (uint64_t)size);
