@@ -83,7 +83,8 @@ void gd_tails_over_rounds(const double *d, unsigned int rounds,
 			  unsigned int nsz, struct gd_log_ci *overall,
 			  struct gd_log_ci *per)
 {
-	double *v = malloc(sizeof(*v) * (rounds > nsz ? rounds : nsz) + 1);
+	unsigned int most = rounds > nsz ? rounds : nsz;
+	double *v = malloc(sizeof(*v) * (most ? most : 1));
 	size_t m = 0;
 
 	memset(overall, 0, sizeof(*overall));
@@ -222,7 +223,7 @@ static void gd_tails_collect(struct gd_tails_in *in, struct json_object *ph,
 static bool gd_tails_by_rounds(const struct gd_tails_in *in,
 			       struct gd_tails_out *o)
 {
-	double *d = malloc(sizeof(*d) * in->span * in->nsz + 1);
+	double *d = malloc(sizeof(*d) * (in->span * in->nsz + 1));
 	struct gd_log_ci all, *per = calloc(in->nsz + 1, sizeof(*per));
 	bool ok;
 
