@@ -11,6 +11,7 @@ libgdperf_la_SOURCES += \
 	src/report/plot.c src/report/plot.h \
 	src/report/perftest_modes.c src/report/perftest_modes.h \
 	src/report/perftest_limits.c src/report/perftest_limits.h
+
 # Latency tails: the p50/p99 ratios with their intervals (informational).
 libgdperf_la_SOURCES += src/report/tails.c src/report/tails.h
 
