@@ -88,3 +88,12 @@ tests_assess_sim_test_SOURCES = tests/assess_sim_test.c tests/synth_util.h
 tests_assess_sim_test_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_assess_sim_test_LDADD = $(gd_common_ldadd) $(CMOCKA_LIBS) -lm
 endif
+
+# Latency tails: order-statistic intervals and the p50/p99 ratio intervals.
+if HAVE_CMOCKA
+check_PROGRAMS += tests/tails_test
+TESTS += tests/tails_test
+tests_tails_test_SOURCES = tests/tails_test.c tests/synth_util.h
+tests_tails_test_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_tails_test_LDADD = libgdcluster.la $(gd_common_ldadd) $(CMOCKA_LIBS) -lm
+endif

@@ -18,4 +18,5 @@ libgdperf_la_SOURCES += \
 	src/engine/sweep.c src/engine/sweep.h src/engine/sweep_report.c \
 	src/engine/sweep_precision.c src/engine/step.c \
 	src/engine/loop.c src/engine/ops_bw.c src/engine/ops_lat.c \
+	src/engine/lat_tail.c src/engine/lat_tail.h \
 	src/engine/engine.c

@@ -16,6 +16,7 @@
 #include <arpa/inet.h>
 
 #include "util/error.h"
+#include "engine/lat_tail.h"
 #include "engine/session.h"
 #include "report/perftest_modes.h"
 #include "util/stats.h"
@@ -340,6 +341,10 @@ int gd_lat_run(struct gd_step *st, struct gd_step_result *r)
 	r->is_bw = false;
 	r->msgs_done = k;
 	r->app_bytes = k * st->size_bytes * (gd_lat_is_pingpong(s) ? 2 : 1);
-	return gd_lat_summarize(s->samples_ns, k, gd_lat_is_pingpong(s) ? 2 : 1,
-				&r->lat);
+	ret = gd_lat_summarize(s->samples_ns, k, gd_lat_is_pingpong(s) ? 2 : 1,
+			       &r->lat);
+	if (!ret)
+		gd_lat_tail_ci(s->samples_ns, k, gd_lat_is_pingpong(s) ? 2 : 1,
+			       &r->lat);
+	return ret;
 }

@@ -18,6 +18,7 @@
 #include "report/compare.h"
 #include "report/compare_priv.h"
 #include "report/perftest_limits.h"
+#include "report/tails.h"
 #include "util/error.h"
 #include "util/assess.h"
 #include "util/infer.h"
@@ -565,6 +566,8 @@ static void gd_compare_sections(struct gd_cmp_ctx *c, struct json_object *rows,
 		json_object_new_string(
 			"coefficient of variation (sample stdev / mean) of the repeats' figures, in percent"));
 	json_object_object_add(st, "assessments", json_object_get(assess));
+	if (c->lat)
+		json_object_object_add(st, "tails", gd_tails_build(c->doc));
 	json_object_object_add(c->doc, "statistics", st);
 	json_object_object_add(c->doc, "gates",
 			       gd_gate_records(c->gates, c->lat, rows, assess));

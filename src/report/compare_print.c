@@ -13,6 +13,7 @@
 
 #include "report/compare.h"
 #include "report/compare_priv.h"
+#include "report/tails.h"
 #include "util/stats.h"
 
 #define GD_RULE                                                                \
@@ -475,5 +476,6 @@ void gd_compare_print(FILE *out, struct json_object *doc,
 	gd_print_memory(out, phases);
 	if (verdicts)
 		gd_print_verdicts(out, verdicts);
+	gd_tails_print(out, doc);
 	/* the run report's closing rule ends this block too */
 }

@@ -12,6 +12,9 @@ libgdperf_la_SOURCES += \
 	src/report/perftest_modes.c src/report/perftest_modes.h \
 	src/report/perftest_limits.c src/report/perftest_limits.h
 
+# Latency tails: the p50/p99 ratios with their intervals (informational).
+libgdperf_la_SOURCES += src/report/tails.c src/report/tails.h
+
 if HAVE_CMOCKA
 check_PROGRAMS += tests/report_test tests/compare_test tests/plot_test \
 	tests/evidence_test

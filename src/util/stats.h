@@ -6,6 +6,7 @@
 #ifndef GD_STATS_H
 #define GD_STATS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -43,6 +44,13 @@ struct gd_lat_summary {
 	double stdev_us; /* population stdev, double precision */
 	double p99_us;	 /* nearest-rank percentile */
 	double p999_us;
+	/* 95% distribution-free intervals of typical_us and p99_us from the
+	 * same samples (engine/lat_tail.c), in the document as
+	 * "lat_typical_us_ci95" and "lat_p99_us_ci95"; a side too few samples
+	 * bound is 0 (null there). Absent unless has_ci. */
+	bool has_ci;
+	double typical_ci_us[2];
+	double p99_ci_us[2];
 };
 
 /*

@@ -119,6 +119,17 @@ int gd_bw_summary_from_json(struct json_object *j, struct gd_bw_summary *bw)
 		       : gd_err(-EPROTO, "peer sent an empty bandwidth result");
 }
 
+/* [low, high] with null for a side the samples could not bound (0). */
+static struct json_object *gd_ci_json(const double ci[2])
+{
+	struct json_object *a = json_object_new_array();
+
+	for (int i = 0; i < 2; i++)
+		json_object_array_add(
+			a, ci[i] > 0 ? json_object_new_double(ci[i]) : NULL);
+	return a;
+}
+
 struct json_object *gd_lat_summary_json(const struct gd_lat_summary *lat)
 {
 	struct json_object *j = json_object_new_object();
@@ -126,13 +137,56 @@ struct json_object *gd_lat_summary_json(const struct gd_lat_summary *lat)
 	json_object_object_add(j, "samples",
 			       json_object_new_int64((int64_t)lat->samples));
 	gd_put_fields(j, lat, gd_lat_fields, GD_NFIELDS(gd_lat_fields));
+	if (lat->has_ci) {
+		json_object_object_add(j, "lat_typical_us_ci95",
+				       gd_ci_json(lat->typical_ci_us));
+		json_object_object_add(j, "lat_p99_us_ci95",
+				       gd_ci_json(lat->p99_ci_us));
+	}
 	return j;
+}
+
+/* Optional (a peer before them sends none); when sent, two finite,
+ * non-negative numbers or nulls. */
+static int gd_get_ci(struct json_object *j, const char *key, double ci[2],
+		     bool *has)
+{
+	struct json_object *a, *x;
+
+	ci[0] = ci[1] = 0;
+	if (!json_object_object_get_ex(j, key, &a))
+		return 0;
+	if (!json_object_is_type(a, json_type_array) ||
+	    json_object_array_length(a) != 2)
+		return gd_err(-EPROTO,
+			      "peer's result has '%s' but not as [low, high]",
+			      key);
+	for (size_t i = 0; i < 2; i++) {
+		x = json_object_array_get_idx(a, i);
+		if (!x)
+			continue;
+		if (!(json_object_is_type(x, json_type_double) ||
+		      json_object_is_type(x, json_type_int)) ||
+		    !isfinite(json_object_get_double(x)) ||
+		    json_object_get_double(x) < 0)
+			return gd_err(
+				-EPROTO,
+				"peer's result has a bound of '%s' that is not a finite, non-negative number",
+				key);
+		ci[i] = json_object_get_double(x);
+	}
+	*has = true;
+	return 0;
 }
 
 int gd_lat_summary_from_json(struct json_object *j, struct gd_lat_summary *lat)
 {
+	lat->has_ci = false;
 	if (gd_get_u64(j, "samples", &lat->samples) ||
-	    gd_get_fields(j, lat, gd_lat_fields, GD_NFIELDS(gd_lat_fields)))
+	    gd_get_fields(j, lat, gd_lat_fields, GD_NFIELDS(gd_lat_fields)) ||
+	    gd_get_ci(j, "lat_typical_us_ci95", lat->typical_ci_us,
+		      &lat->has_ci) ||
+	    gd_get_ci(j, "lat_p99_us_ci95", lat->p99_ci_us, &lat->has_ci))
 		return gd_err_code();
 	return lat->samples
 		       ? 0

@@ -13,7 +13,8 @@ libgdcluster_la_SOURCES = src/tools/cluster/plan.h src/tools/cluster/plan.c \
 	src/tools/cluster/fleet_stats.c src/tools/cluster/fleet_ingest.c \
 	src/tools/cluster/fleet_analyze.c src/tools/cluster/fleet_classify.c \
 	src/tools/cluster/fleet_check.c src/tools/cluster/fleet_write.c \
-	src/tools/cluster/fleet_markdown.c src/tools/cluster/fleet_plot.c
+	src/tools/cluster/fleet_markdown.c src/tools/cluster/fleet_plot.c \
+	src/tools/cluster/fleet_tails.c src/tools/cluster/fleet_tails.h
 libgdcluster_la_LIBADD = $(JSONC_LIBS) -lm
 
 bin_PROGRAMS += gd_plan gd_report

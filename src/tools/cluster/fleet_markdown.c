@@ -318,6 +318,18 @@ static void md_locality_row(FILE *f, struct json_object *r)
 	fprintf(f, " %s | %s |\n", dec[0] ? dec : "-", jstr(r, "status"));
 }
 
+/* Latency series: p50 and p99 against HH, informational. */
+static void md_tails(FILE *f, struct json_object *doc)
+{
+	struct json_object *t = jget(doc, "latency_tails");
+
+	if (!jlen(t))
+		return;
+	fprintf(f, "\n## Latency tails (device/HH; informational)\n\n");
+	for (size_t i = 0; i < jlen(t); i++)
+		fprintf(f, "- %s\n", jstr(jidx(t, i), "text"));
+}
+
 /* Round 4 on its own: one row per execution, then what stands out. */
 static void md_locality(FILE *f, struct json_object *doc)
 {
@@ -403,6 +415,7 @@ int gd_fleet_write_markdown(struct json_object *doc, const char *path)
 	md_assocs(f, doc, &g);
 	md_runs(f, doc);
 	md_locality(f, doc);
+	md_tails(f, doc);
 	md_checklist(f, doc);
 	err = ferror(f);
 	if (f != stdout)

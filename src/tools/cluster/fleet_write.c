@@ -16,6 +16,7 @@
 #include <json-c/json.h>
 
 #include "tools/cluster/fleet.h"
+#include "tools/cluster/fleet_tails.h"
 #include "util/error.h"
 
 struct grid {
@@ -360,7 +361,7 @@ static struct json_object *json_grid(const struct grid *gr)
 
 struct json_object *gd_fleet_document(const struct gd_fleet *fl)
 {
-	struct json_object *root = json_object_new_object(), *rails;
+	struct json_object *root = json_object_new_object(), *rails, *tails;
 	struct grid gr;
 	bool pass;
 	int rail;
@@ -402,6 +403,10 @@ struct json_object *gd_fleet_document(const struct gd_fleet *fl)
 	if (fl->n_loc_runs)
 		json_object_object_add(root, "locality",
 				       gd_fleet_locality_json(fl));
+	/* only with latency series, likewise */
+	tails = gd_fleet_tails_json(fl);
+	if (tails)
+		json_object_object_add(root, "latency_tails", tails);
 	return root;
 }
 
