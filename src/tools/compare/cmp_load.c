@@ -91,14 +91,16 @@ static int gd_cmp_parse(const char *path, const char *buf, size_t len,
 			      path, end);
 	}
 	json_object_put(o);
+	if (jerr == json_tokener_continue)
+		return gd_err(-EINVAL,
+			      "%s: not valid JSON: the text ends inside the "
+			      "document at byte %zu; was the run interrupted "
+			      "while writing it?",
+			      path, end);
 	return gd_err(-EINVAL,
-		      "%s: not valid JSON: %s at byte %zu; was the run "
-		      "interrupted while writing it?",
-		      path,
-		      jerr == json_tokener_continue
-			      ? "the text ends inside the document"
-			      : json_tokener_error_desc(jerr),
-		      end);
+		      "%s: not valid JSON: %s at byte %zu; check that it is a "
+		      "gd_* benchmark's --out_json_file document, unedited",
+		      path, json_tokener_error_desc(jerr), end);
 }
 
 int gd_cmp_load(const char *path, struct json_object **doc)

@@ -6,3 +6,11 @@ gd_compare_SOURCES = src/tools/compare/gd_compare.c \
 	src/tools/compare/compare_tool.h src/tools/compare/cmp_load.c \
 	src/tools/compare/cmp_pair.c src/tools/compare/cmp_judge.c
 gd_compare_LDADD = $(gd_common_ldadd) -lm
+
+# Script test: the fixture documents judged again (the same run, a copy
+# scaled by 0.7, an undecidable design, one document against other
+# floors), the gdperf.compare/1 document, refusals and bad command lines.
+TESTS += tests/compare-tool.sh
+EXTRA_DIST += tests/compare-tool.sh tests/fixtures/compare/make-fixtures.sh \
+	tests/fixtures/compare/write_bw-sweep.json \
+	tests/fixtures/compare/write_bw-one.json
