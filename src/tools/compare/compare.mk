@@ -14,3 +14,5 @@ TESTS += tests/compare-tool.sh
 EXTRA_DIST += tests/compare-tool.sh tests/fixtures/compare/make-fixtures.sh \
 	tests/fixtures/compare/write_bw-sweep.json \
 	tests/fixtures/compare/write_bw-one.json
+
+dist_man_MANS += man/gd_compare.1
