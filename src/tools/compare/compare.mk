@@ -16,3 +16,17 @@ EXTRA_DIST += tests/compare-tool.sh tests/fixtures/compare/make-fixtures.sh \
 	tests/fixtures/compare/write_bw-one.json
 
 dist_man_MANS += man/gd_compare.1
+
+# Its bash completion: its own file (the positional run documents and
+# --phase's names), which sources the family's "gdperf" beside it for the
+# options. Installed after completion.mk's loop, which links every
+# program's name to "gdperf", so that it replaces gd_compare's link.
+EXTRA_DIST += contrib/bash-completion/gd_compare \
+	contrib/bash-completion/gd_compare-test.sh
+TESTS += contrib/bash-completion/gd_compare-test.sh
+install-data-hook: install-gd-compare-completion
+install-gd-compare-completion: install-bash-completion
+	rm -f '$(DESTDIR)$(bashcompdir)/gd_compare'
+	$(INSTALL_DATA) '$(srcdir)/contrib/bash-completion/gd_compare' \
+		'$(DESTDIR)$(bashcompdir)/gd_compare'
+.PHONY: install-gd-compare-completion
