@@ -68,6 +68,9 @@ has same 'not below the floor \(exit status 0\)'
 run 0 same-dd --phase DD "$sweep" "$sweep"
 run 0 quiet -q "$sweep" "$sweep"
 [ ! -s "$T/quiet.out" ] || fail "-q printed text"
+run 0 json-stdout --json - "$sweep" "$sweep"
+[ "$(jq -r .exit_status "$T/json-stdout.out")" = 0 ] || fail "--json -: stdout is not the document alone"
+grep -q GD_OK "$T/json-stdout.err" || fail "--json -: the text did not go to stderr"
 
 # 2. Figures from 64 KiB up at 0.7: slower, exit 3, by default and
 # against every phase; the same cut below 64 KiB is not judged by default.

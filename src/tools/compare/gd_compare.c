@@ -64,7 +64,8 @@ static void usage(FILE *f)
 		"                         the phase's direction (default forward)\n"
 		"  --gate-undecided=fail|pass\n"
 		"                         not enough evidence: exit 4 (fail, default) or 0\n"
-		"  --json=FILE            write a gdperf.compare/1 document ('-' stdout)\n"
+		"  --json=FILE            write a gdperf.compare/1 document ('-': stdout,\n"
+		"                         the text then goes to stderr)\n"
 		"  -q, --quiet            no report text, only errors and the exit status\n"
 		"  -h, --help             this help\n"
 		"  -V, --version          print the version\n"
@@ -260,7 +261,13 @@ static int compare_one(const struct gd_cmp_opts *o,
 			       : gd_cmp_pair_doc(o, base, cand, &doc);
 
 	if (!ret) {
-		rec = gd_cmp_judge(o, base, cand, doc, o->quiet ? NULL : stdout,
+		/* --json - owns stdout; the text goes to stderr, as the run's
+		 */
+		FILE *text = o->json_path && !strcmp(o->json_path, "-")
+				     ? stderr
+				     : stdout;
+
+		rec = gd_cmp_judge(o, base, cand, doc, o->quiet ? NULL : text,
 				   &status);
 		if (rec)
 			json_object_array_add(
