@@ -91,6 +91,28 @@ run 3 small-slow-gated --gate-from=4K "$sweep" "$T/small-slow.json"
 scale 1.3 >"$T/fast.json"
 run 0 fast "$sweep" "$T/fast.json"
 
+# A latency test: the speed ratio baseline/candidate, from the same
+# curve read as microseconds; 1/0.7 times the latency is slower.
+jq '.tool = "gd_write_lat" | .test.measure = "lat" | .test.verb = "write"
+	| def lat: {size_bytes, iterations, lat_typical_us: (1e6 / .bw_avg_MiBps),
+		lat_p99_us: (1.5e6 / .bw_avg_MiBps)};
+	.phases |= map(.results |= map(lat + {repeats, median_repeat,
+		samples: (.samples | map(lat + {repeat}))}))' "$sweep" >"$T/lat.json"
+jq '.phases |= map(.results |= map(if .size_bytes >= 65536 then
+	.lat_typical_us /= 0.7 | .samples |= map(.lat_typical_us /= 0.7) else . end))' \
+	"$T/lat.json" >"$T/lat-slow.json"
+run 0 lat "$T/lat.json" "$T/lat.json"
+run 3 lat-slow "$T/lat.json" "$T/lat-slow.json"
+has lat-slow 'higher latency'
+run 0 lat-faster "$T/lat-slow.json" "$T/lat.json"
+run 1 lat-vs-bw "$T/lat.json" "$sweep"
+has lat-vs-bw 'different tests'
+# --direction picks the reverse phases of a --reverse run
+jq '.phases |= map(.direction = "reverse" | .name += ":rev")' "$sweep" >"$T/rev.json"
+run 0 reverse --direction reverse "$T/rev.json" "$T/rev.json"
+run 1 reverse-missing "$T/rev.json" "$T/rev.json"
+has reverse-missing 'it holds: HH reverse, DD reverse'
+
 # 3. One size, one round: no design can decide a floor from it.
 run 4 undecided "$one" "$one"
 has undecided 'GD_INCONCLUSIVE'
