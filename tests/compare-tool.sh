@@ -119,6 +119,11 @@ has undecided 'GD_INCONCLUSIVE'
 has undecided 'not enough evidence'
 run 0 undecided-pass --gate-undecided=pass "$one" "$one"
 run 4 undecided-fail --gate-undecided=fail "$one" "$one"
+# common sizes all below --gate-from: nothing judged, said so
+jq '(.phases[] | select(.placement == "DD")).results |= .[0:3]' "$sweep" >"$T/small.json"
+run 4 nothing-judged --phase DD "$sweep" "$T/small.json"
+has nothing-judged 'nothing was judged; lower --gate-from'
+run 0 small-gated --phase DD --gate-from=4K "$sweep" "$T/small.json"
 
 # 4. One document: its DD against its HH again, against other floors.
 run 0 self "$sweep"

@@ -54,7 +54,17 @@ static int gd_cmp_status(const struct gd_cmp_opts *o,
 		*why = "a gate failed";
 		return GD_CMPX_SLOWER;
 	}
-	if (t->undecided || !t->not_below) {
+	if (!t->undecided && !t->not_below) {
+		*why = o->undecided_pass
+			       ? "nothing judged (no common size from "
+				 "--gate-from up), passed by "
+				 "--gate-undecided=pass"
+			       : "not enough evidence: no size both hold is "
+				 "at or above --gate-from, so nothing was "
+				 "judged; lower --gate-from";
+		return o->undecided_pass ? GD_CMPX_OK : GD_CMPX_UNDECIDED;
+	}
+	if (t->undecided) {
 		*why = o->undecided_pass
 			       ? "not enough evidence, passed by "
 				 "--gate-undecided=pass"
