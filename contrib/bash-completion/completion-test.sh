@@ -55,6 +55,7 @@ table() {
 	gd_doctor) src=$top_src/src/tools/doctor/main.c ;;
 	gd_plan) src=$top_src/src/tools/cluster/gd_plan.c ;;
 	gd_report) src=$top_src/src/tools/cluster/gd_report.c ;;
+	gd_compare) src=$top_src/src/tools/compare/gd_compare.c ;;
 	*)
 		# An entry runs from its '\t{ "' line to its '},' line; it is
 		# the program's when its GD_AP_* tokens name the program's

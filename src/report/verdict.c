@@ -664,7 +664,7 @@ static void gd_judge_scope(struct gd_vctx *v)
 			"; forward direction only (--reverse tests the other)");
 	gd_rate_limit_scope(v, &sum);
 	gd_emit(v, GD_SEV_INFO, GD_V_OK, sum.buf, ev,
-		"None needed; keep this document as the baseline for this GPU/NIC pair.");
+		"None needed; keep this document as the baseline for this GPU/NIC pair and hold later runs against it with gd_compare.");
 }
 
 struct json_object *gd_verdicts_build(struct json_object *doc,

@@ -24,7 +24,7 @@ RANKS = {
     "transport": 1, "mem": 1, "report": 1,
     "envelope": 2,
     "engine": 3,
-    "bin": 4, "tools/doctor": 4, "tools/cluster": 4,
+    "bin": 4, "tools/doctor": 4, "tools/cluster": 4, "tools/compare": 4,
 }
 
 

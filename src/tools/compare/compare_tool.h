@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+/*
+ * gd_compare: saved run documents judged again with the run's own
+ * comparison, assessment, gate and verdict code (report/compare.h). What
+ * its files share: the options, the loaded inputs, and the exit statuses.
+ */
+#ifndef GD_COMPARE_TOOL_H
+#define GD_COMPARE_TOOL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+struct json_object;
+
+/* Exit statuses, the run's (engine.c) plus "not enough evidence". */
+enum {
+	GD_CMPX_OK = 0,
+	GD_CMPX_FAIL = 1,  /* unreadable or refused document, I/O error */
+	GD_CMPX_USAGE = 2, /* bad command line */
+	GD_CMPX_SLOWER = 3,
+	GD_CMPX_UNDECIDED = 4,
+};
+
+struct gd_cmp_opts {
+	double expect_ratio; /* 0: the baseline's own, else 0.8 */
+	uint64_t gate_from;  /* with have_gate_from; else the baseline's */
+	bool have_gate_from;
+	const char *phase;     /* placement compared across documents */
+	const char *direction; /* "forward", "reverse" or "bidir" */
+	const char *json_path; /* gdperf.compare/1 document; "-" stdout */
+	bool undecided_pass;   /* --gate-undecided=pass */
+	bool quiet;
+};
+
+/* One input document, as read. */
+struct gd_cmp_input {
+	const char *path;
+	struct json_object *doc;
+};
+
+/* cmp_load.c: read and check one gdperf.run/2 document (-EINVAL/-EIO
+ * recorded with the file, the reason and the next check). */
+int gd_cmp_load(const char *path, struct json_object **doc);
+/* The run's identity for the gdperf.compare/1 document. */
+struct json_object *gd_cmp_identity(const struct gd_cmp_input *in);
+
+/* cmp_pair.c: a run-shaped document whose HH phase is the baseline's
+ * chosen phase and whose DD phase is the candidate's, at their common
+ * sizes, or (one document) a copy of it without its judgement. */
+int gd_cmp_pair_doc(const struct gd_cmp_opts *o,
+		    const struct gd_cmp_input *base,
+		    const struct gd_cmp_input *cand, struct json_object **out);
+int gd_cmp_self_doc(const struct gd_cmp_input *in, struct json_object **out);
+
+/* cmp_judge.c: judge @doc with the run's code, print it unless quiet, and
+ * return its record for the gdperf.compare/1 document; *status is the
+ * exit status this comparison asks for. */
+struct json_object *gd_cmp_judge(const struct gd_cmp_opts *o,
+				 const struct gd_cmp_input *base,
+				 const struct gd_cmp_input *cand,
+				 struct json_object *doc, FILE *out,
+				 int *status);
+
+#endif

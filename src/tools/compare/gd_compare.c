@@ -1,0 +1,329 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+/*
+ * gd_compare: hold saved run documents against each other (today's run
+ * against a golden one, node A against node B) or one document against
+ * another floor, judged by the same code as the run, with the run's
+ * verdict lines and exit statuses.
+ */
+#include <config.h>
+
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <json-c/json.h>
+
+#include "report/compare.h"
+#include "tools/compare/compare_tool.h"
+#include "util/error.h"
+#include "util/json_get.h"
+#include "util/parse.h"
+#include "util/version.h"
+
+enum {
+	OPT_RATIO = 256,
+	OPT_GATE_FROM,
+	OPT_PHASE,
+	OPT_DIRECTION,
+	OPT_JSON,
+	OPT_UNDECIDED,
+};
+
+static const struct option long_opts[] = {
+	{ "expect-ratio", required_argument, NULL, OPT_RATIO },
+	{ "gate-from", required_argument, NULL, OPT_GATE_FROM },
+	{ "phase", required_argument, NULL, OPT_PHASE },
+	{ "direction", required_argument, NULL, OPT_DIRECTION },
+	{ "json", required_argument, NULL, OPT_JSON },
+	{ "gate-undecided", required_argument, NULL, OPT_UNDECIDED },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, 'V' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: gd_compare [options] BASELINE.json CANDIDATE.json...\n"
+		"       gd_compare [options] RUN.json\n"
+		"Judge saved gdperf.run/2 documents with the run's own statistics:\n"
+		"each candidate's phase against the baseline's (candidate/baseline),\n"
+		"or one document's device phases against its HH again.\n\n"
+		"  --expect-ratio=R       floor: candidate at least R x baseline (latency:\n"
+		"                         baseline at least R x candidate's); default the\n"
+		"                         baseline run's --expect-ratio, else 0.8\n"
+		"  --gate-from=BYTES      judge sizes from BYTES up, K/M/G suffixes;\n"
+		"                         default the baseline run's --gate-from\n"
+		"  --phase=NAME           phase compared across documents (default HH;\n"
+		"                         DD, HD, DH or any placement both hold)\n"
+		"  --direction=forward|reverse|bidir\n"
+		"                         the phase's direction (default forward)\n"
+		"  --gate-undecided=fail|pass\n"
+		"                         not enough evidence: exit 4 (fail, default) or 0\n"
+		"  --json=FILE            write a gdperf.compare/1 document ('-': stdout,\n"
+		"                         the text then goes to stderr)\n"
+		"  -q, --quiet            no report text, only errors and the exit status\n"
+		"  -h, --help             this help\n"
+		"  -V, --version          print the version\n"
+		"Exit status: 0 not below the floor, 1 a document unreadable or refused,\n"
+		"2 bad command line, 3 slower (gate failed), 4 not enough evidence.\n");
+}
+
+static int parse_ratio(const char *s, double *out)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (!*s || *end || errno || !isfinite(v) || v <= 0 || v > 1000)
+		return gd_err(
+			-EINVAL,
+			"--expect-ratio: '%s' is not a number above 0 and "
+			"at most 1000",
+			s);
+	*out = v;
+	return 0;
+}
+
+static int parse_word(const char *opt, const char *s, const char *const *ok,
+		      const char **out)
+{
+	for (size_t i = 0; ok[i]; i++)
+		if (!strcmp(s, ok[i])) {
+			*out = ok[i];
+			return 0;
+		}
+	return gd_err(
+		-EINVAL,
+		"--%s: '%s' is not one of the values %s accepts; see gd_compare --help",
+		opt, s, opt);
+}
+
+/* Placements a run names: HH, DD, HD, DH, and D1..D9 of several GPUs. */
+static int parse_phase(const char *s, const char **out)
+{
+	size_t n = strlen(s);
+
+	if (!n || n > 8 || strspn(s, "HD123456789") != n)
+		return gd_err(-EINVAL,
+			      "--phase: '%s' is not a phase placement (HH, DD, "
+			      "HD, DH, D2D2, ...)",
+			      s);
+	*out = s;
+	return 0;
+}
+
+static int parse_opt(int c, struct gd_cmp_opts *o)
+{
+	static const char *const dirs[] = { "forward", "reverse", "bidir",
+					    NULL };
+	static const char *const pol[] = { "fail", "pass", NULL };
+	const char *p = NULL;
+	int ret;
+
+	switch (c) {
+	case OPT_RATIO:
+		return parse_ratio(optarg, &o->expect_ratio);
+	case OPT_GATE_FROM:
+		o->have_gate_from = true;
+		return gd_parse_u64(optarg, "--gate-from", true, 0, 1ULL << 32,
+				    &o->gate_from);
+	case OPT_PHASE:
+		return parse_phase(optarg, &o->phase);
+	case OPT_DIRECTION:
+		return parse_word("direction", optarg, dirs, &o->direction);
+	case OPT_JSON:
+		o->json_path = optarg;
+		return 0;
+	case OPT_UNDECIDED:
+		ret = parse_word("gate-undecided", optarg, pol, &p);
+		o->undecided_pass = !ret && !strcmp(p, "pass");
+		return ret;
+	case 'q':
+		o->quiet = true;
+		return 0;
+	default:
+		return gd_err(-EINVAL, "bad option; see gd_compare --help");
+	}
+}
+
+/* 0 to run, 1 after --help/--version, -EINVAL on a bad command line. */
+static int parse_args(int argc, char **argv, struct gd_cmp_opts *o)
+{
+	int c, ret = 0;
+
+	while (!ret &&
+	       (c = getopt_long(argc, argv, "qhV", long_opts, NULL)) != -1) {
+		if (c == 'h') {
+			usage(stdout);
+			return 1;
+		}
+		if (c == 'V') {
+			gd_version_print(stdout, "gd_compare", false);
+			return 1;
+		}
+		ret = parse_opt(c, o);
+	}
+	if (!ret && optind >= argc)
+		return gd_err(-EINVAL,
+			      "give a baseline run document and the candidates "
+			      "(or one document); see gd_compare --help");
+	return ret;
+}
+
+/* Floor and judged sizes: the command line's, else the baseline run's. */
+static void resolve_gates(struct gd_cmp_opts *o, struct json_object *base)
+{
+	struct json_object *opts = gd_json_path(base, "options", NULL);
+	double v;
+
+	if (o->expect_ratio <= 0)
+		o->expect_ratio = gd_json_num(opts, "expect-ratio", &v) && v > 0
+					  ? v
+					  : GD_COMPARE_SLOW_RATIO;
+	if (!o->have_gate_from && gd_json_num(opts, "gate-from", &v) && v >= 0)
+		o->gate_from = (uint64_t)v;
+}
+
+/* The worse of two exit statuses: a refused input, then slower, then
+ * undecided. */
+static int worse(int a, int b)
+{
+	static const int rank[] = { [GD_CMPX_OK] = 0,
+				    [GD_CMPX_FAIL] = 3,
+				    [GD_CMPX_USAGE] = 4,
+				    [GD_CMPX_SLOWER] = 2,
+				    [GD_CMPX_UNDECIDED] = 1 };
+
+	return rank[b] > rank[a] ? b : a;
+}
+
+static int write_json(const char *path, struct json_object *out)
+{
+	const int fl = JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE;
+
+	if (!strcmp(path, "-")) {
+		puts(json_object_to_json_string_ext(out, fl));
+		return fflush(stdout) ? gd_err(-EIO, "stdout: write error") : 0;
+	}
+	if (json_object_to_file_ext(path, out, fl))
+		return gd_err(-EIO,
+			      "--json %s: cannot write it: %s; check the "
+			      "directory and free space",
+			      path, json_util_get_last_err() ?: "");
+	return 0;
+}
+
+static struct json_object *out_doc(const struct gd_cmp_opts *o, int argc,
+				   char **argv)
+{
+	struct json_object *d = json_object_new_object();
+	struct json_object *cl = json_object_new_array(), *op;
+
+	json_object_object_add(d, "schema",
+			       json_object_new_string("gdperf.compare/1"));
+	json_object_object_add(d, "tool", json_object_new_string("gd_compare"));
+	json_object_object_add(d, "version",
+			       json_object_new_string(PACKAGE_VERSION));
+	for (int i = 0; i < argc; i++)
+		json_object_array_add(cl, json_object_new_string(argv[i]));
+	json_object_object_add(d, "command_line", cl);
+	op = json_object_new_object();
+	json_object_object_add(op, "expect_ratio",
+			       json_object_new_double(o->expect_ratio));
+	json_object_object_add(op, "gate_from_bytes",
+			       json_object_new_int64((int64_t)o->gate_from));
+	json_object_object_add(op, "phase", json_object_new_string(o->phase));
+	json_object_object_add(op, "direction",
+			       json_object_new_string(o->direction));
+	json_object_object_add(
+		op, "gate_undecided",
+		json_object_new_string(o->undecided_pass ? "pass" : "fail"));
+	json_object_object_add(d, "options", op);
+	json_object_object_add(d, "comparisons", json_object_new_array());
+	return d;
+}
+
+/* Judge @cand against @base (the same input: one document), recording
+ * it in @res; returns its exit status. */
+static int compare_one(const struct gd_cmp_opts *o,
+		       const struct gd_cmp_input *base,
+		       const struct gd_cmp_input *cand, struct json_object *res)
+{
+	struct json_object *doc = NULL, *rec;
+	int status = GD_CMPX_FAIL;
+	int ret = base == cand ? gd_cmp_self_doc(base, &doc)
+			       : gd_cmp_pair_doc(o, base, cand, &doc);
+
+	if (!ret) {
+		/* --json - owns stdout; the text goes to stderr, as the run's
+		 */
+		FILE *text = o->json_path && !strcmp(o->json_path, "-")
+				     ? stderr
+				     : stdout;
+
+		rec = gd_cmp_judge(o, base, cand, doc, o->quiet ? NULL : text,
+				   &status);
+		if (rec)
+			json_object_array_add(
+				json_object_object_get(res, "comparisons"),
+				rec);
+	}
+	if (status == GD_CMPX_FAIL) {
+		fprintf(stderr, "gd_compare: %s\n", gd_err_msg());
+		gd_err_clear();
+	}
+	json_object_put(doc);
+	return status;
+}
+
+int main(int argc, char **argv)
+{
+	struct gd_cmp_opts o = { .gate_from = 65536,
+				 .phase = "HH",
+				 .direction = "forward" };
+	struct gd_cmp_input *in = NULL;
+	struct json_object *res = NULL;
+	int ret, n, status = GD_CMPX_OK;
+
+	ret = parse_args(argc, argv, &o);
+	if (ret) {
+		if (ret < 0)
+			fprintf(stderr, "gd_compare: %s\n", gd_err_msg());
+		return ret > 0 ? GD_CMPX_OK : GD_CMPX_USAGE;
+	}
+	n = argc - optind;
+	in = calloc((size_t)n, sizeof(*in));
+	if (!in) {
+		fprintf(stderr, "gd_compare: out of memory\n");
+		return GD_CMPX_FAIL;
+	}
+	for (int i = 0; i < n; i++) {
+		in[i].path = argv[optind + i];
+		if (gd_cmp_load(in[i].path, &in[i].doc)) {
+			fprintf(stderr, "gd_compare: %s\n", gd_err_msg());
+			status = GD_CMPX_FAIL;
+			goto free_in;
+		}
+	}
+	resolve_gates(&o, in[0].doc);
+	res = out_doc(&o, argc, argv);
+	for (int i = n > 1 ? 1 : 0; i < n; i++)
+		status = worse(status, compare_one(&o, &in[0], &in[i], res));
+	json_object_object_add(res, "exit_status", json_object_new_int(status));
+	if (o.json_path && write_json(o.json_path, res)) {
+		fprintf(stderr, "gd_compare: %s\n", gd_err_msg());
+		status = GD_CMPX_FAIL;
+	}
+	json_object_put(res);
+free_in:
+	for (int i = 0; i < n; i++)
+		json_object_put(in[i].doc);
+	free(in);
+	return status;
+}

@@ -1,0 +1,181 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+# gd_compare over the fixture run documents (tests/fixtures/compare, made
+# by make-fixtures.sh) and jq-made variants of them: a run against itself
+# is not below the floor (exit 0), a copy whose figures from 64 KiB up are
+# scaled by 0.7 is slower (3), a one-size one-round pair cannot be decided
+# (4, or 0 with --gate-undecided=pass), one document judged again against
+# another floor, the gdperf.compare/1 document, and every refusal (other
+# schema, other test, missing or failed phase, no common size, invalid
+# JSON: exit 1 with the reason) and bad command lines (2).
+B=${GD_TOP_BUILDDIR:-.}
+F=${GD_TOP_SRCDIR:-.}/tests/fixtures/compare
+command -v jq >/dev/null 2>&1 || { echo "SKIP: jq not found (the variants are made with it)" >&2; exit 77; }
+T=$(mktemp -d "${TMPDIR:-/tmp}/gd-compare.XXXXXX") || exit 1
+trap 'rm -rf "$T"' EXIT
+status=0
+n=0
+
+fail() {
+	echo "FAIL: $*"
+	status=1
+}
+
+# run WANT NAME ARGS...: gd_compare ARGS exits WANT; its stdout and stderr
+# are kept in $T/NAME.out and $T/NAME.err.
+run() {
+	want=$1 name=$2
+	shift 2
+	"$B/gd_compare" "$@" >"$T/$name.out" 2>"$T/$name.err"
+	rc=$?
+	n=$((n + 1))
+	[ "$rc" -eq "$want" ] ||
+		fail "$name: gd_compare $* exited $rc, expected $want; stderr: $(head -n 3 "$T/$name.err")"
+}
+
+# has NAME REGEX: the output of run NAME (stdout and stderr) matches.
+has() {
+	cat "$T/$1.out" "$T/$1.err" | grep -E -q -- "$2" ||
+		fail "$1: no line matching '$2' in its output"
+}
+
+sweep=$F/write_bw-sweep.json
+one=$F/write_bw-one.json
+# the figures of every phase (or of phase $2) from 64 KiB up times $1,
+# the per-round samples too
+scale() {
+	jq --argjson k "$1" --arg ph "${2:-}" '
+	def sc: if .size_bytes >= 65536 then .bw_avg_MiBps *= $k
+		| .bw_peak_MiBps *= $k else . end;
+	.phases |= map(if $ph == "" or .placement == $ph then
+		.results |= map(sc | if .samples then .samples |= map(sc)
+			else . end) else . end)' "$sweep"
+}
+
+# 1. The same run twice: not below the floor, in the run's words.
+run 0 same "$sweep" "$sweep" --json "$T/same.json"
+has same 'GD_OK'
+has same 'not below|no difference'
+has same 'not below the floor \(exit status 0\)'
+[ "$(jq -r .schema "$T/same.json")" = gdperf.compare/1 ] || fail "--json: schema is not gdperf.compare/1"
+[ "$(jq -r '.exit_status, .comparisons[0].exit_status, (.comparisons | length)' "$T/same.json" | tr '\n' ' ')" = "0 0 1 " ] ||
+	fail "--json: exit statuses or comparison count wrong"
+[ "$(jq -r '.comparisons[0].baseline.file == "'"$sweep"'" and .comparisons[0].candidate.hostname == "fixture"' "$T/same.json")" = true ] ||
+	fail "--json: inputs not identified by file and host"
+[ "$(jq -r '[.comparisons[0].statistics.assessments[].decision] | all(. == "no_difference" or . == "not_below")' "$T/same.json")" = true ] ||
+	fail "--json: the assessments do not say not below"
+[ "$(jq -r '.comparisons[0].comparison | length' "$T/same.json")" -eq 12 ] || fail "--json: not 12 comparison rows"
+run 0 same-dd --phase DD "$sweep" "$sweep"
+run 0 quiet -q "$sweep" "$sweep"
+[ ! -s "$T/quiet.out" ] || fail "-q printed text"
+run 0 json-stdout --json - "$sweep" "$sweep"
+[ "$(jq -r .exit_status "$T/json-stdout.out")" = 0 ] || fail "--json -: stdout is not the document alone"
+grep -q GD_OK "$T/json-stdout.err" || fail "--json -: the text did not go to stderr"
+
+# 2. Figures from 64 KiB up at 0.7: slower, exit 3, by default and
+# against every phase; the same cut below 64 KiB is not judged by default.
+scale 0.7 >"$T/slow.json"
+run 3 slow "$sweep" "$T/slow.json" --json "$T/slow-doc.json"
+has slow 'GD_GPU_SLOWER'
+has slow 'slower'
+[ "$(jq -r '[.comparisons[0].statistics.assessments[].decision] | index("slower") != null' "$T/slow-doc.json")" = true ] ||
+	fail "--json: no slower assessment for the scaled copy"
+run 3 slow-dd --phase DD "$sweep" "$T/slow.json"
+run 3 slow-many "$sweep" "$sweep" "$T/slow.json"
+jq '.phases |= map(.results |= map(if .size_bytes < 65536 then
+	.bw_avg_MiBps *= 0.5 | .samples |= map(.bw_avg_MiBps *= 0.5) else . end))' \
+	"$sweep" >"$T/small-slow.json"
+run 0 small-slow "$sweep" "$T/small-slow.json"
+run 3 small-slow-gated --gate-from=4K "$sweep" "$T/small-slow.json"
+# a faster candidate is not slower
+scale 1.3 >"$T/fast.json"
+run 0 fast "$sweep" "$T/fast.json"
+
+# A latency test: the speed ratio baseline/candidate, from the same
+# curve read as microseconds; 1/0.7 times the latency is slower.
+jq '.tool = "gd_write_lat" | .test.measure = "lat" | .test.verb = "write"
+	| def lat: {size_bytes, iterations, lat_typical_us: (1e6 / .bw_avg_MiBps),
+		lat_p99_us: (1.5e6 / .bw_avg_MiBps)};
+	.phases |= map(.results |= map(lat + {repeats, median_repeat,
+		samples: (.samples | map(lat + {repeat}))}))' "$sweep" >"$T/lat.json"
+jq '.phases |= map(.results |= map(if .size_bytes >= 65536 then
+	.lat_typical_us /= 0.7 | .samples |= map(.lat_typical_us /= 0.7) else . end))' \
+	"$T/lat.json" >"$T/lat-slow.json"
+run 0 lat "$T/lat.json" "$T/lat.json"
+run 3 lat-slow "$T/lat.json" "$T/lat-slow.json"
+has lat-slow 'higher latency'
+run 0 lat-faster "$T/lat-slow.json" "$T/lat.json"
+run 1 lat-vs-bw "$T/lat.json" "$sweep"
+has lat-vs-bw 'different tests'
+# --direction picks the reverse phases of a --reverse run
+jq '.phases |= map(.direction = "reverse" | .name += ":rev")' "$sweep" >"$T/rev.json"
+run 0 reverse --direction reverse "$T/rev.json" "$T/rev.json"
+run 1 reverse-missing "$T/rev.json" "$T/rev.json"
+has reverse-missing 'it holds: HH reverse, DD reverse'
+
+# 3. One size, one round: no design can decide a floor from it.
+run 4 undecided "$one" "$one"
+has undecided 'GD_INCONCLUSIVE'
+has undecided 'not enough evidence'
+run 0 undecided-pass --gate-undecided=pass "$one" "$one"
+run 4 undecided-fail --gate-undecided=fail "$one" "$one"
+# common sizes all below --gate-from: nothing judged, said so
+jq '(.phases[] | select(.placement == "DD")).results |= .[0:3]' "$sweep" >"$T/small.json"
+run 4 nothing-judged --phase DD "$sweep" "$T/small.json"
+has nothing-judged 'nothing was judged; lower --gate-from'
+run 0 small-gated --phase DD --gate-from=4K "$sweep" "$T/small.json"
+
+# 4. One document: its DD against its HH again, against other floors.
+run 0 self "$sweep"
+has self 'judged again'
+scale 0.7 DD >"$T/self-slow.json"
+run 3 self-slow "$T/self-slow.json"
+run 3 self-floor --expect-ratio=0.99 "$sweep"
+run 0 self-floor-low --expect-ratio=0.9 "$sweep"
+
+# 5. Refusals: exit 1 with the file and the reason.
+jq '.schema = "gdperf.run/1"' "$sweep" >"$T/schema1.json"
+run 1 schema "$sweep" "$T/schema1.json"
+has schema "schema 'gdperf.run/1', not gdperf.run/2"
+jq '.tool = "gd_read_bw" | .test.verb = "read"' "$sweep" >"$T/read.json"
+run 1 other-test "$sweep" "$T/read.json"
+has other-test 'different tests'
+run 1 no-phase --phase HD "$sweep" "$sweep"
+has no-phase 'no phase HD forward'
+run 1 no-reverse --direction reverse "$sweep" "$sweep"
+jq '(.phases[] | select(.placement == "DD")) |= (.status = "failed" | .results = [])' \
+	"$sweep" >"$T/failed.json"
+run 1 failed --phase DD "$sweep" "$T/failed.json"
+has failed 'is failed'
+run 1 failed-self "$T/failed.json"
+jq '.phases |= map(.results |= map(.size_bytes += 1 | if .samples then .samples |= map(.size_bytes += 1) else . end))' \
+	"$sweep" >"$T/disjoint.json"
+run 1 disjoint "$sweep" "$T/disjoint.json"
+has disjoint 'no size in both documents'
+head -c 300 "$sweep" >"$T/cut.json"
+run 1 truncated "$sweep" "$T/cut.json"
+has truncated 'cut.json: not valid JSON: .* at byte [0-9]+'
+printf '{"schema": "gdperf.run/2",, }' >"$T/bad.json"
+run 1 invalid "$T/bad.json"
+has invalid 'at byte 2[0-9]'
+run 1 missing "$sweep" "$T/none.json"
+has missing 'none.json: cannot open'
+jq 'del(.phases)' "$sweep" >"$T/nophases.json"
+run 1 no-phases "$T/nophases.json"
+# a refused candidate fails the run even when another passes
+run 1 mixed "$sweep" "$sweep" "$T/schema1.json"
+
+# 6. Bad command lines: exit 2.
+run 2 no-args
+run 2 bad-ratio --expect-ratio=abc "$sweep"
+run 2 bad-undecided --gate-undecided=maybe "$sweep"
+run 2 bad-phase --phase=XX "$sweep"
+run 2 bad-size --gate-from=12Q "$sweep"
+run 2 bad-option --frobnicate "$sweep"
+run 0 help --help
+for o in expect-ratio gate-from phase direction json gate-undecided quiet; do
+	has help "--$o"
+done
+
+[ $status -eq 0 ] && echo "PASS: gd_compare: $n invocations gave the expected exit status and wording"
+exit $status
