@@ -85,8 +85,11 @@ run 3 slow-many "$sweep" "$sweep" "$T/slow.json"
 jq '.phases |= map(.results |= map(if .size_bytes < 65536 then
 	.bw_avg_MiBps *= 0.5 | .samples |= map(.bw_avg_MiBps *= 0.5) else . end))' \
 	"$sweep" >"$T/small-slow.json"
-run 0 small-slow "$sweep" "$T/small-slow.json"
+# every size is judged by default, as in the run: the slow small sizes are
+# found; --gate-from above them leaves them out (and says so)
+run 3 small-slow "$sweep" "$T/small-slow.json"
 run 3 small-slow-gated --gate-from=4K "$sweep" "$T/small-slow.json"
+run 0 small-slow-above --gate-from=64K "$sweep" "$T/small-slow.json"
 # a faster candidate is not slower
 scale 1.3 >"$T/fast.json"
 run 0 fast "$sweep" "$T/fast.json"
@@ -121,7 +124,7 @@ run 0 undecided-pass --gate-undecided=pass "$one" "$one"
 run 4 undecided-fail --gate-undecided=fail "$one" "$one"
 # common sizes all below --gate-from: nothing judged, said so
 jq '(.phases[] | select(.placement == "DD")).results |= .[0:3]' "$sweep" >"$T/small.json"
-run 4 nothing-judged --phase DD "$sweep" "$T/small.json"
+run 4 nothing-judged --phase DD --gate-from=64K "$sweep" "$T/small.json"
 has nothing-judged 'nothing was judged; lower --gate-from'
 run 0 small-gated --phase DD --gate-from=4K "$sweep" "$T/small.json"
 

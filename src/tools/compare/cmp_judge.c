@@ -84,7 +84,7 @@ static void gd_cmp_legend(FILE *out, const struct gd_cmp_opts *o,
 			" gd_compare: %s judged again: its device phases "
 			"against its HH, floor %.2f, sizes from %llu B\n",
 			base->path, o->expect_ratio,
-			(unsigned long long)o->gate_from);
+			(unsigned long long)o->judge_from);
 		return;
 	}
 	fprintf(out,
@@ -95,7 +95,7 @@ static void gd_cmp_legend(FILE *out, const struct gd_cmp_opts *o,
 		"   so DD/HH is candidate/baseline and \"device (D) memory\" "
 		"in the verdict means the candidate\n",
 		o->phase, o->direction, o->expect_ratio,
-		(unsigned long long)o->gate_from, base->path,
+		(unsigned long long)o->judge_from, base->path,
 		gd_json_str(base->doc, "hostname") ?: "?",
 		gd_json_str(base->doc, "started_at") ?: "?", cand->path,
 		gd_json_str(cand->doc, "hostname") ?: "?",
@@ -133,7 +133,9 @@ struct json_object *gd_cmp_judge(const struct gd_cmp_opts *o,
 				 int *status)
 {
 	struct gd_gate_cfg g = { .expect_ratio = o->expect_ratio,
-				 .gate_from_bytes = o->gate_from };
+				 .gate_from_bytes = o->gate_from,
+				 .judge_from_bytes = o->judge_from,
+				 .undecided_pass = o->undecided_pass };
 	struct json_object *cmp = NULL, *verd = NULL;
 	struct gd_cmp_tally t = { 0 };
 	bool gate_failed = false;

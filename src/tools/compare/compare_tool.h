@@ -26,6 +26,10 @@ struct gd_cmp_opts {
 	double expect_ratio; /* 0: the baseline's own, else 0.8 */
 	uint64_t gate_from;  /* with have_gate_from; else the baseline's */
 	bool have_gate_from;
+	/* the sizes the assessments judge, from this size up: --gate-from
+	 * when given, else what the baseline run judged (all sizes, 0, unless
+	 * that run was given --gate-from), as the run itself does */
+	uint64_t judge_from;
 	const char *phase;     /* placement compared across documents */
 	const char *direction; /* "forward", "reverse" or "bidir" */
 	const char *json_path; /* gdperf.compare/1 document; "-" stdout */

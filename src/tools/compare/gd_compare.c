@@ -188,6 +188,17 @@ static void resolve_gates(struct gd_cmp_opts *o, struct json_object *base)
 					  : GD_COMPARE_SLOW_RATIO;
 	if (!o->have_gate_from && gd_json_num(opts, "gate-from", &v) && v >= 0)
 		o->gate_from = (uint64_t)v;
+	if (o->have_gate_from)
+		o->judge_from = o->gate_from;
+	else if (gd_json_num(
+			 gd_json_path(
+				 gd_json_idx(gd_json_path(base, "statistics",
+							  "assessments"),
+					     0),
+				 "judged", NULL),
+			 "from_bytes", &v) &&
+		 v >= 0)
+		o->judge_from = (uint64_t)v;
 }
 
 /* The worse of two exit statuses: a refused input, then slower, then
