@@ -226,6 +226,33 @@ static void gd_ev_text_slower(const struct gd_ev_out *o, struct gd_sbuf *sb)
 	gd_sb_add(sb, "; overall ");
 }
 
+/* The interval the decision turned on: that of the band whose lower bound
+ * is nearest the floor (the overall interval over every judged size,
+ * unmoderated, is in the document; printed here it could cross the floor
+ * while every band clears it, and read as a contradiction). */
+static void gd_ev_text_nearest(const struct gd_assessment *a,
+			       struct gd_sbuf *sb)
+{
+	const struct gd_assess_band *near = NULL;
+
+	for (unsigned int b = 0; b < GD_ASSESS_BANDS; b++) {
+		const struct gd_assess_band *bd = &a->band[b];
+
+		if (bd->sizes && bd->decided &&
+		    (!near || bd->ci.lo < near->ci.lo))
+			near = bd;
+	}
+	if (!near)
+		return;
+	gd_sb_add(sb, ", %.0f%% interval %.2f..%.2f", GD_INFER_CONFIDENCE * 100,
+		  near->ci.lo, near->ci.hi);
+	if (a->nbands > 1) {
+		gd_sb_add(sb, " in band ");
+		gd_ev_range(sb, near->lo_bytes, near->hi_bytes);
+		gd_sb_add(sb, ", the nearest the floor");
+	}
+}
+
 /* One line for the verdicts: the decision, the figures, what was judged. */
 static void gd_ev_text(const struct gd_ev_out *o, struct gd_sbuf *sb)
 {
@@ -242,9 +269,7 @@ static void gd_ev_text(const struct gd_ev_out *o, struct gd_sbuf *sb)
 	if (a->decision == GD_DECISION_SLOWER)
 		gd_ev_text_slower(o, sb);
 	gd_sb_add(sb, "ratio %.2f", a->ci.ratio);
-	if (a->ci.n >= 2)
-		gd_sb_add(sb, ", %.0f%% interval %.2f..%.2f",
-			  GD_INFER_CONFIDENCE * 100, a->ci.lo, a->ci.hi);
+	gd_ev_text_nearest(a, sb);
 	gd_sb_add(sb, " (sizes ");
 	gd_ev_range(sb, a->lo_bytes, a->hi_bytes);
 	gd_sb_add(sb, ", %u band(s), %u round(s))", a->nbands, o->rounds);
