@@ -758,7 +758,7 @@ static void test_ok_scope(void **state)
 	v = verdict(&r, "GD_OK");
 	assert_string_equal(
 		vstr(v, "summary"),
-		"all phases passed with device (D) memory within the expected ratio; forward direction only (--reverse tests the other)");
+		"all phases passed and device (D) memory is not below the expected ratio of HH; forward direction only (--reverse tests the other)");
 	evidence(v, ev, sizeof(ev));
 	assert_non_null(strstr(
 		ev,

@@ -363,7 +363,7 @@ static const char *gd_slower_summary(struct gd_vctx *v, bool lat, char *buf,
 	return buf;
 }
 
-/* Behind "within the expected ratio": each assessment that showed its
+/* Behind "not below the expected ratio": each assessment that showed its
  * device phase not below the floor, with the sizes it judged, its bands
  * and the smallest slowdown it would have caught (the line says all). */
 static void gd_ok_evidence(struct gd_vctx *v, struct json_object *ev)
@@ -653,7 +653,7 @@ static void gd_judge_scope(struct gd_vctx *v)
 	gd_ok_evidence(v, ev);
 	gd_sb_add(
 		&sum,
-		"all phases passed with device (D) memory within the expected ratio");
+		"all phases passed and device (D) memory is not below the expected ratio of HH");
 	if (!ok_hh)
 		gd_sb_add(
 			&sum,
