@@ -159,7 +159,7 @@ static unsigned int gd_tails_rounds(struct json_object *r, const char *key,
 	return span;
 }
 
-static struct json_object *gd_tails_result(struct json_object *ph, double size)
+struct json_object *gd_tails_result(struct json_object *ph, double size)
 {
 	struct json_object *res = gd_json_path(ph, "results", NULL);
 

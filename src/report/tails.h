@@ -54,6 +54,9 @@ void gd_tails_over_rounds(const double *d, unsigned int rounds,
 int gd_tails_within(double x, const double x_ci[2], double h,
 		    const double h_ci[2], double *log_ratio, double *se_log);
 
+/* The result row of phase @ph at @size bytes, or NULL. */
+struct json_object *gd_tails_result(struct json_object *ph, double size);
+
 /* "2 B", "4 KiB", "8 MiB", else the bytes. */
 void gd_tails_size(char *buf, size_t len, uint64_t bytes);
 

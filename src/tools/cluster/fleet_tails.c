@@ -55,20 +55,6 @@ static struct json_object *same_phase(struct json_object *doc,
 	return NULL;
 }
 
-static struct json_object *result_at(struct json_object *ph, double size)
-{
-	struct json_object *res = gd_json_path(ph, "results", NULL);
-
-	for (size_t i = 0; i < gd_json_len(res); i++) {
-		double s;
-
-		if (gd_json_num(gd_json_idx(res, i), "size_bytes", &s) &&
-		    s == size)
-			return gd_json_idx(res, i);
-	}
-	return NULL;
-}
-
 /* Result @row of the first repeat with every repeat's figures at its size
  * as "samples"; a repeat without that phase or size is left out. */
 static struct json_object *repeat_row(struct json_object **docs, size_t n,
@@ -84,7 +70,7 @@ static struct json_object *repeat_row(struct json_object **docs, size_t n,
 	samples = json_object_new_array();
 	for (size_t k = 0; k < n && k < GD_FLEET_TAILS_REPEATS; k++) {
 		struct json_object *r =
-			result_at(same_phase(docs[k], ph), size);
+			gd_tails_result(same_phase(docs[k], ph), size);
 		struct json_object *s;
 
 		if (!r)
