@@ -349,19 +349,18 @@ static void gd_device_words(const struct gd_opts *o, struct gd_device_words *w)
 static int gd_judge(struct gd_session *s)
 {
 	const struct gd_opts *o = s->o;
-	struct gd_gate_cfg g = { .expect_ratio = o->expect_ratio,
-				 .gate_from_bytes = o->gate_from_bytes,
-				 /* every size unless --gate-from narrows it */
-				 .judge_from_bytes =
-					 gd_opts_given(o, "gate-from")
-						 ? o->gate_from_bytes
-						 : 0,
-				 .min_bw_MiBps = o->min_bw_MiBps,
-				 .max_lat_us = o->max_lat_us,
-				 .max_lat_is_p99 = o->max_lat_p99,
-				 .undecided_pass =
-					 o->gate_undecided &&
-					 !strcmp(o->gate_undecided, "pass") };
+	struct gd_gate_cfg g = {
+		.expect_ratio = o->expect_ratio,
+		.gate_from_bytes = o->gate_from_bytes,
+		/* every size unless --gate-from narrows it */
+		.judge_from_bytes =
+			gd_opts_given(o, "gate-from") ? o->gate_from_bytes : 0,
+		.min_bw_MiBps = o->min_bw_MiBps,
+		.max_lat_us = o->max_lat_us,
+		.max_lat_is_p99 = o->max_lat_p99,
+		.undecided_pass =
+			o->gate_undecided && !strcmp(o->gate_undecided, "pass")
+	};
 	struct json_object *doc = gd_report_root(s->rep), *cmp = NULL,
 			   *verd = NULL;
 	bool gate_failed = false;
