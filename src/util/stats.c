@@ -86,6 +86,9 @@ int gd_lat_summarize(uint64_t *samples_ns, size_t n, unsigned int divisor,
 	gd_mean_stdev(samples_ns, n, &mean_ns, &stdev_ns);
 
 	scale = 1.0 / (GD_NS_PER_US * (double)divisor);
+	/* every field, the intervals' too: they are set (has_ci) only by
+	 * the engine's order statistics, after this summary */
+	memset(out, 0, sizeof(*out));
 	out->samples = n;
 	out->min_us = (double)samples_ns[0] * scale;
 	out->max_us = (double)samples_ns[n - 1] * scale;
