@@ -466,41 +466,53 @@ static const char *gd_moved_summary(const struct gd_moved *m, const char *base,
 static const char gd_moved_device_next[] =
 	" They moved more with device memory: rerun --phases=HH,DD with --repeat=3 at the sizes named to see whether they follow device memory, then check GPU/NIC locality (gd_doctor's map) and ACS redirect on the bridges in between.";
 
-static void gd_judge_counters(struct gd_vctx *v)
+/* One kind of moved counter and the verdict it makes. */
+struct gd_moved_kind {
+	const char *key; /* "errors_moved", ... in each phase's record */
+	int sev;
+	const char *code, *summary, *next;
+};
+
+/* The verdict for one kind of counter, when any moved: the summary with
+ * the HH/device comparison, and the next check, with the device path's
+ * when they moved more with device memory. */
+static void gd_judge_moved(struct gd_vctx *v, const struct gd_moved_kind *k)
 {
-	struct gd_moved err, cong;
+	struct gd_moved m;
 	char sum[512], next[768];
 
-	gd_moved_collect(v->phases, "errors_moved", &err);
-	gd_moved_collect(v->phases, "congestion_moved", &cong);
-	if (err.evidence) {
-		snprintf(
-			next, sizeof(next), "%s%s",
-			"Check the link and fabric: cable/transceiver, the switch port's own error counters, link speed/width, and on RoCE pause/PFC and discard counters (ethtool -S); rerun to see whether the named counters keep moving.",
-			err.against_device ? gd_moved_device_next : "");
+	gd_moved_collect(v->phases, k->key, &m);
+	if (m.evidence) {
+		snprintf(next, sizeof(next), "%s%s", k->next,
+			 m.against_device ? gd_moved_device_next : "");
 		gd_emit_moved(
-			v, GD_SEV_ERROR, GD_V_ERROR_COUNTERS,
-			gd_moved_summary(
-				&err,
-				"error counters moved during the measured windows: suspect the link or fabric, and treat the figures as suspect",
-				sum, sizeof(sum)),
-			&err, next);
+			v, k->sev, k->code,
+			gd_moved_summary(&m, k->summary, sum, sizeof(sum)), &m,
+			next);
 	}
-	if (cong.evidence) {
-		snprintf(
-			next, sizeof(next), "%s%s",
-			"Check for competing traffic on the ports and the fabric's ECN/CNP settings; rerun on an idle fabric before comparing.",
-			cong.against_device ? gd_moved_device_next : "");
-		gd_emit_moved(
-			v, GD_SEV_WARNING, GD_V_CONGESTION,
-			gd_moved_summary(
-				&cong,
-				"congestion notification (CNP/ECN) counters moved: congestion control shaped these figures",
-				sum, sizeof(sum)),
-			&cong, next);
-	}
-	gd_moved_free(&err);
-	gd_moved_free(&cong);
+	gd_moved_free(&m);
+}
+
+static const struct gd_moved_kind gd_moved_errors = {
+	"errors_moved", GD_SEV_ERROR, GD_V_ERROR_COUNTERS,
+	"error counters moved during the measured windows: suspect the link or fabric, and treat the figures as suspect",
+	"Check the link and fabric: cable/transceiver, the switch port's own error counters, link speed/width, and on RoCE pause/PFC and discard counters (ethtool -S); rerun to see whether the named counters keep moving."
+};
+static const struct gd_moved_kind gd_moved_congestion = {
+	"congestion_moved", GD_SEV_WARNING, GD_V_CONGESTION,
+	"congestion notification (CNP/ECN) counters moved: congestion control shaped these figures",
+	"Check for competing traffic on the ports and the fabric's ECN/CNP settings; rerun on an idle fabric before comparing."
+};
+static const struct gd_moved_kind gd_moved_retries = {
+	"retries_moved", GD_SEV_WARNING, GD_V_RETRANSMISSIONS,
+	"the transport retransmitted during the measured windows (retry counters moved): the data arrived, and the figures include the resends (the port check's packets_ratio counts them)",
+	"On a fabric, look for loss or reordering on the path (switch port discards, link errors, ECN/PFC settings) and rerun; a few retries under Soft-RoCE emulation are normal."
+};
+
+static void gd_judge_counters(struct gd_vctx *v)
+{
+	gd_judge_moved(v, &gd_moved_errors);
+	gd_judge_moved(v, &gd_moved_congestion);
 }
 
 /* Retries of the transport (duplicate requests, sequence errors, retry
@@ -509,24 +521,7 @@ static void gd_judge_counters(struct gd_vctx *v)
  * scope, so it never hides a GD_OK. */
 static void gd_judge_retries(struct gd_vctx *v)
 {
-	struct gd_moved retry;
-	char sum[512], next[768];
-
-	gd_moved_collect(v->phases, "retries_moved", &retry);
-	if (!retry.evidence)
-		return;
-	snprintf(
-		next, sizeof(next), "%s%s",
-		"On a fabric, look for loss or reordering on the path (switch port discards, link errors, ECN/PFC settings) and rerun; a few retries under Soft-RoCE emulation are normal.",
-		retry.against_device ? gd_moved_device_next : "");
-	gd_emit_moved(
-		v, GD_SEV_WARNING, GD_V_RETRANSMISSIONS,
-		gd_moved_summary(
-			&retry,
-			"the transport retransmitted during the measured windows (retry counters moved): the data arrived, and the figures include the resends (the port check's packets_ratio counts them)",
-			sum, sizeof(sum)),
-		&retry, next);
-	gd_moved_free(&retry);
+	gd_judge_moved(v, &gd_moved_retries);
 }
 
 /* Expect-ratio gates the evidence could not decide and whose policy
