@@ -426,6 +426,16 @@ static const char *gd_own_spec(const struct gd_session *s, unsigned int place)
 	return place <= s->o->num_mem ? s->o->mem_list[place - 1] : NULL;
 }
 
+/* A reason as either side words it ("this side has no device memory
+ * configured (no --mem)", the peer's prefixed with "peer: "), from its
+ * verb on, so that the line can name the side itself. */
+static const char *gd_why_of_side(const char *why)
+{
+	const char *p = strstr(why, "this side ");
+
+	return p ? p + strlen("this side ") : why;
+}
+
 void gd_sweep_announce(const struct gd_session *s)
 {
 	for (unsigned int p = 0; p < s->num_phases && !s->is_server; p++) {
@@ -437,16 +447,13 @@ void gd_sweep_announce(const struct gd_session *s)
 		if (!lb->ok && !lb->stage[0])
 			gd_report_notice(
 				"%s: phase %s will not run: this side %s; add --mem here, or choose --phases that match",
-				s->test->name, ph->name, lb->why_absent);
+				s->test->name, ph->name,
+				gd_why_of_side(lb->why_absent));
 		else if (!rb->present && !rb->stage[0])
 			gd_report_notice(
 				"%s: phase %s will not run: the server %s; start the server with --mem=%s as well (its own device of that kind), or choose --phases that match",
 				s->test->name, ph->name,
-				/* the peer's reason is in its own words */
-				strstr(rb->why_absent, "this side ")
-					? strstr(rb->why_absent, "this side ") +
-						  10
-					: rb->why_absent,
+				gd_why_of_side(rb->why_absent),
 				spec ? spec : "...");
 	}
 }
