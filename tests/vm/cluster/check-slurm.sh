@@ -55,7 +55,7 @@ st=1
 tap_check $st "gd_report over the Slurm campaign with the plan: exit $RC, $NEXEC of $NEXEC planned executions present and passed, coverage complete, no failure domain: the pdsh campaign's outcome" "$D/ok.report.md"
 [ $st = 0 ] || diag "outcome: $(cut -c1-600 "$D/ok.outcome"); pdsh: $(cut -c1-600 "$WORK/pdsh/outcome" 2>/dev/null)"
 
-# The plan again as plan "fault", node02's link down in the middle of two of
+# The plan again as plan "fault", node02's packets dropped in the middle of two of
 # its runs: each run measures for 6 s (-D 3, two phases, one round), so the
 # cut, 3 s after the run connected, lands inside the measurement.
 FPLAN=$CAMP/fault-plan
@@ -74,7 +74,7 @@ st=1
 	and ([.executions[] | select(.status != \"pass\") | .id] | sort) == [\"$FAULT_A\", \"$FAULT_B\"]
 	and ([.executions[] | select(.status == \"pass\")] | length) == $NEXEC - 2
 	and [.domains[] | {unit, name}] == [{\"unit\": \"unresolved pair\", \"name\": \"node01:gpu1 or node02:gpu1\"}]" && st=0
-tap_check $st "fault: node02's link down in the middle of $FAULT_A and of $FAULT_B (job $JOB $JSTATE): gd_report exit $RC, exactly those two executions failed, one failure domain: node01:gpu1 or node02:gpu1 (two servers cannot separate them: gd_report asks for a retest with new partners)" "$D/fault.report.md"
+tap_check $st "fault: node02's packets dropped (netem loss 100%) in the middle of $FAULT_A and of $FAULT_B (job $JOB $JSTATE): gd_report exit $RC, exactly those two executions failed, one failure domain: node01:gpu1 or node02:gpu1 (two servers cannot separate them: gd_report asks for a retest with new partners)" "$D/fault.report.md"
 diag "fault campaign domains: $(jq -c '[.domains[] | {unit, name, evidence, action}]' "$D/fault.report.json" 2>&1 | cut -c1-1500)"
 diag "fault campaign executions: $(jq -c '[.executions[] | {id, status}]' "$D/fault.report.json" 2>&1 | cut -c1-1500)"
 
