@@ -13,7 +13,12 @@
 # TCG is slower than the figures meant for a real NIC), or 4 with
 # GD_GATE_UNDECIDED for a ratio gate that TCG's noise leaves undecided,
 # and never prints a usage error.
-# gd-case-timeout-s: 360
+# Then every example in the README, in order, in one directory (the gate
+# example's documents feed its gd_compare): "server$ " and "client$ " lines
+# as a pair, "$ " lines alone; two fake GPUs, and -n 5 instead of -n 20
+# (its -a sweeps run to 8 MiB with rounds). A gd_compare passes with exit 0,
+# or 4 (undecided: TCG's noise), never 3.
+# gd-case-timeout-s: 480
 . /gd/guest-lib.sh
 
 FAKE=$GD_VM_PAYLOAD/libfakecuda.so
@@ -26,13 +31,13 @@ adapt() {
 	local l=$1
 	l=$(printf '%s' "$l" | sed 's/-d mlx5_0/-d rxe0 -x 1/')
 	if [ -e "$FAKE" ]; then
-		l=$(printf '%s' "$l" | sed 's/--mem=cuda:0/--mem=cuda:0:peermem/')
+		l=$(printf '%s' "$l" | sed -E 's/(cuda:[0-9]+)(,| |$)/\1:peermem\2/g')
 	else
-		l=$(printf '%s' "$l" | sed 's/--mem=cuda:0/--mem=hugepage/')
+		l=$(printf '%s' "$l" | sed -E 's/cuda:[0-9]+/hugepage/g')
 	fi
 	case " $l " in
 	*" -n "* | *" -D "*) ;;
-	*) l="$l -n 20" ;;
+	*) l="$l -n ${EX_ITERS:-20}" ;;
 	esac
 	printf '%s' "$l"
 }
@@ -51,7 +56,7 @@ judge() {
 		grep -q 'GD_GATE_UNDECIDED' "$out"; then
 		st=0
 	fi
-	tap_check $st "--help example runs: $line (exit $rc, $(($(cut -d. -f1 /proc/uptime) - T0)) s)" "$out"
+	tap_check $st "${WHERE:---help} example runs: $line (exit $rc, $(($(cut -d. -f1 /proc/uptime) - T0)) s)" "$out"
 }
 
 echo 64 >/proc/sys/vm/nr_hugepages
@@ -84,3 +89,48 @@ for bin in gd_write_bw gd_write_lat gd_read_bw gd_read_lat gd_send_bw gd_send_la
 	[ -z "$server" ]
 	tap_check $? "$bin --help: every server example has its client after it"
 done
+
+README=$GD_VM_PAYLOAD/README
+if [ ! -f "$README" ]; then
+	tap_check 1 "the README is in the guest's payload (device-tests.tap puts it there)"
+	exit 0
+fi
+export GD_FAKE_CUDA_GPU_COUNT=2 WHERE=README EX_ITERS=5
+sed -En 's/^    (server|client)?\$ (.*)$/\1|\2/p' "$README" >"$WORK/ex-readme"
+[ "$(wc -l <"$WORK/ex-readme")" -ge 8 ]
+tap_check $? "the README has its examples ($(wc -l <"$WORK/ex-readme") lines)" "$WORK/ex-readme"
+server=""
+while IFS='|' read -r role ex; do
+	n=$((n + 1))
+	T0=$(cut -d. -f1 /proc/uptime)
+	case $role in
+	server) server=$ex ;;
+	client)
+		PORT=$(next_port)
+		bin=${ex%% *}
+		srv=$(adapt "$server")
+		cli=$(adapt "$ex" | sed 's/ HOST$//; s/ HOST / /')
+		PROG=$bin pair_run "ex$n" 120 ${srv#"$bin"} -p "$PORT" -- ${cli#"$bin"} -p "$PORT"
+		judge "ex$n" "$CLIENT_RC" "$WORK/ex$n.client" "$server / $ex"
+		[ "$SERVER_RC" = "$CLIENT_RC" ]
+		tap_check $? "README example's server: $server (exit $SERVER_RC, the client's $CLIENT_RC)" "$WORK/ex$n.server"
+		server=""
+		;;
+	*)
+		case $ex in
+		gd_compare*)
+			run_bounded 60 "$WORK/ex$n.out" $ex
+			rc=$?
+			{ [ $rc = 0 ] || [ $rc = 4 ]; } && ! grep -q 'usage\|unknown option' "$WORK/ex$n.out"
+			tap_check $? "README example runs: $ex (exit $rc: 0, or 4 undecided; never 3)" "$WORK/ex$n.out"
+			;;
+		*)
+			run_bounded 120 "$WORK/ex$n.out" $(adapt "$ex")
+			judge "ex$n" $? "$WORK/ex$n.out" "$ex"
+			;;
+		esac
+		;;
+	esac
+done <"$WORK/ex-readme"
+[ -z "$server" ]
+tap_check $? "README: every server example has its client after it"

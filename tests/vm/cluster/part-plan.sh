@@ -7,7 +7,7 @@
 # -n 50 -s 64K with the plan's --repeat (default 3) and a 40 s run limit.
 # Its files go to the same path on node02 (ssh), as on a shared file system.
 PLAN=$CAMP/plan
-# camp_plan ARGS...: gd_plan with the campaign plan's arguments (the README's
+# camp_plan ARGS...: gd_plan with the campaign plan's arguments (HACKING's
 # Slurm example uses the same); later arguments override (the Slurm part's
 # fault campaign).
 camp_plan() {
