@@ -11,8 +11,10 @@
 #   tests/perftest-options.txt, whose status (implemented, alias, no-op,
 #   refused and the kind of reason) and tests are what the binaries do;
 # - the exit statuses --help announces are the page's, in the same words;
-# - each binary has its .so stub, every verdict code of src/report/compare.h
-#   is documented.
+# - each binary's own page is what man/mkpages.sh writes from gdperf.7 and
+#   its --help=all (regenerate with make man-pages), every page in man/
+#   renders without a groff warning, every verdict code of
+#   src/report/compare.h is documented.
 set -u
 
 top_src=${GD_TOP_SRCDIR:-.}
@@ -45,9 +47,10 @@ long_names() {
 	grep -o -- '--[A-Za-z][A-Za-z0-9_-]*' | sed 's/^--//' | sort -u
 }
 
-# The section .SH $1 of the page, groff source, without the next .SH line.
+# The section .SH $1 of page $2 (default gdperf.7), groff source, without
+# the next .SH line.
 section() {
-	sed -n "/^\.SH $1\$/,/^\.SH /p" "$page" | sed '$d'
+	sed -n "/^\.SH $1\$/,/^\.SH /p" "${2:-$page}" | sed '$d'
 }
 
 # The entries of a tagged list on stdin (groff source): one line per long
@@ -95,6 +98,18 @@ help_facts() {
 		}'
 }
 
+sh "$top_src/man/mkpages.sh" "$top_src" "$top_build" "$tmp/pages" >"$tmp/mkpages.err" 2>&1 ||
+	fail "man/mkpages.sh failed: $(head -3 "$tmp/mkpages.err" | tr '\n' ' ')"
+# Every page renders: groff's own warnings (-ww) are failures.
+if command -v groff >/dev/null 2>&1; then
+	for p in "$top_src"/man/*.[157]; do
+		LC_ALL=C groff -man -Tutf8 -ww -z "$p" >"$tmp/groff.err" 2>&1
+		[ -s "$tmp/groff.err" ] && fail "${p#"$top_src"/}: groff warns: $(head -2 "$tmp/groff.err" | tr '\n' ' ')"
+		grep -q '^\.so ' "$p" && fail "${p#"$top_src"/} is a .so stub: man -l cannot follow it from the source tree"
+	done
+else
+	echo "NOTE: no groff: the pages' rendering is not checked here"
+fi
 : >"$tmp/all-help"
 : >"$tmp/all-facts"
 for bin in $bins; do
@@ -115,9 +130,10 @@ for bin in $bins; do
 	missing=$(comm -23 "$tmp/help-$bin" "$tmp/man-options" | sed 's/^/--/' | tr '\n' ' ')
 	[ -z "$missing" ] || fail "$bin --help has options missing from the OPTIONS section of man/gdperf.7: $missing"
 	cat "$tmp/help-$bin" >>"$tmp/all-help"
-	stub="$top_src/man/$bin.1"
-	if [ ! -r "$stub" ] || ! grep -qx '\.so man7/gdperf\.7' "$stub"; then
-		fail "man/$bin.1 is not a '.so man7/gdperf.7' stub"
+	if [ ! -s "$tmp/pages/$bin.1" ]; then
+		fail "man/mkpages.sh wrote no page for $bin"
+	elif ! cmp -s "$tmp/pages/$bin.1" "$top_src/man/$bin.1"; then
+		fail "man/$bin.1 is not what man/mkpages.sh writes from man/gdperf.7 and $bin --help=all: run make man-pages and commit ($(diff "$top_src/man/$bin.1" "$tmp/pages/$bin.1" | grep -c '^[<>]') lines differ)"
 	fi
 	grep -q "$bin" "$tmp/page.txt" || fail "man/gdperf.7 never names $bin"
 done
@@ -214,7 +230,7 @@ done >"$tmp/exit-fail"
 nexit=$(tr ',' '\n' <"$tmp/exit-lines" | grep -c '[0-9]')
 
 # PERFTEST COMPATIBILITY: every perftest option, with what the binaries do.
-section 'PERFTEST COMPATIBILITY' | entries >"$tmp/compat"
+section DESCRIPTION "$top_src/man/gdperf-perftest.7" | entries >"$tmp/compat"
 words_of() {
 	# the gdperf tests whose --help has option $1, in the page's words
 	have=""
@@ -239,8 +255,8 @@ while read -r name arg _; do
 	entry=$(awk -F '\t' -v n="$name" '$1 == n { print $2 }' "$tmp/compat")
 	case $(awk -F '\t' -v n="$name" '$1 == n' "$tmp/compat" | wc -l) in
 	1) ;;
-	0) fail "--$name has no entry in PERFTEST COMPATIBILITY"; continue ;;
-	*) fail "--$name has more than one entry in PERFTEST COMPATIBILITY"; continue ;;
+	0) fail "--$name has no entry in man/gdperf-perftest.7"; continue ;;
+	*) fail "--$name has more than one entry in man/gdperf-perftest.7"; continue ;;
 	esac
 	entry=${entry# }
 	word="--$name"

@@ -13,12 +13,13 @@
 # TCG is slower than the figures meant for a real NIC), or 4 with
 # GD_GATE_UNDECIDED for a ratio gate that TCG's noise leaves undecided,
 # and never prints a usage error.
-# Then every example in the README, in order, in one directory (the gate
-# example's documents feed its gd_compare): "server$ " and "client$ " lines
+# Then every example in the README and in gdperf(7)'s EXAMPLES, in order,
+# in one directory (the README's gate example's documents feed its
+# gd_compare): "server$ " and "client$ " lines
 # as a pair, "$ " lines alone; two fake GPUs, and -n 5 instead of -n 20
 # (its -a sweeps run to 8 MiB with rounds). A gd_compare passes with exit 0,
 # or 4 (undecided: TCG's noise), never 3.
-# gd-case-timeout-s: 480
+# gd-case-timeout-s: 600
 . /gd/guest-lib.sh
 
 FAKE=$GD_VM_PAYLOAD/libfakecuda.so
@@ -29,7 +30,8 @@ cd "$WORK" || exit 1
 # adapt LINE: the example as it runs in this guest
 adapt() {
 	local l=$1
-	l=$(printf '%s' "$l" | sed 's/-d mlx5_0/-d rxe0 -x 1/')
+	l=$(printf '%s' "$l" | sed 's/-d mlx5_0/-d rxe0/')
+	case " $l " in *" -x "*) ;; *) l=$(printf '%s' "$l" | sed 's/-d rxe0/-d rxe0 -x 1/') ;; esac
 	if [ -e "$FAKE" ]; then
 		l=$(printf '%s' "$l" | sed -E 's/(cuda:[0-9]+)(,| |$)/\1:peermem\2/g')
 	else
@@ -90,47 +92,57 @@ for bin in gd_write_bw gd_write_lat gd_read_bw gd_read_lat gd_send_bw gd_send_la
 	tap_check $? "$bin --help: every server example has its client after it"
 done
 
-README=$GD_VM_PAYLOAD/README
-if [ ! -f "$README" ]; then
-	tap_check 1 "the README is in the guest's payload (device-tests.tap puts it there)"
-	exit 0
-fi
-export GD_FAKE_CUDA_GPU_COUNT=2 WHERE=README EX_ITERS=5
-sed -En 's/^    (server|client)?\$ (.*)$/\1|\2/p' "$README" >"$WORK/ex-readme"
-[ "$(wc -l <"$WORK/ex-readme")" -ge 8 ]
-tap_check $? "the README has its examples ($(wc -l <"$WORK/ex-readme") lines)" "$WORK/ex-readme"
-server=""
-while IFS='|' read -r role ex; do
-	n=$((n + 1))
-	T0=$(cut -d. -f1 /proc/uptime)
-	case $role in
-	server) server=$ex ;;
-	client)
-		PORT=$(next_port)
-		bin=${ex%% *}
-		srv=$(adapt "$server")
-		cli=$(adapt "$ex" | sed 's/ HOST$//; s/ HOST / /')
-		PROG=$bin pair_run "ex$n" 120 ${srv#"$bin"} -p "$PORT" -- ${cli#"$bin"} -p "$PORT"
-		judge "ex$n" "$CLIENT_RC" "$WORK/ex$n.client" "$server / $ex"
-		[ "$SERVER_RC" = "$CLIENT_RC" ]
-		tap_check $? "README example's server: $server (exit $SERVER_RC, the client's $CLIENT_RC)" "$WORK/ex$n.server"
-		server=""
-		;;
-	*)
-		case $ex in
-		gd_compare*)
-			run_bounded 60 "$WORK/ex$n.out" $ex
-			rc=$?
-			{ [ $rc = 0 ] || [ $rc = 4 ]; } && ! grep -q 'usage\|unknown option' "$WORK/ex$n.out"
-			tap_check $? "README example runs: $ex (exit $rc: 0, or 4 undecided; never 3)" "$WORK/ex$n.out"
+# doc_examples WHERE FILE: every "server$ ", "client$ " and "$ " line of
+# FILE ("WHERE|role|command" lines, made by the caller) as above.
+doc_examples() {
+	local where=$1 server="" role ex bin srv cli rc
+	while IFS='|' read -r role ex; do
+		n=$((n + 1))
+		T0=$(cut -d. -f1 /proc/uptime)
+		case $role in
+		server) server=$ex ;;
+		client)
+			PORT=$(next_port)
+			bin=${ex%% *}
+			srv=$(adapt "$server")
+			cli=$(adapt "$ex" | sed 's/ HOST$//; s/ HOST / /')
+			PROG=$bin pair_run "ex$n" 120 ${srv#"$bin"} -p "$PORT" -- ${cli#"$bin"} -p "$PORT"
+			judge "ex$n" "$CLIENT_RC" "$WORK/ex$n.client" "$server / $ex"
+			[ "$SERVER_RC" = "$CLIENT_RC" ]
+			tap_check $? "$where example's server: $server (exit $SERVER_RC, the client's $CLIENT_RC)" "$WORK/ex$n.server"
+			server=""
 			;;
 		*)
-			run_bounded 120 "$WORK/ex$n.out" $(adapt "$ex")
-			judge "ex$n" $? "$WORK/ex$n.out" "$ex"
+			case $ex in
+			gd_compare*)
+				run_bounded 60 "$WORK/ex$n.out" $ex
+				rc=$?
+				{ [ $rc = 0 ] || [ $rc = 4 ]; } && ! grep -q 'usage\|unknown option' "$WORK/ex$n.out"
+				tap_check $? "$where example runs: $ex (exit $rc: 0, or 4 undecided; never 3)" "$WORK/ex$n.out"
+				;;
+			*)
+				run_bounded 120 "$WORK/ex$n.out" $(adapt "$ex")
+				judge "ex$n" $? "$WORK/ex$n.out" "$ex"
+				;;
+			esac
 			;;
 		esac
-		;;
-	esac
-done <"$WORK/ex-readme"
-[ -z "$server" ]
-tap_check $? "README: every server example has its client after it"
+	done
+	[ -z "$server" ]
+	tap_check $? "$where: every server example has its client after it"
+}
+
+export GD_FAKE_CUDA_GPU_COUNT=2 EX_ITERS=5
+for doc in README gdperf.7; do
+	f=$GD_VM_PAYLOAD/$doc
+	if [ ! -f "$f" ]; then
+		tap_check 1 "$doc is in the guest's payload (device-tests.tap puts it there)"
+		continue
+	fi
+	# gdperf.7's examples are groff: \- is a minus there
+	sed 's/\\-/-/g' "$f" | sed -En 's/^ *(server|client)?\$ (gd_.*)$/\1|\2/p' >"$WORK/ex-$doc"
+	[ "$(wc -l <"$WORK/ex-$doc")" -ge 6 ]
+	tap_check $? "$doc has its examples ($(wc -l <"$WORK/ex-$doc") lines)" "$WORK/ex-$doc"
+	WHERE=$doc
+	doc_examples "$doc" <"$WORK/ex-$doc"
+done
