@@ -380,7 +380,8 @@ static void test_progress_eta_format(void **state)
 }
 
 /* The line on stderr is erased before a notice, a status line, a live
- * row and at the end; shown only when the report was told to. */
+ * row, a section's line (-W, -H) and at the end; shown only when the
+ * report was told to. */
 static void test_progress_erased(void **state)
 {
 	char path[] = "/tmp/gd_progress_test.XXXXXX", text[1024] = "";
@@ -416,7 +417,11 @@ static void test_progress_erased(void **state)
 	gd_report_progress(rep, &p);
 	gd_report_notice("t: a notice");
 	gd_report_progress(rep, &p);
+	gd_report_status(rep, "a status line");
+	gd_report_progress(rep, &p);
 	gd_report_live_row(rep, &r);
+	gd_report_progress(rep, &p);
+	gd_report_section_text(rep, NULL, NULL, " a -W line");
 	gd_report_progress(rep, &p);
 	gd_report_progress_end(rep);
 	gd_report_progress_end(rep); /* nothing shows: no second erase */
@@ -427,15 +432,17 @@ static void test_progress_erased(void **state)
 	close(fd);
 	unlink(path);
 	assert_true(n > 0);
+#define LINE "\r\033[Kt: HH 2 B, round 1/1, step 1/4, time left unknown"
+#define ERASE "\r\033[K"
+	/* shown, erased before each other line, once at the end */
 	assert_string_equal(
-		text,
-		"\r\033[Kt: HH 2 B, round 1/1, step 1/4, time left unknown"
-		"\r\033[K"
-		"t: a notice\n"
-		"\r\033[Kt: HH 2 B, round 1/1, step 1/4, time left unknown"
-		"\r\033[K"
-		"\r\033[Kt: HH 2 B, round 1/1, step 1/4, time left unknown"
-		"\r\033[K");
+		text, LINE ERASE
+		"t: a notice\n" LINE ERASE LINE ERASE LINE ERASE LINE ERASE);
+#undef LINE
+#undef ERASE
+	fflush(c.f);
+	assert_non_null(strstr(c.buf, "a status line\n"));
+	assert_non_null(strstr(c.buf, " a -W line\n"));
 	gd_report_free(rep);
 	gd_report_free(quiet);
 	fclose(c.f);

@@ -273,8 +273,11 @@ void gd_report_section_text(struct gd_report *rep, const char *key,
 			    struct json_object *val, const char *text)
 {
 	gd_report_set_section(rep, key, val);
-	if (rep->text && text && !rep->cfg.brief)
-		fprintf(rep->text, "%s\n", text);
+	if (!rep->text || !text || rep->cfg.brief)
+		return;
+	/* -W and -H lines come during the sweep, under the progress line */
+	gd_progress_clear();
+	fprintf(rep->text, "%s\n", text);
 }
 
 struct json_object *gd_report_root(struct gd_report *rep)
