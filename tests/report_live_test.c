@@ -198,6 +198,31 @@ static void test_live_latency_spread(void **state)
 	free(c.buf);
 }
 
+/* -b: the row is the sum, the line after it each direction. */
+static void test_live_bidir(void **state)
+{
+	struct gd_live_row r = { .phase = "HH:bidir",
+				 .direction = "bidir",
+				 .is_bw = true,
+				 .bw = bw_of(65536, 300),
+				 .bidir = true,
+				 .c2s_MiBps = 160,
+				 .s2c_MiBps = 140,
+				 .cpu_util_pct = -1 };
+	struct capture c;
+	struct gd_report *rep = new_report(&c, true, false, GD_MEASURE_BW, 1);
+
+	gd_report_live_row(rep, &r);
+	gd_report_free(rep);
+	fclose(c.f);
+	assert_non_null(strstr(
+		c.buf,
+		" Phase HH:bidir (bidir)\n" BW_COLUMNS
+		" 65536      1000           600.00              300.00                0.004800\n"
+		" bidirectional 65536 B: client->server 160.00 + server->client 140.00 = sum 300.00 MiB/s\n"));
+	free(c.buf);
+}
+
 static unsigned int count_lines(const char *s)
 {
 	unsigned int n = 0;
@@ -457,6 +482,7 @@ int main(void)
 		cmocka_unit_test(test_live_two_phases),
 		cmocka_unit_test(test_live_one_phase),
 		cmocka_unit_test(test_live_latency_spread),
+		cmocka_unit_test(test_live_bidir),
 		cmocka_unit_test(test_brief_fits),
 		cmocka_unit_test(test_progress_mode),
 		cmocka_unit_test(test_progress_eta_format),

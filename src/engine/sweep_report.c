@@ -361,7 +361,10 @@ void gd_sweep_live_size(struct gd_session *s, unsigned int p, unsigned int z,
 	row.is_bw = o->res.is_bw;
 	row.bw = o->res.bw;
 	/* the document's bidirectional row is the sum of both directions */
-	if (o->res.is_bw && ph->dir == GD_DIR_BIDIR && o->has_peer_bw) {
+	row.bidir = o->res.is_bw && ph->dir == GD_DIR_BIDIR;
+	row.c2s_MiBps = o->res.bw.avg_MiBps;
+	if (row.bidir && o->has_peer_bw) {
+		row.s2c_MiBps = o->peer_bw.avg_MiBps;
 		row.bw.iters += o->peer_bw.iters;
 		row.bw.peak_MiBps += o->peer_bw.peak_MiBps;
 		row.bw.avg_MiBps += o->peer_bw.avg_MiBps;

@@ -515,25 +515,31 @@ static double gd_jdouble(struct json_object *o, const char *key)
 						     : 0.0;
 }
 
+void gd_report_bidir_line(struct gd_report *rep, uint64_t size_bytes,
+			  double c2s_MiBps, double s2c_MiBps, double sum_MiBps)
+{
+	fprintf(rep->text,
+		" bidirectional %" PRIu64
+		" B: client->server %.2f + server->client %.2f = sum %.2f MiB/s\n",
+		size_bytes, c2s_MiBps, s2c_MiBps, sum_MiBps);
+}
+
 /* Formatted from the row just added, so the line and the document carry the
  * same figures; a missing server half reads as 0. */
 static void gd_report_bidir_text(struct gd_report *rep, struct json_object *row)
 {
 	struct json_object *dirs = NULL, *c2s = NULL, *s2c = NULL, *size = NULL;
 
-	if (!rep->text || rep->cfg.live)
+	if (gd_report_rows_quiet(rep))
 		return;
 	json_object_object_get_ex(row, "directions", &dirs);
 	json_object_object_get_ex(dirs, "client_to_server", &c2s);
 	json_object_object_get_ex(dirs, "server_to_client", &s2c);
 	json_object_object_get_ex(c2s, "size_bytes", &size);
-	fprintf(rep->text,
-		" bidirectional %" PRIu64
-		" B: client->server %.2f + server->client %.2f = sum %.2f MiB/s\n",
-		(uint64_t)json_object_get_int64(size),
-		gd_jdouble(c2s, "bw_avg_MiBps"),
-		gd_jdouble(s2c, "bw_avg_MiBps"),
-		gd_jdouble(row, "bw_avg_MiBps"));
+	gd_report_bidir_line(rep, (uint64_t)json_object_get_int64(size),
+			     gd_jdouble(c2s, "bw_avg_MiBps"),
+			     gd_jdouble(s2c, "bw_avg_MiBps"),
+			     gd_jdouble(row, "bw_avg_MiBps"));
 }
 
 struct json_object *gd_report_bidir_row(struct gd_report *rep, int phase,

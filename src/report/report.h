@@ -159,8 +159,10 @@ struct gd_live_row {
 	const char *phase, *direction;
 	bool phase_column;
 	bool is_bw;
-	struct gd_bw_summary bw;   /* bidirectional: the sum of both */
-	struct gd_lat_summary lat; /* with size_bytes and iters: */
+	struct gd_bw_summary bw;     /* bidirectional: the sum of both */
+	bool bidir;		     /* then a line with each direction: */
+	double c2s_MiBps, s2c_MiBps; /* (a missing server half reads 0) */
+	struct gd_lat_summary lat;   /* with size_bytes and iters: */
 	uint64_t size_bytes, iters;
 	const struct gd_spread *spread; /* rounds' spread, or NULL */
 	double cpu_util_pct;		/* --cpu_util, < 0 when not */

@@ -46,6 +46,9 @@ void gd_report_live_row(struct gd_report *rep, const struct gd_live_row *r)
 		gd_report_bw_text(rep, &r->bw);
 	else
 		gd_report_lat_text(rep, &r->lat, r->size_bytes, r->iters);
+	if (r->is_bw && r->bidir)
+		gd_report_bidir_line(rep, r->bw.size_bytes, r->c2s_MiBps,
+				     r->s2c_MiBps, r->bw.avg_MiBps);
 	rep->in_live_row = false;
 	/* a pipe is fully buffered: the row must leave now */
 	fflush(rep->text);

@@ -44,6 +44,9 @@ void gd_report_columns(struct gd_report *rep);
 void gd_report_bw_text(struct gd_report *rep, const struct gd_bw_summary *bw);
 void gd_report_lat_text(struct gd_report *rep, const struct gd_lat_summary *lat,
 			uint64_t size_bytes, uint64_t iters);
+/* -b: the line after a row with each direction and their sum. */
+void gd_report_bidir_line(struct gd_report *rep, uint64_t size_bytes,
+			  double c2s_MiBps, double s2c_MiBps, double sum_MiBps);
 
 /* No row line now: no text, or the rows came live (cfg.live) and this is
  * the document's copy at the end of the run. */
