@@ -438,6 +438,11 @@ static void test_progress_erased(void **state)
 	assert_true(fd >= 0 && saved >= 0);
 	fflush(stderr);
 	dup2(fd, STDERR_FILENO);
+	/* wider than 79 columns: cut, so that it never wraps */
+	p.tool = "gd_write_bw_with_a_name_long_enough_to_pass_79_columns";
+	gd_progress_show(&p);
+	gd_progress_clear();
+	p.tool = "t";
 	gd_report_progress(quiet, &p); /* cfg.progress off: nothing */
 	gd_report_progress(rep, &p);
 	gd_report_notice("t: a notice");
@@ -461,7 +466,9 @@ static void test_progress_erased(void **state)
 #define ERASE "\r\033[K"
 	/* shown, erased before each other line, once at the end */
 	assert_string_equal(
-		text, LINE ERASE
+		text,
+		"\r\033[Kgd_write_bw_with_a_name_long_enough_to_pass_79_"
+		"columns: HH 2 B, round 1/1, step" ERASE LINE ERASE
 		"t: a notice\n" LINE ERASE LINE ERASE LINE ERASE LINE ERASE);
 #undef LINE
 #undef ERASE

@@ -87,7 +87,9 @@ void gd_progress_show(const struct gd_progress *p)
 {
 	char line[160];
 
-	fprintf(stderr, GD_PROGRESS_ERASE "%s",
+	/* a line wider than the terminal wraps, and the carriage return
+	 * would then rewrite only its last part: 79 columns at most */
+	fprintf(stderr, GD_PROGRESS_ERASE "%.79s",
 		gd_progress_format(line, sizeof(line), p));
 	fflush(stderr);
 	gd_progress_shown = true;
