@@ -905,6 +905,47 @@ static void test_print(void **state)
 	run_free(&r);
 }
 
+static char *print_brief(struct run *r)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	assert_non_null(f);
+	gd_compare_print_brief(f, r->doc, r->cmp, r->verdicts);
+	fclose(f);
+	return text;
+}
+
+/* --brief's table: latency's reference is the typical latency; rounds add
+ * each ratio's interval to its cell. */
+static void test_print_brief(void **state)
+{
+	const struct gd_gate_cfg g = { .expect_ratio = 0.8 };
+	struct run r;
+	char *text;
+
+	(void)state;
+	run_doc(&r, lat_doc, NULL);
+	text = print_brief(&r);
+	assert_non_null(strstr(text, " Side by side (typical latency: usec)\n"
+				     " #bytes     HH fwd[usec]     DD/HH fwd"));
+	assert_non_null(strstr(text, "\n 8          2.00             "));
+	assert_non_null(strstr(text, " Verdict"));
+	assert_null(strstr(text, "      evidence: "));
+	free(text);
+	run_free(&r);
+	run_doc(&r,
+		BW_DOC(BW3("HH", "1000", "1010", "990") "," BW3("DD", "500",
+								"505", "500")),
+		&g);
+	text = print_brief(&r);
+	assert_non_null(strstr(text, " 65536      1010.00          0.50 0."));
+	assert_non_null(strstr(text, "[error] GD_GATE_FAIL: "));
+	free(text);
+	run_free(&r);
+}
+
 static void test_no_phases(void **state)
 {
 	struct json_object *doc = doc_from("{'tool': 'x'}"), *c, *v;
@@ -939,6 +980,7 @@ int main(void)
 		cmocka_unit_test(test_ok_scope),
 		cmocka_unit_test(test_port_check),
 		cmocka_unit_test(test_print),
+		cmocka_unit_test(test_print_brief),
 		cmocka_unit_test(test_no_phases),
 	};
 

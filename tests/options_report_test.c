@@ -4,7 +4,8 @@
  * parsed, carried by the document's "options" and judged as gates (records
  * in "gates", exit status 3 through gate_failed); -H, -U and -C listings of
  * one step's samples; -W's line of named counter deltas; --gate-undecided
- * parsed, in the document's options, and in --help's exit statuses.
+ * parsed, in the document's options, and in --help's exit statuses;
+ * --progress's mode word and --brief.
  */
 #include <config.h>
 
@@ -303,6 +304,27 @@ static void test_gate_undecided(void **state)
 	gd_opts_free(&o);
 }
 
+/* --progress takes none, line or auto, exactly; --brief is a flag. Both
+ * stay on this side (the server's text is its own). */
+static void test_progress_brief(void **state)
+{
+	struct gd_opts o;
+
+	(void)state;
+	assert_int_equal(PARSE(&t_write_bw, &o, "--progress=line", "--brief"),
+			 0);
+	assert_string_equal(o.progress, "line");
+	assert_true(o.brief);
+	gd_opts_free(&o);
+	assert_int_equal(PARSE0(&t_write_lat, &o), 0);
+	assert_null(o.progress);
+	assert_false(o.brief);
+	gd_opts_free(&o);
+	REJECT(&t_write_bw, -EINVAL, "accepted values none, line, auto",
+	       "--progress=bar");
+	REJECT(&t_write_bw, -EINVAL, "'Line'", "--progress", "Line");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -311,6 +333,7 @@ int main(void)
 		cmocka_unit_test(test_lat_samples),
 		cmocka_unit_test(test_counters_named),
 		cmocka_unit_test(test_gate_undecided),
+		cmocka_unit_test(test_progress_brief),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

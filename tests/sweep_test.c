@@ -239,6 +239,86 @@ static void test_order_repeats(void **state)
 	unplan(&s, &o);
 }
 
+/* With interleaved rounds, a (phase, size)'s last round is its last step:
+ * the walk prints its live row right after that step. */
+static void test_last_round_is_last_step(void **state)
+{
+	unsigned int last[2][3] = { { 0 } }, final[2][3] = { { 0 } };
+	struct gd_session s;
+	struct gd_opts o;
+	unsigned int p, z, r;
+
+	(void)state;
+	assert_int_equal(PARSE(&t_write_bw, &o, "-a", "--min-size=2",
+			       "--max-size=8", "--phases=HH,DD", "--repeat=3",
+			       "server1"),
+			 0);
+	plan(&s, &o, &t_write_bw);
+	for (unsigned int i = 0; i < 18; i++) {
+		gd_sweep_order(&s, i, &p, &z, &r);
+		last[p][z] = i;
+		if (r + 1 == 3)
+			final[p][z] = i;
+	}
+	for (p = 0; p < 2; p++)
+		for (z = 0; z < 3; z++)
+			assert_int_equal(final[p][z], last[p][z]);
+	unplan(&s, &o);
+}
+
+/* A complete size's live row: the median of the rounds that succeeded,
+ * their spread, the phase's name in front; nothing on the server. */
+static void test_live_size(void **state)
+{
+	static const double avg[4] = { 100, 999, 300, 200 };
+	struct gd_report_cfg cfg = { .tool = "gd_write_bw",
+				     .measure = GD_MEASURE_BW,
+				     .repeats = 4,
+				     .live = true };
+	struct gd_step_outcome outs[4];
+	struct gd_session s;
+	struct gd_opts o;
+	char *text = NULL;
+	size_t len = 0;
+
+	(void)state;
+	assert_int_equal(PARSE(&t_write_bw, &o, "-s", "4096", "--phases=HH,DD",
+			       "--repeat=4", "server1"),
+			 0);
+	plan(&s, &o, &t_write_bw);
+	cfg.text = open_memstream(&text, &len);
+	s.rep = gd_report_new(&cfg, 0, NULL);
+	assert_non_null(s.rep);
+	memset(outs, 0, sizeof(outs));
+	for (unsigned int r = 0; r < 4; r++) {
+		outs[r].ok = r != 1; /* round 2 failed: left out */
+		outs[r].res.is_bw = true;
+		outs[r].res.bw = (struct gd_bw_summary){
+			.size_bytes = 4096,
+			.iters = 5000,
+			.peak_MiBps = 2 * avg[r],
+			.avg_MiBps = avg[r],
+			.msg_rate_Mpps = avg[r] / 4096,
+		};
+	}
+	s.is_server = true;
+	gd_sweep_live_size(&s, 1, 0, outs, 4, true);
+	fflush(cfg.text);
+	assert_int_equal(len, 0);
+	s.is_server = false;
+	gd_sweep_live_size(&s, 1, 0, outs, 4, true);
+	gd_report_free(s.rep);
+	fclose(cfg.text);
+	assert_non_null(strstr(text, " phase      #bytes "));
+	assert_non_null(strstr(text,
+			       " DD         4096       5000           400.00"
+			       "              200.00 "));
+	assert_non_null(strstr(text, "100.00..300.00\n"));
+	assert_null(strstr(text, "999"));
+	free(text);
+	unplan(&s, &o);
+}
+
 /* Outcomes of rounds at size 0: HH always @hh MiB/s, DD @dd[r]. */
 static void fill_rounds(struct gd_session *s, struct gd_step_outcome *outs,
 			struct gd_rounds *rd, const double *dd, unsigned int n,
@@ -471,6 +551,8 @@ int main(void)
 		cmocka_unit_test(test_sweep_sizes),
 		cmocka_unit_test(test_order),
 		cmocka_unit_test(test_order_repeats),
+		cmocka_unit_test(test_last_round_is_last_step),
+		cmocka_unit_test(test_live_size),
 		cmocka_unit_test(test_time_account),
 		cmocka_unit_test(test_device_phase_decisions),
 		cmocka_unit_test(test_precision_stop),

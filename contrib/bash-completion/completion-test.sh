@@ -190,6 +190,8 @@ expect 'gd_write_bw --mem=h' host hugepage
 expect 'gd_write_bw --use_cuda_bus_id=0000:8' 86:00.0
 expect 'gd_atomic_bw --phases=HH,D' HH,DD HH,DH
 expect 'gd_write_lat --output=' bandwidth latency message_rate
+expect 'gd_write_bw --progress=' auto line none
+expect 'gd_write_bw --br' --brief
 expect 'gd_write_bw --out_json_file=' a.json curve.svg hosts.txt results topo.xml
 expect 'gd_write_bw --plot=' curve.svg results
 expect 'gd_write_bw --counters-root=' results

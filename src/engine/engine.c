@@ -26,6 +26,7 @@
 #include "util/json_get.h"
 #include "util/stop.h"
 #include "report/plot.h"
+#include "report/progress.h"
 #include "engine/preflight.h"
 #include "engine/session.h"
 #include "engine/sweep.h"
@@ -499,11 +500,19 @@ static int gd_run_role(const struct gd_test *test, struct gd_opts *o, int argc,
 		.repeats = o->precision_pct > 0 ? gd_precision_base(o)
 						: (unsigned int)o->repeat,
 		.repeats_vary = o->precision_pct > 0,
+		.live = true,
+		.brief = o->brief,
 	};
 	struct gd_session s = { .test = test, .o = o, .is_server = is_server };
 	int ret, status = GD_EXIT_OK;
+	enum gd_progress_mode pmode = GD_PROGRESS_AUTO;
 	char who[96];
 
+	/* the client's sweep, on this side's stderr; the word was checked
+	 * with the options */
+	(void)gd_progress_mode_parse(o->progress, &pmode);
+	cfg.progress = !is_server && !quiet &&
+		       gd_progress_enabled(pmode, isatty(STDERR_FILENO));
 	gd_acct_start(&s.acct);
 	snprintf(who, sizeof(who), "%s%s", test->name,
 		 is_server ? " (server)" : "");

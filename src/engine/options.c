@@ -23,6 +23,7 @@
 #include "engine/placement.h"
 #include "util/version.h"
 #include "util/assess.h"
+#include "report/progress.h"
 #include "report/report.h"
 
 static int gd_parse_i64(const char *text, const char *what, int64_t min,
@@ -302,6 +303,14 @@ static int gd_opts_gate_undecided_check(const struct gd_opts *o)
 			"--gate-undecided: '%s' is not one of the accepted values fail, pass",
 			o->gate_undecided);
 	return 0;
+}
+
+/* --progress takes a mode word, exactly (report/progress.c owns them). */
+static int gd_opts_progress_check(const struct gd_opts *o)
+{
+	enum gd_progress_mode mode;
+
+	return gd_progress_mode_parse(o->progress, &mode);
 }
 
 /* -W: "counters/NAME" or "hw_counters/NAME", comma-separated, as
@@ -584,8 +593,8 @@ int gd_opts_validate(const struct gd_test *test, struct gd_opts *o)
 			" a fixed number of rounds; give one",
 			o->repeat);
 	if (gd_opts_precision_check(o) || gd_opts_gate_undecided_check(o) ||
-	    gd_opts_sizes_check(test, o) || gd_opts_margin_check(o) ||
-	    gd_opts_perftest_check(o) ||
+	    gd_opts_progress_check(o) || gd_opts_sizes_check(test, o) ||
+	    gd_opts_margin_check(o) || gd_opts_perftest_check(o) ||
 	    gd_opts_verbs_check(o, gd_opts_given(o, "vector"),
 				gd_opts_given(o, "connection")) ||
 	    gd_opts_rate_check(o, gd_opts_given(o, "rate_limit"),

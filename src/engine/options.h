@@ -161,7 +161,9 @@ struct gd_opts {
 	char *json_path;
 	enum gd_output_only output;
 	bool cpu_util;
-	int64_t cpu; /* --cpu, -1: not pinned */
+	char *progress; /* --progress: NULL (auto), "none", "line", "auto" */
+	bool brief;	/* --brief: the comparison, counters, verdicts */
+	int64_t cpu;	/* --cpu, -1: not pinned */
 	bool ignore_cpu_freq;
 	bool dont_xchg_versions;
 	char *labels[GD_MAX_LABELS];

@@ -368,6 +368,12 @@ const struct gd_opt_def gd_opt_table[] = {
 	{ "label", 0, GD_T_LABEL, OFF(labels), 0, 0, "KEY=VALUE",
 	  "attach a label to the JSON document (repeatable; gd_plan uses them)",
 	  0, GD_G_OUTPUT, GD_AP_ALL, NULL },
+	{ "progress", 0, GD_T_STR, OFF(progress), 0, 0, "MODE",
+	  "none, line or auto: a progress line on stderr (phase, size, round, time left); auto shows it when stderr is a terminal",
+	  0, GD_G_OUTPUT, GD_AP_ALL, "auto" },
+	{ "brief", 0, GD_T_FLAG, OFF(brief), 0, 0, NULL,
+	  "print a short header, the side-by-side table, the counters that moved and the verdicts; no per-size rows (the JSON document is complete)",
+	  0, GD_G_OUTPUT, GD_AP_ALL, NULL },
 };
 
 const size_t gd_opt_count = sizeof(gd_opt_table) / sizeof(gd_opt_table[0]);

@@ -3,7 +3,9 @@
  * The sweep: sizes, phases (placement x direction), the order both sides
  * walk them in (interleaved A B A B per size by default, rounds of it with
  * --repeat, as many rounds as --precision needs), and handing the results
- * to the report (sweep_report.c) once every step has run.
+ * to the report (sweep_report.c): each (phase, size) row when its last
+ * round is in, the progress line before each step, the document's rows
+ * once every step has run.
  */
 #include <config.h>
 
@@ -18,6 +20,7 @@
 #include "util/error.h"
 #include "util/stats.h"
 #include "util/stop.h"
+#include "report/progress.h"
 #include "engine/session.h"
 #include "engine/sweep.h"
 
@@ -208,7 +211,9 @@ void gd_sweep_order(const struct gd_session *s, unsigned int step,
 struct gd_walk {
 	struct gd_step_outcome *outs;
 	struct gd_rounds rd;
-	unsigned int step; /* the protocol's step number */
+	unsigned int step;   /* the protocol's step number */
+	unsigned long total; /* steps in the sweep (--precision: the most) */
+	uint64_t t0_ns;	     /* the sweep's start, for the time left */
 	int fatal;
 	bool stopped; /* SIGINT/SIGTERM on this side or the peer's */
 	char fatal_msg[600];
@@ -275,6 +280,28 @@ static struct gd_step_outcome *gd_walk_at(struct gd_session *s,
 	return &w->outs[(p * s->num_sizes + z) * w->rd.stride + r];
 }
 
+/* The progress line for the step about to run (the client's; the report
+ * shows it only on a terminal or with --progress=line). */
+static void gd_walk_progress(struct gd_session *s, const struct gd_walk *w,
+			     unsigned int p, unsigned int z, unsigned int r)
+{
+	struct gd_progress pr = {
+		.tool = s->test->name,
+		.phase = s->phases[p].name,
+		.size_bytes = s->sizes[z],
+		.round = r + 1,
+		.rounds = w->rd.stride,
+		.rounds_at_most = s->o->precision_pct > 0,
+		.done = w->step,
+		.total = w->total,
+		.elapsed_s = (double)(gd_now_ns() - w->t0_ns) / 1e9,
+		.step_s = (double)s->o->duration_s,
+	};
+
+	if (!s->is_server)
+		gd_report_progress(s->rep, &pr);
+}
+
 static void gd_walk_step(struct gd_session *s, struct gd_walk *w,
 			 unsigned int p, unsigned int z, unsigned int r)
 {
@@ -298,6 +325,7 @@ static void gd_walk_step(struct gd_session *s, struct gd_walk *w,
 		}
 		return;
 	}
+	gd_walk_progress(s, w, p, z, r);
 	ret = gd_step_run(s, w->step++, &s->phases[p], s->sizes[z], o);
 	if (o->ran)
 		gd_acct_add_step(&s->acct, p, s->phases[p].name, &o->times);
@@ -326,6 +354,9 @@ static void gd_walk_fixed(struct gd_session *s, struct gd_walk *w)
 
 		gd_sweep_order(s, i, &p, &z, &r);
 		gd_walk_step(s, w, p, z, r);
+		if (r + 1 == w->rd.stride)
+			gd_sweep_live_size(s, p, z, gd_walk_at(s, w, p, z, 0),
+					   w->rd.stride, w->rd.stride > 1);
 	}
 }
 
@@ -370,6 +401,11 @@ static void gd_walk_precise(struct gd_session *s, struct gd_walk *w,
 			w->rd.done[z] = r;
 			why[z] = gd_precise_why(s, w, z, r, elapsed_s);
 			open -= why[z] != NULL;
+			for (unsigned int p = 0; why[z] && p < s->num_phases;
+			     p++)
+				gd_sweep_live_size(s, p, z,
+						   gd_walk_at(s, w, p, z, 0), r,
+						   true);
 		}
 		for (unsigned int zi = 0; zi < s->num_sizes; zi++) {
 			unsigned int z = gd_round_size(s->num_sizes, r, zi);
@@ -470,12 +506,15 @@ int gd_sweep_run(struct gd_session *s)
 	w.outs = calloc(total, sizeof(*w.outs));
 	if (!w.outs)
 		return gd_err(-ENOMEM, "cannot allocate the step table");
+	w.total = total;
+	w.t0_ns = gd_now_ns();
 	if (precise && s->is_server)
 		gd_walk_follow(s, &w);
 	else if (precise)
 		gd_walk_precise(s, &w, &pr);
 	else
 		gd_walk_fixed(s, &w);
+	gd_report_progress_end(s->rep);
 	gd_acct_mark(&s->acct, GD_ACCT_STEPS);
 	if (!s->is_server) {
 		for (unsigned int p = 0; p < s->num_phases; p++)

@@ -50,6 +50,12 @@ double gd_outcome_figure(const struct gd_step_outcome *o,
 void gd_sweep_report_phase(struct gd_session *s, unsigned int p,
 			   const struct gd_step_outcome *outs,
 			   const struct gd_rounds *rd);
+/* Size @z of phase @p is complete (its @n outcomes from @o, in round
+ * order; @rounds with --repeat or --precision): its row's text now, in
+ * the median round's figures (the document gets it at the end). */
+void gd_sweep_live_size(struct gd_session *s, unsigned int p, unsigned int z,
+			const struct gd_step_outcome *o, unsigned int n,
+			bool rounds);
 
 /* sweep_precision.c: --precision, size by size. */
 struct gd_precision_size {

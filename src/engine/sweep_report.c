@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
- * The sweep's results into the report, phase by phase, once every step has
- * run: each size's row (with --repeat the median round's, its spread and
- * every round as a sample), the per-step counter windows and their sums,
- * and the first failure of the phase.
+ * The sweep's results into the report. While it runs, each (phase, size)
+ * row as soon as its last round is in (gd_sweep_live_size: text only);
+ * once every step has run, phase by phase, the document's rows (with
+ * --repeat the median round's, its spread and every round as a sample),
+ * the per-step counter windows and their sums, and the first failure.
  */
 #include <config.h>
 
@@ -222,6 +223,28 @@ static struct json_object *gd_spread_json(const struct gd_spread *sp)
 	return j;
 }
 
+/* The rounds of one size that succeeded (@ok, their count returned), the
+ * spread of their ranking figure and the median's position in @ok; 0 when
+ * none did. */
+static unsigned int gd_size_median(const struct gd_phase *ph,
+				   const struct gd_step_outcome *o,
+				   unsigned int n, unsigned int *ok,
+				   struct gd_spread *sp, size_t *m)
+{
+	unsigned int k = 0;
+	double fig[GD_MAX_REPEAT];
+
+	for (unsigned int r = 0; r < n; r++)
+		if (o[r].ok) {
+			fig[k] = gd_outcome_figure(&o[r], ph);
+			ok[k++] = r;
+		}
+	if (!k || gd_spread_of(fig, k, sp))
+		return 0;
+	*m = gd_median_index(fig, k);
+	return k;
+}
+
 /*
  * --repeat: one size's N outcomes (round order). The row is the median
  * repeat's, with the spread of the ranking figure and every repeat under
@@ -232,8 +255,7 @@ static void gd_report_size_rep(struct gd_session *s, int idx,
 			       const struct gd_step_outcome *o,
 			       uint64_t size_bytes, unsigned int n, bool rounds)
 {
-	unsigned int k = 0, ok[GD_MAX_REPEAT];
-	double fig[GD_MAX_REPEAT];
+	unsigned int k, ok[GD_MAX_REPEAT];
 	struct json_object *row, *samples;
 	struct gd_spread sp;
 	size_t m;
@@ -245,14 +267,9 @@ static void gd_report_size_rep(struct gd_session *s, int idx,
 			gd_report_size(s, idx, ph, &o[0], size_bytes);
 		return;
 	}
-	for (unsigned int r = 0; r < n; r++)
-		if (o[r].ok) {
-			fig[k] = gd_outcome_figure(&o[r], ph);
-			ok[k++] = r;
-		}
-	if (!k || gd_spread_of(fig, k, &sp))
+	k = gd_size_median(ph, o, n, ok, &sp, &m);
+	if (!k)
 		return;
-	m = gd_median_index(fig, k);
 	gd_report_next_spread(s->rep, &sp);
 	row = gd_report_size(s, idx, ph, &o[ok[m]], size_bytes);
 	if (!row)
@@ -313,4 +330,49 @@ void gd_sweep_report_phase(struct gd_session *s, unsigned int p,
 				     first_fail->err ? first_fail->err
 						     : -ECANCELED,
 				     first_fail->error, first_fail->stage);
+}
+
+void gd_sweep_live_size(struct gd_session *s, unsigned int p, unsigned int z,
+			const struct gd_step_outcome *o, unsigned int n,
+			bool rounds)
+{
+	const struct gd_phase *ph = &s->phases[p];
+	struct gd_live_row row = {
+		.phase = ph->name,
+		.direction = gd_dir_name(ph->dir),
+		.phase_column = s->num_phases > 1,
+		.size_bytes = s->sizes[z],
+		.cpu_util_pct = -1,
+	};
+	unsigned int ok[GD_MAX_REPEAT];
+	struct gd_spread sp;
+	size_t m = 0;
+
+	if (s->is_server || !n)
+		return;
+	if (rounds) {
+		if (!gd_size_median(ph, o, n, ok, &sp, &m))
+			return;
+		o = &o[ok[m]];
+		row.spread = &sp;
+	} else if (!o->ok) {
+		return;
+	}
+	row.is_bw = o->res.is_bw;
+	row.bw = o->res.bw;
+	/* the document's bidirectional row is the sum of both directions */
+	row.bidir = o->res.is_bw && ph->dir == GD_DIR_BIDIR;
+	row.c2s_MiBps = o->res.bw.avg_MiBps;
+	if (row.bidir && o->has_peer_bw) {
+		row.s2c_MiBps = o->peer_bw.avg_MiBps;
+		row.bw.iters += o->peer_bw.iters;
+		row.bw.peak_MiBps += o->peer_bw.peak_MiBps;
+		row.bw.avg_MiBps += o->peer_bw.avg_MiBps;
+		row.bw.msg_rate_Mpps += o->peer_bw.msg_rate_Mpps;
+	}
+	row.lat = o->res.lat;
+	row.iters = o->res.lat.samples;
+	if (s->o->cpu_util && o->res.cpu_util_pct >= 0)
+		row.cpu_util_pct = o->res.cpu_util_pct;
+	gd_report_live_row(s->rep, &row);
 }

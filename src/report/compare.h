@@ -123,6 +123,12 @@ struct json_object *gd_compare_port_check(struct json_object *doc,
 void gd_compare_print(FILE *out, struct json_object *doc,
 		      struct json_object *comparison,
 		      struct json_object *verdicts);
+/* --brief: one line per size with the directions side by side (the
+ * reference figure and the ratios), the counters that moved (one line
+ * each) and the verdicts without their evidence. */
+void gd_compare_print_brief(FILE *out, struct json_object *doc,
+			    struct json_object *comparison,
+			    struct json_object *verdicts);
 
 /* Verdict codes (stable strings, documented in the man page). */
 #define GD_V_OK "GD_OK"

@@ -479,3 +479,218 @@ void gd_compare_print(FILE *out, struct json_object *doc,
 	gd_tails_print(out, doc);
 	/* the run report's closing rule ends this block too */
 }
+
+/* --brief: the directions in the comparison's order (at most three). */
+static size_t gd_brief_dirs(struct json_object *cmp, const char **dirs)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < gd_json_len(cmp); i++) {
+		const char *d = gd_json_str(gd_json_idx(cmp, i), "direction");
+		size_t k = 0;
+
+		while (d && k < n && strcmp(dirs[k], d))
+			k++;
+		if (d && k == n && n < 3)
+			dirs[n++] = d;
+	}
+	return n;
+}
+
+static struct json_object *gd_brief_row(struct json_object *cmp,
+					const char *dir, double size)
+{
+	for (size_t i = 0; i < gd_json_len(cmp); i++) {
+		struct json_object *row = gd_json_idx(cmp, i);
+		const char *d = gd_json_str(row, "direction");
+		double z = -1;
+
+		if (d && !strcmp(d, dir) &&
+		    gd_json_num(row, "size_bytes", &z) && z == size)
+			return row;
+	}
+	return NULL;
+}
+
+static const char *gd_dir_short(const char *dir)
+{
+	return !strcmp(dir, "forward")	 ? "fwd"
+	       : !strcmp(dir, "reverse") ? "rev"
+					 : dir;
+}
+
+/* A direction's cells: its first phase's figure, then each ratio (with
+ * its 95% interval when the rounds gave one); the header when @row is
+ * NULL, from @head. */
+static void gd_brief_cells(FILE *out, struct json_object *head,
+			   struct json_object *row, const char *dir,
+			   const char *unit, bool lat, double scale)
+{
+	struct json_object *figs = gd_json_path(head, "phases", NULL);
+	const char *ref = NULL;
+	char buf[64], ratio[32];
+	double lo, hi;
+
+	json_object_object_foreach(figs, pl, f)
+	{
+		(void)f;
+		ref = ref ? ref : pl;
+	}
+	if (!row)
+		snprintf(buf, sizeof(buf), "%s %s[%s]", ref ? ref : "-",
+			 gd_dir_short(dir), unit);
+	else
+		gd_cell(buf, sizeof(buf),
+			gd_json_path(row, "phases", ref ? ref : ""),
+			lat ? "lat_typical_us" : "bw_avg_MiBps", scale);
+	fprintf(out, " %-16s", buf);
+	json_object_object_foreach(gd_json_path(head, "ratios", NULL), lab, r)
+	{
+		struct json_object *ci =
+			gd_json_path(row, "ratio_intervals", lab);
+
+		(void)r;
+		if (!row)
+			snprintf(buf, sizeof(buf), "%s %s", lab,
+				 gd_dir_short(dir));
+		else if (gd_json_num(ci, "low", &lo) &&
+			 gd_json_num(ci, "high", &hi))
+			snprintf(buf, sizeof(buf), "%s %.2f..%.2f",
+				 gd_num_cell(ratio, sizeof(ratio),
+					     gd_json_path(row, "ratios", NULL),
+					     lab),
+				 lo, hi);
+		else
+			gd_num_cell(buf, sizeof(buf),
+				    gd_json_path(row, "ratios", NULL), lab);
+		fprintf(out, " %-18s", buf);
+	}
+}
+
+/* One line per size, the directions side by side, so that -a with
+ * --reverse fits a screen: the reference figure and the ratios only (the
+ * full table has every phase's figure). */
+static void gd_print_brief_table(FILE *out, struct json_object *doc,
+				 struct json_object *cmp)
+{
+	const char *bw_unit =
+		gd_json_str(gd_json_path(doc, "units", NULL), "bw");
+	bool gbits = bw_unit && !strcmp(bw_unit, "Gb/s"),
+	     lat = gd_doc_is_lat(doc);
+	const char *unit = lat ? "usec" : gbits ? "Gb/s" : "MiB/s";
+	double scale = gbits ? gd_MiBps_to_Gbps(1.0) : 1.0, size = 0;
+	const char *dirs[3];
+	struct json_object *heads[3];
+	size_t nd = gd_brief_dirs(cmp, dirs);
+
+	if (!nd)
+		return;
+	for (size_t i = 0, k = 0; i < gd_json_len(cmp) && k < nd; i++)
+		if (!strcmp(gd_json_str(gd_json_idx(cmp, i), "direction") ?: "",
+			    dirs[k]))
+			heads[k++] = gd_json_idx(cmp, i);
+	fprintf(out, GD_RULE " Side by side (%s: %s)\n",
+		lat ? "typical latency" : "average bandwidth", unit);
+	fprintf(out, " %-10s", "#bytes");
+	for (size_t k = 0; k < nd; k++)
+		gd_brief_cells(out, heads[k], NULL, dirs[k], unit, lat, scale);
+	fputc('\n', out);
+	for (size_t i = 0; i < gd_json_len(cmp); i++) {
+		struct json_object *row = gd_json_idx(cmp, i);
+
+		if (strcmp(gd_json_str(row, "direction") ?: "", dirs[0]) ||
+		    !gd_json_num(row, "size_bytes", &size))
+			continue;
+		fprintf(out, " %-10.0f", size);
+		for (size_t k = 0; k < nd; k++)
+			gd_brief_cells(out, heads[k],
+				       gd_brief_row(cmp, dirs[k], size) ?: row,
+				       dirs[k], unit, lat, scale);
+		fputc('\n', out);
+	}
+}
+
+/* A counter's delta summed over every phase and side, and its class. */
+static double gd_counter_sum(struct json_object *phases, const char *name,
+			     const char **cls)
+{
+	static const char *const sides[] = { "local", "remote" };
+	double d, sum = 0;
+
+	*cls = NULL;
+	for (size_t i = 0; i < gd_json_len(phases); i++)
+		for (int s = 0; s < 2; s++) {
+			struct json_object *c = gd_side_counter(
+				gd_json_idx(phases, i), sides[s], name);
+
+			if (gd_json_num(c, "delta", &d))
+				sum += d;
+			*cls = *cls ?: gd_json_str(c, "class");
+		}
+	return sum;
+}
+
+/* --brief: the error and congestion counters that moved, one line each
+ * (they are what a reader must see); the traffic ones on one line, as
+ * many as fit 80 columns. Sums over every phase and side. */
+static void gd_print_brief_counters(FILE *out, struct json_object *phases)
+{
+	unsigned int still = 0, more = 0;
+	struct json_object *moved = gd_moved_counters(phases, &still);
+	char traffic[80] = "";
+	size_t used = 0;
+	const char *cls;
+
+	if (json_object_object_length(moved))
+		fprintf(out, GD_RULE
+			" Counters that moved (sums over phases and sides; ! error, ~ congestion)\n");
+	json_object_object_foreach(moved, name, unit)
+	{
+		double sum = gd_counter_sum(phases, name, &cls);
+		bool err = cls && !strcmp(cls, "error");
+		char cell[96];
+		int n;
+
+		if (err || (cls && !strcmp(cls, "congestion"))) {
+			fprintf(out, " %-32s %.0f %s %s\n", name, sum,
+				json_object_get_string(unit), err ? "!" : "~");
+			continue;
+		}
+		n = snprintf(cell, sizeof(cell), "%s%s %.0f %s",
+			     used ? ", " : " ", name, sum,
+			     json_object_get_string(unit));
+		if (n > 0 && used + (size_t)n < sizeof(traffic) - 12) {
+			memcpy(traffic + used, cell, (size_t)n + 1);
+			used += (size_t)n;
+		} else {
+			more++;
+		}
+	}
+	if (used)
+		fprintf(out, "%s%s\n", traffic, more ? ", ..." : "");
+	json_object_put(moved);
+}
+
+void gd_compare_print_brief(FILE *out, struct json_object *doc,
+			    struct json_object *comparison,
+			    struct json_object *verdicts)
+{
+	struct json_object *phases = gd_json_path(doc, "phases", NULL);
+
+	if (!out || !phases)
+		return;
+	gd_print_brief_table(out, doc, comparison);
+	gd_print_brief_counters(out, phases);
+	fprintf(out, GD_RULE
+		" Verdict (evidence: the full report or the JSON document):\n");
+	for (size_t i = 0; i < gd_json_len(verdicts); i++) {
+		struct json_object *v = gd_json_idx(verdicts, i);
+
+		fprintf(out, "  [%s] %s: %s\n",
+			gd_json_str(v, "severity") ?: "?",
+			gd_json_str(v, "code") ?: "?",
+			gd_json_str(v, "summary") ?: "");
+		fprintf(out, "      next: %s\n",
+			gd_json_str(v, "next_check") ?: "");
+	}
+}

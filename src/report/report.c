@@ -21,6 +21,7 @@
 #include "util/error.h"
 #include "report/compare.h"
 #include "report/report.h"
+#include "report/progress.h"
 #include "report/report_priv.h"
 #include "util/infer.h"
 
@@ -208,12 +209,49 @@ void gd_report_header_int(struct gd_report *rep, const char *key,
 	gd_report_hdr_text(rep, label, buf);
 }
 
+static const char *gd_hdr_value(const struct gd_report *rep, const char *label)
+{
+	for (size_t i = 0; i < rep->n_hdr; i++)
+		if (!strcmp(rep->hdr[i].label, label))
+			return rep->hdr[i].value;
+	return NULL;
+}
+
+/* --brief: what ran where, and the memory's route, in two lines. */
+static void gd_report_brief_header(struct gd_report *rep)
+{
+	const char *v;
+	size_t used;
+	char line[512];
+
+	v = gd_hdr_value(rep, "Peer");
+	fprintf(rep->text, " %s on %s port %s (%s)%s%s, phases %s\n",
+		gd_hdr_value(rep, "Test") ?: rep->cfg.tool,
+		gd_hdr_value(rep, "Device") ?: "?",
+		gd_hdr_value(rep, "Port") ?: "?",
+		gd_hdr_value(rep, "Link type") ?: "?", v && *v ? ", peer " : "",
+		v && *v ? v : "", gd_hdr_value(rep, "Phases") ?: "HH");
+	used = (size_t)snprintf(line, sizeof(line), " Device memory %s",
+				gd_hdr_value(rep, "Device memory") ?: "none");
+	for (size_t i = 0; i < rep->n_hdr && used < sizeof(line); i++)
+		if (!strncmp(rep->hdr[i].label, "Route", 5))
+			used += (size_t)snprintf(
+				line + used, sizeof(line) - used, "; %s %s",
+				rep->hdr[i].label, rep->hdr[i].value);
+	fprintf(rep->text, "%s\n", line);
+}
+
 void gd_report_header_done(struct gd_report *rep)
 {
 	size_t i;
 
 	if (!rep || !rep->text)
 		return;
+	gd_progress_clear();
+	if (rep->cfg.brief) {
+		gd_report_brief_header(rep);
+		return;
+	}
 	fprintf(rep->text, "%s\n", GD_REPORT_RULE);
 	for (i = 0; i < rep->n_hdr; i++)
 		fprintf(rep->text, " %-*s: %s\n", GD_REPORT_LABEL_W,
@@ -235,8 +273,11 @@ void gd_report_section_text(struct gd_report *rep, const char *key,
 			    struct json_object *val, const char *text)
 {
 	gd_report_set_section(rep, key, val);
-	if (rep->text && text)
-		fprintf(rep->text, "%s\n", text);
+	if (!rep->text || !text || rep->cfg.brief)
+		return;
+	/* -W and -H lines come during the sweep, under the progress line */
+	gd_progress_clear();
+	fprintf(rep->text, "%s\n", text);
 }
 
 struct json_object *gd_report_root(struct gd_report *rep)
@@ -244,7 +285,7 @@ struct json_object *gd_report_root(struct gd_report *rep)
 	return rep ? rep->root : NULL;
 }
 
-static void gd_report_columns(struct gd_report *rep)
+void gd_report_columns(struct gd_report *rep)
 {
 	const char *u = gd_bw_unit_text(rep);
 	bool rep_cols = rep->cfg.repeats > 1;
@@ -327,7 +368,7 @@ int gd_report_phase_begin(struct gd_report *rep, const char *name,
 	json_object_object_add(ph, "results", json_object_new_array());
 	json_object_array_add(rep->phases, ph);
 
-	if (rep->text) {
+	if (rep->text && !rep->cfg.live) {
 		if (rep->table_open)
 			fprintf(rep->text, "%s\n", GD_REPORT_RULE);
 		if (name && *name) {
@@ -363,8 +404,7 @@ static void gd_report_add_result(struct json_object *ph,
 	json_object_array_add(results, row);
 }
 
-static void gd_report_bw_text(struct gd_report *rep,
-			      const struct gd_bw_summary *bw)
+void gd_report_bw_text(struct gd_report *rep, const struct gd_bw_summary *bw)
 {
 	double peak = bw->peak_MiBps, avg = bw->avg_MiBps;
 	int unit_len = (int)strlen(gd_bw_unit_text(rep));
@@ -380,7 +420,7 @@ static void gd_report_bw_text(struct gd_report *rep,
 			fprintf(rep->only_out, "%.6f\n", bw->msg_rate_Mpps);
 		return;
 	}
-	if (!rep->text)
+	if (gd_report_rows_quiet(rep))
 		return;
 	/* Each value starts under its column name; the width of a column is
 	 * its name plus the gap to the next one, minus one separating blank. */
@@ -412,16 +452,15 @@ struct json_object *gd_report_bw_row(struct gd_report *rep, int phase,
 	return row;
 }
 
-static void gd_report_lat_text(struct gd_report *rep,
-			       const struct gd_lat_summary *lat,
-			       uint64_t size_bytes, uint64_t iters)
+void gd_report_lat_text(struct gd_report *rep, const struct gd_lat_summary *lat,
+			uint64_t size_bytes, uint64_t iters)
 {
 	if (rep->only_out) {
 		if (rep->cfg.only == GD_OUTPUT_LATENCY)
 			fprintf(rep->only_out, "%.2f\n", lat->typical_us);
 		return;
 	}
-	if (!rep->text)
+	if (gd_report_rows_quiet(rep))
 		return;
 	if (rep->cfg.repeats <= 1) {
 		fprintf(rep->text,
@@ -476,25 +515,31 @@ static double gd_jdouble(struct json_object *o, const char *key)
 						     : 0.0;
 }
 
+void gd_report_bidir_line(struct gd_report *rep, uint64_t size_bytes,
+			  double c2s_MiBps, double s2c_MiBps, double sum_MiBps)
+{
+	fprintf(rep->text,
+		" bidirectional %" PRIu64
+		" B: client->server %.2f + server->client %.2f = sum %.2f MiB/s\n",
+		size_bytes, c2s_MiBps, s2c_MiBps, sum_MiBps);
+}
+
 /* Formatted from the row just added, so the line and the document carry the
  * same figures; a missing server half reads as 0. */
 static void gd_report_bidir_text(struct gd_report *rep, struct json_object *row)
 {
 	struct json_object *dirs = NULL, *c2s = NULL, *s2c = NULL, *size = NULL;
 
-	if (!rep->text)
+	if (gd_report_rows_quiet(rep))
 		return;
 	json_object_object_get_ex(row, "directions", &dirs);
 	json_object_object_get_ex(dirs, "client_to_server", &c2s);
 	json_object_object_get_ex(dirs, "server_to_client", &s2c);
 	json_object_object_get_ex(c2s, "size_bytes", &size);
-	fprintf(rep->text,
-		" bidirectional %" PRIu64
-		" B: client->server %.2f + server->client %.2f = sum %.2f MiB/s\n",
-		(uint64_t)json_object_get_int64(size),
-		gd_jdouble(c2s, "bw_avg_MiBps"),
-		gd_jdouble(s2c, "bw_avg_MiBps"),
-		gd_jdouble(row, "bw_avg_MiBps"));
+	gd_report_bidir_line(rep, (uint64_t)json_object_get_int64(size),
+			     gd_jdouble(c2s, "bw_avg_MiBps"),
+			     gd_jdouble(s2c, "bw_avg_MiBps"),
+			     gd_jdouble(row, "bw_avg_MiBps"));
 }
 
 struct json_object *gd_report_bidir_row(struct gd_report *rep, int phase,
@@ -530,7 +575,7 @@ struct json_object *gd_report_bidir_row(struct gd_report *rep, int phase,
 
 void gd_report_cpu_util(struct gd_report *rep, uint64_t size_bytes, double pct)
 {
-	if (rep && rep->text)
+	if (rep && rep->text && (!rep->cfg.live || rep->in_live_row))
 		fprintf(rep->text,
 			" CPU utilisation during %" PRIu64 " B: %.1f%%\n",
 			size_bytes, pct);
@@ -546,7 +591,9 @@ void gd_report_comparison(struct gd_report *rep, struct json_object *cmp,
 	}
 	gd_report_set_section(rep, "comparison", cmp);
 	gd_report_set_section(rep, "verdicts", verd);
-	if (rep->text)
+	if (rep->text && rep->cfg.brief)
+		gd_compare_print_brief(rep->text, rep->root, cmp, verd);
+	else if (rep->text)
 		gd_compare_print(rep->text, rep->root, cmp, verd);
 }
 

@@ -80,6 +80,13 @@ struct gd_report_cfg {
 	FILE *text;	       /* normally stdout; NULL = no text */
 	unsigned int repeats;  /* --repeat; > 1 adds the spread columns */
 	bool repeats_vary;     /* --precision: rounds differ by size */
+	/* The rows' text comes from gd_report_live_row as each size is
+	 * complete; the row calls below then only build the document. */
+	bool live;
+	/* --brief: a short header, the side-by-side table, the counters that
+	 * moved and the verdicts; no rows, no other sections' lines. */
+	bool brief;
+	bool progress; /* gd_report_progress shows its line on stderr */
 };
 
 struct gd_report;
@@ -140,6 +147,32 @@ void gd_report_cpu_util(struct gd_report *rep, uint64_t size_bytes, double pct);
  * tables printed wherever the run's table goes. Takes ownership of both. */
 void gd_report_comparison(struct gd_report *rep, struct json_object *cmp,
 			  struct json_object *verd);
+/*
+ * Live output (cfg.live). One (phase, size) is complete: its row, in the
+ * layout of that phase's table, printed and flushed at once. The first
+ * row brings the column header; with @phase_column, the phase's name
+ * leads each row (a sweep of several phases), else the table is
+ * perftest's own under a " Phase NAME (direction)" line. The document
+ * gets its rows at the end from the row calls above, in size order.
+ */
+struct gd_live_row {
+	const char *phase, *direction;
+	bool phase_column;
+	bool is_bw;
+	struct gd_bw_summary bw;     /* bidirectional: the sum of both */
+	bool bidir;		     /* then a line with each direction: */
+	double c2s_MiBps, s2c_MiBps; /* (a missing server half reads 0) */
+	struct gd_lat_summary lat;   /* with size_bytes and iters: */
+	uint64_t size_bytes, iters;
+	const struct gd_spread *spread; /* rounds' spread, or NULL */
+	double cpu_util_pct;		/* --cpu_util, < 0 when not */
+};
+void gd_report_live_row(struct gd_report *rep, const struct gd_live_row *row);
+/* The sweep's progress line (report/progress.h) when cfg.progress; and its
+ * end, which erases it. Every other line a report prints erases it too. */
+struct gd_progress;
+void gd_report_progress(struct gd_report *rep, const struct gd_progress *p);
+void gd_report_progress_end(struct gd_report *rep);
 /* @stage (may be NULL) says where it failed: register, config, oob, ... */
 void gd_report_phase_fail(struct gd_report *rep, int phase, int err,
 			  const char *msg, const char *stage);

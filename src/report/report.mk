@@ -3,7 +3,8 @@
 # gates and verdicts with its side-by-side text, and the gnuplot picture.
 libgdperf_la_SOURCES += \
 	src/report/report.c src/report/report_out.c src/report/report.h \
-	src/report/report_priv.h \
+	src/report/report_priv.h src/report/report_live.c \
+	src/report/progress.c src/report/progress.h \
 	src/report/compare.c src/report/compare.h src/report/compare_priv.h \
 	src/report/doc_read.c src/report/doc_read.h \
 	src/report/verdict.c src/report/compare_print.c \
@@ -17,9 +18,12 @@ libgdperf_la_SOURCES += src/report/tails.c src/report/tails.h
 
 if HAVE_CMOCKA
 check_PROGRAMS += tests/report_test tests/compare_test tests/plot_test \
-	tests/evidence_test
+	tests/evidence_test tests/report_live_test
 TESTS += tests/report_test tests/compare_test tests/plot_test \
-	tests/evidence_test
+	tests/evidence_test tests/report_live_test
+tests_report_live_test_SOURCES = tests/report_live_test.c
+tests_report_live_test_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_report_live_test_LDADD = $(gd_common_ldadd) $(CMOCKA_LIBS)
 tests_report_test_SOURCES = tests/report_test.c
 tests_report_test_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_report_test_LDADD = $(gd_common_ldadd) $(CMOCKA_LIBS)

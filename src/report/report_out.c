@@ -18,6 +18,7 @@
 #include <json-c/json.h>
 
 #include "util/error.h"
+#include "report/progress.h"
 #include "report/report.h"
 #include "report/report_priv.h"
 
@@ -62,6 +63,7 @@ void gd_report_notice(const char *fmt, ...)
 	size_t len;
 	va_list ap;
 
+	gd_progress_clear();
 	va_start(ap, fmt);
 	len = (size_t)vsnprintf(line, sizeof(line) - 1, fmt, ap);
 	va_end(ap);
@@ -84,6 +86,7 @@ void gd_report_status(struct gd_report *rep, const char *fmt, ...)
 
 	if (!rep || !rep->text)
 		return;
+	gd_progress_clear();
 	va_start(ap, fmt);
 	vfprintf(rep->text, fmt, ap);
 	va_end(ap);
@@ -200,6 +203,7 @@ int gd_report_finish(struct gd_report *rep, int exit_status)
 	char *doc;
 	int ret;
 
+	gd_progress_clear();
 	if (!rep)
 		return -EINVAL;
 	if (rep->text) {
