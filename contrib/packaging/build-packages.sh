@@ -125,9 +125,9 @@ build_deb() {
 	say "contents of $(basename "$deb"):"
 	dpkg-deb -c "$deb" | awk '$1 !~ /^d/ { print "  " $6 ($7 == "->" ? " -> " $8 : "") }'
 	# the JSON Schemas are data a user's validator points at: in the package
-	for kind in run fleet plan; do
-		dpkg-deb -c "$deb" | grep -q "/usr/share/$name/schemas/gdperf.$kind.schema.json\$" ||
-			die "$(basename "$deb") lacks /usr/share/$name/schemas/gdperf.$kind.schema.json (schemas/schemas.mk)"
+	for sch in run fleet plan; do
+		dpkg-deb -c "$deb" | grep -q "/usr/share/$name/schemas/gdperf.$sch.schema.json\$" ||
+			die "$(basename "$deb") lacks /usr/share/$name/schemas/gdperf.$sch.schema.json (schemas/schemas.mk)"
 	done
 	say "$(dpkg-deb -c "$deb" | grep -vc '^d') files, installed size $(dpkg-deb -f "$deb" Installed-Size) KiB, Depends: $(dpkg-deb -f "$deb" Depends)"
 
@@ -172,9 +172,9 @@ build_rpm() {
 		say "built $(basename "$rpm") in $((SECONDS - t1)) s: rpm -qlp:"
 		rpm -qlp "$rpm" 2>/dev/null | sed 's/^/  /'
 		case $(basename "$rpm") in *debug*) continue ;; esac
-		for kind in run fleet plan; do
-			rpm -qlp "$rpm" 2>/dev/null | grep -q "^/usr/share/$name/schemas/gdperf.$kind.schema.json\$" ||
-				die "$(basename "$rpm") lacks /usr/share/$name/schemas/gdperf.$kind.schema.json (%files in $name.spec)"
+		for sch in run fleet plan; do
+			rpm -qlp "$rpm" 2>/dev/null | grep -q "^/usr/share/$name/schemas/gdperf.$sch.schema.json\$" ||
+				die "$(basename "$rpm") lacks /usr/share/$name/schemas/gdperf.$sch.schema.json (%files in $name.spec)"
 		done
 		say "$(rpm -qlp "$rpm" 2>/dev/null | wc -l) paths; requires: $(rpm -qp --requires "$rpm" 2>/dev/null | grep -v '^rpmlib(' | sed 's/(.*//' | sort -u | tr '\n' ' ')"
 	done
