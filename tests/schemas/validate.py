@@ -83,6 +83,8 @@ def mutations(kind, doc):
                  m(lambda d: d["executions"][0].update(
                      direction="sideways"))),
                 ("no config.servers", m(lambda d: d["config"].pop("servers"))),
+                ("seconds_source 'magic'",
+                 m(lambda d: d["config"].update(seconds_source="magic"))),
                 ("step round 7", m(lambda d: d["steps"][0].update(round=7))),
                 ("an unknown execution key",
                  m(lambda d: d["executions"][0].update(extra=1)))]

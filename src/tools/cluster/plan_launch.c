@@ -138,6 +138,9 @@ void gd_plan_run_cmd(const struct gd_plan *plan, const struct gd_plan_exec *e,
 	put_arg_long(&c, " -p ", e->port);
 	if (plan->cfg.tool_args[0])
 		put_arg(&c, " ", plan->cfg.tool_args);
+	/* --seconds as the run's length: the worksheet's hours are these */
+	if (plan->cfg.run_duration_s)
+		put_arg_long(&c, " -D ", plan->cfg.run_duration_s);
 	if (plan->cfg.tool_repeat > 1)
 		put_arg_long(&c, " --repeat=", plan->cfg.tool_repeat);
 	mem_args(plan, e, &c);
