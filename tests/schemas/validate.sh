@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 # Every document the suites write without a guest validates against its
 # schema in schemas/: the compare fixtures (real gd_write_bw documents),
-# the documents of a client that fails early (tests/early-failure.sh's),
+# the documents of a client that fails early (tests/early-failure.sh's), a
+# server's and a loopback run's,
 # gd_plan's plans (even, odd with racks, with the locality round), the
 # synthetic corpora of tests/cluster (make_corpus.py, the current run
 # schema) and gd_report's fleet documents over them; then mutated copies
@@ -30,6 +31,14 @@ for tool in gd_write_bw gd_read_lat; do
 		--out_json_file="$T/run/$tool.json" 127.0.0.1 >/dev/null 2>&1
 	[ -s "$T/run/$tool.json" ] || fail "$tool wrote no document"
 done
+# A server (no device: it fails at once; with one it listens until the
+# SIGTERM, which still writes its document) and a short loopback run.
+timeout -k 5 5 "$B/gd_write_bw" --label exec=s1 -p "$port" \
+	--out_json_file="$T/run/server.json" >/dev/null 2>&1
+[ -s "$T/run/server.json" ] || fail "the server wrote no document"
+timeout -k 5 60 "$B/gd_write_bw" --loopback -n 5 -s 4096 \
+	--out_json_file="$T/run/loopback.json" >/dev/null 2>&1
+[ -s "$T/run/loopback.json" ] || fail "the loopback run wrote no document"
 cp "$S"/tests/fixtures/compare/*.json "$T/run/"
 
 "$B/gd_plan" --servers 12 --gpus-per-server 4 --rails 4 --nic-gbps 400 \
