@@ -25,7 +25,8 @@ def load_schemas(d):
     for name in sorted(os.listdir(d)):
         if not name.endswith(".schema.json"):
             continue
-        s = json.load(open(os.path.join(d, name)))
+        with open(os.path.join(d, name)) as f:
+            s = json.load(f)
         jsonschema.Draft202012Validator.check_schema(s)
         out[s["properties"]["schema"]["const"]] = \
             (name, jsonschema.Draft202012Validator(s))
@@ -113,7 +114,8 @@ def main():
     counts, uncovered, failed, first = {}, {}, 0, {}
     for p in paths(a.paths):
         try:
-            doc = json.load(open(p))
+            with open(p) as f:
+                doc = json.load(f)
         except ValueError as e:
             print("FAIL: %s: not JSON: %s" % (p, e))
             failed += 1
@@ -128,7 +130,8 @@ def main():
                 uncovered[s] = uncovered.get(s, 0) + 1
             continue
         name, v = schemas[s]
-        errs = sorted(v.iter_errors(doc), key=lambda e: list(e.path))
+        errs = sorted(v.iter_errors(doc),
+                      key=lambda e: [str(k) for k in e.path])
         for e in errs[:3]:
             print("FAIL: %s against %s: at /%s: %s" % (
                 p, name, "/".join(map(str, e.path)), e.message[:300]))
