@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
-# Labelled synthetic corpus for gd_report's tests: one gdperf.run/2 document
+# Labelled synthetic corpus for gd_report's tests: one gdperf.run/3 document
 # (the shape the gd_* binaries write; tests/schemas.sh validates it) per
 # side of every execution of a gd_plan JSON plan, bandwidth curves with
 # deterministic noise, injected faults whose failure domain is known, and
@@ -18,7 +18,7 @@ HH_MIBPS = {4096: 9000.0, 65536: 40000.0, 262144: 45000.0, 1048576: 46000.0}
 DD_OVER_HH = 0.95
 # The run schema the gd_* binaries write (src/report/report.c) and
 # schemas/gdperf.run.schema.json describes; gd_doctor's own document.
-RUN_SCHEMA = "gdperf.run/2"
+RUN_SCHEMA = "gdperf.run/3"
 DOCTOR_SCHEMA = "gdperf.doctor/1"
 
 
@@ -66,7 +66,7 @@ def document(ex, role, host, hh, dd, rng):
                             "--out_json_file=%s.json" % ex["id"]],
            "started_at": "2026-01-01T00:00:00Z",
            "hostname": host, "role": role, "labels": labels,
-           "options": {"ib-dev": nic, "ib-port": 1, "port": ex["port"],
+           "options": {"ib_dev": nic, "ib_port": 1, "port": ex["port"],
                        "connection": "RC", "all": True, "repeat": 1,
                        "phases": "HH,DD", "report_gbits": False},
            "test": {"verb": "write", "measure": "bw", "connection": "RC",

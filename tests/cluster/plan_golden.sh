@@ -54,7 +54,7 @@ done
 # (wall_s 45 -> 768 x 45 s = 9.6 serial hours), and the worksheet names
 # where they came from; a document without an account, or not a run
 # document, is refused with the file named.
-printf '{"schema": "gdperf.run/2", "time_account": {"wall_s": 45.0, "steps": {"window_s": 36.0}}}' >"$T/run.json"
+printf '{"schema": "gdperf.run/3", "time_account": {"wall_s": 45.0, "steps": {"window_s": 36.0}}}' >"$T/run.json"
 "$B/gd_plan" --servers 32 --gpus-per-server 8 --rails 8 --nic-gbps 400 \
 	--campaign-repeats 3 --seconds-from "$T/run.json" > "$T/sf.txt" || fail "--seconds-from"
 grep -q '^ *9.6  serial hours' "$T/sf.txt" || fail "--seconds-from: 9.6 serial hours"

@@ -54,7 +54,7 @@ for bad in gdperf.run/9 gdperf.doctor/2; do
 	"$B/gd_report" --json "$T/mixed.json" "$T/mixed" >/dev/null 2>"$T/mixed.err"
 	rc=$?
 	[ $rc -eq 2 ] || fail "a $bad document: exit $rc, expected 2"
-	grep -q "$T/mixed/zz-new.json: schema '$bad' is not one this gd_report reads (gdperf.run/1, gdperf.run/2 and gdperf.doctor/1)" \
+	grep -q "$T/mixed/zz-new.json: schema '$bad' is not one this gd_report reads (gdperf.run/1, /2, /3 and gdperf.doctor/1)" \
 		"$T/mixed.err" || fail "a $bad document: $(cat "$T/mixed.err")"
 done
 rm "$T/mixed/zz-new.json" && cp "$T/plan.json" "$T/mixed/"

@@ -76,8 +76,10 @@ def mutations(kind, doc):
                                                 "summary": "x"}]))),
                ("units.bw 'MB/s'",
                 m(lambda d: d["units"].update(bw="MB/s"))),
-               ("schema gdperf.run/1",
-                m(lambda d: d.update(schema="gdperf.run/1")))]
+               ("schema gdperf.run/2",
+                m(lambda d: d.update(schema="gdperf.run/2"))),
+               ("an options key in another style ('ib-dev')",
+                m(lambda d: d["options"].update({"ib-dev": "mlx5_0"})))]
         return out
     if kind == "gdperf.plan":
         return [("direction 'sideways'",

@@ -24,11 +24,14 @@ fail() { echo "FAIL: $*"; exit 1; }
 C=$S/tests/cluster
 mkdir -p "$T/run" "$T/plan" "$T/fleet"
 
-# Clients that fail before their server: a port nobody listens on.
+# Clients that fail before their server: a port nobody listens on (one
+# with a --config file: options.config is its file and hash).
 port=$("$PY" -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+printf 'iters = 7\n' >"$T/run.conf"
 for tool in gd_write_bw gd_read_lat; do
 	"$B/$tool" --label plan=p1 --label exec=x1 -p "$port" --timeout 300 \
-		--out_json_file="$T/run/$tool.json" 127.0.0.1 >/dev/null 2>&1
+		--config "$T/run.conf" --out_json_file="$T/run/$tool.json" \
+		127.0.0.1 >/dev/null 2>&1
 	[ -s "$T/run/$tool.json" ] || fail "$tool wrote no document"
 done
 # A server (no device: it fails at once; with one it listens until the

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * Reading evidence: the plan (gdperf.plan/1, what was intended), every
- * gdperf.run/1 or /2 document under a directory (merged per execution by its
- * "exec" label) and gd_doctor envelopes (inventory and GPU/NIC map).
+ * gdperf.run/1, /2 or /3 document under a directory (merged per execution by
+ * its "exec" label) and gd_doctor envelopes (inventory and GPU/NIC map).
  * Locality (round 4) executions end up apart, in fl->loc_runs.
  */
 #include <config.h>
@@ -491,14 +491,16 @@ static struct json_object *read_doc(struct reader *rd, const char *path)
 }
 
 /*
- * The documents gd_report reads: run documents (/2 only added keys, so a
- * /1 reader reads it, and older campaigns' /1 results still count) and
+ * The documents gd_report reads: run documents (/2 only added keys and /3
+ * renamed those of "options", which gd_report does not read, so one reader
+ * reads all three; older campaigns' results still count) and
  * gd_doctor's. Another version of either is refused rather than misread;
  * any other JSON in the directory (the plan, a fleet report) is skipped.
  */
-static const char *const run_schemas[] = { "gdperf.run/1", "gdperf.run/2" };
+static const char *const run_schemas[] = { "gdperf.run/1", "gdperf.run/2",
+					   "gdperf.run/3" };
 #define DOCTOR_SCHEMA "gdperf.doctor/1"
-#define ACCEPTED "gdperf.run/1, gdperf.run/2 and " DOCTOR_SCHEMA
+#define ACCEPTED "gdperf.run/1, /2, /3 and " DOCTOR_SCHEMA
 
 enum doc_kind { DOC_OTHER, DOC_RUN, DOC_DOCTOR, DOC_UNKNOWN };
 
