@@ -57,7 +57,15 @@ for bad in gdperf.run/9 gdperf.doctor/2; do
 	grep -q "$T/mixed/zz-new.json: schema '$bad' is not one this gd_report reads (gdperf.run/1, /2, /3 and gdperf.doctor/1)" \
 		"$T/mixed.err" || fail "a $bad document: $(cat "$T/mixed.err")"
 done
-rm "$T/mixed/zz-new.json" && cp "$T/plan.json" "$T/mixed/"
+# The same campaign written by a gdperf of /2 documents reads the same.
+rm "$T/mixed/zz-new.json"
+for f in "$T/mixed/"c*.json "$T/mixed/"[dx]*.json; do
+	sed -i 's|"schema": "gdperf.run/3"|"schema": "gdperf.run/2"|' "$f"
+done
+grep -q '"schema": "gdperf.run/2"' "$T/mixed/c1-node01-node12-g0-ab-r1.json" || fail "no /2 documents made"
+"$B/gd_report" --plan "$T/plan.json" --json "$T/mixed2.json" --markdown /dev/null "$T/mixed"
+[ $? -eq 0 ] || fail "the clean campaign as gdperf.run/2 documents does not pass"
+cp "$T/plan.json" "$T/mixed/"
 "$B/gd_report" --plan "$T/plan.json" --json "$T/mixed.json" --markdown "$T/mixed.md" "$T/mixed"
 [ $? -eq 0 ] || fail "the plan among the documents changed the outcome"
 grep -q ', 1 skipped (not a run or gd_doctor document)' "$T/mixed.md" ||
