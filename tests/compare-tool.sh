@@ -135,11 +135,18 @@ scale 0.7 DD >"$T/self-slow.json"
 run 3 self-slow "$T/self-slow.json"
 run 3 self-floor --expect-ratio=0.99 "$sweep"
 run 0 self-floor-low --expect-ratio=0.9 "$sweep"
+# The run's own floor from its options: expect_ratio in gdperf.run/3, the
+# option's name, expect-ratio, in a /2 document.
+jq '.options.expect_ratio = 0.99' "$sweep" >"$T/floor3.json"
+run 3 self-floor-v3 "$T/floor3.json"
+jq '.schema = "gdperf.run/2" | .options |= (del(.expect_ratio) | .["expect-ratio"] = 0.99)' \
+	"$sweep" >"$T/floor2.json"
+run 3 self-floor-v2 "$T/floor2.json"
 
 # 5. Refusals: exit 1 with the file and the reason.
 jq '.schema = "gdperf.run/1"' "$sweep" >"$T/schema1.json"
 run 1 schema "$sweep" "$T/schema1.json"
-has schema "schema 'gdperf.run/1', not gdperf.run/2"
+has schema "schema 'gdperf.run/1', not gdperf.run/3 or gdperf.run/2"
 jq '.tool = "gd_read_bw" | .test.verb = "read"' "$sweep" >"$T/read.json"
 run 1 other-test "$sweep" "$T/read.json"
 has other-test 'different tests'

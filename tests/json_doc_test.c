@@ -113,7 +113,7 @@ static void test_document_shape(void **state)
 
 	doc = json_object_from_file(path);
 	assert_non_null(doc);
-	assert_str_key(doc, "schema", "gdperf.run/2");
+	assert_str_key(doc, "schema", "gdperf.run/3");
 	assert_str_key(doc, "tool", "gd_write_bw");
 	assert_str_key(doc, "version", PACKAGE_VERSION);
 	v = get(doc, "command_line");

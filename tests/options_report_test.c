@@ -279,14 +279,14 @@ static void test_gate_undecided(void **state)
 			 0);
 	eff = gd_opts_effective(&o);
 	assert_string_equal(json_object_get_string(json_object_object_get(
-				    eff, "gate-undecided")),
+				    eff, "gate_undecided")),
 			    "pass");
 	json_object_put(eff);
 	gd_opts_free(&o);
 	assert_int_equal(PARSE0(&t_write_lat, &o), 0);
 	assert_null(o.gate_undecided);
 	eff = gd_opts_effective(&o);
-	assert_true(json_object_object_get_ex(eff, "gate-undecided", NULL));
+	assert_true(json_object_object_get_ex(eff, "gate_undecided", NULL));
 	json_object_put(eff);
 	gd_opts_free(&o);
 	REJECT(&t_write_bw, -EINVAL, "accepted values fail, pass",

@@ -124,6 +124,11 @@ build_deb() {
 
 	say "contents of $(basename "$deb"):"
 	dpkg-deb -c "$deb" | awk '$1 !~ /^d/ { print "  " $6 ($7 == "->" ? " -> " $8 : "") }'
+	# the JSON Schemas are data a user's validator points at: in the package
+	for sch in run fleet plan; do
+		dpkg-deb -c "$deb" | grep -q "/usr/share/$name/schemas/gdperf.$sch.schema.json\$" ||
+			die "$(basename "$deb") lacks /usr/share/$name/schemas/gdperf.$sch.schema.json (schemas/schemas.mk)"
+	done
 	say "$(dpkg-deb -c "$deb" | grep -vc '^d') files, installed size $(dpkg-deb -f "$deb" Installed-Size) KiB, Depends: $(dpkg-deb -f "$deb" Depends)"
 
 	[ "$(id -u)" -eq 0 ] || die "installing the package needs root (run as root, or stop here: the .deb is $deb)"
@@ -166,6 +171,11 @@ build_rpm() {
 		n=$((n + 1))
 		say "built $(basename "$rpm") in $((SECONDS - t1)) s: rpm -qlp:"
 		rpm -qlp "$rpm" 2>/dev/null | sed 's/^/  /'
+		case $(basename "$rpm") in *debug*) continue ;; esac
+		for sch in run fleet plan; do
+			rpm -qlp "$rpm" 2>/dev/null | grep -q "^/usr/share/$name/schemas/gdperf.$sch.schema.json\$" ||
+				die "$(basename "$rpm") lacks /usr/share/$name/schemas/gdperf.$sch.schema.json (%files in $name.spec)"
+		done
 		say "$(rpm -qlp "$rpm" 2>/dev/null | wc -l) paths; requires: $(rpm -qp --requires "$rpm" 2>/dev/null | grep -v '^rpmlib(' | sed 's/(.*//' | sort -u | tr '\n' ' ')"
 	done
 	[ $n -gt 0 ] || die "rpmbuild left no RPM under $top/RPMS"

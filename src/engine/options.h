@@ -196,8 +196,9 @@ int gd_opts_from_wire(const struct gd_test *test, struct gd_opts *o,
 		      struct json_object *wire, char *field, size_t field_len,
 		      char *ours, char *theirs, size_t val_len);
 /* Test description object for the JSON document. */
-/* Every option's effective value (defaults, --config, command line) by long
- * name, and "config": {file, sha256} when a --config file was read. */
+/* Every option's effective value (defaults, --config, command line) under
+ * its long name in snake_case ("ib-dev" -> "ib_dev"), and "config": {file,
+ * sha256} when a --config file was read. */
 struct json_object *gd_opts_effective(const struct gd_opts *o);
 struct json_object *gd_opts_describe(const struct gd_test *test,
 				     const struct gd_opts *o);

@@ -6,6 +6,7 @@
  */
 #include <config.h>
 
+#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -271,18 +272,40 @@ struct json_object *gd_opts_describe(const struct gd_test *test,
 	return d;
 }
 
+/*
+ * The document's key for an option: one style, snake_case, whatever
+ * perftest spelled the option ("ib-dev" -> "ib_dev", "noPeak" -> "no_peak",
+ * "MGID" -> "mgid", "CPU-freq" -> "cpu_freq"); the command line keeps the
+ * perftest names. gdperf.run/3 (/2 used the option names as keys).
+ */
+static void gd_opt_json_key(const char *name, char *key, size_t len)
+{
+	size_t n = 0;
+
+	for (const char *p = name; *p && n + 2 < len; p++) {
+		unsigned char c = (unsigned char)*p;
+
+		if (isupper(c) && p > name && islower((unsigned char)p[-1]))
+			key[n++] = '_';
+		key[n++] = c == '-' ? '_' : (char)tolower(c);
+	}
+	key[n] = '\0';
+}
+
 struct json_object *gd_opts_effective(const struct gd_opts *o)
 {
 	struct json_object *all = json_object_new_object(), *cfg;
+	char key[64];
 
 	for (size_t i = 0; i < GD_NOPTS; i++) {
 		const struct gd_opt_def *d = &gd_opt_table[i];
 
-		if (d->type != GD_T_LABEL && d->type != GD_T_OUTPUT &&
-		    strcmp(d->long_name, "help") &&
-		    strcmp(d->long_name, "version"))
-			json_object_object_add(all, d->long_name,
-					       gd_opt_value_json(d, o));
+		if (d->type == GD_T_LABEL || d->type == GD_T_OUTPUT ||
+		    !strcmp(d->long_name, "help") ||
+		    !strcmp(d->long_name, "version"))
+			continue;
+		gd_opt_json_key(d->long_name, key, sizeof(key));
+		json_object_object_add(all, key, gd_opt_value_json(d, o));
 	}
 	if (!o->config_path)
 		return all;

@@ -54,7 +54,7 @@ static void gd_mmap_apply_options(struct gd_mem_spec *spec,
 {
 	struct json_object *v;
 
-	if (json_object_object_get_ex(options, "mmap-offset", &v))
+	if (json_object_object_get_ex(options, "mmap_offset", &v))
 		spec->offset_bytes = json_object_get_uint64(v);
 }
 

@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
-# Labelled synthetic corpus for gd_report's tests: one gdperf.run/1 document
-# per side of every execution of a gd_plan JSON plan, bandwidth curves with
-# deterministic noise, and injected faults whose failure domain is known.
+# Labelled synthetic corpus for gd_report's tests: one gdperf.run/3 document
+# (the shape the gd_* binaries write; tests/schemas.sh validates it) per
+# side of every execution of a gd_plan JSON plan, bandwidth curves with
+# deterministic noise, injected faults whose failure domain is known, and
+# gd_doctor's documents (gdperf.doctor/1).
 # Locality (round 4) executions get HH, D1D1 and D2D2 phases, the run tool's
 # header.memory_choice / d2_memory_choice and its D2D2/D1D1 assessment, with
 # their own injected findings (keyed by the server running the client).
@@ -14,6 +16,10 @@ import random
 SIZES = [4096, 65536, 262144, 1048576]
 HH_MIBPS = {4096: 9000.0, 65536: 40000.0, 262144: 45000.0, 1048576: 46000.0}
 DD_OVER_HH = 0.95
+# The run schema the gd_* binaries write (src/report/report.c) and
+# schemas/gdperf.run.schema.json describes; gd_doctor's own document.
+RUN_SCHEMA = "gdperf.run/3"
+DOCTOR_SCHEMA = "gdperf.doctor/1"
 
 
 def factors(ex, args):
@@ -53,11 +59,22 @@ def document(ex, role, host, hh, dd, rng):
               "server_a": ex["server_a"], "server_b": ex["server_b"],
               "gpu": str(ex["gpu"]), "nic": ex["nic_a"],
               "rail": str(ex["rail"]), "direction": ex["direction"]}
-    doc = {"schema": "gdperf.run/1", "tool": "gd_write_bw",
-           "version": "0.1.0", "command_line": ["gd_write_bw"],
+    nic = ex["nic_a"] if host == ex["server_a"] else ex["nic_b"]
+    doc = {"schema": RUN_SCHEMA, "tool": "gd_write_bw",
+           "version": "0.1.0",
+           "command_line": ["gd_write_bw", "-d", nic, "-a",
+                            "--out_json_file=%s.json" % ex["id"]],
+           "started_at": "2026-01-01T00:00:00Z",
            "hostname": host, "role": role, "labels": labels,
+           "options": {"ib_dev": nic, "ib_port": 1, "port": ex["port"],
+                       "connection": "RC", "all": True, "repeat": 1,
+                       "phases": "HH,DD", "report_gbits": False},
            "test": {"verb": "write", "measure": "bw", "connection": "RC",
-                    "qps": 1, "sizes_bytes": SIZES},
+                    "qps": 1, "all": True, "phases": "HH,DD",
+                    "min_size_bytes": SIZES[0],
+                    "max_size_bytes": SIZES[-1]},
+           "header": {"device": nic, "port": 1, "role": role},
+           "endpoints": {"local": {"device": nic, "port": 1}},
            "units": {"size": "bytes", "bw": "MiB/s", "msg_rate": "Mpps",
                      "lat": "usec"},
            "phases": [phase("HH", hh, rng), phase("DD", dd * DD_OVER_HH,
@@ -122,9 +139,11 @@ def locality(doc, client, nic, args):
 
 
 def envelope(host):
-    return {"schema": "gdperf.run/1", "tool": "gd_doctor",
-            "hostname": host,
-            "envelope": {"host": {"hostname": host},
+    return {"schema": DOCTOR_SCHEMA, "tool": "gd_doctor",
+            "version": "0.1.0", "command_line": ["gd_doctor", "--json"],
+            "exit_status": 0,
+            "envelope": {"schema": "gdperf.envelope/1",
+                         "host": {"hostname": host},
                          "gpu_nic_map": [{"gpu": 0, "nic": "mlx5_0",
                                           "path_class": "PIX"}],
                          "findings": []}}
@@ -187,7 +206,7 @@ def main():
                       "w") as f:
                 json.dump(envelope(h["name"]), f)
     for item in args.check:
-        doc = {"schema": "gdperf.run/1", "tool": "acceptance",
+        doc = {"schema": RUN_SCHEMA, "tool": "acceptance",
                "labels": {"check": item}, "error": None, "exit_status": 0}
         with open(os.path.join(args.out, "check-%s.json" % item), "w") as f:
             json.dump(doc, f)

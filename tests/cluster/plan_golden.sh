@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 # gd_plan worksheets against golden files (32x8x8 and an odd 5-server
 # cluster; the header names the --repeat every run gets), the nine figures
-# of the 32x8x8 case checked one by one, --campaign-repeats and its
+# of the 32x8x8 case checked one by one, --seconds as each run's -D (or
+# --tool-args' own -D counted), --campaign-repeats and its
 # deprecated alias --repeats, every option in gd_plan(1), and nonsense
 # input rejected with exit 2 and the option named.
 B=${GD_TOP_BUILDDIR:-.}
@@ -53,7 +54,7 @@ done
 # (wall_s 45 -> 768 x 45 s = 9.6 serial hours), and the worksheet names
 # where they came from; a document without an account, or not a run
 # document, is refused with the file named.
-printf '{"schema": "gdperf.run/2", "time_account": {"wall_s": 45.0, "steps": {"window_s": 36.0}}}' >"$T/run.json"
+printf '{"schema": "gdperf.run/3", "time_account": {"wall_s": 45.0, "steps": {"window_s": 36.0}}}' >"$T/run.json"
 "$B/gd_plan" --servers 32 --gpus-per-server 8 --rails 8 --nic-gbps 400 \
 	--campaign-repeats 3 --seconds-from "$T/run.json" > "$T/sf.txt" || fail "--seconds-from"
 grep -q '^ *9.6  serial hours' "$T/sf.txt" || fail "--seconds-from: 9.6 serial hours"
@@ -68,6 +69,37 @@ for f in old fleet missing; do
 	grep -q -- "--seconds-from $T/$f.json" "$T/sf-$f.out" || fail "--seconds-from $f.json: the file is not named"
 done
 grep -q 'no time_account' "$T/sf-old.out" || fail "--seconds-from: a run without an account"
+
+# --seconds is each run's -D: 30 s over 1 size x 2 phases x 3 rounds is
+# -D 5 in every command (once), and the hours are those commands' (5 x 6 =
+# 30 s); --tool-args' own -D is kept and counted instead (-a: 23 sizes x 2
+# phases x 3 rounds x 1 s = 138 s, 768 x 138 s = 29.44 h: the README's
+# example, 6.4 h before); with -n, or a tool without -D, no -D is added
+# and --seconds stays the (named) guess; host memory only is one phase.
+sh32="--servers 32 --gpus-per-server 8 --rails 8 --nic-gbps 400 --seconds 30"
+"$B/gd_plan" $sh32 --quiet --commands "$T/d.cmds" --json "$T/d.json" || fail "gd_plan -D"
+n=$(grep -c ' gd_write_bw -d mlx5_[0-7] -p [0-9]* -D 5 --repeat=3 .* gd_write_bw -d mlx5_[0-7] -p [0-9]* -D 5 --repeat=3 ' "$T/d.cmds")
+all=$(grep -c 'gd_write_bw' "$T/d.cmds")
+[ "$n" = "$all" ] && [ "$n" -ge 768 ] || fail "--seconds 30: $n of $all command lines with -D 5 on both sides"
+[ "$(grep -o ' -D ' "$T/d.cmds" | wc -l)" = $((2 * all)) ] || fail "a side with two -D"
+tr -d ' \n' <"$T/d.json" | grep -q '"seconds_per_execution":30.0,"seconds_source":"seconds","run_duration_s":5,"run_steps":6,' ||
+	fail "plan.json: seconds_source, run_duration_s, run_steps"
+"$B/gd_plan" $sh32 --tool-args '-a -D 1' --commands "$T/a.cmds" >"$T/a.txt" || fail "-a -D 1"
+grep -q '^ *29.44  serial hours' "$T/a.txt" || fail "-a -D 1: 29.44 serial hours"
+grep -q "138 s per execution" "$T/a.txt" && grep -q "^(seconds per execution: --tool-args' -D x 138 steps: 23 size(s) x 2 phase(s) x 3 round(s); --seconds is not used)" "$T/a.txt" ||
+	fail "-a -D 1: the worksheet does not say 138 s from --tool-args' -D"
+grep -q 'gd_write_bw -d mlx5_0 -p 18515 -a -D 1 --repeat=3 --mem' "$T/a.cmds" || fail "-a -D 1: the command line"
+"$B/gd_plan" $sh32 --tool-args '-n 50 -s 65536' --run-limit 40 --commands "$T/n.cmds" >"$T/n.txt" || fail "-n 50"
+grep -q ' -D ' "$T/n.cmds" && fail "-n 50: gd_plan added -D"
+grep -q 'timeout -k 10 40 gd_write_bw -d mlx5_0 -p 18515 -n 50 -s 65536 --repeat=3 ' "$T/n.cmds" || fail "-n 50: the command line"
+grep -q '^ *6.4  serial hours' "$T/n.txt" && grep -q '^(seconds per execution: --seconds, a guess: --tool-args give -n' "$T/n.txt" ||
+	fail "-n 50: --seconds is not the named guess"
+"$B/gd_plan" $sh32 --tool gd_write_lat --commands "$T/l.cmds" >"$T/l.txt" || fail "gd_write_lat"
+grep -q ' -D ' "$T/l.cmds" && fail "gd_write_lat has no -D, gd_plan added one"
+grep -q '^(seconds per execution: --seconds, a guess: gd_write_lat has no -D' "$T/l.txt" || fail "gd_write_lat: the guess is not named"
+"$B/gd_plan" $sh32 --gpu-mem none --seconds 10 --commands "$T/h.cmds" >"$T/h.txt" || fail "--gpu-mem none"
+grep -q '^ *1.92  serial hours' "$T/h.txt" && grep -q 'gd_write_bw -d mlx5_0 -p 18515 -D 3 --repeat=3 --out_json_file' "$T/h.cmds" ||
+	fail "--gpu-mem none --seconds 10: -D 3 x 3 steps, 768 x 9 s = 1.92 h"
 
 # Every option of gd_plan's option table has its entry in gd_plan(1).
 M=${GD_TOP_SRCDIR:-.}/man/gd_plan.1
@@ -100,4 +132,6 @@ bad --run-limit $base --rails 8 --run-limit -1
 # gd_plan writes --repeat itself: a second one would contradict the plan.
 bad --tool-args $base --rails 8 --tool-args '-n 5 --repeat=2'
 bad --tool-args $base --rails 8 --repeat 2 --tool-args '--run_infinitely'
+bad '--tool-args -D' $base --rails 8 --tool-args '-D 0'
+bad '--tool-args --max-size' $base --rails 8 --tool-args '-a --max-size=4X'
 echo "PASS: golden worksheets and input checks"

@@ -55,9 +55,10 @@ lines=$(grep -c '^ssh -n ' "$T/l/plan.cmds")
 [ "$lines" = 8 ] || fail "expected 8 serial command lines (rounds 1-2), got $lines"
 lines=$(grep -c '^{ ssh -n .*; } &$' "$T/l/plan.cmds")
 [ "$lines" = 4 ] || fail "expected 4 concurrent lines (round 3), got $lines"
-# Every run bounded (--run-limit, default 300 + 10 x 30 s) and with the
+# Every run bounded (--run-limit, default 300 + 10 x 30 s), -D 5 (30 s over
+# 1 size x 2 phases x 3 rounds) and with the
 # plan's --repeat (default 3).
-grep -q '^ssh -n node04 "timeout -k 10 600 gd_write_bw -d mlx5_0 -p 18515 --repeat=3 --mem=cuda:0 --phases=HH,DD --out_json_file=$RESULTS/c1-node01-node04-g0-ab-r1.server.json' "$T/l/plan.cmds" ||
+grep -q '^ssh -n node04 "timeout -k 10 600 gd_write_bw -d mlx5_0 -p 18515 -D 5 --repeat=3 --mem=cuda:0 --phases=HH,DD --out_json_file=$RESULTS/c1-node01-node04-g0-ab-r1.server.json' "$T/l/plan.cmds" ||
 	fail "server side of the first execution"
 [ "$(grep -o 'timeout -k 10 600 gd_write_bw [^"]* --repeat=3 ' "$T/l/plan.cmds" | wc -l)" = 24 ] ||
 	fail "every side of the 12 executions should be bounded and repeated"

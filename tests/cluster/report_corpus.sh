@@ -6,7 +6,8 @@
 # the ratio gate fails on the slow association's repeats only. A larger one
 # (about 2,000 documents) is checked against a re-computation of every
 # execution's status and coverage cell: correctness only, no timing (that
-# is contrib/bench-gd-report's).
+# is contrib/bench-gd-report's). Documents of an unknown schema version
+# are refused, with the file named.
 B=${GD_TOP_BUILDDIR:-.}
 S=${GD_TOP_SRCDIR:-.}/tests/cluster
 # configure chose the interpreter (--enable-python-tests); run by hand, any python3.
@@ -40,6 +41,35 @@ python3 "$S/make_corpus.py" --plan "$T/plan.json" --out "$T/clean" \
 rc=$?
 [ $rc -eq 0 ] || fail "clean corpus: exit $rc, expected 0"
 python3 "$S/check_report.py" clean "$T/clean.json" || exit 1
+
+# A run or gd_doctor document of a version this gd_report does not read is
+# refused (exit 2) with the file, the schema found and the ones accepted;
+# other JSON in the directory (here the plan) is skipped and counted.
+# (The clean corpus's gd_doctor documents, gdperf.doctor/1, gave the
+# inventory item above.)
+for bad in gdperf.run/9 gdperf.doctor/2; do
+	rm -rf "$T/mixed" && mkdir "$T/mixed" && cp "$T/clean/"*.json "$T/mixed/"
+	printf '{"schema": "%s", "tool": "gd_write_bw", "exit_status": 0}\n' \
+		"$bad" >"$T/mixed/zz-new.json"
+	"$B/gd_report" --json "$T/mixed.json" "$T/mixed" >/dev/null 2>"$T/mixed.err"
+	rc=$?
+	[ $rc -eq 2 ] || fail "a $bad document: exit $rc, expected 2"
+	grep -q "$T/mixed/zz-new.json: schema '$bad' is not one this gd_report reads (gdperf.run/1, /2, /3 and gdperf.doctor/1)" \
+		"$T/mixed.err" || fail "a $bad document: $(cat "$T/mixed.err")"
+done
+# The same campaign written by a gdperf of /2 documents reads the same.
+rm "$T/mixed/zz-new.json"
+for f in "$T/mixed/"c*.json "$T/mixed/"[dx]*.json; do
+	sed -i 's|"schema": "gdperf.run/3"|"schema": "gdperf.run/2"|' "$f"
+done
+grep -q '"schema": "gdperf.run/2"' "$T/mixed/c1-node01-node12-g0-ab-r1.json" || fail "no /2 documents made"
+"$B/gd_report" --plan "$T/plan.json" --json "$T/mixed2.json" --markdown /dev/null "$T/mixed"
+[ $? -eq 0 ] || fail "the clean campaign as gdperf.run/2 documents does not pass"
+cp "$T/plan.json" "$T/mixed/"
+"$B/gd_report" --plan "$T/plan.json" --json "$T/mixed.json" --markdown "$T/mixed.md" "$T/mixed"
+[ $? -eq 0 ] || fail "the plan among the documents changed the outcome"
+grep -q ', 1 skipped (not a run or gd_doctor document)' "$T/mixed.md" ||
+	fail "the plan among the documents was not skipped and counted"
 
 python3 "$S/check_report.py" reference "$T/faulty.json" "$T/plan.json" \
 	"$T/faulty" || exit 1

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
- * gd_report's model: the executions found in a directory of gdperf.run/1
+ * gd_report's model: the executions found in a directory of gdperf.run
  * documents (client and server sides merged by the "exec" label), gd_doctor
  * envelopes, the plan they were meant to cover, and what the analysis
  * concludes (coverage, outliers, failure domains, acceptance checklist).

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * Reading evidence: the plan (gdperf.plan/1, what was intended), every
- * gdperf.run/1 document under a directory (merged per execution by its
- * "exec" label) and gd_doctor envelopes (inventory and GPU/NIC map).
+ * gdperf.run/1, /2 or /3 document under a directory (merged per execution by
+ * its "exec" label) and gd_doctor envelopes (inventory and GPU/NIC map).
  * Locality (round 4) executions end up apart, in fl->loc_runs.
  */
 #include <config.h>
@@ -490,23 +490,61 @@ static struct json_object *read_doc(struct reader *rd, const char *path)
 	return json_tokener_parse_ex(rd->tok, rd->buf, (int)len);
 }
 
+/*
+ * The documents gd_report reads: run documents (/2 only added keys and /3
+ * renamed those of "options", which gd_report does not read, so one reader
+ * reads all three; older campaigns' results still count) and
+ * gd_doctor's. Another version of either is refused rather than misread;
+ * any other JSON in the directory (the plan, a fleet report) is skipped.
+ */
+static const char *const run_schemas[] = { "gdperf.run/1", "gdperf.run/2",
+					   "gdperf.run/3" };
+#define DOCTOR_SCHEMA "gdperf.doctor/1"
+#define ACCEPTED "gdperf.run/1, /2, /3 and " DOCTOR_SCHEMA
+
+enum doc_kind { DOC_OTHER, DOC_RUN, DOC_DOCTOR, DOC_UNKNOWN };
+
+static enum doc_kind doc_kind(const char *schema)
+{
+	size_t i;
+
+	if (!schema)
+		return DOC_OTHER;
+	for (i = 0; i < sizeof(run_schemas) / sizeof(run_schemas[0]); i++)
+		if (!strcmp(schema, run_schemas[i]))
+			return DOC_RUN;
+	if (!strcmp(schema, DOCTOR_SCHEMA))
+		return DOC_DOCTOR;
+	if (!strncmp(schema, "gdperf.run/", 11) ||
+	    !strncmp(schema, "gdperf.doctor/", 14))
+		return DOC_UNKNOWN;
+	return DOC_OTHER;
+}
+
 static int ingest_file(struct gd_fleet *fl, struct reader *rd, const char *path)
 {
 	struct json_object *doc = read_doc(rd, path);
 	const char *schema = gd_json_str(doc, "schema"),
 		   *tool = gd_json_str(doc, "tool");
+	enum doc_kind kind = doc_kind(schema);
 	int ret = 0;
 
 	fl->n_docs++;
-	if (!schema || strncmp(schema, "gdperf.run/", 11))
+	if (kind == DOC_UNKNOWN)
+		ret = gd_err(-EINVAL,
+			     "%s: schema '%s' is not one this gd_report reads "
+			     "(%s); report it with the gdperf release that "
+			     "wrote it, or move it out of the directory",
+			     path, schema, ACCEPTED);
+	else if (kind == DOC_OTHER)
 		fl->n_skipped++;
-	else if ((tool && !strcmp(tool, "gd_doctor")) ||
+	else if (kind == DOC_DOCTOR || (tool && !strcmp(tool, "gd_doctor")) ||
 		 (jget(doc, "envelope") && !jget(doc, "phases")))
 		ingest_envelope(fl, doc);
 	else
 		ret = ingest_run(fl, doc, path);
 	json_object_put(doc);
-	if (ret)
+	if (ret && kind != DOC_UNKNOWN)
 		return gd_err(ret,
 			      "out of memory reading '%s' after %zu documents "
 			      "and %zu executions; run gd_report with more "

@@ -402,7 +402,7 @@ int gd_fleet_write_markdown(struct json_object *doc, const char *path)
 	grid_read(doc, &g);
 	fprintf(f,
 		"# gd_report: cluster acceptance\n\n%zu documents read, %zu "
-		"skipped (not gdperf.run/1), %zu without an exec label; %zu "
+		"skipped (not a run or gd_doctor document), %zu without an exec label; %zu "
 		"executions known, plan %s.\n\n",
 		jcount(in, "documents"), jcount(in, "skipped"),
 		jcount(in, "unlabelled"), jlen(jget(doc, "executions")),

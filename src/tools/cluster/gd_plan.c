@@ -81,7 +81,9 @@ static void usage(FILE *f)
 		"                         own run labelled repeat=1..N (default 3)\n"
 		"  --repeats N            deprecated alias of --campaign-repeats (not the\n"
 		"                         rounds inside a run: that is --repeat)\n"
-		"  --seconds S            seconds per execution (default 30)\n"
+		"  --seconds S            seconds per execution (default 30), written as\n"
+		"                         each run's -D: S / (sizes x phases x rounds),\n"
+		"                         whole seconds; --tool-args' own -D or -n wins\n"
 		"  --seconds-from RUN.json  seconds per execution from a run of the\n"
 		"                         same job: its time account's wall time\n"
 		"  --hosts FILE           host list: NAME [rack=RACK] [GPU:NIC:RAIL ...]\n"
@@ -238,6 +240,8 @@ int main(int argc, char **argv)
 		ret = gd_plan_cfg_check(&plan.cfg);
 	if (!ret && !o.hosts)
 		ret = gd_plan_hosts_default(&plan);
+	if (!ret)
+		ret = gd_plan_seconds_resolve(&plan.cfg);
 	if (!ret)
 		ret = gd_plan_build(&plan);
 	if (ret)

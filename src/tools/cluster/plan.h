@@ -45,6 +45,15 @@ struct gd_plan_host {
 	struct gd_plan_assoc *assoc; /* gpus_per_server entries */
 };
 
+/* Where the seconds per execution come from (gd_plan_seconds_resolve). */
+enum gd_plan_seconds_src {
+	GD_SECONDS_DURATION, /* --seconds, written as each run's -D */
+	GD_SECONDS_TOOL_D,   /* --tool-args' own -D x the run's steps */
+	GD_SECONDS_ITERS,    /* --seconds, a guess: --tool-args give -n */
+	GD_SECONDS_NO_D,     /* --seconds, a guess: the tool has no -D */
+	GD_SECONDS_FROM,     /* --seconds-from: a run's time account */
+};
+
 struct gd_plan_cfg {
 	long servers;
 	long gpus_per_server;
@@ -59,6 +68,12 @@ struct gd_plan_cfg {
 	 * that run's wall time in measured windows */
 	char seconds_from[GD_PLAN_ARGS_MAX];
 	double seconds_from_window_share;
+	/* what a run is made of: sizes x phases x rounds measured one after
+	 * another, each for -D seconds (run_duration_s; 0: gd_plan writes
+	 * no -D) */
+	enum gd_plan_seconds_src seconds_src;
+	long run_steps, run_sizes, run_phases;
+	long run_duration_s;
 	char name[GD_PLAN_NAME_MAX];
 	char host_prefix[GD_PLAN_NAME_MAX];
 	char nic_prefix[GD_PLAN_NAME_MAX];
@@ -129,6 +144,11 @@ void gd_plan_cfg_defaults(struct gd_plan_cfg *cfg);
 /* plan_seconds.c: --seconds-from RUN.json, the seconds per execution from
  * that run's time_account.wall_s; -EINVAL naming the file and the fix. */
 int gd_plan_seconds_from(struct gd_plan_cfg *c, const char *path);
+/* After every option: the seconds per execution from the commands gd_plan
+ * will write (-D from --seconds, or --tool-args' own -D), so the worksheet's
+ * hours are those of the runs; -EINVAL naming a bad --tool-args value. */
+int gd_plan_seconds_resolve(struct gd_plan_cfg *c);
+const char *gd_plan_seconds_src_name(enum gd_plan_seconds_src src);
 int gd_plan_cfg_set(struct gd_plan_cfg *cfg, const char *key,
 		    const char *value);
 int gd_plan_cfg_load(struct gd_plan_cfg *cfg, const char *path);

@@ -3,7 +3,7 @@
  * Launch files for engines clusters already run: the command line of each
  * side of an execution (shared with the Slurm files, plan_slurm.c) and a
  * plain command file (one line per execution, for ssh, pdsh, clush or the
- * local shell). Each run writes one gdperf.run/1 document into $RESULTS,
+ * local shell). Each run writes one gdperf.run/3 document into $RESULTS,
  * labelled for gd_report.
  */
 #include <config.h>
@@ -138,6 +138,9 @@ void gd_plan_run_cmd(const struct gd_plan *plan, const struct gd_plan_exec *e,
 	put_arg_long(&c, " -p ", e->port);
 	if (plan->cfg.tool_args[0])
 		put_arg(&c, " ", plan->cfg.tool_args);
+	/* --seconds as the run's length: the worksheet's hours are these */
+	if (plan->cfg.run_duration_s)
+		put_arg_long(&c, " -D ", plan->cfg.run_duration_s);
 	if (plan->cfg.tool_repeat > 1)
 		put_arg_long(&c, " --repeat=", plan->cfg.tool_repeat);
 	mem_args(plan, e, &c);

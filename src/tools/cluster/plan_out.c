@@ -100,6 +100,47 @@ static void print_schedule(const struct gd_plan *plan, FILE *f)
 	}
 }
 
+/* Where the seconds per execution come from, so the hours can be
+ * checked against the commands. */
+static void print_seconds_src(const struct gd_plan_cfg *c, FILE *f)
+{
+	char steps[96];
+
+	snprintf(steps, sizeof(steps),
+		 "%ld steps: %ld size(s) x %ld phase(s) x %ld round(s)",
+		 c->run_steps, c->run_sizes, c->run_phases, c->tool_repeat);
+	switch (c->seconds_src) {
+	case GD_SECONDS_DURATION:
+		fprintf(f,
+			"(seconds per execution: -D %ld in every run x %s)\n",
+			c->run_duration_s, steps);
+		break;
+	case GD_SECONDS_TOOL_D:
+		fprintf(f,
+			"(seconds per execution: --tool-args' -D x %s; "
+			"--seconds is not used)\n",
+			steps);
+		break;
+	case GD_SECONDS_ITERS:
+		fprintf(f, "(seconds per execution: --seconds, a guess: "
+			   "--tool-args give -n, so the iterations set a run's "
+			   "length; --seconds-from measures one)\n");
+		break;
+	case GD_SECONDS_NO_D:
+		fprintf(f,
+			"(seconds per execution: --seconds, a guess: %s has "
+			"no -D; --seconds-from measures one run)\n",
+			c->tool);
+		break;
+	case GD_SECONDS_FROM:
+		fprintf(f,
+			"(seconds per execution: the time account of %s, "
+			"%.0f%% of it in measured windows)\n",
+			c->seconds_from, 100 * c->seconds_from_window_share);
+		break;
+	}
+}
+
 int gd_plan_print_worksheet(const struct gd_plan *plan, FILE *f)
 {
 	const struct gd_plan_cfg *c = &plan->cfg;
@@ -116,11 +157,7 @@ int gd_plan_print_worksheet(const struct gd_plan *plan, FILE *f)
 	gd_plan_fmt_num(num, sizeof(num), c->seconds);
 	fprintf(f, "%s s per execution, --repeat=%ld in every run\n", num,
 		c->tool_repeat);
-	if (c->seconds_from[0])
-		fprintf(f,
-			"(seconds per execution: the time account of %s, "
-			"%.0f%% of it in measured windows)\n",
-			c->seconds_from, 100 * c->seconds_from_window_share);
+	print_seconds_src(c, f);
 	fputc('\n', f);
 	for (i = 0; i < n; i++) {
 		gd_plan_fmt_num(num, sizeof(num), rows[i].value);
@@ -152,6 +189,15 @@ static struct json_object *cfg_json(const struct gd_plan_cfg *c)
 			       json_object_new_int64(gd_plan_run_limit(c)));
 	json_object_object_add(o, "seconds_per_execution",
 			       json_object_new_double(c->seconds));
+	json_object_object_add(o, "seconds_source",
+			       json_object_new_string(gd_plan_seconds_src_name(
+				       c->seconds_src)));
+	json_object_object_add(
+		o, "run_duration_s",
+		c->run_duration_s ? json_object_new_int64(c->run_duration_s)
+				  : NULL);
+	json_object_object_add(o, "run_steps",
+			       json_object_new_int64(c->run_steps));
 	json_object_object_add(o, "seconds_from",
 			       c->seconds_from[0]
 				       ? json_object_new_string(c->seconds_from)

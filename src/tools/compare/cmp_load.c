@@ -18,7 +18,10 @@
 #include "util/error.h"
 #include "util/json_get.h"
 
-#define GD_CMP_SCHEMA "gdperf.run/2"
+/* /3 only renamed the keys of "options" (snake_case), which gd_compare
+ * reads under either name. */
+#define GD_CMP_SCHEMA "gdperf.run/3"
+#define GD_CMP_SCHEMA_V2 "gdperf.run/2"
 /* A run document of 128 sizes, 64 rounds and every phase stays far
  * below this; anything larger is not one. */
 #define GD_CMP_MAX_DOC_BYTES (256u << 20)
@@ -120,13 +123,16 @@ int gd_cmp_load(const char *path, struct json_object **doc)
 	schema = json_object_is_type(d, json_type_object)
 			 ? gd_json_str(d, "schema")
 			 : NULL;
-	if (!schema || strcmp(schema, GD_CMP_SCHEMA)) {
-		ret = gd_err(-EINVAL,
-			     "%s: schema '%s', not %s: gd_compare judges run "
-			     "documents of this release (a gd_* benchmark's "
-			     "--out_json_file); rerun the test with this "
-			     "release",
-			     path, schema ? schema : "(none)", GD_CMP_SCHEMA);
+	if (!schema || (strcmp(schema, GD_CMP_SCHEMA) &&
+			strcmp(schema, GD_CMP_SCHEMA_V2))) {
+		ret = gd_err(
+			-EINVAL,
+			"%s: schema '%s', not %s or %s: gd_compare judges run "
+			"documents of this release (a gd_* benchmark's "
+			"--out_json_file); rerun the test with this "
+			"release",
+			path, schema ? schema : "(none)", GD_CMP_SCHEMA,
+			GD_CMP_SCHEMA_V2);
 		goto put;
 	}
 	phases = gd_json_path(d, "phases", NULL);

@@ -50,7 +50,7 @@ static void usage(FILE *f)
 	fprintf(f,
 		"Usage: gd_compare [options] BASELINE.json CANDIDATE.json...\n"
 		"       gd_compare [options] RUN.json\n"
-		"Judge saved gdperf.run/2 documents with the run's own statistics:\n"
+		"Judge saved gdperf.run/3 (or /2) documents with the run's own statistics:\n"
 		"each candidate's phase against the baseline's (candidate/baseline),\n"
 		"or one document's device phases against its HH again.\n\n"
 		"  --expect-ratio=R       floor: candidate at least R x baseline (latency:\n"
@@ -176,6 +176,14 @@ static int parse_args(int argc, char **argv, struct gd_cmp_opts *o)
 	return ret;
 }
 
+/* A run's option by its gdperf.run/3 key, or the option name a /2
+ * document used for it. */
+static bool run_option(struct json_object *opts, const char *key,
+		       const char *key_v2, double *v)
+{
+	return gd_json_num(opts, key, v) || gd_json_num(opts, key_v2, v);
+}
+
 /* Floor and judged sizes: the command line's, else the baseline run's. */
 static void resolve_gates(struct gd_cmp_opts *o, struct json_object *base)
 {
@@ -183,10 +191,13 @@ static void resolve_gates(struct gd_cmp_opts *o, struct json_object *base)
 	double v;
 
 	if (o->expect_ratio <= 0)
-		o->expect_ratio = gd_json_num(opts, "expect-ratio", &v) && v > 0
-					  ? v
-					  : GD_COMPARE_SLOW_RATIO;
-	if (!o->have_gate_from && gd_json_num(opts, "gate-from", &v) && v >= 0)
+		o->expect_ratio =
+			run_option(opts, "expect_ratio", "expect-ratio", &v) &&
+					v > 0
+				? v
+				: GD_COMPARE_SLOW_RATIO;
+	if (!o->have_gate_from &&
+	    run_option(opts, "gate_from", "gate-from", &v) && v >= 0)
 		o->gate_from = (uint64_t)v;
 	if (o->have_gate_from)
 		o->judge_from = o->gate_from;

@@ -57,7 +57,7 @@ run_bounded 90 "$out.txt" gd_send_bw $L --use-srq -q 4 -r 64 -n 200 --out_json_f
 rc=$?
 st=1
 [ $rc = 0 ] && json_ok "$out.json" "$(gd_json_bw_filter 65536 800) and .endpoints.local.srq == true
-	and .options[\"use-srq\"] == true
+	and .options.use_srq == true
 	and (.phases[0].results[0] | .messages_received == .messages_sent)" && st=0
 tap_check $st "gd_send_bw --use-srq -q 4 -r 64: exit $rc, 800 messages through one SRQ" "$out.txt"
 [ $st = 0 ] || json_diag "$out.json"
@@ -66,7 +66,7 @@ out=$WORK/srq_cm
 run_bounded 90 "$out.txt" gd_send_bw $L -R --use-srq -q 2 -r 64 -n 200 --out_json_file="$out.json"
 rc=$?
 st=1
-[ $rc = 0 ] && json_ok "$out.json" "$(gd_json_bw_filter 65536 400) and .options[\"use-srq\"] == true
+[ $rc = 0 ] && json_ok "$out.json" "$(gd_json_bw_filter 65536 400) and .options.use_srq == true
 	and .options.rdma_cm == true
 	and (.phases[0].results[0] | .messages_received == .messages_sent)" && st=0
 tap_check $st "gd_send_bw -R --use-srq -q 2 -r 64: exit $rc, 400 messages through one SRQ under rdma_cm's QPs" "$out.txt"

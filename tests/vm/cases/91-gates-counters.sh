@@ -48,7 +48,7 @@ tap_check $? "the undecided gate's text report says why: GD_GATE_UNDECIDED, not 
 
 n=undecided_pass
 run $n -s 1M -n 20 --expect-ratio=0.9 --gate-undecided=pass
-check $n "$RC == 0 and .exit_status == 0 and .options.\"gate-undecided\" == \"pass\"
+check $n "$RC == 0 and .exit_status == 0 and .options.gate_undecided == \"pass\"
 	and ($RATIO_GATE | length) == 1
 	and all($RATIO_GATE[]; .undecided == true and .passed == true
 		and .undecided_policy == \"pass\")

@@ -1,0 +1,167 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+# Validates gdperf's JSON documents against schemas/*.schema.json (draft
+# 2020-12), each document by its own "schema" string, then proves the
+# validator bites: mutated copies of one valid document of each kind (an
+# unknown enum value, a missing required key, a wrong type) must fail.
+# Usage: validate.py SCHEMA_DIR --require run,plan,fleet PATH...
+import argparse
+import copy
+import json
+import os
+import sys
+
+try:
+    import jsonschema
+except ImportError:
+    print("SKIP: the python3 jsonschema module is not installed "
+          "(Debian/Ubuntu: python3-jsonschema)", file=sys.stderr)
+    sys.exit(77)
+
+
+def load_schemas(d):
+    """Schema string -> validator, from each file's properties.schema."""
+    out = {}
+    for name in sorted(os.listdir(d)):
+        if not name.endswith(".schema.json"):
+            continue
+        with open(os.path.join(d, name)) as f:
+            s = json.load(f)
+        jsonschema.Draft202012Validator.check_schema(s)
+        out[s["properties"]["schema"]["const"]] = \
+            (name, jsonschema.Draft202012Validator(s))
+    return out
+
+
+def paths(args):
+    for p in args:
+        if os.path.isdir(p):
+            for root, _, files in sorted(os.walk(p)):
+                for f in sorted(files):
+                    if f.endswith(".json"):
+                        yield os.path.join(root, f)
+        else:
+            yield p
+
+
+def family(schema):
+    return schema.split("/")[0] if isinstance(schema, str) else None
+
+
+def mutable(doc):
+    """Has every part that mutations() changes."""
+    if doc["schema"].startswith("gdperf.run/"):
+        return bool(doc.get("phases")) and "role" in doc
+    if doc["schema"].startswith("gdperf.plan/"):
+        return bool(doc.get("executions")) and bool(doc.get("steps"))
+    return bool(doc.get("executions")) and \
+        bool(doc.get("acceptance", {}).get("checklist"))
+
+
+def mutations(kind, doc):
+    """(what, mutated copy) pairs that the schema of @kind must refuse."""
+    def m(fn):
+        d = copy.deepcopy(doc)
+        fn(d)
+        return d
+    if kind == "gdperf.run":
+        out = [("phase status 'bogus'",
+                m(lambda d: d["phases"][0].update(status="bogus"))),
+               ("no role", m(lambda d: d.pop("role"))),
+               ("exit_status a string",
+                m(lambda d: d.update(exit_status="0"))),
+               ("verdict code GD_NOPE",
+                m(lambda d: d.update(verdicts=[{"code": "GD_NOPE",
+                                                "severity": "info",
+                                                "summary": "x"}]))),
+               ("units.bw 'MB/s'",
+                m(lambda d: d["units"].update(bw="MB/s"))),
+               ("schema gdperf.run/2",
+                m(lambda d: d.update(schema="gdperf.run/2"))),
+               ("an options key in another style ('ib-dev')",
+                m(lambda d: d["options"].update({"ib-dev": "mlx5_0"})))]
+        return out
+    if kind == "gdperf.plan":
+        return [("direction 'sideways'",
+                 m(lambda d: d["executions"][0].update(
+                     direction="sideways"))),
+                ("no config.servers", m(lambda d: d["config"].pop("servers"))),
+                ("seconds_source 'magic'",
+                 m(lambda d: d["config"].update(seconds_source="magic"))),
+                ("step round 7", m(lambda d: d["steps"][0].update(round=7))),
+                ("an unknown execution key",
+                 m(lambda d: d["executions"][0].update(extra=1)))]
+    if kind == "gdperf.fleet":
+        return [("execution status 'maybe'",
+                 m(lambda d: d["executions"][0].update(status="maybe"))),
+                ("no pass", m(lambda d: d.pop("pass"))),
+                ("domain unit 'rack'",
+                 m(lambda d: d["domains"].append(
+                     {"unit": "rack", "name": "r1", "evidence": "e",
+                      "action": "a"}))),
+                ("checklist status 'done'",
+                 m(lambda d: d["acceptance"]["checklist"][0].update(
+                     status="done")))]
+    return []
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("schemas")
+    ap.add_argument("--require", default="")
+    ap.add_argument("paths", nargs="+")
+    a = ap.parse_args()
+    schemas = load_schemas(a.schemas)
+    families = {family(s) for s in schemas}
+    counts, uncovered, failed, first = {}, {}, 0, {}
+    for p in paths(a.paths):
+        try:
+            with open(p) as f:
+                doc = json.load(f)
+        except ValueError as e:
+            print("FAIL: %s: not JSON: %s" % (p, e))
+            failed += 1
+            continue
+        s = doc.get("schema") if isinstance(doc, dict) else None
+        if s not in schemas:
+            if family(s) in families:
+                print("FAIL: %s: schema %r has no schema file here (%s)"
+                      % (p, s, ", ".join(sorted(schemas))))
+                failed += 1
+            else:
+                uncovered[s] = uncovered.get(s, 0) + 1
+            continue
+        name, v = schemas[s]
+        errs = sorted(v.iter_errors(doc),
+                      key=lambda e: [str(k) for k in e.path])
+        for e in errs[:3]:
+            print("FAIL: %s against %s: at /%s: %s" % (
+                p, name, "/".join(map(str, e.path)), e.message[:300]))
+        failed += bool(errs)
+        counts[s] = counts.get(s, 0) + 1
+        if not errs and family(s) not in first and mutable(doc):
+            first[family(s)] = doc
+    for s, n in sorted(counts.items()):
+        print("ok - %d %s document(s) valid" % (n, s))
+    for s, n in sorted(uncovered.items(), key=str):
+        print("# %d %s document(s) without a schema file, not checked"
+              % (n, s))
+    for kind in filter(None, a.require.split(",")):
+        if "gdperf." + kind not in first:
+            print("FAIL: no valid gdperf.%s document to mutate among the "
+                  "inputs" % kind)
+            failed += 1
+    for kind, doc in sorted(first.items()):
+        v = schemas[doc["schema"]][1]
+        for what, bad in mutations(kind, doc):
+            if v.is_valid(bad):
+                print("FAIL: %s with %s still validates: the schema is "
+                      "too loose" % (kind, what))
+                failed += 1
+            else:
+                print("ok - %s with %s is refused" % (kind, what))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
