@@ -20,8 +20,8 @@
 
 #include "util/error.h"
 #include "transport/oob.h"
-#include "engine/options.h"
-#include "engine/options_priv.h"
+#include "cli/options.h"
+#include "cli/options_priv.h"
 #include "opts_util.h"
 
 static void test_defaults_write_bw(void **state)

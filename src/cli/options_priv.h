@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "engine/options.h"
+#include "cli/options.h"
 
 enum gd_opt_type {
 	GD_T_FLAG, /* bool, no argument */
@@ -101,6 +101,10 @@ int gd_opts_mem_validate(struct gd_opts *o, bool mem_given, bool inline_given,
 			 bool mmap_offset_given);
 /* Does @pred hold for one of this side's device memories? */
 bool gd_opts_mem_any(const struct gd_opts *o, bool (*pred)(const char *));
+
+/* options_wire.c: the table-driven hooks the engine calls (gd_opts.ops,
+ * set by gd_opts_parse). */
+extern const struct gd_opts_ops gd_cli_opts_ops;
 
 /* Every field at the test's default. */
 void gd_opts_defaults(const struct gd_test *test, struct gd_opts *o);

@@ -13,8 +13,8 @@
 
 #include "util/error.h"
 #include "util/version.h"
-#include "engine/options.h"
-#include "engine/options_priv.h"
+#include "cli/options.h"
+#include "cli/options_priv.h"
 
 /* Room for every option's other spelling: a hyphen for an underscore. */
 #define GD_OPT_NAME_MAX 32
@@ -234,6 +234,7 @@ static int gd_opts_command_line(const struct gd_test *test, int argc,
 	gd_opts_defaults(test, &cl);
 	ret = gd_opts_getopt(test, argc, argv, &cl);
 	gd_opts_defaults(test, o);
+	o->ops = &gd_cli_opts_ops;
 	if (!ret)
 		ret = gd_opts_load_config(test, argc, argv, o, &cl);
 	gd_opts_free(&cl);

@@ -16,8 +16,8 @@
 #include <string.h>
 
 #include "util/error.h"
-#include "engine/options.h"
-#include "engine/options_priv.h"
+#include "cli/options.h"
+#include "cli/options_priv.h"
 
 /* Why an option is refused: the words every refusal of the kind starts
  * with (PERFTEST COMPATIBILITY in gdperf(7) groups them the same way). */

@@ -10,8 +10,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "engine/options.h"
-#include "engine/options_priv.h"
+#include "cli/options.h"
+#include "cli/options_priv.h"
 
 static const char *const gd_group_titles[GD_G_COUNT] = {
 	[GD_G_PERFTEST] = "perftest's options (the letters and meanings of ib_",

@@ -7,8 +7,8 @@
 
 #include <stddef.h>
 
-#include "engine/options.h"
-#include "engine/options_priv.h"
+#include "cli/options.h"
+#include "cli/options_priv.h"
 #include "engine/numa.h"
 
 #define OFF(f) offsetof(struct gd_opts, f)
