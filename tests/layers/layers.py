@@ -35,7 +35,7 @@ RANKS = {
 # Folders whose objects may not import stdio's printing functions: what
 # they have to say goes through the report layer (or gd_err, which main
 # prints through it).
-QUIET = ("engine", "transport", "mem", "envelope")
+QUIET = ("cli", "engine", "transport", "mem", "envelope")
 PRINTING = {
     "printf", "fprintf", "vprintf", "vfprintf", "dprintf", "vdprintf",
     "puts", "fputs", "fputs_unlocked", "putchar", "putchar_unlocked",
