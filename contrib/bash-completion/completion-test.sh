@@ -75,6 +75,8 @@ table() {
 			split(first, f, "\""); rest = substr(first, index(first, "\", ") + 3)
 			split(rest, a, ", "); arg = a[2] == "GD_T_FLAG" ? "n" : "y"
 			print "--" f[2], arg
+			# an optional argument attaches to the letter (-hall)
+			if (entry ~ /GD_F_OPTARG/) arg = "n"
 			if (a[1] ~ /^'\''.'\''$/) print "-" substr(a[1], 2, 1), arg
 		}' "$top_src/src/cli/options_table.c"
 		return

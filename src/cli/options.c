@@ -77,6 +77,19 @@ static int gd_parse_enum(const char *text, const char *what,
 			      : " bandwidth, message_rate, latency");
 }
 
+/* --help alone, or --help=all: the one word it takes. */
+static int gd_help_store(struct gd_opts *o, const char *arg)
+{
+	if (arg && strcmp(arg, "all"))
+		return gd_err(
+			-EINVAL,
+			"--help=%s: the only value is 'all' (--help=all also lists the options that have no effect and perftest's options gdperf refuses); or give --help alone",
+			arg);
+	o->help = true;
+	o->help_all = arg != NULL;
+	return 0;
+}
+
 int gd_opt_store(const struct gd_opt_def *d, struct gd_opts *o, const char *arg)
 {
 	char *base = (char *)o + d->offset;
@@ -123,6 +136,9 @@ int gd_opt_store(const struct gd_opt_def *d, struct gd_opts *o, const char *arg)
 		if (!ret)
 			*(enum gd_output_only *)base =
 				(enum gd_output_only)ival;
+		break;
+	case GD_T_HELP:
+		ret = gd_help_store(o, arg);
 		break;
 	case GD_T_LABEL:
 		if (!strchr(arg, '=') || arg[0] == '=')

@@ -22,7 +22,9 @@ size_t gd_opts_perftest_refused_count(void);
 int gd_opts_parse(const struct gd_test *test, int argc, char **argv,
 		  struct gd_opts *o, FILE *out);
 void gd_opts_free(struct gd_opts *o);
-void gd_opts_usage(const struct gd_test *test, FILE *out);
+/* --help: @all adds the options that have no effect and the perftest
+ * options gdperf refuses; every line fits in 80 columns. */
+void gd_opts_usage(const struct gd_test *test, bool all, FILE *out);
 
 /* The travelling fields as a JSON object (client -> server). */
 struct json_object *gd_opts_to_wire(const struct gd_test *test,

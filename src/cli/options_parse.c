@@ -45,6 +45,9 @@ static void gd_build_longopts(struct option *lo, char (*alt)[GD_OPT_NAME_MAX],
 			*s++ = (char)d->short_name;
 			if (d->type != GD_T_FLAG)
 				*s++ = ':';
+			/* -h or -hall: the argument is optional */
+			if (d->flags & GD_F_OPTARG)
+				*s++ = ':';
 		}
 	}
 	lo[n++] = (struct option){ "bidir", no_argument, NULL, 'b' };
@@ -180,7 +183,7 @@ int gd_opts_getopt(const struct gd_test *test, int argc, char **argv,
 {
 	struct option lo[2 * GD_NOPTS + 3];
 	char alt[GD_NOPTS][GD_OPT_NAME_MAX];
-	char shortopts[GD_NOPTS * 2 + 2];
+	char shortopts[GD_NOPTS * 3 + 2];
 	const char *dev = gd_argv_ib_dev(argc, argv);
 	int c, idx, li, ret;
 
@@ -252,7 +255,7 @@ int gd_opts_parse(const struct gd_test *test, int argc, char **argv,
 	if (ret)
 		return ret;
 	if (o->help) {
-		gd_opts_usage(test, out);
+		gd_opts_usage(test, o->help_all, out);
 		return 1;
 	}
 	if (o->version) {

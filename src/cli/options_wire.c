@@ -47,6 +47,7 @@ static struct json_object *gd_opt_value_json(const struct gd_opt_def *d,
 			gd_atomic_names[*(const enum gd_atomic_op *)base]);
 	case GD_T_OUTPUT:
 	case GD_T_LABEL:
+	case GD_T_HELP: /* never travels, never in the document */
 		break;
 	}
 	return NULL;
