@@ -943,6 +943,9 @@ static void test_help_short(void **state)
 	}
 	REJECT(&t_write_bw, -EINVAL, "--help=bogus: the only value is 'all'",
 	       "--help=bogus");
+	/* a flag with a value was "needs an argument ((null))" */
+	REJECT(&t_write_bw, -EINVAL, "option --reverse takes no value",
+	       "--reverse=x");
 	out = open_memstream(&text, &len);
 	assert_non_null(out);
 	assert_int_equal(parse_list(&t_write_bw, &o, out,

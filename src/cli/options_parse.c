@@ -109,6 +109,11 @@ static int gd_opt_unknown(const struct gd_test *test, const char *word, int c,
 		return gd_err(-EINVAL, "unknown option -%c; see %s --help", c,
 			      test->name);
 	}
+	/* a flag given a value ("--reverse=x") lands here too */
+	if (c >= 256 && c < 256 + (int)GD_NOPTS && !gd_opt_table[c - 256].arg)
+		return gd_err(-EINVAL,
+			      "option --%s takes no value; give it alone",
+			      gd_opt_table[c - 256].long_name);
 	if (c >= 256 && c < 256 + (int)GD_NOPTS)
 		return gd_err(-EINVAL, "option --%s needs an argument (%s)",
 			      gd_opt_table[c - 256].long_name,
