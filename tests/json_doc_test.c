@@ -20,7 +20,7 @@
 #include <json-c/json.h>
 
 #include "util/error.h"
-#include "engine/options.h"
+#include "cli/options.h"
 #include "opts_util.h"
 #include "report/report.h"
 #include "util/stats.h"

@@ -98,6 +98,16 @@ help_facts() {
 		}'
 }
 
+# --help wraps at 80 columns: a description goes on in lines indented 20
+# columns or more; joined back, each option is one line again.
+unwrap() {
+	awk '/^                    +[^ ]/ && prev != "" {
+			sub(/^ +/, ""); prev = prev " " $0; next
+		}
+		{ if (NR > 1) print prev; prev = $0 }
+		END { if (NR) print prev }'
+}
+
 sh "$top_src/man/mkpages.sh" "$top_src" "$top_build" "$tmp/pages" >"$tmp/mkpages.err" 2>&1 ||
 	fail "man/mkpages.sh failed: $(head -3 "$tmp/mkpages.err" | tr '\n' ' ')"
 # Every page renders: groff's own warnings (-ww) are failures.
@@ -118,11 +128,15 @@ for bin in $bins; do
 		fail "$exe not built"
 		continue
 	fi
-	if ! "$exe" --help >"$tmp/help-$bin.txt" 2>&1; then
-		fail "$bin --help exited with status $?"
+	# --help=all: plain --help leaves out the options that have no effect
+	if ! "$exe" --help=all >"$tmp/help-$bin.wrapped" 2>&1; then
+		fail "$bin --help=all exited with status $?"
 		continue
 	fi
-	help_facts <"$tmp/help-$bin.txt" >"$tmp/facts-$bin"
+	unwrap <"$tmp/help-$bin.wrapped" >"$tmp/help-$bin.txt"
+	# the refused perftest options are checked below, from their refusals
+	sed "/^perftest's options gdperf refuses/,/^\$/d" "$tmp/help-$bin.txt" |
+		help_facts >"$tmp/facts-$bin"
 	cut -f1 "$tmp/facts-$bin" | sort -u >"$tmp/help-$bin"
 	sed "s/^/$bin\t/" "$tmp/facts-$bin" >>"$tmp/all-facts"
 	n=$(wc -l <"$tmp/help-$bin")
@@ -215,7 +229,9 @@ done
 
 # The exit statuses --help announces, each in the page's words.
 for bin in $bins; do
-	sed -n 's/^Exit status: //p' "$tmp/help-$bin.txt"
+	sed -n '/^Exit status: /,$p' "$tmp/help-$bin.txt" | tr '\n' ' ' |
+		sed 's/^Exit status: //; s/ *$//'
+	echo
 done | sort -u >"$tmp/exit-lines"
 [ "$(wc -l <"$tmp/exit-lines")" = 1 ] || fail "the binaries announce different exit statuses"
 section 'EXIT STATUS' | awk '/^\.B [0-9]/ { n = $2; getline; print n "\t" $0 }' | plain >"$tmp/exit-man"

@@ -27,6 +27,7 @@
 #include "util/error.h"
 #include "mem/mem.h"
 #include "mem/mem_priv.h"
+#include "cli/options.h"
 #include "engine/session.h"
 #include "transport/verbs.h"
 

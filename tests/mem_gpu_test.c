@@ -28,6 +28,7 @@
 #include <infiniband/verbs.h>
 #include <json-c/json.h>
 
+#include "cli/options.h"
 #include "engine/session.h"
 #include "mem/cuda_api.h"
 #include "mem/mem.h"

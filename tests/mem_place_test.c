@@ -19,6 +19,7 @@
 #include <json-c/json.h>
 
 #include "envelope/envelope.h"
+#include "cli/options.h"
 #include "engine/session.h"
 #include "mem/cuda_api.h"
 #include "util/error.h"

@@ -23,8 +23,8 @@
 #include <json-c/json.h>
 
 #include "util/error.h"
-#include "engine/options.h"
-#include "engine/options_priv.h"
+#include "cli/options.h"
+#include "cli/options_priv.h"
 #include "opts_util.h"
 
 #define PT_MAX 256

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
- * Unit tests for --config=FILE (src/engine/options_file.c): settings taken
+ * Unit tests for --config=FILE (src/cli/options_file.c): settings taken
  * from the file, the command line winning over it (also where the two would
  * exclude each other), the file's SHA-256 and overridden keys in the
  * "options" section, and every malformed file refused with its line.
@@ -19,7 +19,7 @@
 #include <cmocka.h>
 #include <json-c/json.h>
 
-#include "engine/options.h"
+#include "cli/options.h"
 #include "opts_util.h"
 
 /* The file's bytes are fixed so that its hash is too (sha256sum). */

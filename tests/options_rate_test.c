@@ -19,7 +19,7 @@
 
 #include "util/error.h"
 #include "util/stats.h"
-#include "engine/options.h"
+#include "cli/options.h"
 #include "engine/pace.h"
 #include "opts_util.h"
 

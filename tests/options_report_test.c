@@ -22,7 +22,7 @@
 #include <json-c/json.h>
 
 #include "util/error.h"
-#include "engine/options.h"
+#include "cli/options.h"
 #include "report/compare.h"
 #include "report/perftest_modes.h"
 #include "report/report.h"

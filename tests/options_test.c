@@ -20,8 +20,8 @@
 
 #include "util/error.h"
 #include "transport/oob.h"
-#include "engine/options.h"
-#include "engine/options_priv.h"
+#include "cli/options.h"
+#include "cli/options_priv.h"
 #include "opts_util.h"
 
 static void test_defaults_write_bw(void **state)
@@ -777,8 +777,28 @@ static void test_wait_destroy(void **state)
 	       "--wait_destroy=2");
 }
 
-/* @t's --help, in a string the caller frees. */
-static char *help_of(const struct gd_test *t)
+/* --help wraps descriptions at 80 columns, going on in lines indented 20
+ * columns or more: joined back, so an option's text is on its one line. */
+static void unwrap(char *text)
+{
+	char *in = text, *out = text;
+
+	while (*in) {
+		size_t blanks = *in == '\n' ? strspn(in + 1, " ") : 0;
+
+		if (blanks >= 20 && in[1 + blanks] && in[1 + blanks] != '\n') {
+			*out++ = ' ';
+			in += 1 + blanks;
+			continue;
+		}
+		*out++ = *in++;
+	}
+	*out = '\0';
+}
+
+/* @t's --help (@word: "--help" or "--help=all"), in a string the caller
+ * frees, unwrapped. */
+static char *help_of(const struct gd_test *t, const char *word)
 {
 	char *usage = NULL;
 	size_t len = 0;
@@ -787,10 +807,10 @@ static char *help_of(const struct gd_test *t)
 
 	assert_non_null(uf);
 	assert_int_equal(
-		parse_list(t, &o, uf, (const char *const[]){ "--help", NULL }),
-		1);
+		parse_list(t, &o, uf, (const char *const[]){ word, NULL }), 1);
 	fclose(uf);
 	gd_opts_free(&o);
+	unwrap(usage);
 	return usage;
 }
 
@@ -818,15 +838,15 @@ static const char *help_line(const char *usage, const char *name)
 	return NULL;
 }
 
-/* Each binary's --help lists exactly the options that apply to it, each
- * once, grouped, with two or three examples that parse. */
+/* Each binary's --help=all lists exactly the options that apply to it,
+ * each once, grouped, with two or three examples that parse. */
 static void test_help_per_test(void **state)
 {
 	size_t total = 0;
 
 	(void)state;
 	for (int t = 0; t < GD_TEST_COUNT; t++) {
-		char *usage = help_of(&gd_tests[t]);
+		char *usage = help_of(&gd_tests[t], "--help=all");
 		size_t listed = 0;
 
 		assert_non_null(strstr(usage, "Usage: "));
@@ -879,6 +899,65 @@ static void test_help_per_test(void **state)
 	assert_true(total < GD_TEST_COUNT * gd_opt_count);
 }
 
+/* Plain --help: within 80 columns, the comparison's options first, the
+ * options that have no effect only under --help=all; --help takes only
+ * "all" (also as -hall). */
+static void test_help_short(void **state)
+{
+	static const char *const lead[] = { "mem",    "phases",	      "reverse",
+					    "repeat", "expect-ratio", "json" };
+	struct gd_opts o;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *out;
+
+	(void)state;
+	for (int t = 0; t < GD_TEST_COUNT; t++) {
+		char *plain = help_of(&gd_tests[t], "--help");
+		char *all = help_of(&gd_tests[t], "--help=all");
+		const char *prev = plain;
+
+		for (size_t k = 0; k < sizeof(lead) / sizeof(lead[0]); k++) {
+			const char *at = help_line(plain, lead[k]);
+
+			assert_non_null(at);
+			assert_true(at > prev);
+			prev = at;
+		}
+		/* the first option line of all is --mem's */
+		assert_ptr_equal(strstr(plain, "\n      --"),
+				 help_line(plain, "mem") - 7);
+		for (size_t i = 0; i < gd_opt_count; i++) {
+			const struct gd_opt_def *d = &gd_opt_table[i];
+
+			if (!gd_opt_applies(&gd_tests[t], d))
+				continue;
+			assert_true((help_line(plain, d->long_name) != NULL) ==
+				    !(d->flags & GD_F_NOOP));
+			assert_non_null(help_line(all, d->long_name));
+		}
+		assert_null(help_line(plain, "comm_rdma_cm"));
+		assert_non_null(help_line(all, "comm_rdma_cm"));
+		free(plain);
+		free(all);
+	}
+	REJECT(&t_write_bw, -EINVAL, "--help=bogus: the only value is 'all'",
+	       "--help=bogus");
+	/* a flag with a value was "needs an argument ((null))" */
+	REJECT(&t_write_bw, -EINVAL, "option --reverse takes no value",
+	       "--reverse=x");
+	out = open_memstream(&text, &len);
+	assert_non_null(out);
+	assert_int_equal(parse_list(&t_write_bw, &o, out,
+				    (const char *const[]){ "-hall", NULL }),
+			 1);
+	assert_true(o.help_all);
+	gd_opts_free(&o);
+	fclose(out);
+	assert_non_null(strstr(text, "perftest's options gdperf refuses"));
+	free(text);
+}
+
 /* What a perftest user of each test expects not to see. */
 static void test_help_lacks(void **state)
 {
@@ -911,7 +990,7 @@ static void test_help_lacks(void **state)
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
-		char *usage = help_of(want[i].t);
+		char *usage = help_of(want[i].t, "--help");
 
 		for (int k = 0; k < 6 && want[i].lacks[k]; k++)
 			if (help_line(usage, want[i].lacks[k])) {
@@ -932,7 +1011,8 @@ static void test_help_lacks(void **state)
 /* The range and the test's own default come from the table. */
 static void test_help_ranges_defaults(void **state)
 {
-	char *bw = help_of(&t_write_bw), *lat = help_of(&t_write_lat);
+	char *bw = help_of(&t_write_bw, "--help"),
+	     *lat = help_of(&t_write_lat, "--help");
 
 	(void)state;
 	assert_non_null(
@@ -947,10 +1027,10 @@ static void test_help_ranges_defaults(void **state)
 	assert_non_null(strstr(help_line(lat, "gate-from"), "default 0)"));
 	free(bw);
 	free(lat);
-	bw = help_of(&t_send_bw);
+	bw = help_of(&t_send_bw, "--help");
 	assert_non_null(help_line(bw, "connection=RC|UC|UD"));
 	free(bw);
-	bw = help_of(&t_atomic_bw);
+	bw = help_of(&t_atomic_bw, "--help");
 	assert_non_null(
 		help_line(bw, "atomic_type=FETCH_AND_ADD|CMP_AND_SWAP"));
 	assert_non_null(help_line(bw, "connection=RC"));
@@ -1077,6 +1157,7 @@ int main(void)
 		cmocka_unit_test(test_too_many_labels),
 		cmocka_unit_test(test_output_enum),
 		cmocka_unit_test(test_help_per_test),
+		cmocka_unit_test(test_help_short),
 		cmocka_unit_test(test_help_lacks),
 		cmocka_unit_test(test_help_ranges_defaults),
 		cmocka_unit_test(test_not_applicable),

@@ -22,7 +22,7 @@
 #include <cmocka.h>
 
 #include "util/error.h"
-#include "engine/options.h"
+#include "cli/options.h"
 #include "engine/payload.h"
 #include "engine/numa.h"
 #include "transport/mcast.h"

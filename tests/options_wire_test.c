@@ -19,7 +19,7 @@
 #include <json-c/json.h>
 
 #include "util/error.h"
-#include "engine/options.h"
+#include "cli/options.h"
 #include "opts_util.h"
 
 /* The options that travel to the server, by their wire (long) names. */

@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "util/error.h"
-#include "engine/options.h"
+#include "cli/options.h"
 
 /* The binaries' own entries, so a test parses exactly what they parse. */
 #define t_write_bw (gd_tests[GD_TEST_WRITE_BW])

@@ -31,7 +31,7 @@
 #include "util/json_get.h"
 #include "util/stop.h"
 #include "transport/oob.h"
-#include "engine/options.h"
+#include "cli/options.h"
 #include "opts_util.h"
 #include "engine/session.h"
 #include "engine/sweep.h"

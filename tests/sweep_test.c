@@ -22,6 +22,7 @@
 #include <cmocka.h>
 
 #include "opts_util.h"
+#include "cli/options.h"
 #include "engine/session.h"
 #include "engine/sweep.h"
 #include "engine/time_account.h"

@@ -75,6 +75,11 @@ AM_TESTS_ENVIRONMENT += GD_PROGRAMS='$(bin_PROGRAMS)'; export GD_PROGRAMS;
 TESTS += tests/version.sh
 EXTRA_DIST += tests/version.sh
 
+# --help of every benchmark: 80 columns, the comparison first, what has no
+# effect or is refused only under --help=all.
+TESTS += tests/help.sh
+EXTRA_DIST += tests/help.sh
+
 # The layers of src/ on the built objects: no call cycles, calls go down.
 TESTS += tests/layers/layers.sh
 EXTRA_DIST += tests/layers/layers.sh tests/layers/layers.py

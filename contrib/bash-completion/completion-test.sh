@@ -4,7 +4,7 @@
 # at COMP_WORDBREAKS, COMP_CWORD, COMP_LINE) under bash-completion, against
 # the built programs and a fixture /sys and /proc tree. Checks that each
 # program is offered exactly the options of its option table (for the
-# benchmarks the entries of src/engine/options_table.c that apply to the
+# benchmarks the entries of src/cli/options_table.c that apply to the
 # program's test, for the other three their struct option arrays; an entry
 # marked deprecated there is an alias no longer offered), with the same
 # "takes an argument" reading, and that option values complete.
@@ -59,7 +59,7 @@ table() {
 	*)
 		# An entry runs from its '\t{ "' line to its '},' line; it is
 		# the program's when its GD_AP_* tokens name the program's
-		# verb, measure, both, or all (src/engine/options_priv.h).
+		# verb, measure, both, or all (src/cli/options_priv.h).
 		awk -v prog="$1" '
 		function applies(e, v, m) {
 			return e ~ ("[^A-Z_]GD_AP_(ALL|" v "|" m "|" v "_" m ")[^A-Z_]")
@@ -75,8 +75,10 @@ table() {
 			split(first, f, "\""); rest = substr(first, index(first, "\", ") + 3)
 			split(rest, a, ", "); arg = a[2] == "GD_T_FLAG" ? "n" : "y"
 			print "--" f[2], arg
+			# an optional argument attaches to the letter (-hall)
+			if (entry ~ /GD_F_OPTARG/) arg = "n"
 			if (a[1] ~ /^'\''.'\''$/) print "-" substr(a[1], 2, 1), arg
-		}' "$top_src/src/engine/options_table.c"
+		}' "$top_src/src/cli/options_table.c"
 		return
 		;;
 	esac

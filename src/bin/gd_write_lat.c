@@ -3,7 +3,7 @@
  * the test is its gd_tests[] entry. */
 #include <config.h>
 
-#include "engine/test.h"
+#include "cli/main.h"
 
 int main(int argc, char **argv)
 {

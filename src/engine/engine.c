@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
- * gd_main: the whole life of one gd_* invocation. Parse options, pick the
- * role (server, client, or both with --loopback), run the session and the
- * sweep, judge the paired results, and report once: text, JSON, exit code.
+ * gd_engine_run: one gd_* invocation once its options are parsed (by
+ * src/cli). Pick the role (server, client, or both with --loopback), run
+ * the session and the sweep, judge the paired results, and report once:
+ * text, JSON, exit code.
  */
 #include <config.h>
 
@@ -26,16 +27,13 @@
 #include "util/json_get.h"
 #include "util/stop.h"
 #include "report/plot.h"
+#include "engine/engine.h"
 #include "report/progress.h"
 #include "engine/preflight.h"
 #include "engine/session.h"
 #include "engine/sweep.h"
 #include "engine/numa.h"
 #include "engine/pace.h"
-
-/* SIGINT and SIGTERM end a run with 128 + the signal (util/stop.h); the
- * gates' 3 and 4 are GD_GATE_STATUS_* (report/compare.h). */
-enum { GD_EXIT_OK = 0, GD_EXIT_FAIL = 1, GD_EXIT_USAGE = 2 };
 
 /* The peer said it was interrupted (the --loopback client half then drops
  * its server half's echo of it). */
@@ -354,8 +352,7 @@ static int gd_judge(struct gd_session *s)
 		.expect_ratio = o->expect_ratio,
 		.gate_from_bytes = o->gate_from_bytes,
 		/* every size unless --gate-from narrows it */
-		.judge_from_bytes =
-			gd_opts_given(o, "gate-from") ? o->gate_from_bytes : 0,
+		.judge_from_bytes = o->gate_from_given ? o->gate_from_bytes : 0,
 		.min_bw_MiBps = o->min_bw_MiBps,
 		.max_lat_us = o->max_lat_us,
 		.max_lat_is_p99 = o->max_lat_p99,
@@ -529,7 +526,7 @@ static int gd_run_role(const struct gd_test *test, struct gd_opts *o, int argc,
 	/* before setup: a run that cannot even connect still names its
 	 * campaign execution, so gd_report can place the failure */
 	gd_report_set_section(s.rep, "labels", gd_labels_json(o));
-	gd_report_set_section(s.rep, "options", gd_opts_effective(o));
+	gd_report_set_section(s.rep, "options", o->ops->effective(o));
 	if (!is_server || gd_wants_locality(o))
 		gd_add_envelope(s.rep, o);
 	ret = gd_pin_cpu(o, is_server && o->loopback);
@@ -739,52 +736,17 @@ static int gd_run_loopback(const struct gd_test *test, struct gd_opts *o,
 	return client_status;
 }
 
-/* Bad input still leaves the one JSON document a CI lab expects, when the
- * document's path was parsed before the error. */
-static void gd_usage_document(const struct gd_test *test,
-			      const struct gd_opts *o, int argc, char **argv)
+int gd_engine_run(const struct gd_test *test, struct gd_opts *o, int argc,
+		  char **argv)
 {
-	struct gd_report_cfg cfg = { .tool = test->name,
-				     .version = PACKAGE_VERSION,
-				     .measure = test->measure,
-				     .json_path = o->json_path };
-	struct gd_report *rep;
-
-	if (!o->json_path || !strcmp(o->json_path, "-"))
-		return;
-	rep = gd_report_new(&cfg, argc, argv);
-	if (!rep)
-		return;
-	gd_report_set_error(rep, gd_err_code(), gd_err_msg());
-	gd_report_finish(rep, GD_EXIT_USAGE);
-	gd_report_free(rep);
-}
-
-int gd_main(const struct gd_test *test, int argc, char **argv)
-{
-	struct gd_opts o;
-	int ret;
-
-	ret = gd_opts_parse(test, argc, argv, &o, stdout);
-	if (ret) {
-		if (ret < 0) {
-			gd_report_error(NULL, test->name, ret, gd_err_msg());
-			gd_usage_document(test, &o, argc, argv);
-		}
-		gd_opts_free(&o);
-		return ret > 0 ? GD_EXIT_OK : GD_EXIT_USAGE;
-	}
 	gd_clock_init();
 	signal(SIGPIPE, SIG_IGN);
 	if (gd_stop_install()) {
 		gd_report_error(NULL, test->name, gd_err_code(), gd_err_msg());
-		gd_opts_free(&o);
 		return GD_EXIT_FAIL;
 	}
 	srand48((long)getpid() ^ (long)time(NULL));
-	ret = o.loopback ? gd_run_loopback(test, &o, argc, argv)
-			 : gd_run_role(test, &o, argc, argv, !o.server_host,
-				       false);
-	gd_opts_free(&o);
-	return ret;
+	return o->loopback ? gd_run_loopback(test, o, argc, argv)
+			   : gd_run_role(test, o, argc, argv, !o->server_host,
+					 false);
 }

@@ -1,17 +1,14 @@
 # SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
-# The engine: the verbs and the tests as data (test.c), the option table, the
-# session (handshake, buffers), the sweep and its steps, the measured loops
-# and gd_main.
+# The engine: the verbs and the tests as data (test.c), what it reads of the
+# parsed options (opts.h), the session (handshake, buffers), the sweep and
+# its steps, the measured loops and gd_engine_run. The option table and
+# gd_main are above it, in src/cli.
 libgdperf_la_SOURCES += \
 	src/engine/test.c src/engine/test.h \
-	src/engine/options.c src/engine/options_parse.c src/engine/options_help.c \
-	src/engine/options_mem.c src/engine/placement.c src/engine/placement.h \
-	src/engine/options_wire.c src/engine/options_compat.c src/engine/options_file.c \
-	src/engine/options_caps.c src/engine/options_table.c src/engine/options_verbs.c \
-	src/engine/options_rate.c src/engine/pace.c src/engine/pace.h \
+	src/engine/opts.c src/engine/opts.h src/engine/engine.h \
+	src/engine/placement.c src/engine/placement.h \
+	src/engine/pace.c src/engine/pace.h \
 	src/engine/payload.c src/engine/payload.h src/engine/numa.c src/engine/numa.h \
-	src/engine/options.h \
-	src/engine/options_priv.h \
 	src/engine/session.c src/engine/session.h \
 	src/engine/preflight.c src/engine/preflight.h \
 	src/engine/time_account.c src/engine/time_account.h \

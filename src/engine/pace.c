@@ -7,7 +7,7 @@
  */
 #include <config.h>
 
-#include "engine/options.h"
+#include "engine/opts.h"
 #include "engine/pace.h"
 #include "util/stats.h"
 

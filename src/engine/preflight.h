@@ -8,7 +8,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "engine/options.h"
+#include "engine/opts.h"
 
 /*
  * Open this side's device, port and GID and close them again; with

@@ -88,7 +88,7 @@ static int gd_exchange_test(struct gd_session *s)
 
 	if (!s->is_server) {
 		gd_default_phases(s->o);
-		w = gd_opts_to_wire(s->test, s->o);
+		w = s->o->ops->to_wire(s->test, s->o);
 		ret = gd_oob_send(&s->oob, GD_FRAME_TEST, w);
 		json_object_put(w);
 		return ret ? ret : gd_oob_recv(&s->oob, GD_FRAME_ACCEPT, NULL);
@@ -96,8 +96,8 @@ static int gd_exchange_test(struct gd_session *s)
 	ret = gd_oob_recv(&s->oob, GD_FRAME_TEST, &w);
 	if (ret)
 		return ret;
-	ret = gd_opts_from_wire(s->test, s->o, w, field, sizeof(field), ours,
-				theirs, sizeof(ours));
+	ret = s->o->ops->from_wire(s->test, s->o, w, field, sizeof(field), ours,
+				   theirs, sizeof(ours));
 	json_object_put(w);
 	if (ret) {
 		struct json_object *r = json_object_new_object();
@@ -272,7 +272,7 @@ static int gd_alloc_place(struct gd_session *s, unsigned int p,
 static int gd_setup_buffers(struct gd_session *s)
 {
 	const char *host = s->o->use_hugepages ? "hugepage" : "host";
-	struct json_object *options = gd_opts_effective(s->o);
+	struct json_object *options = s->o->ops->effective(s->o);
 	int ret;
 
 	ret = gd_alloc_place(s, GD_PLACE_HOST, host, options);

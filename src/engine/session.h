@@ -15,7 +15,7 @@
 #include "engine/time_account.h"
 #include "mem/mem.h"
 #include "transport/oob.h"
-#include "engine/options.h"
+#include "engine/opts.h"
 #include "engine/placement.h"
 #include "envelope/locality.h"
 #include "report/report.h"

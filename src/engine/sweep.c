@@ -532,7 +532,7 @@ int gd_sweep_run(struct gd_session *s)
 
 struct json_object *gd_sweep_describe(const struct gd_session *s)
 {
-	struct json_object *t = gd_opts_describe(s->test, s->o);
+	struct json_object *t = s->o->ops->describe(s->test, s->o);
 	struct json_object *sizes = json_object_new_array();
 
 	for (unsigned int z = 0; z < s->num_sizes; z++)

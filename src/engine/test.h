@@ -98,6 +98,4 @@ enum ibv_wr_opcode gd_verb_post_opcode(const struct gd_verb_desc *v,
 void gd_tests_text(unsigned int mask, const char *prefix, char *buf,
 		   size_t len);
 
-int gd_main(const struct gd_test *test, int argc, char **argv);
-
 #endif

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * libFuzzer target for the benchmarks' --config file (util/keyval.c and
- * engine/options_file.c): the file, then optionally a NUL byte and a
+ * cli/options_file.c): the file, then optionally a NUL byte and a
  * command line (words separated by blanks, at most GD_FUZZ_MAX_WORDS) that
  * the file must give way to, parsed by gd_opts_parse exactly as a gd_*
  * binary does, the test chosen by the input's length; then the effective
@@ -16,7 +16,7 @@
 
 #include <json-c/json.h>
 
-#include "engine/options.h"
+#include "cli/options.h"
 #include "engine/test.h"
 #include "util/error.h"
 #include "fuzz_util.h"

@@ -33,9 +33,9 @@ GD_FUZZ_CFLAGS = -std=gnu11 -g -O1 -fno-omit-frame-pointer \
 	-I$(top_srcdir)/src -I$(top_builddir) $(CUDA_CPPFLAGS) \
 	$(IBVERBS_CFLAGS) $(RDMACM_CFLAGS) $(JSONC_CFLAGS) $(HWLOC_CFLAGS) \
 	$(LIBPCI_CFLAGS) $(LIBMD_CFLAGS)
-# The engine without gd_main: the side-channel and --config targets read
-# through its session, step and option files.
-gd_fuzz_srcs = $(filter-out src/engine/engine.c,$(filter %.c,$(libgdperf_la_SOURCES) \
+# The engine and the CLI without their entry points: the side-channel and
+# --config targets read through the session, step and option files.
+gd_fuzz_srcs = $(filter-out src/engine/engine.c src/cli/main.c,$(filter %.c,$(libgdperf_la_SOURCES) \
 	$(libgddoctor_la_SOURCES) $(libgdcluster_la_SOURCES))) \
 	src/tools/doctor/diff.c
 gd_fuzz_objs = $(gd_fuzz_srcs:%.c=tests/fuzz/obj/%.o)

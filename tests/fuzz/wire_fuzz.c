@@ -20,6 +20,7 @@
 
 #include <json-c/json.h>
 
+#include "cli/options.h"
 #include "engine/session.h"
 #include "engine/sweep.h"
 #include "report/compare.h"

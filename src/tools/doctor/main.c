@@ -17,7 +17,7 @@
 #include "tools/doctor/output.h"
 #include "envelope/envelope.h"
 #include "util/error.h"
-#include "engine/options.h"
+#include "util/parse.h"
 #include "util/version.h"
 
 #define GD_EXIT_USAGE 2

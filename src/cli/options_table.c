@@ -7,8 +7,8 @@
 
 #include <stddef.h>
 
-#include "engine/options.h"
-#include "engine/options_priv.h"
+#include "cli/options.h"
+#include "cli/options_priv.h"
 #include "engine/numa.h"
 
 #define OFF(f) offsetof(struct gd_opts, f)
@@ -211,8 +211,9 @@ const struct gd_opt_def gd_opt_table[] = {
 	{ "dont_xchg_versions", 0, GD_T_FLAG, OFF(dont_xchg_versions), 0, 0,
 	  NULL, "no effect: gdperf always checks the peer's protocol version",
 	  GD_F_NOOP, GD_G_PERFTEST, GD_AP_ALL, NULL },
-	{ "help", 'h', GD_T_FLAG, OFF(help), 0, 0, NULL,
-	  "show this help and exit", 0, GD_G_PERFTEST, GD_AP_ALL, NULL },
+	{ "help", 'h', GD_T_HELP, OFF(help), 0, 0, "all",
+	  "show this help and exit; =all also lists the options that have no effect and perftest's options gdperf refuses",
+	  GD_F_OPTARG, GD_G_PERFTEST, GD_AP_ALL, NULL },
 	{ "version", 'V', GD_T_FLAG, OFF(version), 0, 0, NULL,
 	  "show the version and exit", 0, GD_G_PERFTEST, GD_AP_ALL, NULL },
 	/* gdperf's own run shape */

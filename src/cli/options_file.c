@@ -16,8 +16,8 @@
 
 #include "util/error.h"
 #include "util/keyval.h"
-#include "engine/options.h"
-#include "engine/options_priv.h"
+#include "cli/options.h"
+#include "cli/options_priv.h"
 
 struct gd_cfg_ctx {
 	const struct gd_test *test;

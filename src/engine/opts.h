@@ -1,22 +1,46 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
- * Command-line options: one table drives getopt, --help, validation and
- * which fields travel to the peer (and must match there).
+ * What the engine runs on: the parsed options of one invocation (struct
+ * gd_opts) and the few questions the engine asks about them. The option
+ * table that fills them in, --help and the wire codec live above the
+ * engine, in src/cli; the engine reaches them only through gd_opts_ops.
  */
-#ifndef GD_OPTIONS_H
-#define GD_OPTIONS_H
+#ifndef GD_OPTS_H
+#define GD_OPTS_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
-#include <stdio.h>
-
-#include "util/parse.h"
 
 #include "engine/test.h"
 #include "engine/placement.h"
 #include "report/report.h"
 
 struct json_object;
+struct gd_opts;
+
+/*
+ * The table-driven work the engine needs done on options: src/cli owns
+ * the table, so it hands the engine these (in gd_opts.ops) and the engine
+ * calls down into nothing above it. The contracts are those of the
+ * gd_opts_* functions of the same names in cli/options.h.
+ */
+struct gd_opts_ops {
+	/* the travelling fields as a JSON object (client -> server) */
+	struct json_object *(*to_wire)(const struct gd_test *test,
+				       const struct gd_opts *o);
+	/* server: check and adopt the client's fields; -EINVAL with
+	 * field/ours/theirs filled for the REJECT frame */
+	int (*from_wire)(const struct gd_test *test, struct gd_opts *o,
+			 struct json_object *wire, char *field,
+			 size_t field_len, char *ours, char *theirs,
+			 size_t val_len);
+	/* every option's effective value by long name */
+	struct json_object *(*effective)(const struct gd_opts *o);
+	/* the test description object of the JSON document */
+	struct json_object *(*describe)(const struct gd_test *test,
+					const struct gd_opts *o);
+};
 
 #define GD_MAX_LABELS 16
 #define GD_CONFIG_MAX_OVERRIDDEN 16
@@ -148,6 +172,7 @@ struct gd_opts {
 	char *counters_root;
 	double expect_ratio;
 	uint64_t gate_from_bytes;
+	bool gate_from_given; /* --gate-from narrows the verdicts too */
 	char *gate_undecided; /* --gate-undecided: NULL or "fail", "pass" */
 	double min_bw_MiBps;
 	double max_lat_us;
@@ -169,48 +194,18 @@ struct gd_opts {
 	char *labels[GD_MAX_LABELS];
 	unsigned int num_labels;
 	bool help, version;
+	bool help_all; /* --help=all: also what has no effect or is refused */
+	/* the CLI's table-driven hooks (set by gd_opts_parse) */
+	const struct gd_opts_ops *ops;
 	/* which options the user gave explicitly (bit per table entry) */
 	uint64_t given_mask[3];
 };
 
-/* Parse argv for @test. 0 ok, -EINVAL usage error (message recorded),
- * 1 when --help/--version was handled (printed to @out). */
-/* Does gdperf know @name as a perftest option it refuses (with a reason)? */
-bool gd_opts_perftest_refused(const char *name);
-size_t gd_opts_perftest_refused_count(void);
-int gd_opts_parse(const struct gd_test *test, int argc, char **argv,
-		  struct gd_opts *o, FILE *out);
-void gd_opts_free(struct gd_opts *o);
-void gd_opts_usage(const struct gd_test *test, FILE *out);
-
-/* The travelling fields as a JSON object (client -> server). */
-struct json_object *gd_opts_to_wire(const struct gd_test *test,
-				    const struct gd_opts *o);
-/*
- * Server side: check every travelling field of @wire against the table's
- * limits, then against this side's own explicitly given options; adopt
- * the client's values otherwise. On mismatch returns -EINVAL and fills
- * field/ours/theirs for the REJECT frame.
- */
-int gd_opts_from_wire(const struct gd_test *test, struct gd_opts *o,
-		      struct json_object *wire, char *field, size_t field_len,
-		      char *ours, char *theirs, size_t val_len);
-/* Test description object for the JSON document. */
-/* Every option's effective value (defaults, --config, command line) under
- * its long name in snake_case ("ib-dev" -> "ib_dev"), and "config": {file,
- * sha256} when a --config file was read. */
-struct json_object *gd_opts_effective(const struct gd_opts *o);
-struct json_object *gd_opts_describe(const struct gd_test *test,
-				     const struct gd_opts *o);
 /* The sizes the sweep runs, ascending: --sizes, the -a sweep or -s; 0 or
  * -E2BIG (recorded) when more than @max. */
 int gd_opts_sizes(const struct gd_opts *o, uint64_t *sizes, unsigned int max,
 		  unsigned int *n);
 /* The largest of those sizes, what the buffers must hold. */
 uint64_t gd_opts_max_size(const struct gd_opts *o);
-/* Did the user give --@long_name explicitly? */
-bool gd_opts_given(const struct gd_opts *o, const char *long_name);
-/* Every long option name, for the man-page consistency test. */
-void gd_opts_list_long(FILE *out);
 
 #endif

@@ -14,8 +14,8 @@
 #include <string.h>
 
 #include "util/error.h"
-#include "engine/options.h"
-#include "engine/options_priv.h"
+#include "cli/options.h"
+#include "cli/options_priv.h"
 #include "engine/payload.h"
 #include "transport/mcast.h"
 

@@ -15,8 +15,8 @@
 
 #include "util/error.h"
 #include "mem/mem.h"
-#include "engine/options.h"
-#include "engine/options_priv.h"
+#include "cli/options.h"
+#include "cli/options_priv.h"
 #include "engine/placement.h"
 
 /* perftest's --use_cuda family is an alias of --mem: the memory backend

@@ -17,8 +17,8 @@
 
 #include "util/error.h"
 #include "mem/mem.h"
-#include "engine/options.h"
-#include "engine/options_priv.h"
+#include "cli/options.h"
+#include "cli/options_priv.h"
 #include "engine/numa.h"
 #include "engine/placement.h"
 #include "util/version.h"
@@ -78,6 +78,19 @@ static int gd_parse_enum(const char *text, const char *what,
 			      : " bandwidth, message_rate, latency");
 }
 
+/* --help alone, or --help=all: the one word it takes. */
+static int gd_help_store(struct gd_opts *o, const char *arg)
+{
+	if (arg && strcmp(arg, "all"))
+		return gd_err(
+			-EINVAL,
+			"--help=%s: the only value is 'all' (--help=all also lists the options that have no effect and perftest's options gdperf refuses); or give --help alone",
+			arg);
+	o->help = true;
+	o->help_all = arg != NULL;
+	return 0;
+}
+
 int gd_opt_store(const struct gd_opt_def *d, struct gd_opts *o, const char *arg)
 {
 	char *base = (char *)o + d->offset;
@@ -124,6 +137,9 @@ int gd_opt_store(const struct gd_opt_def *d, struct gd_opts *o, const char *arg)
 		if (!ret)
 			*(enum gd_output_only *)base =
 				(enum gd_output_only)ival;
+		break;
+	case GD_T_HELP:
+		ret = gd_help_store(o, arg);
 		break;
 	case GD_T_LABEL:
 		if (!strchr(arg, '=') || arg[0] == '=')
@@ -379,37 +395,6 @@ static int gd_sizes_parse(struct gd_opts *o)
 	}
 }
 
-int gd_opts_sizes(const struct gd_opts *o, uint64_t *sizes, unsigned int max,
-		  unsigned int *n)
-{
-	*n = 0;
-	if (o->num_size_list) {
-		if (o->num_size_list > max)
-			return gd_err(-E2BIG, "--sizes: at most %u sizes", max);
-		memcpy(sizes, o->size_list, o->num_size_list * sizeof(*sizes));
-		*n = o->num_size_list;
-		return 0;
-	}
-	if (!o->all_sizes) {
-		sizes[(*n)++] = o->size_bytes;
-		return 0;
-	}
-	for (uint64_t sz = o->min_size_bytes; sz <= o->max_size_bytes;
-	     sz *= 2) {
-		if (*n == max)
-			return gd_err(-E2BIG, "too many sizes in the -a sweep");
-		sizes[(*n)++] = sz;
-	}
-	return 0;
-}
-
-uint64_t gd_opts_max_size(const struct gd_opts *o)
-{
-	if (o->num_size_list)
-		return o->size_list[o->num_size_list - 1];
-	return o->all_sizes ? o->max_size_bytes : o->size_bytes;
-}
-
 /* The sizes to run: --sizes excludes -s and -a (and its limits). */
 static int gd_opts_sizes_check(const struct gd_test *test, struct gd_opts *o)
 {
@@ -628,6 +613,7 @@ int gd_opts_validate(const struct gd_test *test, struct gd_opts *o)
 				      : "bandwidth or --output=message_rate");
 	if (o->out_json && !o->json_path)
 		o->json_path = strdup("gdperf_out.json");
+	o->gate_from_given = gd_opts_given(o, "gate-from");
 	/* bandwidth: a signal within every send queue's worth; latency keeps
 	 * -Q for its unsignalled ping-pong sends (the SQ is sized for it) */
 	if (o->cq_mod > o->tx_depth && test->measure == GD_MEASURE_BW)

@@ -13,8 +13,8 @@
 
 #include "util/error.h"
 #include "util/version.h"
-#include "engine/options.h"
-#include "engine/options_priv.h"
+#include "cli/options.h"
+#include "cli/options_priv.h"
 
 /* Room for every option's other spelling: a hyphen for an underscore. */
 #define GD_OPT_NAME_MAX 32
@@ -44,6 +44,9 @@ static void gd_build_longopts(struct option *lo, char (*alt)[GD_OPT_NAME_MAX],
 		if (d->short_name) {
 			*s++ = (char)d->short_name;
 			if (d->type != GD_T_FLAG)
+				*s++ = ':';
+			/* -h or -hall: the argument is optional */
+			if (d->flags & GD_F_OPTARG)
 				*s++ = ':';
 		}
 	}
@@ -106,6 +109,11 @@ static int gd_opt_unknown(const struct gd_test *test, const char *word, int c,
 		return gd_err(-EINVAL, "unknown option -%c; see %s --help", c,
 			      test->name);
 	}
+	/* a flag given a value ("--reverse=x") lands here too */
+	if (c >= 256 && c < 256 + (int)GD_NOPTS && !gd_opt_table[c - 256].arg)
+		return gd_err(-EINVAL,
+			      "option --%s takes no value; give it alone",
+			      gd_opt_table[c - 256].long_name);
 	if (c >= 256 && c < 256 + (int)GD_NOPTS)
 		return gd_err(-EINVAL, "option --%s needs an argument (%s)",
 			      gd_opt_table[c - 256].long_name,
@@ -180,7 +188,7 @@ int gd_opts_getopt(const struct gd_test *test, int argc, char **argv,
 {
 	struct option lo[2 * GD_NOPTS + 3];
 	char alt[GD_NOPTS][GD_OPT_NAME_MAX];
-	char shortopts[GD_NOPTS * 2 + 2];
+	char shortopts[GD_NOPTS * 3 + 2];
 	const char *dev = gd_argv_ib_dev(argc, argv);
 	int c, idx, li, ret;
 
@@ -234,6 +242,7 @@ static int gd_opts_command_line(const struct gd_test *test, int argc,
 	gd_opts_defaults(test, &cl);
 	ret = gd_opts_getopt(test, argc, argv, &cl);
 	gd_opts_defaults(test, o);
+	o->ops = &gd_cli_opts_ops;
 	if (!ret)
 		ret = gd_opts_load_config(test, argc, argv, o, &cl);
 	gd_opts_free(&cl);
@@ -251,7 +260,7 @@ int gd_opts_parse(const struct gd_test *test, int argc, char **argv,
 	if (ret)
 		return ret;
 	if (o->help) {
-		gd_opts_usage(test, out);
+		gd_opts_usage(test, o->help_all, out);
 		return 1;
 	}
 	if (o->version) {

@@ -16,7 +16,7 @@
 #include <json-c/json.h>
 
 #include "util/error.h"
-#include "engine/options_priv.h"
+#include "cli/options_priv.h"
 #include "engine/pace.h"
 
 static struct json_object *gd_opt_value_json(const struct gd_opt_def *d,
@@ -48,6 +48,7 @@ static struct json_object *gd_opt_value_json(const struct gd_opt_def *d,
 			gd_atomic_names[*(const enum gd_atomic_op *)base]);
 	case GD_T_OUTPUT:
 	case GD_T_LABEL:
+	case GD_T_HELP: /* never travels, never in the document */
 		break;
 	}
 	return NULL;
@@ -322,3 +323,10 @@ struct json_object *gd_opts_effective(const struct gd_opts *o)
 	json_object_object_add(all, "config", cfg);
 	return all;
 }
+
+const struct gd_opts_ops gd_cli_opts_ops = {
+	.to_wire = gd_opts_to_wire,
+	.from_wire = gd_opts_from_wire,
+	.effective = gd_opts_effective,
+	.describe = gd_opts_describe,
+};

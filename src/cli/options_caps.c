@@ -14,7 +14,7 @@
 #include <infiniband/verbs.h>
 
 #include "util/error.h"
-#include "engine/options_priv.h"
+#include "cli/options_priv.h"
 
 /* "send recv write" for the ODP transport bits of @caps, "none" if 0. */
 static void gd_odp_bits(uint32_t caps, char *buf, size_t len)

@@ -13,8 +13,8 @@
 #include <string.h>
 
 #include "util/error.h"
-#include "engine/options.h"
-#include "engine/options_priv.h"
+#include "cli/options.h"
+#include "cli/options_priv.h"
 #include "engine/pace.h"
 
 /* perftest's letters, case as perftest compares them */

@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "engine/options.h"
+#include "cli/options.h"
 
 enum gd_opt_type {
 	GD_T_FLAG, /* bool, no argument */
@@ -24,6 +24,7 @@ enum gd_opt_type {
 	GD_T_LABEL,
 	GD_T_JSONOPT, /* --json[=F] */
 	GD_T_ATOMIC,  /* -A FETCH_AND_ADD|CMP_AND_SWAP */
+	GD_T_HELP,    /* --help[=all] */
 };
 
 /* flags */
@@ -102,6 +103,10 @@ int gd_opts_mem_validate(struct gd_opts *o, bool mem_given, bool inline_given,
 /* Does @pred hold for one of this side's device memories? */
 bool gd_opts_mem_any(const struct gd_opts *o, bool (*pred)(const char *));
 
+/* options_wire.c: the table-driven hooks the engine calls (gd_opts.ops,
+ * set by gd_opts_parse). */
+extern const struct gd_opts_ops gd_cli_opts_ops;
+
 /* Every field at the test's default. */
 void gd_opts_defaults(const struct gd_test *test, struct gd_opts *o);
 /* Cross-option checks and derived values, after parsing or adopting. */
@@ -172,6 +177,12 @@ bool gd_opt_name_eq(const char *a, const char *b, size_t b_len);
  * -EINVAL, or -ENOENT when perftest has no such option. */
 int gd_perftest_refusal(const struct gd_test *test, const char *name,
 			size_t name_len, int short_name, const char *dev);
+/* Refused perftest option @i (below gd_opts_perftest_refused_count()),
+ * when @test's perftest counterpart has it: its names and its meaning in
+ * perftest, for --help=all. False when @test's counterpart lacks it. */
+bool gd_perftest_refused_entry(const struct gd_test *test, size_t i,
+			       const char **name, int *short_name,
+			       const char **what);
 /* -c with one of perftest's connection types gdperf lacks (XRC, DC, SRD):
  * -EINVAL with the reason (and @dev's answer), else -ENOENT. */
 int gd_perftest_conn_refusal(const char *value, const char *dev);

@@ -16,8 +16,8 @@
 #include <string.h>
 
 #include "util/error.h"
-#include "engine/options.h"
-#include "engine/options_priv.h"
+#include "cli/options.h"
+#include "cli/options_priv.h"
 
 /* Why an option is refused: the words every refusal of the kind starts
  * with (PERFTEST COMPATIBILITY in gdperf(7) groups them the same way). */
@@ -310,4 +310,22 @@ bool gd_opts_perftest_refused(const char *name)
 size_t gd_opts_perftest_refused_count(void)
 {
 	return GD_NREFUSED;
+}
+
+bool gd_perftest_refused_entry(const struct gd_test *test, size_t i,
+			       const char **name, int *short_name,
+			       const char **what)
+{
+	ptrdiff_t id = test - gd_tests;
+	const struct gd_perftest_opt *p;
+
+	if (i >= GD_NREFUSED || id < 0 || id >= GD_TEST_COUNT)
+		return false;
+	p = &gd_perftest_refused[i];
+	if (!(p->tests & GD_AP_TEST(id)))
+		return false;
+	*name = p->name;
+	*short_name = p->short_name;
+	*what = p->what;
+	return true;
 }

@@ -1,0 +1,21 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+/*
+ * The engine's entry point: one invocation's run, from parsed options to
+ * the exit status. src/cli parses the command line and calls it.
+ */
+#ifndef GD_ENGINE_H
+#define GD_ENGINE_H
+
+#include "engine/opts.h"
+#include "engine/test.h"
+
+/* SIGINT and SIGTERM end a run with 128 + the signal (util/stop.h); the
+ * gates' 3 and 4 are GD_GATE_STATUS_* (report/compare.h). */
+enum { GD_EXIT_OK = 0, GD_EXIT_FAIL = 1, GD_EXIT_USAGE = 2 };
+
+/* Run @test as @o says (server, client or --loopback), report once (text
+ * and JSON) and return the exit status. @argc/@argv go into the document. */
+int gd_engine_run(const struct gd_test *test, struct gd_opts *o, int argc,
+		  char **argv);
+
+#endif
