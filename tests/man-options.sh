@@ -7,7 +7,7 @@
 # - each binary has its section under TESTS: the options it lacks are exactly
 #   those other binaries' --help has and its own does not, its defaults are
 #   those of its --help, its examples are its --help's;
-# - PERFTEST COMPATIBILITY has one entry for every option of
+# - gdperf-perftest(7) has one entry for every option of
 #   tests/perftest-options.txt, whose status (implemented, alias, no-op,
 #   refused and the kind of reason) and tests are what the binaries do;
 # - the exit statuses --help announces are the page's, in the same words;
@@ -302,13 +302,13 @@ while read -r name arg _; do
 	fi
 	case $entry in
 	"$want"*) ;;
-	*) fail "--$name: PERFTEST COMPATIBILITY says '$(echo "$entry" | cut -c1-60)...', the binaries '$want'" ;;
+	*) fail "--$name: gdperf-perftest(7) says '$(echo "$entry" | cut -c1-60)...', the binaries '$want'" ;;
 	esac
 done <"$top_src/tests/perftest-options.txt"
 [ "$npt" -ge 100 ] || fail "only $npt perftest options read from tests/perftest-options.txt"
 
 if [ $status -eq 0 ]; then
-	echo "PASS: $npt perftest options each with one PERFTEST COMPATIBILITY entry whose status the binaries confirm ($nref refused)"
+	echo "PASS: $npt perftest options each with one gdperf-perftest(7) entry whose status the binaries confirm ($nref refused)"
 	echo "PASS: $(wc -l <"$tmp/all-help") long options of $nbins binaries match man/gdperf.7 both ways, $nfacts ranges and defaults agree, each test's TESTS section matches its --help"
 	echo "PASS: $(echo "$codes" | wc -l) verdict codes and exit statuses 0-$((nexit - 1)) documented in --help's words"
 fi

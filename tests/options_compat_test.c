@@ -271,7 +271,7 @@ static bool refusal_ok(const struct gd_test *t, const char *what)
 			    what, gd_err_msg());
 	return kind && msg_has(t, what, "(perftest: ") &&
 	       msg_has(t, what, "; in ") && msg_has(t, what, here) &&
-	       msg_has(t, what, "see PERFTEST COMPATIBILITY in gdperf(7)") &&
+	       msg_has(t, what, "see gdperf-perftest(7)") &&
 	       !strstr(gd_err_msg(), "unknown option") &&
 	       !strstr(gd_err_msg(), "not implemented in gdperf yet");
 }

@@ -20,7 +20,7 @@
 #include "cli/options_priv.h"
 
 /* Why an option is refused: the words every refusal of the kind starts
- * with (PERFTEST COMPATIBILITY in gdperf(7) groups them the same way). */
+ * with (gdperf-perftest(7) groups them the same way). */
 enum gd_refusal {
 	GD_R_NOT_IMPL, /* not implemented in gdperf: why */
 	GD_R_RAW,      /* perftest's raw_ethernet tests only */
@@ -249,7 +249,7 @@ int gd_perftest_refusal(const struct gd_test *test, const char *name,
 	}
 	return gd_err(
 		-EINVAL,
-		"%s%c%s%s (perftest: %s; in %s%s) is not available in %s: %s%s; see PERFTEST COMPATIBILITY in gdperf(7)",
+		"%s%c%s%s (perftest: %s; in %s%s) is not available in %s: %s%s; see gdperf-perftest(7)",
 		p->short_name ? "-" : "", p->short_name ? p->short_name : '-',
 		p->short_name ? "/--" : "-", p->name, p->what,
 		p->tests & GD_AP_ALL ? tests : "raw_ethernet_* tests",
@@ -296,7 +296,7 @@ int gd_perftest_conn_refusal(const char *value, const char *dev)
 		}
 		return gd_err(
 			-EINVAL,
-			"-c %s (perftest: connection type %s) is not available in gdperf: %s%s; gdperf has RC, UC and UD (see PERFTEST COMPATIBILITY in gdperf(7))",
+			"-c %s (perftest: connection type %s) is not available in gdperf: %s%s; gdperf has RC, UC and UD (see gdperf-perftest(7))",
 			value, value, gd_perftest_conns[i].why, cap);
 	}
 	return -ENOENT;

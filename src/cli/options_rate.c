@@ -52,13 +52,13 @@ static int gd_rate_type_check(const struct gd_opts *o)
 				 sizeof(cap));
 		return gd_err(
 			-EINVAL,
-			"--rate_limit_type=HW (perftest: the QP's static rate, InfiniBand only; elsewhere perftest falls back to SW) is not available: not implemented in gdperf, which paces in software: give --rate_limit_type=SW or leave it out; %s; see PERFTEST COMPATIBILITY in gdperf(7)",
+			"--rate_limit_type=HW (perftest: the QP's static rate, InfiniBand only; elsewhere perftest falls back to SW) is not available: not implemented in gdperf, which paces in software: give --rate_limit_type=SW or leave it out; %s; see gdperf-perftest(7)",
 			cap);
 	}
 	if (!strcmp(o->rate_limit_type, "PP"))
 		return gd_err(
 			-EINVAL,
-			"--rate_limit_type=PP (perftest: packet pacing) is not available: perftest takes it on raw Ethernet QPs only, and gdperf has no raw_ethernet_* tests; give --rate_limit_type=SW; see PERFTEST COMPATIBILITY in gdperf(7)");
+			"--rate_limit_type=PP (perftest: packet pacing) is not available: perftest takes it on raw Ethernet QPs only, and gdperf has no raw_ethernet_* tests; give --rate_limit_type=SW; see gdperf-perftest(7)");
 	return gd_err(
 		-EINVAL,
 		"--rate_limit_type=%s: give SW (perftest's HW and PP are refused with their reason)",
