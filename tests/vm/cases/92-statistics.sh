@@ -36,7 +36,7 @@ st=1
 	and (.statistics.method | test("t-interval over rounds"))' && st=0
 tap_check $st "A/A quickstart sweep -n 8 with --repeat=3 --expect-ratio=0.8: exit $rc, 4 phases x 23 sizes x 3 rounds, no D slower, gate passed (${took} s; $(jq -r '[.statistics.assessments[] | "\(.direction) \(.decision) \(.ratio * 1000 | round / 1000) [\(.interval.low * 1000 | round / 1000), \(.interval.high * 1000 | round / 1000)]"] | join("; ")' "$out.json" 2>/dev/null))" "$out.txt"
 
-! grep -q 'GD_GPU_SLOWER' "$out.txt" && grep -Eq '^ *65536 .* [0-9]+\.[0-9]( !)? +[0-9.]+\.\.[0-9.]+$' "$out.txt" &&
+! grep -q 'GD_GPU_SLOWER' "$out.txt" && grep -Eq '^ *([A-Za-z0-9:]+ +)?65536 .* [0-9]+\.[0-9]( !)? +[0-9.]+\.\.[0-9.]+$' "$out.txt" &&
 	grep -q 'the median of 3 repeats' "$out.txt"
 tap_check $? "text report with --repeat=3: CV and min..max columns on the size rows, no GD_GPU_SLOWER line" "$out.txt"
 
