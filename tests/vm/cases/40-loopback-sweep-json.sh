@@ -42,6 +42,24 @@ st=1
 grep -q 'BW average\[MiB/sec\]' "$out.txt" && [ "$rows" = 23 ] && st=0
 tap_check $st "gd_write_bw -a text table: perftest column header and 23 rows (found $rows)" "$out.txt"
 
+# Live rows: each line of stdout stamped with the guest's uptime as it
+# arrives (the row is flushed when its size is complete, stdout a pipe).
+# The 4 KiB row must be out before the 1 MiB step's measured window began:
+# its stamp at least that window's elapsed_s (from the JSON) before the
+# 1 MiB row's, less 0.1 s for the stamps' 10 ms steps and the step's end.
+out=$WORK/live
+(gd_write_bw --loopback -d rxe0 -x 1 --sizes=4K,1M -n 200 --out_json_file="$out.json" 2>"$out.err"
+	echo "rc=$?" >"$out.rc") | while IFS= read -r l; do
+	printf '%s %s\n' "$(cut -d' ' -f1 /proc/uptime)" "$l"
+done >"$out.txt"
+t1=$(awk '$2 == "4096" && $3 == "200" { print $1; exit }' "$out.txt")
+t2=$(awk '$2 == "1048576" && $3 == "200" { print $1; exit }' "$out.txt")
+e2=$(jq -r '.phases[0].results[] | select(.size_bytes == 1048576) | .elapsed_s' "$out.json" 2>/dev/null)
+awk -v a="${t1:-x}" -v b="${t2:-x}" -v e="${e2:-x}" 'BEGIN {
+	if (a == "x" || b == "x" || e == "x" || e < 0.5) exit 1
+	exit !(b - a >= e - 0.1) }'
+tap_check $? "live rows: the 4 KiB row printed at uptime ${t1:-none} s, the 1 MiB row at ${t2:-none} s, ${e2:-no} s of 1 MiB measured window between them ($(cat "$out.rc" 2>/dev/null))" "$out.txt" "$out.err"
+
 out=$WORK/sweep_lat
 run_bounded 240 "$out.txt" gd_read_lat --loopback -a --max-size=4K -n 20 -d rxe0 -x 1 --out_json_file="$out.json"
 rc=$?
