@@ -60,6 +60,15 @@ awk -v a="${t1:-x}" -v b="${t2:-x}" -v e="${e2:-x}" 'BEGIN {
 	exit !(b - a >= e - 0.1) }'
 tap_check $? "live rows: the 4 KiB row printed at uptime ${t1:-none} s, the 1 MiB row at ${t2:-none} s, ${e2:-no} s of 1 MiB measured window between them ($(cat "$out.rc" 2>/dev/null))" "$out.txt" "$out.err"
 
+# --brief on the issue's shape: -a with --reverse, four phases, 23 sizes.
+out=$WORK/brief
+echo 64 >/proc/sys/vm/nr_hugepages
+run_bounded 240 "$out.txt" gd_write_bw --loopback -d rxe0 -x 1 -a -n 5 --mem=hugepage --reverse --brief --out_json_file="$out.json"
+rc=$?
+n=$(wc -l <"$out.txt")
+[ $rc = 0 ] && [ "$n" -le 40 ] && grep -q 'GD_' "$out.txt" && json_ok "$out.json" '(.phases | length) == 4 and all(.phases[]; (.results | length) == 23)'
+tap_check $? "--brief -a --reverse (4 phases x 23 sizes): exit $rc, $n lines (at most 40), a verdict, the JSON whole" "$out.txt"
+
 out=$WORK/sweep_lat
 run_bounded 240 "$out.txt" gd_read_lat --loopback -a --max-size=4K -n 20 -d rxe0 -x 1 --out_json_file="$out.json"
 rc=$?
