@@ -175,6 +175,26 @@ run 1 no-phases "$T/nophases.json"
 # a refused candidate fails the run even when another passes
 run 1 mixed "$sweep" "$sweep" "$T/schema1.json"
 
+# 5b. --plot: a comparison's curves and ratio, as a run's --plot; the
+# second candidate's in FILE-2.svg; one document judged again plots too.
+run 0 plot --plot="$T/p.svg" "$sweep" "$sweep" "$T/fast.json"
+for f in "$T/p.gp" "$T/p-2.gp"; do
+	grep -q "title 'DD/HH forward'" "$f" 2>/dev/null ||
+		fail "--plot: $f has no DD/HH ratio curve"
+	grep -q "set title 'gd_compare: HH = baseline $sweep, DD = candidate " "$f" 2>/dev/null ||
+		fail "--plot: $f's title does not say which run is which"
+done
+run 0 plot-one --plot="$T/one.svg" "$sweep"
+grep -q "title 'DD/HH forward'" "$T/one.gp" 2>/dev/null || fail "--plot of one document: no DD/HH ratio curve"
+if command -v gnuplot >/dev/null 2>&1; then
+	for f in "$T/p.svg" "$T/p-2.svg" "$T/one.svg"; do
+		grep -q '<svg' "$f" 2>/dev/null || fail "--plot: gnuplot made no SVG $f"
+	done
+else
+	has plot "gnuplot not installed"
+fi
+run 2 plot-empty --plot= "$sweep"
+
 # 6. Bad command lines: exit 2.
 run 2 no-args
 run 2 bad-ratio --expect-ratio=abc "$sweep"
@@ -183,7 +203,7 @@ run 2 bad-phase --phase=XX "$sweep"
 run 2 bad-size --gate-from=12Q "$sweep"
 run 2 bad-option --frobnicate "$sweep"
 run 0 help --help
-for o in expect-ratio gate-from phase direction json gate-undecided quiet; do
+for o in expect-ratio gate-from phase direction json gate-undecided plot quiet; do
 	has help "--$o"
 done
 

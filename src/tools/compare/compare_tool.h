@@ -33,6 +33,7 @@ struct gd_cmp_opts {
 	const char *phase;     /* placement compared across documents */
 	const char *direction; /* "forward", "reverse" or "bidir" */
 	const char *json_path; /* gdperf.compare/1 document; "-" stdout */
+	const char *plot_path; /* --plot: SVG (and its gnuplot script) */
 	bool undecided_pass;   /* --gate-undecided=pass */
 	bool quiet;
 };

@@ -17,6 +17,7 @@
 #include <json-c/json.h>
 
 #include "report/compare.h"
+#include "report/plot.h"
 #include "tools/compare/compare_tool.h"
 #include "util/error.h"
 #include "util/json_get.h"
@@ -30,6 +31,7 @@ enum {
 	OPT_DIRECTION,
 	OPT_JSON,
 	OPT_UNDECIDED,
+	OPT_PLOT,
 };
 
 static const struct option long_opts[] = {
@@ -39,6 +41,7 @@ static const struct option long_opts[] = {
 	{ "direction", required_argument, NULL, OPT_DIRECTION },
 	{ "json", required_argument, NULL, OPT_JSON },
 	{ "gate-undecided", required_argument, NULL, OPT_UNDECIDED },
+	{ "plot", required_argument, NULL, OPT_PLOT },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
@@ -66,6 +69,10 @@ static void usage(FILE *f)
 		"                         not enough evidence: exit 4 (fail, default) or 0\n"
 		"  --json=FILE            write a gdperf.compare/1 document ('-': stdout,\n"
 		"                         the text then goes to stderr)\n"
+		"  --plot=FILE.svg        each comparison's curves and ratio with its\n"
+		"                         interval, as a run's --plot draws them (the\n"
+		"                         second candidate's in FILE-2.svg, ...); HH is\n"
+		"                         the baseline, DD the candidate\n"
 		"  -q, --quiet            no report text, only errors and the exit status\n"
 		"  -h, --help             this help\n"
 		"  -V, --version          print the version\n"
@@ -139,6 +146,12 @@ static int parse_opt(int c, struct gd_cmp_opts *o)
 		return parse_word("direction", optarg, dirs, &o->direction);
 	case OPT_JSON:
 		o->json_path = optarg;
+		return 0;
+	case OPT_PLOT:
+		if (!*optarg)
+			return gd_err(-EINVAL,
+				      "--plot: give the SVG file to write");
+		o->plot_path = optarg;
 		return 0;
 	case OPT_UNDECIDED:
 		ret = parse_word("gate-undecided", optarg, pol, &p);
@@ -271,11 +284,50 @@ static struct json_object *out_doc(const struct gd_cmp_opts *o, int argc,
 	return d;
 }
 
+/* --plot for comparison @k (1, 2, ...): FILE.svg, then FILE-2.svg and on;
+ * @doc is the judged run-shaped document, @rec its record (comparison and
+ * statistics, which the plot's ratio panel reads). */
+static int plot_one(const struct gd_cmp_opts *o, unsigned int k,
+		    const struct gd_cmp_input *base,
+		    const struct gd_cmp_input *cand, struct json_object *doc,
+		    struct json_object *rec)
+{
+	const char *dot = strrchr(o->plot_path, '.');
+	size_t stem = dot && !strcmp(dot, ".svg") ? (size_t)(dot - o->plot_path)
+						  : strlen(o->plot_path);
+	char path[4096], note[512] = "";
+	int ret;
+
+	if (k == 1)
+		snprintf(path, sizeof(path), "%s", o->plot_path);
+	else
+		snprintf(path, sizeof(path), "%.*s-%u.svg", (int)stem,
+			 o->plot_path, k);
+	json_object_object_add(
+		doc, "comparison",
+		json_object_get(json_object_object_get(rec, "comparison")));
+	/* the plot's title: which curve is which run */
+	if (base != cand) {
+		char title[1024];
+
+		snprintf(title, sizeof(title),
+			 "gd_compare: HH = baseline %s, DD = candidate %s",
+			 base->path, cand->path);
+		json_object_object_add(doc, "tool",
+				       json_object_new_string(title));
+	}
+	ret = gd_plot_write(doc, path, note, sizeof(note));
+	if (ret == GD_PLOT_NO_GNUPLOT)
+		fprintf(stderr, "gd_compare: %s\n", note);
+	return ret < 0 ? ret : 0;
+}
+
 /* Judge @cand against @base (the same input: one document), recording
  * it in @res; returns its exit status. */
 static int compare_one(const struct gd_cmp_opts *o,
 		       const struct gd_cmp_input *base,
-		       const struct gd_cmp_input *cand, struct json_object *res)
+		       const struct gd_cmp_input *cand, unsigned int k,
+		       struct json_object *res)
 {
 	struct json_object *doc = NULL, *rec;
 	int status = GD_CMPX_FAIL;
@@ -295,6 +347,8 @@ static int compare_one(const struct gd_cmp_opts *o,
 			json_object_array_add(
 				json_object_object_get(res, "comparisons"),
 				rec);
+		if (rec && o->plot_path && plot_one(o, k, base, cand, doc, rec))
+			status = GD_CMPX_FAIL;
 	}
 	if (status == GD_CMPX_FAIL) {
 		fprintf(stderr, "gd_compare: %s\n", gd_err_msg());
@@ -336,7 +390,9 @@ int main(int argc, char **argv)
 	resolve_gates(&o, in[0].doc);
 	res = out_doc(&o, argc, argv);
 	for (int i = n > 1 ? 1 : 0; i < n; i++)
-		status = worse(status, compare_one(&o, &in[0], &in[i], res));
+		status = worse(status,
+			       compare_one(&o, &in[0], &in[i],
+					   (unsigned int)(n > 1 ? i : 1), res));
 	json_object_object_add(res, "exit_status", json_object_new_int(status));
 	if (o.json_path && write_json(o.json_path, res)) {
 		fprintf(stderr, "gd_compare: %s\n", gd_err_msg());
