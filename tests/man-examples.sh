@@ -59,12 +59,14 @@ gd_doctor	--diff	grep -Eq '^[1-9][0-9]* differences$' \"\$out\"
 gd_doctor	--json=	test -s \"/shared/env/\$(hostname).json\"
 gd_compare	--json cmp.json	grep -q '\"gdperf.compare/1\"' cmp.json
 gd_plan	--out-dir	grep -q '^gd_plan worksheet' \"\$out\"
+gd_plan	--commands plan/local.cmds	test -s plan/local.cmds
 gd_report	--markdown report.md	test -s report.md
 gd_report	--json fleet.json	grep -q '\"gdperf.fleet/1\"' fleet.json
 gd_report	--plots plots	test -s plots/rails.gp"
 
 # The exit statuses an example may end with (each page's EXIT STATUS): a
-# comparison of copies of one run is not slower (0) or undecided (4); the
+# comparison of copies of one run, or of the fixture run (DD at 0.97 x HH)
+# against a floor of 0.95, is not slower (0) or undecided (4); the
 # doctor reports error-level findings (1) on a machine without RDMA; a
 # fleet report may fail its gates (3).
 allowed() {
@@ -191,6 +193,7 @@ judge() {
 	while IFS=$TAB read -r cpage frag test; do
 		[ "$cpage" = "$1" ] || continue
 		case $2 in *"$frag"*) ;; *) continue ;; esac
+		printf '%s\t%s\n' "$cpage" "$frag" >>"$tmp/checked"
 		test=$(subst "$1" "$test")
 		# shellcheck disable=SC2034 # $out is read by the eval'd test
 		(cd "$cwd" && out=$4 && eval "$test") 2>/dev/null ||
@@ -280,6 +283,7 @@ sentences() {
 sentence() {
 	run "$1" "$1 $2"
 	printf '%s\n' "$3" | sed 's/, and /\n/g; s/ and /\n/g; s/, /\n/g' >"$ptmp/figs"
+	bad=0
 	while read -r num label; do
 		awk -v num="$num" -v lab="$label" '
 		{ sub(/^ +/, "") }
@@ -289,8 +293,11 @@ sentence() {
 		}
 		END { exit !found }' "$o" && continue
 		echo "FAIL: $1: the page says it prints \"$num $label\"; it does not"
+		bad=1
 		status=1
 	done <"$ptmp/figs"
+	[ "$bad" -eq 1 ] ||
+		echo "PASS: $1: the $(wc -l <"$ptmp/figs") figures the page says it prints: $3"
 }
 
 # The stand-in side channel of gd_doctor --peer: accepts and closes.
@@ -313,6 +320,7 @@ port=$(cat "$tmp/port")
 
 : >"$tmp/used"
 : >"$tmp/made"
+: >"$tmp/checked"
 planargs=
 nrun=0
 for page in $PAGES; do
@@ -344,6 +352,10 @@ done
 printf '%s\n' "$FILES" | while IFS=$TAB read -r fpage path maker; do
 	grep -qxF "$fpage$TAB$path" "$tmp/made" ||
 		{ echo "FAIL: file $path ($fpage) is named by no example"; echo x >>"$tmp/stale"; }
+done
+printf '%s\n' "$CHECKS" | while IFS=$TAB read -r cpage frag _; do
+	grep -qxF "$cpage$TAB$frag" "$tmp/checked" ||
+		{ echo "FAIL: check '$frag' ($cpage) applies to no example"; echo x >>"$tmp/stale"; }
 done
 [ ! -e "$tmp/stale" ] || status=1
 exit $status
