@@ -14,6 +14,12 @@ dist_man_MANS += man/gdperf.7 man/gdperf-perftest.7 man/gdperf-json.5 \
 TESTS += tests/man-options.sh
 EXTRA_DIST += tests/man-options.sh man/mkpages.sh
 
+# The examples of the tools' pages (gd_compare, gd_doctor, gd_plan,
+# gd_report), read from the groff source and run, each judged by its page's
+# EXIT STATUS; the benchmarks' examples run in the guest (59-examples.sh).
+TESTS += tests/man-examples.sh
+EXTRA_DIST += tests/man-examples.sh
+
 # Regenerate the eight benchmark pages after changing gdperf.7 or an option.
 man-pages: all
 	$(SHELL) $(srcdir)/man/mkpages.sh $(srcdir) $(builddir) $(srcdir)/man
