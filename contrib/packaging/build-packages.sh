@@ -123,10 +123,13 @@ build_deb() {
 	fi
 
 	say "contents of $(basename "$deb"):"
-	dpkg-deb -c "$deb" | awk '$1 !~ /^d/ { print "  " $6 ($7 == "->" ? " -> " $8 : "") }'
+	# listed once into a file: grep -q on dpkg-deb's pipe would stop
+	# reading early, and under pipefail dpkg-deb's SIGPIPE fails the check
+	dpkg-deb -c "$deb" >"$scratch/deb-contents"
+	awk '$1 !~ /^d/ { print "  " $6 ($7 == "->" ? " -> " $8 : "") }' "$scratch/deb-contents"
 	# the JSON Schemas are data a user's validator points at: in the package
 	for sch in run fleet plan; do
-		dpkg-deb -c "$deb" | grep -q "/usr/share/$name/schemas/gdperf.$sch.schema.json\$" ||
+		grep -q "/usr/share/$name/schemas/gdperf.$sch.schema.json\$" "$scratch/deb-contents" ||
 			die "$(basename "$deb") lacks /usr/share/$name/schemas/gdperf.$sch.schema.json (schemas/schemas.mk)"
 	done
 	say "$(dpkg-deb -c "$deb" | grep -vc '^d') files, installed size $(dpkg-deb -f "$deb" Installed-Size) KiB, Depends: $(dpkg-deb -f "$deb" Depends)"
@@ -170,10 +173,11 @@ build_rpm() {
 	for rpm in $(find "$top/RPMS" -name '*.rpm' | sort); do
 		n=$((n + 1))
 		say "built $(basename "$rpm") in $((SECONDS - t1)) s: rpm -qlp:"
-		rpm -qlp "$rpm" 2>/dev/null | sed 's/^/  /'
+		rpm -qlp "$rpm" 2>/dev/null >"$top/rpm-contents" || true
+		sed 's/^/  /' "$top/rpm-contents"
 		case $(basename "$rpm") in *debug*) continue ;; esac
 		for sch in run fleet plan; do
-			rpm -qlp "$rpm" 2>/dev/null | grep -q "^/usr/share/$name/schemas/gdperf.$sch.schema.json\$" ||
+			grep -q "^/usr/share/$name/schemas/gdperf.$sch.schema.json\$" "$top/rpm-contents" ||
 				die "$(basename "$rpm") lacks /usr/share/$name/schemas/gdperf.$sch.schema.json (%files in $name.spec)"
 		done
 		say "$(rpm -qlp "$rpm" 2>/dev/null | wc -l) paths; requires: $(rpm -qp --requires "$rpm" 2>/dev/null | grep -v '^rpmlib(' | sed 's/(.*//' | sort -u | tr '\n' ' ')"
