@@ -38,6 +38,17 @@ static void plan(struct gd_session *s, struct gd_opts *o,
 	assert_int_equal(gd_sweep_plan(s), 0);
 }
 
+/* gd_write_bw -a from 2 B to @max_size with phases HH,DD and @repeat
+ * rounds, planned: the walk-order tests' one shape of sweep. */
+static void plan_ab_rounds(struct gd_session *s, struct gd_opts *o,
+			   const char *max_size, const char *repeat)
+{
+	assert_int_equal(PARSE(&t_write_bw, o, "-a", "--min-size=2", max_size,
+			       "--phases=HH,DD", repeat, "server1"),
+			 0);
+	plan(s, o, &t_write_bw);
+}
+
 static void unplan(struct gd_session *s, struct gd_opts *o)
 {
 	free(s->samples_ns);
@@ -216,11 +227,7 @@ static void test_order_repeats(void **state)
 	unsigned int p, z, r;
 
 	(void)state;
-	assert_int_equal(PARSE(&t_write_bw, &o, "-a", "--min-size=2",
-			       "--max-size=4", "--phases=HH,DD", "--repeat=4",
-			       "server1"),
-			 0);
-	plan(&s, &o, &t_write_bw);
+	plan_ab_rounds(&s, &o, "--max-size=4", "--repeat=4");
 	for (unsigned int i = 0; i < 16; i++) {
 		gd_sweep_order(&s, i, &p, &z, &r);
 		assert_int_equal(p, want[i][0]);
@@ -250,11 +257,7 @@ static void test_last_round_is_last_step(void **state)
 	unsigned int p, z, r;
 
 	(void)state;
-	assert_int_equal(PARSE(&t_write_bw, &o, "-a", "--min-size=2",
-			       "--max-size=8", "--phases=HH,DD", "--repeat=3",
-			       "server1"),
-			 0);
-	plan(&s, &o, &t_write_bw);
+	plan_ab_rounds(&s, &o, "--max-size=8", "--repeat=3");
 	for (unsigned int i = 0; i < 18; i++) {
 		gd_sweep_order(&s, i, &p, &z, &r);
 		last[p][z] = i;
@@ -542,6 +545,25 @@ static void test_time_account(void **state)
 	json_object_put(j);
 }
 
+/* The warm-up before each window: --warmup's count, cut to 1 MiB per QP
+ * (one message from 1 MiB up), none when --warmup=0. */
+static void test_warmup_msgs(void **state)
+{
+	struct gd_opts o;
+
+	(void)state;
+	assert_int_equal(PARSE(&t_write_bw, &o, "-n", "100", "server1"), 0);
+	assert_int_equal(o.warmup_iters, 10);
+	assert_int_equal(gd_step_warmup_msgs(&o, 2), 10);
+	assert_int_equal(gd_step_warmup_msgs(&o, 65536), 10);
+	assert_int_equal(gd_step_warmup_msgs(&o, 262144), 4);
+	assert_int_equal(gd_step_warmup_msgs(&o, 1 << 20), 1);
+	assert_int_equal(gd_step_warmup_msgs(&o, 8 << 20), 1);
+	o.warmup_iters = 0;
+	assert_int_equal(gd_step_warmup_msgs(&o, 8 << 20), 0);
+	gd_opts_free(&o);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -555,6 +577,7 @@ int main(void)
 		cmocka_unit_test(test_last_round_is_last_step),
 		cmocka_unit_test(test_live_size),
 		cmocka_unit_test(test_time_account),
+		cmocka_unit_test(test_warmup_msgs),
 		cmocka_unit_test(test_device_phase_decisions),
 		cmocka_unit_test(test_precision_stop),
 		cmocka_unit_test(test_several_memories),

@@ -230,7 +230,7 @@ const struct gd_opt_def gd_opt_table[] = {
 	{ "warmup", 0, GD_T_U64, OFF(warmup_iters), 0, 1000000, "N",
 	  "warm-up iterations excluded from the results", GD_F_TRAVELS,
 	  GD_G_SHAPE, GD_AP_ALL,
-	  "min(100, n/10); at most 8 MiB of messages per QP" },
+	  "min(100, n/10); at most 1 MiB of messages per QP, one message from 1 MiB up" },
 	{ "verify", 0, GD_T_FLAG, OFF(verify), 0, 0, NULL,
 	  "check the received data after each size (outside the timed window)",
 	  GD_F_TRAVELS, GD_G_SHAPE, GD_AP_WRITE_BW | GD_AP_READ | GD_AP_SEND_BW,

@@ -85,6 +85,9 @@ void gd_precision_note(const struct gd_session *s, struct gd_precision *pr,
 /* The "precision" section and its text line. */
 void gd_precision_report(struct gd_session *s, const struct gd_precision *pr);
 
+/* Warm-up messages per QP before a step's window at @size_bytes:
+ * --warmup, at most 1 MiB of them, at least one (step.c says why). */
+uint64_t gd_step_warmup_msgs(const struct gd_opts *o, uint64_t size_bytes);
 /* Run step @phase x @size; fills @out. Returns 0 when the run may go on
  * (the step itself may have failed), -errno when the connection or the
  * QPs are no longer usable. */
