@@ -75,6 +75,10 @@ AM_TESTS_ENVIRONMENT += GD_PROGRAMS='$(bin_PROGRAMS)'; export GD_PROGRAMS;
 TESTS += tests/version.sh
 EXTRA_DIST += tests/version.sh
 
+# One maintainer address in AUTHORS and the Debian and RPM packaging.
+TESTS += tests/maintainer.sh
+EXTRA_DIST += tests/maintainer.sh
+
 # --help of every benchmark: 80 columns, the comparison first, what has no
 # effect or is refused only under --help=all.
 TESTS += tests/help.sh
