@@ -15,6 +15,10 @@ bins=$(sed -n 's/^[[:space:]]*\.name = "\(gd_[a-z0-9_]*\)",$/\1/p' "$src/src/eng
 version=$(sed -n 's/^\.TH GDPERF 7 "[^"]*" "\([^"]*\)".*/\1/p' "$page")
 date=$(sed -n 's/^\.TH GDPERF 7 "\([^"]*\)".*/\1/p' "$page")
 [ -n "$bins" ] && [ -n "$version" ] || { echo "mkpages.sh: cannot read $page or test.c" >&2; exit 1; }
+# scratch files stay out of OUTDIR (man/ under make man-pages), also when
+# a program's --help=all fails half-way under set -e
+scratch=$(mktemp -d "${TMPDIR:-/tmp}/gd-mkpages.XXXXXX")
+trap 'rm -rf "$scratch"' EXIT
 
 # section NAME: the groff source of .SH NAME up to the next .SH, without both
 section() {
@@ -63,8 +67,8 @@ options_of() {
 mkdir -p "$out"
 for bin in $bins; do
 	exe=$build/$bin
-	"$exe" --help=all >"$out/.help.$$" 2>&1 || { echo "mkpages.sh: $exe --help=all failed" >&2; exit 1; }
-	grep -o -- '--[A-Za-z][A-Za-z0-9_-]*' "$out/.help.$$" | sed 's/^--//' | sort -u >"$out/.opts.$$"
+	"$exe" --help=all >"$scratch/help" 2>&1 || { echo "mkpages.sh: $exe --help=all failed" >&2; exit 1; }
+	grep -o -- '--[A-Za-z][A-Za-z0-9_-]*' "$scratch/help" | sed 's/^--//' | sort -u >"$scratch/opts"
 	part=$(tests_part "$bin")
 	[ -n "$part" ] || { echo "mkpages.sh: no .SS $bin under TESTS in $page" >&2; exit 1; }
 	# NAME: the part's first sentence, up to its first colon ("RDMA write
@@ -107,7 +111,7 @@ EOF
 		# gdperf(7), where the tests stand side by side
 		printf '%s\n' "$part" | sed '/^\.PP$/,$d' | sed '/^\.br$/{N;/\nNot in this test/d;}'
 		echo ".SH OPTIONS"
-		options_of "$bin" "$out/.opts.$$" |
+		options_of "$bin" "$scratch/opts" |
 			sed '/in the test.s section under$/{N;s/ in the test.s section under\n\.BR TESTS \./ under DESCRIPTION./;}'
 		echo ".SH EXAMPLES"
 		printf '%s\n' "$part" | sed -n '/^\.PP$/,$p' | sed '1d'
@@ -139,4 +143,3 @@ of \\fB\\-\\-config\\fR: key = value lines of long options.
 EOF
 	} >"$out/$bin.1"
 done
-rm -f "$out/.help.$$" "$out/.opts.$$"

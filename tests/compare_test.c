@@ -823,14 +823,19 @@ static void test_port_check(void **state)
 	json_object_put(doc);
 }
 
-static char *print_to_string(struct run *r)
+typedef void gd_compare_printer(FILE *out, struct json_object *doc,
+				struct json_object *comparison,
+				struct json_object *verdicts);
+
+/* What @print (the full report or --brief) writes for @r, as a string. */
+static char *print_with(gd_compare_printer *print, struct run *r)
 {
 	char *text = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&text, &len);
 
 	assert_non_null(f);
-	gd_compare_print(f, r->doc, r->cmp, r->verdicts);
+	print(f, r->doc, r->cmp, r->verdicts);
 	fclose(f);
 	return text;
 }
@@ -858,7 +863,7 @@ static void test_print(void **state)
 							" 'unit': 'count', 'class': 'error'}, {'name': 'link_downed', 'delta': 0,"
 							" 'unit': 'count', 'class': 'error'}], 'errors_moved': ['symbol_error']}}}"),
 		&g);
-	text = print_to_string(&r);
+	text = print_with(gd_compare_print, &r);
 	assert_non_null(strstr(text, " Direction: forward\n"));
 	assert_non_null(strstr(
 		text,
@@ -885,7 +890,7 @@ static void test_print(void **state)
 		"{'units': {'bw': 'Gb/s'}, 'phases': [" PH_OK(
 			"HH", "forward", BW_RES("1000", "2000", "4000")) "]}",
 		NULL);
-	text = print_to_string(&r);
+	text = print_with(gd_compare_print, &r);
 	assert_non_null(strstr(text, "HH BW average[Gb/sec]"));
 	assert_non_null(strstr(text, " 4096       8.39 "));
 	assert_non_null(strstr(
@@ -895,7 +900,7 @@ static void test_print(void **state)
 	run_free(&r);
 
 	run_doc(&r, lat_doc, NULL);
-	text = print_to_string(&r);
+	text = print_with(gd_compare_print, &r);
 	assert_non_null(strstr(text, "HH t_typical[usec]"));
 	assert_non_null(strstr(text, "DD-HH p99[usec]"));
 	assert_non_null(strstr(
@@ -903,18 +908,6 @@ static void test_print(void **state)
 		" 8          2.00                3.00                1.00             3.00                5.50                2.50             1.50"));
 	free(text);
 	run_free(&r);
-}
-
-static char *print_brief(struct run *r)
-{
-	char *text = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&text, &len);
-
-	assert_non_null(f);
-	gd_compare_print_brief(f, r->doc, r->cmp, r->verdicts);
-	fclose(f);
-	return text;
 }
 
 /* --brief's table: latency's reference is the typical latency; rounds add
@@ -927,7 +920,7 @@ static void test_print_brief(void **state)
 
 	(void)state;
 	run_doc(&r, lat_doc, NULL);
-	text = print_brief(&r);
+	text = print_with(gd_compare_print_brief, &r);
 	assert_non_null(strstr(text, " Side by side (typical latency: usec)\n"
 				     " #bytes     HH fwd[usec]     DD/HH fwd"));
 	assert_non_null(strstr(text, "\n 8          2.00             "));
@@ -939,7 +932,7 @@ static void test_print_brief(void **state)
 		BW_DOC(BW3("HH", "1000", "1010", "990") "," BW3("DD", "500",
 								"505", "500")),
 		&g);
-	text = print_brief(&r);
+	text = print_with(gd_compare_print_brief, &r);
 	assert_non_null(strstr(text, " 65536      1010.00          0.50 0."));
 	assert_non_null(strstr(text, "[error] GD_GATE_FAIL: "));
 	free(text);
