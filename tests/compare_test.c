@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * Paired-run judgement from synthetic documents: ratio, difference and
- * gate arithmetic (hand-computed), one document per troubleshooting-matrix
- * row for verdict selection, the port cross-check and the text report.
+ * gate arithmetic (hand-computed) and one document per troubleshooting-matrix
+ * row for verdict selection. The port cross-check and the text reports are
+ * compare_print_test.c's.
  */
 #include <config.h>
 
@@ -19,113 +20,7 @@
 #include "mem/mem.h"
 #include "report/compare.h"
 
-/* Documents are written with ' for " to keep them readable here. */
-static struct json_object *doc_from(const char *text)
-{
-	char *s = strdup(text);
-	struct json_object *doc;
-
-	assert_non_null(s);
-	for (char *p = s; *p; p++)
-		if (*p == '\'')
-			*p = '"';
-	doc = json_tokener_parse(s);
-	free(s);
-	assert_non_null(doc);
-	return doc;
-}
-
-#define BW_RES(a, b, c)                                                          \
-	"'results': [{'size_bytes': 4096, 'iterations': 100, 'bw_avg_MiBps': " a \
-	"},"                                                                     \
-	"{'size_bytes': 65536, 'iterations': 100, 'bw_avg_MiBps': " b "},"       \
-	"{'size_bytes': 1048576, 'iterations': 100, 'bw_avg_MiBps': " c "}]"
-
-#define PH_OK(pl, dir, res)                                                    \
-	"{'name': '" pl "', 'placement': '" pl "', 'direction': '" dir         \
-	"', 'status': 'ok', " res "}"
-
-#define PH_FAIL(pl, dir, errno_name, msg)                                      \
-	"{'name': '" pl "', 'placement': '" pl "', 'direction': '" dir         \
-	"', 'status': 'failed',"                                               \
-	" 'error': {'code': -5, 'errno_name': '" errno_name                    \
-	"', 'message': '" msg "'}, 'results': []}"
-
-#define BW_DOC(phases)                                                           \
-	"{'test': {'verb': 'write', 'measure': 'bw'}, 'units': {'bw': 'MiB/s'}," \
-	" 'header': {'active_mtu_bytes': 4096}, 'phases': [" phases "]}"
-
-static const char *const hh_dd_bw =
-	BW_DOC(PH_OK("HH", "forward", BW_RES("1000", "2000", "4000")) "," PH_OK(
-		"DD", "forward", BW_RES("900", "1000", "3000")));
-
-struct run {
-	struct json_object *doc, *cmp, *verdicts;
-	bool gate_failed;
-};
-
-static void run_doc(struct run *r, const char *text,
-		    const struct gd_gate_cfg *g)
-{
-	r->doc = doc_from(text);
-	assert_int_equal(gd_compare_run(r->doc, g, &r->cmp, &r->verdicts,
-					&r->gate_failed),
-			 0);
-	assert_non_null(r->cmp);
-	assert_non_null(r->verdicts);
-}
-
-static void run_free(struct run *r)
-{
-	json_object_put(r->doc);
-	json_object_put(r->cmp);
-	json_object_put(r->verdicts);
-}
-
-static double num_at(struct json_object *o, const char *a, const char *b)
-{
-	struct json_object *v = json_object_object_get(o, a);
-
-	if (b)
-		v = json_object_object_get(v, b);
-	assert_non_null(v);
-	return json_object_get_double(v);
-}
-
-static struct json_object *verdict(struct run *r, const char *code)
-{
-	for (size_t i = 0; i < json_object_array_length(r->verdicts); i++) {
-		struct json_object *v =
-			json_object_array_get_idx(r->verdicts, i);
-
-		if (!strcmp(json_object_get_string(
-				    json_object_object_get(v, "code")),
-			    code))
-			return v;
-	}
-	return NULL;
-}
-
-static const char *vstr(struct json_object *v, const char *key)
-{
-	assert_non_null(v);
-	return json_object_get_string(json_object_object_get(v, key));
-}
-
-/* All evidence lines joined, for substring checks. */
-static const char *evidence(struct json_object *v, char *buf, size_t len)
-{
-	struct json_object *ev = json_object_object_get(v, "evidence");
-	size_t off = 0;
-
-	buf[0] = '\0';
-	for (size_t i = 0; i < json_object_array_length(ev) && off < len; i++)
-		off += (size_t)snprintf(
-			buf + off, len - off, "%s|",
-			json_object_get_string(
-				json_object_array_get_idx(ev, i)));
-	return buf;
-}
+#include "compare_util.h"
 
 static void test_bw_ratios(void **state)
 {
@@ -219,13 +114,6 @@ static void test_expect_ratio_gate(void **state)
 	run_free(&r);
 }
 
-#define BW3(pl, a, b, c)                                                       \
-	"{'name': '" pl "', 'placement': '" pl "', 'direction': 'forward',"    \
-	" 'status': 'ok', 'results': ["                                        \
-	"{'size_bytes': 65536, 'bw_avg_MiBps': " b ", 'samples': ["            \
-	"{'bw_avg_MiBps': " a "}, {'bw_avg_MiBps': " b "},"                    \
-	" {'bw_avg_MiBps': " c "}]}]}"
-
 /* Three paired rounds whose interval lies below the ratio: the gate fails
  * and the verdict names the interval and the method. */
 static void test_expect_ratio_gate_repeats(void **state)
@@ -312,13 +200,6 @@ static void test_rounds_by_number(void **state)
 	run_free(&r);
 }
 
-#define BWN(pl, a, b, c)                                                       \
-	"{'name': '" pl "', 'placement': '" pl "', 'direction': 'forward',"    \
-	" 'status': 'ok', 'results': ["                                        \
-	"{'size_bytes': 65536, 'bw_avg_MiBps': " b ", 'samples': ["            \
-	"{'bw_avg_MiBps': " a "}, {'bw_avg_MiBps': " b "},"                    \
-	" {'bw_avg_MiBps': " c "}]}]}"
-
 /* Two device memories (--mem=A,B): each against HH and D2 against D1;
  * the verdict names the slower one, the gate judges against HH only. */
 static void test_two_device_memories(void **state)
@@ -330,8 +211,8 @@ static void test_two_device_memories(void **state)
 
 	(void)state;
 	run_doc(&r,
-		BW_DOC(BWN("HH", "1000", "1010", "990") "," BWN(
-			"D1D1", "1000", "1005", "995") "," BWN("D2D2", "500",
+		BW_DOC(BW3("HH", "1000", "1010", "990") "," BW3(
+			"D1D1", "1000", "1005", "995") "," BW3("D2D2", "500",
 							       "505", "495")),
 		&g);
 	row = json_object_array_get_idx(r.cmp, 0);
@@ -397,13 +278,6 @@ static void test_min_bw_gate(void **state)
 		"min_bw DD forward fails at size_bytes: 4096 (900.00 < 1500.00 MiB/s) 65536 (1000.00 < 1500.00 MiB/s)|");
 	run_free(&r);
 }
-
-static const char *const lat_doc =
-	"{'test': {'verb': 'write', 'measure': 'lat'}, 'phases': ["
-	"{'placement': 'HH', 'status': 'ok', 'results': [{'size_bytes': 8, 'iterations': 1000,"
-	" 'lat_typical_us': 2.0, 'lat_p99_us': 3.0}]},"
-	"{'placement': 'DD', 'status': 'ok', 'results': [{'size_bytes': 8, 'iterations': 1000,"
-	" 'lat_typical_us': 3.0, 'lat_p99_us': 5.5}]}]}";
 
 static void test_latency_diff_and_gates(void **state)
 {
@@ -774,171 +648,6 @@ static void test_ok_scope(void **state)
 	run_free(&r);
 }
 
-static void test_port_check(void **state)
-{
-	struct json_object *doc, *ph, *pc;
-
-	/* mlx5-like: app 64 MiB, port 68157440 bytes and 16640 packets, MTU
-	 * 4096 */
-	doc = doc_from(BW_DOC(
-		"{'placement': 'HH', 'status': 'ok', 'app_bytes': 67108864,"
-		" 'counters': {'local': {'tx_bytes': 68157440, 'tx_packets': 16640},"
-		" 'remote': {'tx_bytes': 1048576, 'tx_packets': 1024}}}"));
-	ph = json_object_array_get_idx(json_object_object_get(doc, "phases"),
-				       0);
-	pc = gd_compare_port_check(doc, ph);
-	assert_string_equal(vstr(pc, "sender"), "local");
-	assert_int_equal((int64_t)num_at(pc, "port_bytes", NULL), 68157440);
-	assert_true(num_at(pc, "bytes_ratio", NULL) == 1.015625);
-	assert_int_equal((int64_t)num_at(pc, "expected_packets", NULL), 16384);
-	assert_true(num_at(pc, "packets_ratio", NULL) == 1.015625);
-	json_object_put(pc);
-	/* reverse: the server sends */
-	json_object_object_add(ph, "direction",
-			       json_object_new_string("reverse"));
-	pc = gd_compare_port_check(doc, ph);
-	assert_string_equal(vstr(pc, "sender"), "remote");
-	assert_true(num_at(pc, "bytes_ratio", NULL) == 1048576.0 / 67108864.0);
-	json_object_put(pc);
-	json_object_put(doc);
-
-	/* rxe-like: no byte counters, no app_bytes; 2000 x 64 KiB at MTU 1024
-	 */
-	doc = doc_from(
-		"{'test': {'verb': 'read'}, 'header': {'active_mtu_bytes': 1024},"
-		" 'phases': [{'placement': 'HH', 'status': 'ok', 'results': [{'size_bytes': 65536,"
-		" 'iterations': 2000, 'bw_avg_MiBps': 80}], 'counters': {'local':"
-		" {'tx_bytes': null, 'tx_packets': 10}, 'remote': {'tx_bytes': null, 'tx_packets': 131500}}}]}");
-	ph = json_object_array_get_idx(json_object_object_get(doc, "phases"),
-				       0);
-	pc = gd_compare_port_check(doc, ph);
-	assert_string_equal(vstr(pc, "sender"),
-			    "remote"); /* read: data flows to the initiator */
-	assert_int_equal((int64_t)num_at(pc, "app_bytes", NULL), 131072000);
-	assert_null(json_object_object_get(pc, "port_bytes"));
-	assert_null(json_object_object_get(pc, "bytes_ratio"));
-	assert_int_equal((int64_t)num_at(pc, "expected_packets", NULL), 128000);
-	assert_true(num_at(pc, "packets_ratio", NULL) == 131500.0 / 128000.0);
-	json_object_put(pc);
-	json_object_put(doc);
-}
-
-typedef void gd_compare_printer(FILE *out, struct json_object *doc,
-				struct json_object *comparison,
-				struct json_object *verdicts);
-
-/* What @print (the full report or --brief) writes for @r, as a string. */
-static char *print_with(gd_compare_printer *print, struct run *r)
-{
-	char *text = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&text, &len);
-
-	assert_non_null(f);
-	print(f, r->doc, r->cmp, r->verdicts);
-	fclose(f);
-	return text;
-}
-
-static void test_print(void **state)
-{
-	const struct gd_gate_cfg g = { .expect_ratio = 0.8,
-				       .min_bw_MiBps = 1500,
-				       .gate_from_bytes = 65536,
-				       .judge_from_bytes = 65536 };
-	struct run r;
-	char *text;
-
-	run_doc(&r,
-		BW_DOC(PH_OK(
-			"HH", "forward",
-			BW_RES("1000", "2000",
-			       "4000")) ","
-					"{'placement': 'DD', 'status': 'ok', " BW_RES(
-						"900", "1000",
-						"3000") ","
-							" 'memory': {'local': {'kind': 'cuda', 'device': '0000:17:00.0', 'route': 'dmabuf'},"
-							" 'remote': {'kind': 'host', 'route': 'plain'}},"
-							" 'counters': {'local': {'counters': [{'name': 'symbol_error', 'delta': 2,"
-							" 'unit': 'count', 'class': 'error'}, {'name': 'link_downed', 'delta': 0,"
-							" 'unit': 'count', 'class': 'error'}], 'errors_moved': ['symbol_error']}}}"),
-		&g);
-	text = print_with(gd_compare_print, &r);
-	assert_non_null(strstr(text, " Direction: forward\n"));
-	assert_non_null(strstr(
-		text,
-		" #bytes     HH BW average[MiB/sec]   DD BW average[MiB/sec]   DD/HH   \n"));
-	assert_non_null(strstr(
-		text,
-		" 65536      2000.00                  1000.00                  0.50    \n"));
-	assert_non_null(strstr(
-		text,
-		" symbol_error                     count    -              -              2!"));
-	assert_non_null(strstr(text, "(1 more counters did not move)"));
-	assert_non_null(strstr(
-		text,
-		"  DD       ok      local cuda 0000:17:00.0 (dmabuf); remote host (plain)\n"));
-	assert_non_null(strstr(
-		text,
-		"[error] GD_GATE_FAIL: 1 gate check(s) failed (exit status 3)"));
-	assert_non_null(strstr(text, "[info] GD_INCONCLUSIVE: "));
-	free(text);
-	run_free(&r);
-
-	/* Gb/s: 1000 MiB/s = 8.388608 Gb/s */
-	run_doc(&r,
-		"{'units': {'bw': 'Gb/s'}, 'phases': [" PH_OK(
-			"HH", "forward", BW_RES("1000", "2000", "4000")) "]}",
-		NULL);
-	text = print_with(gd_compare_print, &r);
-	assert_non_null(strstr(text, "HH BW average[Gb/sec]"));
-	assert_non_null(strstr(text, " 4096       8.39 "));
-	assert_non_null(strstr(
-		text,
-		"[info] GD_OK_HOST_ONLY: host-memory path only: says nothing about GPU memory"));
-	free(text);
-	run_free(&r);
-
-	run_doc(&r, lat_doc, NULL);
-	text = print_with(gd_compare_print, &r);
-	assert_non_null(strstr(text, "HH t_typical[usec]"));
-	assert_non_null(strstr(text, "DD-HH p99[usec]"));
-	assert_non_null(strstr(
-		text,
-		" 8          2.00                3.00                1.00             3.00                5.50                2.50             1.50"));
-	free(text);
-	run_free(&r);
-}
-
-/* --brief's table: latency's reference is the typical latency; rounds add
- * each ratio's interval to its cell. */
-static void test_print_brief(void **state)
-{
-	const struct gd_gate_cfg g = { .expect_ratio = 0.8 };
-	struct run r;
-	char *text;
-
-	(void)state;
-	run_doc(&r, lat_doc, NULL);
-	text = print_with(gd_compare_print_brief, &r);
-	assert_non_null(strstr(text, " Side by side (typical latency: usec)\n"
-				     " #bytes     HH fwd[usec]     DD/HH fwd"));
-	assert_non_null(strstr(text, "\n 8          2.00             "));
-	assert_non_null(strstr(text, " Verdict"));
-	assert_null(strstr(text, "      evidence: "));
-	free(text);
-	run_free(&r);
-	run_doc(&r,
-		BW_DOC(BW3("HH", "1000", "1010", "990") "," BW3("DD", "500",
-								"505", "500")),
-		&g);
-	text = print_with(gd_compare_print_brief, &r);
-	assert_non_null(strstr(text, " 65536      1010.00          0.50 0."));
-	assert_non_null(strstr(text, "[error] GD_GATE_FAIL: "));
-	free(text);
-	run_free(&r);
-}
-
 static void test_no_phases(void **state)
 {
 	struct json_object *doc = doc_from("{'tool': 'x'}"), *c, *v;
@@ -971,9 +680,6 @@ int main(void)
 		cmocka_unit_test(test_retransmissions),
 		cmocka_unit_test(test_oob_fail),
 		cmocka_unit_test(test_ok_scope),
-		cmocka_unit_test(test_port_check),
-		cmocka_unit_test(test_print),
-		cmocka_unit_test(test_print_brief),
 		cmocka_unit_test(test_no_phases),
 	};
 

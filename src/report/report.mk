@@ -18,18 +18,22 @@ libgdperf_la_SOURCES += src/report/tails.c src/report/tails.h
 
 if HAVE_CMOCKA
 check_PROGRAMS += tests/report_test tests/compare_test tests/plot_test \
-	tests/evidence_test tests/report_live_test
+	tests/evidence_test tests/report_live_test tests/compare_print_test
 TESTS += tests/report_test tests/compare_test tests/plot_test \
-	tests/evidence_test tests/report_live_test
+	tests/evidence_test tests/report_live_test tests/compare_print_test
 tests_report_live_test_SOURCES = tests/report_live_test.c
 tests_report_live_test_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_report_live_test_LDADD = $(gd_common_ldadd) $(CMOCKA_LIBS)
 tests_report_test_SOURCES = tests/report_test.c
 tests_report_test_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_report_test_LDADD = $(gd_common_ldadd) $(CMOCKA_LIBS)
-tests_compare_test_SOURCES = tests/compare_test.c
+tests_compare_test_SOURCES = tests/compare_test.c tests/compare_util.h
 tests_compare_test_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_compare_test_LDADD = $(gd_common_ldadd) $(CMOCKA_LIBS)
+tests_compare_print_test_SOURCES = tests/compare_print_test.c \
+	tests/compare_util.h
+tests_compare_print_test_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_compare_print_test_LDADD = $(gd_common_ldadd) $(CMOCKA_LIBS)
 tests_evidence_test_SOURCES = tests/evidence_test.c tests/synth_util.h
 tests_evidence_test_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_evidence_test_LDADD = $(gd_common_ldadd) $(CMOCKA_LIBS)

@@ -1,0 +1,196 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+/*
+ * gd_compare's reports from synthetic documents: the port cross-check
+ * (application bytes against the port counters), the side-by-side text
+ * report and --brief's table.
+ */
+#include <config.h>
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+#include <json-c/json.h>
+
+#include "compare_util.h"
+
+static void test_port_check(void **state)
+{
+	struct json_object *doc, *ph, *pc;
+
+	/* mlx5-like: app 64 MiB, port 68157440 bytes and 16640 packets, MTU
+	 * 4096 */
+	doc = doc_from(BW_DOC(
+		"{'placement': 'HH', 'status': 'ok', 'app_bytes': 67108864,"
+		" 'counters': {'local': {'tx_bytes': 68157440, 'tx_packets': 16640},"
+		" 'remote': {'tx_bytes': 1048576, 'tx_packets': 1024}}}"));
+	ph = json_object_array_get_idx(json_object_object_get(doc, "phases"),
+				       0);
+	pc = gd_compare_port_check(doc, ph);
+	assert_string_equal(vstr(pc, "sender"), "local");
+	assert_int_equal((int64_t)num_at(pc, "port_bytes", NULL), 68157440);
+	assert_true(num_at(pc, "bytes_ratio", NULL) == 1.015625);
+	assert_int_equal((int64_t)num_at(pc, "expected_packets", NULL), 16384);
+	assert_true(num_at(pc, "packets_ratio", NULL) == 1.015625);
+	json_object_put(pc);
+	/* reverse: the server sends */
+	json_object_object_add(ph, "direction",
+			       json_object_new_string("reverse"));
+	pc = gd_compare_port_check(doc, ph);
+	assert_string_equal(vstr(pc, "sender"), "remote");
+	assert_true(num_at(pc, "bytes_ratio", NULL) == 1048576.0 / 67108864.0);
+	json_object_put(pc);
+	json_object_put(doc);
+
+	/* rxe-like: no byte counters, no app_bytes; 2000 x 64 KiB at MTU 1024
+	 */
+	doc = doc_from(
+		"{'test': {'verb': 'read'}, 'header': {'active_mtu_bytes': 1024},"
+		" 'phases': [{'placement': 'HH', 'status': 'ok', 'results': [{'size_bytes': 65536,"
+		" 'iterations': 2000, 'bw_avg_MiBps': 80}], 'counters': {'local':"
+		" {'tx_bytes': null, 'tx_packets': 10}, 'remote': {'tx_bytes': null, 'tx_packets': 131500}}}]}");
+	ph = json_object_array_get_idx(json_object_object_get(doc, "phases"),
+				       0);
+	pc = gd_compare_port_check(doc, ph);
+	assert_string_equal(vstr(pc, "sender"),
+			    "remote"); /* read: data flows to the initiator */
+	assert_int_equal((int64_t)num_at(pc, "app_bytes", NULL), 131072000);
+	assert_null(json_object_object_get(pc, "port_bytes"));
+	assert_null(json_object_object_get(pc, "bytes_ratio"));
+	assert_int_equal((int64_t)num_at(pc, "expected_packets", NULL), 128000);
+	assert_true(num_at(pc, "packets_ratio", NULL) == 131500.0 / 128000.0);
+	json_object_put(pc);
+	json_object_put(doc);
+}
+
+typedef void gd_compare_printer(FILE *out, struct json_object *doc,
+				struct json_object *comparison,
+				struct json_object *verdicts);
+
+/* What @print (the full report or --brief) writes for @r, as a string. */
+static char *print_with(gd_compare_printer *print, struct run *r)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	assert_non_null(f);
+	print(f, r->doc, r->cmp, r->verdicts);
+	fclose(f);
+	return text;
+}
+
+static void test_print(void **state)
+{
+	const struct gd_gate_cfg g = { .expect_ratio = 0.8,
+				       .min_bw_MiBps = 1500,
+				       .gate_from_bytes = 65536,
+				       .judge_from_bytes = 65536 };
+	struct run r;
+	char *text;
+
+	run_doc(&r,
+		BW_DOC(PH_OK(
+			"HH", "forward",
+			BW_RES("1000", "2000",
+			       "4000")) ","
+					"{'placement': 'DD', 'status': 'ok', " BW_RES(
+						"900", "1000",
+						"3000") ","
+							" 'memory': {'local': {'kind': 'cuda', 'device': '0000:17:00.0', 'route': 'dmabuf'},"
+							" 'remote': {'kind': 'host', 'route': 'plain'}},"
+							" 'counters': {'local': {'counters': [{'name': 'symbol_error', 'delta': 2,"
+							" 'unit': 'count', 'class': 'error'}, {'name': 'link_downed', 'delta': 0,"
+							" 'unit': 'count', 'class': 'error'}], 'errors_moved': ['symbol_error']}}}"),
+		&g);
+	text = print_with(gd_compare_print, &r);
+	assert_non_null(strstr(text, " Direction: forward\n"));
+	assert_non_null(strstr(
+		text,
+		" #bytes     HH BW average[MiB/sec]   DD BW average[MiB/sec]   DD/HH   \n"));
+	assert_non_null(strstr(
+		text,
+		" 65536      2000.00                  1000.00                  0.50    \n"));
+	assert_non_null(strstr(
+		text,
+		" symbol_error                     count    -              -              2!"));
+	assert_non_null(strstr(text, "(1 more counters did not move)"));
+	assert_non_null(strstr(
+		text,
+		"  DD       ok      local cuda 0000:17:00.0 (dmabuf); remote host (plain)\n"));
+	assert_non_null(strstr(
+		text,
+		"[error] GD_GATE_FAIL: 1 gate check(s) failed (exit status 3)"));
+	assert_non_null(strstr(text, "[info] GD_INCONCLUSIVE: "));
+	free(text);
+	run_free(&r);
+
+	/* Gb/s: 1000 MiB/s = 8.388608 Gb/s */
+	run_doc(&r,
+		"{'units': {'bw': 'Gb/s'}, 'phases': [" PH_OK(
+			"HH", "forward", BW_RES("1000", "2000", "4000")) "]}",
+		NULL);
+	text = print_with(gd_compare_print, &r);
+	assert_non_null(strstr(text, "HH BW average[Gb/sec]"));
+	assert_non_null(strstr(text, " 4096       8.39 "));
+	assert_non_null(strstr(
+		text,
+		"[info] GD_OK_HOST_ONLY: host-memory path only: says nothing about GPU memory"));
+	free(text);
+	run_free(&r);
+
+	run_doc(&r, lat_doc, NULL);
+	text = print_with(gd_compare_print, &r);
+	assert_non_null(strstr(text, "HH t_typical[usec]"));
+	assert_non_null(strstr(text, "DD-HH p99[usec]"));
+	assert_non_null(strstr(
+		text,
+		" 8          2.00                3.00                1.00             3.00                5.50                2.50             1.50"));
+	free(text);
+	run_free(&r);
+}
+
+/* --brief's table: latency's reference is the typical latency; rounds add
+ * each ratio's interval to its cell. */
+static void test_print_brief(void **state)
+{
+	const struct gd_gate_cfg g = { .expect_ratio = 0.8 };
+	struct run r;
+	char *text;
+
+	(void)state;
+	run_doc(&r, lat_doc, NULL);
+	text = print_with(gd_compare_print_brief, &r);
+	assert_non_null(strstr(text, " Side by side (typical latency: usec)\n"
+				     " #bytes     HH fwd[usec]     DD/HH fwd"));
+	assert_non_null(strstr(text, "\n 8          2.00             "));
+	assert_non_null(strstr(text, " Verdict"));
+	assert_null(strstr(text, "      evidence: "));
+	free(text);
+	run_free(&r);
+	run_doc(&r,
+		BW_DOC(BW3("HH", "1000", "1010", "990") "," BW3("DD", "500",
+								"505", "500")),
+		&g);
+	text = print_with(gd_compare_print_brief, &r);
+	assert_non_null(strstr(text, " 65536      1010.00          0.50 0."));
+	assert_non_null(strstr(text, "[error] GD_GATE_FAIL: "));
+	free(text);
+	run_free(&r);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_port_check),
+		cmocka_unit_test(test_print),
+		cmocka_unit_test(test_print_brief),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL) ? 1 : 0;
+}
