@@ -128,7 +128,7 @@ build_deb() {
 	dpkg-deb -c "$deb" >"$scratch/deb-contents"
 	awk '$1 !~ /^d/ { print "  " $6 ($7 == "->" ? " -> " $8 : "") }' "$scratch/deb-contents"
 	# the JSON Schemas are data a user's validator points at: in the package
-	for sch in run fleet plan; do
+	for sch in run fleet plan compare doctor; do
 		grep -q "/usr/share/$name/schemas/gdperf.$sch.schema.json\$" "$scratch/deb-contents" ||
 			die "$(basename "$deb") lacks /usr/share/$name/schemas/gdperf.$sch.schema.json (schemas/schemas.mk)"
 	done
@@ -176,7 +176,7 @@ build_rpm() {
 		rpm -qlp "$rpm" 2>/dev/null >"$top/rpm-contents" || true
 		sed 's/^/  /' "$top/rpm-contents"
 		case $(basename "$rpm") in *debug*) continue ;; esac
-		for sch in run fleet plan; do
+		for sch in run fleet plan compare doctor; do
 			grep -q "^/usr/share/$name/schemas/gdperf.$sch.schema.json\$" "$top/rpm-contents" ||
 				die "$(basename "$rpm") lacks /usr/share/$name/schemas/gdperf.$sch.schema.json (%files in $name.spec)"
 		done

@@ -4,7 +4,9 @@
 # 2020-12), each document by its own "schema" string, then proves the
 # validator bites: mutated copies of one valid document of each kind (an
 # unknown enum value, a missing required key, a wrong type) must fail.
-# Usage: validate.py SCHEMA_DIR --require run,plan,fleet PATH...
+# The envelope a run document embeds is checked against gd_doctor's
+# schema's $defs/envelope (gdperf.envelope/1, the same object).
+# Usage: validate.py SCHEMA_DIR --require run,plan,fleet,... PATH...
 import argparse
 import copy
 import json
@@ -19,17 +21,48 @@ except ImportError:
     sys.exit(77)
 
 
+def validator(s, store):
+    """A draft 2020-12 validator of @s whose $refs to the other schema
+    files (by their $id, as gdperf.compare's to the run schema's $defs)
+    resolve among @store: with the referencing library where jsonschema
+    has it (4.18 on), else with the older RefResolver."""
+    V = jsonschema.Draft202012Validator
+    try:
+        import referencing
+        import referencing.jsonschema
+    except ImportError:
+        return V(s, resolver=jsonschema.RefResolver.from_schema(
+            s, store=dict(store)))
+    reg = referencing.Registry().with_resources(
+        (i, referencing.Resource.from_contents(
+            x, default_specification=referencing.jsonschema.DRAFT202012))
+        for i, x in store.items())
+    return V(s, registry=reg)
+
+
+ENVELOPE = "urn:gdperf:schema:gdperf.doctor/1#/$defs/envelope"
+
+
 def load_schemas(d):
-    """Schema string -> validator, from each file's properties.schema."""
-    out = {}
+    """Schema string -> validator, from each file's properties.schema;
+    "gdperf.envelope/1" -> the validator of $defs/envelope of the doctor
+    schema, when there is one."""
+    docs, store, out = {}, {}, {}
     for name in sorted(os.listdir(d)):
         if not name.endswith(".schema.json"):
             continue
         with open(os.path.join(d, name)) as f:
             s = json.load(f)
         jsonschema.Draft202012Validator.check_schema(s)
-        out[s["properties"]["schema"]["const"]] = \
-            (name, jsonschema.Draft202012Validator(s))
+        docs[name] = s
+        store[s["$id"]] = s
+    for name, s in docs.items():
+        out[s["properties"]["schema"]["const"]] = (name, validator(s, store))
+    if ENVELOPE.split("#")[0] in store:
+        out["gdperf.envelope/1"] = (
+            "gdperf.doctor.schema.json#/$defs/envelope",
+            validator({"$schema": jsonschema.Draft202012Validator.META_SCHEMA[
+                "$id"], "$ref": ENVELOPE}, store))
     return out
 
 
@@ -54,6 +87,16 @@ def mutable(doc):
         return bool(doc.get("phases")) and "role" in doc
     if doc["schema"].startswith("gdperf.plan/"):
         return bool(doc.get("executions")) and bool(doc.get("steps"))
+    if doc["schema"].startswith("gdperf.compare/"):
+        c = doc.get("comparisons") or [{}]
+        return all(bool(c[0].get(k)) for k in ("comparison", "gates",
+                                                "verdicts"))
+    if doc["schema"].startswith("gdperf.doctor/"):
+        e = doc["envelope"]
+        devs = e["rdma"]["devices"]
+        return bool(devs) and bool(devs[0]["ports"]) and \
+            bool(e["topology"].get("map")) and \
+            bool(e["registration_route"]) and bool(e["findings"])
     return bool(doc.get("executions")) and \
         bool(doc.get("acceptance", {}).get("checklist"))
 
@@ -102,7 +145,67 @@ def mutations(kind, doc):
                 ("checklist status 'done'",
                  m(lambda d: d["acceptance"]["checklist"][0].update(
                      status="done")))]
+    if kind == "gdperf.compare":
+        c = lambda d: d["comparisons"][0]  # noqa: E731
+        return [("mode 'sideways'",
+                 m(lambda d: c(d).update(mode="sideways"))),
+                ("no options.gate_undecided",
+                 m(lambda d: d["options"].pop("gate_undecided"))),
+                ("exit_status 2 (no document is written with it)",
+                 m(lambda d: d.update(exit_status=2))),
+                ("verdict code GD_NOPE (the run schema's $defs)",
+                 m(lambda d: c(d)["verdicts"][0].update(code="GD_NOPE"))),
+                ("comparison row measure 'bytes' (the run schema's $defs)",
+                 m(lambda d: c(d)["comparison"][0].update(measure="bytes"))),
+                ("gate decision 'maybe'",
+                 m(lambda d: c(d)["gates"][0].update(decision="maybe"))),
+                ("baseline schema gdperf.run/1",
+                 m(lambda d: c(d)["baseline"].update(
+                     schema="gdperf.run/1"))),
+                ("an unknown key", m(lambda d: d.update(extra=1)))]
+    if kind == "gdperf.doctor":
+        e = lambda d: d["envelope"]  # noqa: E731
+        rt = lambda d: e(d)["registration_route"][0]  # noqa: E731
+        out = [("finding severity 'fatal'",
+                m(lambda d: e(d)["findings"][0].update(severity="fatal"))),
+               ("no envelope.host", m(lambda d: e(d).pop("host"))),
+               ("envelope schema gdperf.envelope/2",
+                m(lambda d: e(d).update(schema="gdperf.envelope/2"))),
+               ("exit_status 2", m(lambda d: d.update(exit_status=2))),
+               ("path class 'FAR'",
+                m(lambda d: e(d)["topology"]["map"][0].update(
+                    path_class="FAR"))),
+               ("active_mtu_bytes 1000",
+                m(lambda d: e(d)["rdma"]["devices"][0]["ports"][0].update(
+                    active_mtu_bytes=1000))),
+               ("route possible flipped",
+                m(lambda d: rt(d).update(possible=not rt(d)["possible"]))),
+               ("memlock soft_bytes a string",
+                m(lambda d: e(d)["host"]["memlock"].update(
+                    soft_bytes="8M")))]
+        if (e(doc).get("gpu") or {}).get("gpus"):
+            gpu0 = lambda d: e(d)["gpu"]["gpus"][0]  # noqa: E731
+            out += [("GPU compute_capability 9",
+                     m(lambda d: gpu0(d).update(compute_capability=9))),
+                    ("an unknown GPU key",
+                     m(lambda d: gpu0(d).update(extra=1)))]
+        return out
     return []
+
+
+def check_envelope(schemas, p, doc):
+    """The envelope a run document embeds, against the doctor schema's
+    $defs/envelope; None when there is none to check."""
+    env = doc.get("envelope")
+    if "gdperf.envelope/1" not in schemas or not isinstance(env, dict) or \
+            env.get("schema") != "gdperf.envelope/1":
+        return None
+    name, v = schemas["gdperf.envelope/1"]
+    errs = sorted(v.iter_errors(env), key=lambda e: [str(k) for k in e.path])
+    for e in errs[:3]:
+        print("FAIL: %s: its envelope against %s: at /envelope/%s: %s" % (
+            p, name, "/".join(map(str, e.path)), e.message[:300]))
+    return not errs
 
 
 def main():
@@ -113,7 +216,7 @@ def main():
     a = ap.parse_args()
     schemas = load_schemas(a.schemas)
     families = {family(s) for s in schemas}
-    counts, uncovered, failed, first = {}, {}, 0, {}
+    counts, uncovered, failed, first, envelopes = {}, {}, 0, {}, 0
     for p in paths(a.paths):
         try:
             with open(p) as f:
@@ -139,10 +242,18 @@ def main():
                 p, name, "/".join(map(str, e.path)), e.message[:300]))
         failed += bool(errs)
         counts[s] = counts.get(s, 0) + 1
+        if family(s) == "gdperf.run":
+            ok = check_envelope(schemas, p, doc)
+            if ok is not None:
+                envelopes += 1
+                failed += not ok
         if not errs and family(s) not in first and mutable(doc):
             first[family(s)] = doc
     for s, n in sorted(counts.items()):
         print("ok - %d %s document(s) valid" % (n, s))
+    if envelopes:
+        print("ok - %d embedded envelope(s) valid against %s"
+              % (envelopes, schemas["gdperf.envelope/1"][0]))
     for s, n in sorted(uncovered.items(), key=str):
         print("# %d %s document(s) without a schema file, not checked"
               % (n, s))

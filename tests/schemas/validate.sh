@@ -6,8 +6,14 @@
 # server's and a loopback run's,
 # gd_plan's plans (even, odd with racks, with the locality round), the
 # synthetic corpora of tests/cluster (make_corpus.py, the current run
-# schema) and gd_report's fleet documents over them; then mutated copies
-# must fail (validate.py), so the validator is known to bite.
+# schema) and gd_report's fleet documents over them, gd_compare's
+# documents over the compare fixtures (a pair, --phase, one document
+# judged again, slower, undecided, nothing judged, latency, several
+# candidates, a refused comparison, --json -), and gd_doctor's on this
+# host and on the sysfs fixture tree of tests/doctor (with and without the
+# fake CUDA driver, --rails, --peer); then mutated copies must fail
+# (validate.py), so the validator is known to bite. (gd_doctor --diff
+# writes text, no document.)
 B=${GD_TOP_BUILDDIR:-.}
 S=${GD_TOP_SRCDIR:-.}
 [ -z "${GD_PYTHON_WHY:-}" ] || { echo "SKIP: Python checks: $GD_PYTHON_WHY" >&2; exit 77; }
@@ -22,7 +28,7 @@ T=$(mktemp -d) || exit 1
 trap 'rm -rf "$T"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
 C=$S/tests/cluster
-mkdir -p "$T/run" "$T/plan" "$T/fleet"
+mkdir -p "$T/run" "$T/plan" "$T/fleet" "$T/compare" "$T/doctor" "$T/var"
 
 # Clients that fail before their server: a port nobody listens on (one
 # with a --config file: options.config is its file and hash).
@@ -75,6 +81,81 @@ report clean 0 --plan "$T/plan/p12.json" "$T/run/clean"
 report noplan 3 "$T/run/clean"
 report loc 0 --plan "$T/plan/p6-loc.json" "$T/run/loc"
 
-"$PY" "$S/tests/schemas/validate.py" "$S/schemas" --require run,plan,fleet \
-	"$T/run" "$T/plan" "$T/fleet" || fail "documents against schemas/"
-echo "PASS: every document validates against its schema; mutated ones do not"
+# make_corpus.py's doctor-HOST.json are stand-ins that carry what
+# gd_report reads (envelope.gpu_nic_map), not gd_doctor's document (its map
+# is envelope.topology.map): gd_doctor's own are validated below.
+mkdir -p "$T/stand-ins"
+for d in "$T"/run/*/doctor-*.json; do
+	[ -f "$d" ] && mv "$d" "$T/stand-ins/$(basename "$(dirname "$d")")-$(basename "$d")"
+done
+
+# gd_compare --json: NAME WANT-EXIT ARGS...
+F=$S/tests/fixtures/compare
+sweep=$F/write_bw-sweep.json one=$F/write_bw-one.json
+"$PY" "$S/tests/schemas/variants.py" "$sweep" "$T/var" || fail "compare variants"
+compare() {
+	name=$1 want=$2
+	shift 2
+	"$B/gd_compare" -q --json "$T/compare/$name.json" "$@" 2>"$T/err"
+	rc=$?
+	[ $rc -eq "$want" ] || fail "gd_compare $name: exit $rc, expected $want: $(head -n 2 "$T/err")"
+	[ -s "$T/compare/$name.json" ] || fail "gd_compare $name wrote no document"
+}
+compare pair 0 "$sweep" "$sweep"
+compare phase-dd 0 --phase DD "$sweep" "$sweep"
+compare self 0 "$sweep"
+compare self-floor 3 --expect-ratio=0.99 "$sweep"
+compare slow 3 "$sweep" "$T/var/slow.json"
+compare many 3 "$sweep" "$sweep" "$T/var/slow.json"
+compare undecided 4 "$one" "$one"
+compare undecided-pass 0 --gate-undecided=pass "$one" "$one"
+compare nothing-judged 4 --phase DD --gate-from=64K "$sweep" "$T/var/small.json"
+compare lat 0 "$T/var/lat.json" "$T/var/lat.json"
+compare lat-slow 3 "$T/var/lat.json" "$T/var/lat-slow.json"
+compare refused 1 --phase HD "$sweep" "$sweep"
+"$B/gd_compare" --json - "$sweep" "$sweep" >"$T/compare/stdout.json" 2>/dev/null ||
+	fail "gd_compare --json -"
+
+# gd_doctor --json: NAME ARGS... (exit 0, or 1 for error-level findings:
+# this host may have no RDMA device and no GPU)
+X=$S/tests/doctor/fixtures
+fake=$B/tests/fake_cuda/libfakecuda.so
+doctor() {
+	name=$1
+	shift
+	"$B/gd_doctor" --json="$T/doctor/$name.json" "$@" >/dev/null 2>"$T/err"
+	rc=$?
+	[ $rc -le 1 ] || fail "gd_doctor $name: exit $rc: $(head -n 2 "$T/err")"
+	[ -s "$T/doctor/$name.json" ] || fail "gd_doctor $name wrote no document"
+}
+doctor live
+doctor live-memlock --memlock-need=1G
+doctor peer --peer="127.0.0.1:$port" --peer-timeout=2000
+GD_CUDA_LIBRARY=/nonexistent/libcuda.so.1 doctor fixture --root="$X/root" \
+	--topology-xml="$X/dual-socket-8gpu.xml" --rails="$X/rails.txt" --memlock-need=1G
+doctor fixture-live-topology --root="$X/root"
+"$B/gd_doctor" --json >"$T/doctor/stdout.json" 2>/dev/null
+[ $? -le 1 ] || fail "gd_doctor --json (stdout)"
+if [ -f "$fake" ]; then
+	GD_CUDA_LIBRARY=$fake GD_FAKE_CUDA_GPU_COUNT=1 GD_FAKE_CUDA_DMABUF_ATTR=1 \
+		doctor fake-dmabuf --root="$X/root" --topology-xml="$X/dual-socket-8gpu.xml" \
+		--rails="$X/rails.txt"
+	GD_CUDA_LIBRARY=$fake GD_FAKE_CUDA_GPU_COUNT=1 GD_FAKE_CUDA_DMABUF_ATTR=0 \
+		doctor fake-no-route --root="$X/root" --topology-xml="$X/dual-socket-8gpu.xml"
+	GD_CUDA_LIBRARY=$fake GD_FAKE_CUDA_GPU_COUNT=4 GD_FAKE_CUDA_P2P_GROUPS=0-1,2-3 \
+		doctor fake-p2p --root="$X/root" --topology-xml="$X/dual-socket-8gpu.xml"
+	GD_CUDA_LIBRARY=$fake GD_FAKE_CUDA_GPU_COUNT=2 GD_FAKE_CUDA_P2P_GROUPS=0-0,1-1 \
+		doctor fake-no-p2p --root="$X/root" --topology-xml="$X/dual-socket-8gpu.xml"
+else
+	echo "# fake CUDA driver not built: gd_doctor's GPU sections checked without GPUs"
+fi
+
+"$PY" "$S/tests/schemas/validate.py" "$S/schemas" --require run,plan,fleet,compare,doctor \
+	"$T/run" "$T/plan" "$T/fleet" "$T/compare" "$T/doctor" >"$T/out"
+rc=$?
+cat "$T/out"
+[ $rc -eq 0 ] || fail "documents against schemas/"
+docs=$(sed -n 's/^ok - \([0-9]*\) gdperf\..* document(s) valid$/\1/p' "$T/out" | awk '{n += $1} END {print n + 0}')
+envs=$(sed -n 's/^ok - \([0-9]*\) embedded envelope(s) valid.*/\1/p' "$T/out")
+muts=$(grep -c '^ok - .* is refused$' "$T/out")
+echo "PASS: $docs documents (${envs:-0} embedded envelopes) validate against schemas/; $muts mutated copies are refused"
