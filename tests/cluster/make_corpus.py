@@ -144,8 +144,10 @@ def envelope(host):
             "exit_status": 0,
             "envelope": {"schema": "gdperf.envelope/1",
                          "host": {"hostname": host},
-                         "gpu_nic_map": [{"gpu": 0, "nic": "mlx5_0",
-                                          "path_class": "PIX"}],
+                         # where gd_doctor writes the map (one row per GPU)
+                         "topology": {"map": [{"pci_order": 0,
+                                               "nearest": {"nic": "mlx5_0",
+                                                           "path": "PIX"}}]},
                          "findings": []}}
 
 

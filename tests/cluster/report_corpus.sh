@@ -104,9 +104,46 @@ python3 "$S/check_report.py" large "$T/large.json" || exit 1
 python3 "$S/check_report.py" reference "$T/large.json" "$T/plan24.json" \
 	"$T/large" || exit 1
 
+# gd_doctor's own document, not a stand-in: gd_report reads its GPU/NIC
+# map where gd_doctor writes it (envelope.topology.map). The fixture host
+# (8 GPUs in its topology) has error findings, and the mapping item says
+# so rather than "no map"; the same document without its findings
+# satisfies the item.
+X=${GD_TOP_SRCDIR:-.}/tests/doctor/fixtures
+mkdir -p "$T/env" "$T/env-clean"
+GD_CUDA_LIBRARY=/nonexistent/libcuda.so.1 "$B/gd_doctor" --json="$T/env/doctor.json" \
+	--root="$X/root" --topology-xml="$X/dual-socket-8gpu.xml" >/dev/null 2>&1
+[ -s "$T/env/doctor.json" ] || fail "gd_doctor wrote no document"
+python3 - "$T/env/doctor.json" "$T/env-clean/doctor.json" <<'PY' || fail "doctor document"
+import json, sys
+d = json.load(open(sys.argv[1]))
+e = d["envelope"]
+assert len(e["topology"]["map"]) == 8, "map rows: %d" % len(e["topology"]["map"])
+assert any(f["severity"] == "error" for f in e["findings"]), "no error finding"
+e["findings"] = [f for f in e["findings"] if f["severity"] != "error"]
+json.dump(d, open(sys.argv[2], "w"))
+PY
+for c in env env-clean; do
+	"$B/gd_report" --json "$T/$c.json" --markdown /dev/null "$T/$c" >/dev/null 2>&1
+	python3 - "$T/$c.json" "$c" <<'PY' || fail "gd_report's mapping item over gd_doctor's document ($c)"
+import json, sys
+rep = json.load(open(sys.argv[1]))
+it = {i["item"]: i for i in rep["acceptance"]["checklist"]}
+inv, m = it["inventory"], it["mapping"]
+want = "satisfied" if sys.argv[2] == "env-clean" else "open"
+ok = inv["status"] == "satisfied" and m["status"] == want
+if want == "open":
+    ok = ok and "error findings" in m["evidence"] and "no GPU" not in m["evidence"]
+if not ok:
+    print("FAIL: %s: inventory %s, mapping %s: %s" % (sys.argv[2], inv["status"], m["status"], m["evidence"]))
+    sys.exit(1)
+PY
+done
+
 "$B/gd_report" --plan "$T/plan.json" "$T/clean" --max-cv abc >/dev/null 2>&1
 [ $? -eq 2 ] || fail "bad --max-cv should exit 2"
 "$B/gd_report" >/dev/null 2>&1
 [ $? -eq 2 ] || fail "no directory should exit 2"
 echo "PASS: faulty corpus classified, clean corpus passes, ratio gate" \
-	"reads repeats, 2,000-document corpus agrees with the reference"
+	"reads repeats, 2,000-document corpus agrees with the reference," \
+	"gd_doctor's own map satisfies the mapping item"

@@ -81,9 +81,9 @@ report clean 0 --plan "$T/plan/p12.json" "$T/run/clean"
 report noplan 3 "$T/run/clean"
 report loc 0 --plan "$T/plan/p6-loc.json" "$T/run/loc"
 
-# make_corpus.py's doctor-HOST.json are stand-ins that carry what
-# gd_report reads (envelope.gpu_nic_map), not gd_doctor's document (its map
-# is envelope.topology.map): gd_doctor's own are validated below.
+# make_corpus.py's doctor-HOST.json are stand-ins that carry only what
+# gd_report reads (the hostname, envelope.topology.map, the findings), not
+# a whole gd_doctor document: gd_doctor's own are validated below.
 mkdir -p "$T/stand-ins"
 for d in "$T"/run/*/doctor-*.json; do
 	[ -f "$d" ] && mv "$d" "$T/stand-ins/$(basename "$(dirname "$d")")-$(basename "$d")"

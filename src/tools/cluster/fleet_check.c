@@ -27,18 +27,23 @@ static void list_host(char *dst, size_t len, const char *name, int *n)
 static void item_envelopes(const struct gd_fleet *fl, struct gd_fleet_item *it,
 			   bool need_map)
 {
-	char missing[GD_FLEET_TEXT_MAX] = "";
-	int n = 0;
+	char missing[GD_FLEET_TEXT_MAX] = "", unmapped[GD_FLEET_TEXT_MAX] = "",
+	     erring[GD_FLEET_TEXT_MAX] = "";
+	int n = 0, n_unmapped = 0, n_erring = 0;
 	size_t h;
 
 	for (h = 0; h < fl->n_hosts; h++) {
 		const struct gd_fleet_host *x = &fl->hosts[h];
 
-		if (!x->envelope ||
-		    (need_map && (!x->map || x->envelope_errors)))
+		if (!x->envelope)
 			list_host(missing, sizeof(missing), x->name, &n);
+		else if (need_map && !x->map)
+			list_host(unmapped, sizeof(unmapped), x->name,
+				  &n_unmapped);
+		else if (need_map && x->envelope_errors)
+			list_host(erring, sizeof(erring), x->name, &n_erring);
 	}
-	it->satisfied = fl->n_hosts && !n;
+	it->satisfied = fl->n_hosts && !n && !n_unmapped && !n_erring;
 	if (it->satisfied)
 		snprintf(
 			it->evidence, sizeof(it->evidence),
@@ -48,14 +53,24 @@ static void item_envelopes(const struct gd_fleet *fl, struct gd_fleet_item *it,
 				: "a gd_doctor envelope "
 				  "for all %zu servers",
 			fl->n_hosts);
+	else if (n)
+		snprintf(it->evidence, sizeof(it->evidence),
+			 "no gd_doctor envelope for %d of %zu servers (%s); "
+			 "run gd_doctor --json inside the job environment",
+			 n, fl->n_hosts, missing);
+	else if (n_unmapped)
+		/* gd_doctor writes rows only for the GPUs it found */
+		snprintf(it->evidence, sizeof(it->evidence),
+			 "no GPU in the GPU/NIC map (envelope.topology.map) of "
+			 "%d of %zu servers (%s); check that gd_doctor sees "
+			 "the GPUs there (driver loaded, hwloc topology)",
+			 n_unmapped, fl->n_hosts, unmapped);
 	else
-		snprintf(
-			it->evidence, sizeof(it->evidence),
-			need_map
-				? "no map, or error findings, for %d of %zu servers (%s); "
-				  "run gd_doctor --json inside the job environment"
-				: "no gd_doctor envelope for %d of %zu servers (%s)",
-			n, fl->n_hosts, missing);
+		snprintf(it->evidence, sizeof(it->evidence),
+			 "error findings in the gd_doctor envelope of %d of "
+			 "%zu servers (%s); gd_doctor --json on each names "
+			 "them and the fix",
+			 n_erring, fl->n_hosts, erring);
 }
 
 static bool any_phase_ok(const struct gd_fleet_run *r, bool device)

@@ -385,8 +385,8 @@ static void ingest_envelope(struct gd_fleet *fl, struct json_object *doc)
 	if (idx < 0)
 		return;
 	fl->hosts[idx].envelope = true;
-	map = jget(env, "gpu_nic_map") ? jget(env, "gpu_nic_map")
-				       : jget(env, "map");
+	/* where gd_doctor writes it: one row per GPU (envelope/map.c) */
+	map = jget(jget(env, "topology"), "map");
 	if (map && json_object_is_type(map, json_type_array) &&
 	    gd_json_len(map))
 		fl->hosts[idx].map = true;
