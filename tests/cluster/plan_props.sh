@@ -51,8 +51,15 @@ grep -q '^#SBATCH --nodelist=node\[01-04\]$' "$T/l/plan.sbatch" ||
 ! grep -q 'gd_write_bw' "$T/l/plan.sbatch" || fail "batch script holds command lines"
 sh -n "$T/l/plan.cmds" || fail "command file is not valid sh"
 bash -n "$T/l/plan.sbatch" || fail "batch script is not valid bash"
-lines=$(grep -c '^ssh -n ' "$T/l/plan.cmds")
+lines=$(grep '^ssh -n ' "$T/l/plan.cmds" | grep -vc 'gd_doctor ')
 [ "$lines" = 8 ] || fail "expected 8 serial command lines (rounds 1-2), got $lines"
+# before round 1, one gd_doctor envelope per server, started in the background
+[ "$(grep -c '^ssh -n node0[1-4] "gd_doctor --json=$RESULTS/doctor-node0[1-4].json >/dev/null" &$' "$T/l/plan.cmds")" = 4 ] ||
+	fail "expected one gd_doctor line per server before round 1"
+[ "$(sed -n '/gd_doctor/,/^# round 1 /p' "$T/l/plan.cmds" | tail -n 2 | head -n 1)" = wait ] ||
+	fail "the envelopes should be waited for before round 1"
+grep -q '^DOCTOR=gd_doctor$' "$T/l/plan.sbatch" && grep -q 'srun .*--job-name="$PLAN-doctor"' "$T/l/plan.sbatch" ||
+	fail "batch script: one gd_doctor job step before the rounds"
 lines=$(grep -c '^{ ssh -n .*; } &$' "$T/l/plan.cmds")
 [ "$lines" = 4 ] || fail "expected 4 concurrent lines (round 3), got $lines"
 # Every run bounded (--run-limit, default 300 + 10 x 30 s), -D 5 (30 s over

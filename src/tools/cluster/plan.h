@@ -185,6 +185,9 @@ int gd_plan_server_host(const struct gd_plan_exec *e);
 void gd_plan_run_cmd(const struct gd_plan *plan, const struct gd_plan_exec *e,
 		     enum gd_plan_side side, char *buf);
 int gd_plan_write_commands(const struct gd_plan *plan, const char *path);
+/* gd_doctor beside the plan's benchmark (--tool's directory), else the
+ * name alone, found on the nodes' PATH. */
+void gd_plan_doctor_path(const struct gd_plan *plan, char *buf, size_t len);
 
 /* plan_slurm.c: the batch script @path and, next to it, its steps file
  * (@path with .sbatch replaced by .steps). */

@@ -191,6 +191,48 @@ static void command_line(const struct gd_plan *plan,
 			 plan->hosts[gd_plan_client_host(e)].name, cli);
 }
 
+void gd_plan_doctor_path(const struct gd_plan *plan, char *buf, size_t len)
+{
+	const char *slash = strrchr(plan->cfg.tool, '/');
+
+	if (slash)
+		snprintf(buf, len, "%.*sgd_doctor",
+			 (int)(slash - plan->cfg.tool + 1), plan->cfg.tool);
+	else
+		snprintf(buf, len, "gd_doctor");
+}
+
+/* Before the first round, one gd_doctor envelope per server in $RESULTS:
+ * gd_report's inventory and mapping items read them. Its exit status 1
+ * (error findings) is the report's to judge, not a reason to stop. Remote
+ * launchers start at most 32 at a time, so a 12,500-server file neither
+ * forks them all at once nor needs a host list longer than an argument. */
+static void commands_envelopes(FILE *f, const struct gd_plan *plan, bool local)
+{
+	enum gd_plan_launcher l = plan->cfg.launcher;
+	char doctor[GD_PLAN_NAME_MAX + 16];
+	long h;
+
+	gd_plan_doctor_path(plan, doctor, sizeof(doctor));
+	fputs("# One gd_doctor envelope per server (gd_report: inventory, "
+	      "mapping).\n",
+	      f);
+	if (local || plan->cfg.loopback_host[0]) {
+		fprintf(f, "%s --json=\"$RESULTS/doctor-%s.json\" >/dev/null\n",
+			doctor, local ? "$GD_HOST" : "$(uname -n)");
+		return;
+	}
+	for (h = 0; h < plan->cfg.servers; h++) {
+		fprintf(f,
+			"%s %s \"%s --json=$RESULTS/doctor-%s.json >/dev/null\" &\n",
+			launch_prefix[l], plan->hosts[h].name, doctor,
+			plan->hosts[h].name);
+		if (h % 32 == 31)
+			fputs("wait\n", f);
+	}
+	fputs("wait\n", f);
+}
+
 static int close_checked(FILE *f, const char *opt, const char *path)
 {
 	int err = ferror(f);
@@ -242,6 +284,7 @@ static void commands_head(FILE *f, const struct gd_plan *plan)
 		      "on() { [ \"$1\" = \"$GD_HOST\" ] || "
 		      "[ \"$1\" = \"${GD_HOST%%.*}\" ]; }\n",
 		      f);
+	commands_envelopes(f, plan, local);
 }
 
 int gd_plan_write_commands(const struct gd_plan *plan, const char *path)

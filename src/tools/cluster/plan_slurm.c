@@ -92,6 +92,14 @@ static const char slurm_body[] =
 	"\t;;\n"
 	"esac\n"
 	"mkdir -p \"$RESULTS\" || exit 1\n"
+	"# One gd_doctor envelope per node before the first round (gd_report: "
+	"inventory,\n# mapping); its findings are the report's to judge, not a "
+	"reason to stop.\n"
+	"srun --nodes=\"${SLURM_JOB_NUM_NODES:-1}\" --ntasks-per-node=1 "
+	"--job-name=\"$PLAN-doctor\" \\\n"
+	"\tbash -c 'mkdir -p \"$RESULTS\" && \"$0\" --json=\"$RESULTS/doctor-${SLURMD_NODENAME:-$(hostname)}"
+	".json\" >/dev/null; exit 0' \\\n"
+	"\t\"$DOCTOR\" </dev/null\n"
 	"\n"
 	"gd_step() {\n"
 	"\tlocal me=${SLURMD_NODENAME:-$(hostname)} mode host role cmd\n"
@@ -145,7 +153,9 @@ static const char slurm_body[] =
 static void slurm_head(FILE *f, const struct gd_plan *plan, const char *steps)
 {
 	const char *lb = plan->cfg.loopback_host;
+	char doctor[GD_PLAN_NAME_MAX + 16];
 
+	gd_plan_doctor_path(plan, doctor, sizeof(doctor));
 	fprintf(f,
 		"#!/bin/bash\n#SBATCH --job-name=gd-%s\n#SBATCH --nodes=%ld\n"
 		"#SBATCH --ntasks-per-node=1\n#SBATCH --exclusive\n"
@@ -162,10 +172,11 @@ static void slurm_head(FILE *f, const struct gd_plan *plan, const char *steps)
 		"from a shared directory. One job step per pair\n# with an "
 		"explicit node list; the pairs of a step run in parallel, "
 		"steps and\n# rounds in order.\n"
-		"PLAN=%s\nLOOPBACK_HOST=%s\n"
+		"PLAN=%s\nLOOPBACK_HOST=%s\nDOCTOR=%s\n"
 		"RESULTS=${RESULTS:-%s/${SLURM_JOB_ID:-manual}}\n"
 		"export RESULTS\nSTEPS=${GD_PLAN_STEPS:-",
-		plan->cfg.name, plan->cfg.name, lb, plan->cfg.results_dir);
+		plan->cfg.name, plan->cfg.name, lb, doctor,
+		plan->cfg.results_dir);
 	put_quoted(f, steps);
 	fputs("}\n", f);
 	/* Submitted from the directory that holds both files. */

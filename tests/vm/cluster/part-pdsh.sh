@@ -17,7 +17,7 @@ if [ "$GD_NODE" = node01 ]; then
 	t1=$(uptime_s)
 	gather "$RES"
 	gst=$?
-	n=$(ls "$RES"/*.json 2>/dev/null | grep -vc '\.server\.json$')
+	n=$(ls "$RES"/*.json 2>/dev/null | grep -v '/doctor-' | grep -vc '\.server\.json$')
 	st=1
 	[ $rc = 0 ] && [ $gst = 0 ] && [ "$n" = "$NEXEC" ] && st=0
 	tap_check $st "the plan's pdsh command file ran in $((t1 - t0)) s: exit $rc, $n of $NEXEC client documents (node02's gathered over ssh: status $gst)" \
