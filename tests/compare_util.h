@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
- * Shared by the gd_compare judgement tests (compare_test.c) and its
- * report tests (compare_print_test.c): synthetic run documents written
- * with ' for ", and readers of the comparison and its verdicts.
+ * Shared by the gd_compare judgement tests (compare_test.c), its report
+ * tests (compare_print_test.c) and the plot tests: synthetic run documents
+ * written with ' for ", and readers of the comparison and its verdicts.
  * Include after <cmocka.h> and <json-c/json.h>.
  */
 #ifndef GD_TESTS_COMPARE_UTIL_H

@@ -19,23 +19,10 @@
 #include <cmocka.h>
 #include <json-c/json.h>
 
+#include "compare_util.h"
 #include "report/plot.h"
 
 static char tmpdir[] = "/tmp/gd-plot-XXXXXX";
-
-static struct json_object *doc_from(const char *text)
-{
-	char *s = strdup(text);
-	struct json_object *doc;
-
-	for (char *p = s; *p; p++)
-		if (*p == '\'')
-			*p = '"';
-	doc = json_tokener_parse(s);
-	free(s);
-	assert_non_null(doc);
-	return doc;
-}
 
 static const char *const bw_doc =
 	"{'tool': 'gd_write_bw', 'test': {'measure': 'bw'}, 'units': {'bw': 'MiB/s'}, 'phases': ["

@@ -37,7 +37,7 @@ tests_compare_print_test_LDADD = $(gd_common_ldadd) $(CMOCKA_LIBS)
 tests_evidence_test_SOURCES = tests/evidence_test.c tests/synth_util.h
 tests_evidence_test_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_evidence_test_LDADD = $(gd_common_ldadd) $(CMOCKA_LIBS)
-tests_plot_test_SOURCES = tests/plot_test.c
+tests_plot_test_SOURCES = tests/plot_test.c tests/compare_util.h
 tests_plot_test_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_plot_test_LDADD = $(gd_common_ldadd) $(CMOCKA_LIBS)
 endif
