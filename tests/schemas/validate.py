@@ -58,11 +58,17 @@ def load_schemas(d):
         store[s["$id"]] = s
     for name, s in docs.items():
         out[s["properties"]["schema"]["const"]] = (name, validator(s, store))
-    if ENVELOPE.split("#")[0] in store:
+    doctor = store.get(ENVELOPE.split("#")[0])
+    if doctor:
+        # The doctor schema itself, rooted at its envelope: its own
+        # "#/$defs/..." references then resolve in it with jsonschema's
+        # older RefResolver too (Debian 12's 4.10), which resolved them
+        # against a bare {"$ref": ENVELOPE} wrapper and failed.
         out["gdperf.envelope/1"] = (
             "gdperf.doctor.schema.json#/$defs/envelope",
-            validator({"$schema": jsonschema.Draft202012Validator.META_SCHEMA[
-                "$id"], "$ref": ENVELOPE}, store))
+            validator({"$schema": doctor["$schema"], "$id": doctor["$id"],
+                       "$defs": doctor["$defs"],
+                       "$ref": "#/$defs/envelope"}, store))
     return out
 
 

@@ -22,10 +22,11 @@ tap_check $st "gd_plan tiny loopback plan: exit $rc, 6 executions" "$P/worksheet
 
 RESULTS=$R run_bounded 240 "$P/cmds.out" sh "$P/plan.cmds"
 rc=$?
-n=$(ls "$R"/*.json 2>/dev/null | wc -l)
+n=$(ls "$R"/*.json 2>/dev/null | grep -vc '/doctor-')
+env=$(ls "$R"/doctor-*.json 2>/dev/null | wc -l)
 st=1
-[ $rc = 0 ] && [ "$n" = 6 ] && st=0
-tap_check $st "the plan's command file ran: exit $rc, $n of 6 result documents" "$P/cmds.out"
+[ $rc = 0 ] && [ "$n" = 6 ] && [ "$env" = 1 ] && st=0
+tap_check $st "the plan's command file ran: exit $rc, $n of 6 result documents and $env of 1 gd_doctor envelope (the loopback host's)" "$P/cmds.out"
 
 st=1
 json_ok "$R/c1-node01-node02-g0-ba-r2.json" '.schema == "gdperf.run/3" and

@@ -79,7 +79,7 @@ else
 		and (($m.counts | keys) == ($p.counters[$m.side].retries_moved | sort))
 		and all($m.counts | to_entries[]; .key as $k | .value
 			== ($p.counters[$m.side].counters[] | select(.name == $k) | .delta))))
-	and all($r[0].evidence[]; test("^(HH|DD) forward (local|remote): .* at [0-9]+ [KMG]?i?B|HH and DD|in DD forward|in HH forward|DD forward moved"))
+	and all($r[0].evidence[]; test("^(HH|DD) forward (local|remote): .* at [0-9]+ [KMG]?i?B|HH and DD|in DD forward|in HH forward|DD forward moved|HH forward moved"))
 	and ($r[0].pairs | length) == 1 and $r[0].pairs[0].device_phase == "DD"' \
 		"GD_RETRANSMISSIONS (warning) names every phase and side whose retry counters moved, with the sizes and counts of its steps, and HH against DD per GiB sent"
 	grep -q 'GD_RETRANSMISSIONS' "$WORK/$n.txt"
