@@ -29,8 +29,8 @@ struct gd_step_ctx {
 	struct gd_counter_snap *before;
 	const struct gd_phase *ph;
 	uint32_t seed;
-	uint64_t before_ns; /* when the opening snapshot was read */
-	bool verify_here;   /* this side checks its buffer */
+	uint64_t traffic_end_ns; /* when this side's transfer returned */
+	bool verify_here;	 /* this side checks its buffer */
 };
 
 static struct json_object *gd_obj(void)
@@ -108,12 +108,10 @@ static int gd_step_prepare(struct gd_step_ctx *c)
 	if (!ret && s->test->measure == GD_MEASURE_LAT &&
 	    gd_lat_is_pingpong(s) && gd_step_needs_recv(s) && !st->target)
 		ret = gd_step_post_recvs(st);
-	if (!ret) {
-		c->before_ns = gd_now_ns();
+	if (!ret)
 		ret = gd_counters_snapshot(
 			gd_counters_root(s->o->counters_root),
 			s->v.port.dev_name, s->v.port.port, &c->before);
-	}
 	return ret;
 }
 
@@ -433,8 +431,16 @@ static int gd_step_measure(struct gd_step_ctx *c, struct gd_step_result *r,
 	return gd_wait_done(st, &peer_sent);
 }
 
-/* Let the kernel's hw_counters cache expire so the closing snapshot
- * sees this window's traffic, not the values cached at its opening. */
+/*
+ * ib_core serves hw_counters from a cache that any reader refreshes and
+ * that lives for "lifespan" ms: our own opening read, or a monitoring
+ * agent's (node_exporter, DCGM, a script polling sent_pkts). A closing
+ * read sooner than a lifespan after the traffic can return values taken
+ * before its last packets (seen: 127 of 85056 sent packets missing, with
+ * a harness polling the counters every 200 ms). Read once a lifespan and
+ * a few ticks have passed since this side's transfer ended: whoever
+ * refreshed the cache did so after the traffic.
+ */
 static void gd_counters_settle(struct gd_step_ctx *c)
 {
 	unsigned int life_ms = c->st.s->counters_lifespan_ms;
@@ -444,7 +450,7 @@ static void gd_counters_settle(struct gd_step_ctx *c)
 
 	if (!life_ms)
 		return;
-	elapsed = gd_now_ns() - c->before_ns;
+	elapsed = gd_now_ns() - c->traffic_end_ns;
 	if (elapsed >= need_ns)
 		return;
 	ts.tv_sec = 0;
@@ -819,6 +825,7 @@ int gd_step_run(struct gd_session *s, unsigned int step_no,
 	tm->start_s = gd_step_lap(&t);
 	if (!ret)
 		ret = gd_step_measure(&c, &out->res, &received);
+	c.traffic_end_ns = gd_now_ns();
 	tm->transfer_s = gd_step_lap(&t);
 	if (ret) {
 		out->stage = "transfer";
