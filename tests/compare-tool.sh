@@ -58,8 +58,8 @@ has same 'GD_OK'
 has same 'not below|no difference'
 has same 'not below the floor \(exit status 0\)'
 [ "$(jq -r .schema "$T/same.json")" = gdperf.compare/1 ] || fail "--json: schema is not gdperf.compare/1"
-[ "$(jq -r '.exit_status, .comparisons[0].exit_status, (.comparisons | length)' "$T/same.json" | tr '\n' ' ')" = "0 0 1 " ] ||
-	fail "--json: exit statuses or comparison count wrong"
+[ "$(jq -r '.exit_status, .comparisons[0].exit_status, (.comparisons | length), (.errors | length)' "$T/same.json" | tr '\n' ' ')" = "0 0 1 0 " ] ||
+	fail "--json: exit statuses, comparison count or errors[] (empty) wrong"
 [ "$(jq -r '.comparisons[0].baseline.file == "'"$sweep"'" and .comparisons[0].candidate.hostname == "fixture"' "$T/same.json")" = true ] ||
 	fail "--json: inputs not identified by file and host"
 [ "$(jq -r '[.comparisons[0].statistics.assessments[].decision] | all(. == "no_difference" or . == "not_below")' "$T/same.json")" = true ] ||
@@ -172,8 +172,22 @@ run 1 missing "$sweep" "$T/none.json"
 has missing 'none.json: cannot open'
 jq 'del(.phases)' "$sweep" >"$T/nophases.json"
 run 1 no-phases "$T/nophases.json"
-# a refused candidate fails the run even when another passes
-run 1 mixed "$sweep" "$sweep" "$T/schema1.json"
+# a refused candidate fails the run even when another passes; the others
+# are still judged, and the --json document says which input was refused,
+# at which stage and why
+run 1 mixed --json "$T/mixed.json" "$sweep" "$sweep" "$T/schema1.json" "$T/fast.json"
+jq -e --arg bad "$T/schema1.json" '.exit_status == 1 and (.comparisons | length) == 2
+	and .errors == [{input: $bad, stage: "load",
+		message: .errors[0].message}]
+	and (.errors[0].message | test("gdperf.run/1"))' "$T/mixed.json" >/dev/null ||
+	fail "mixed: the document does not keep the 2 judged comparisons with errors[] naming $T/schema1.json at load: $(jq -c '{exit_status, n: (.comparisons | length), errors}' "$T/mixed.json" 2>&1)"
+run 1 base-missing --json "$T/base-missing.json" "$T/none.json" "$sweep"
+jq -e '.exit_status == 1 and .comparisons == [] and .errors[0].stage == "load"
+	and (.errors[0].message | test("none.json: cannot open"))' "$T/base-missing.json" >/dev/null ||
+	fail "base-missing: no document with errors[] naming the missing baseline: $(cat "$T/base-missing.json" 2>&1 | head -c 300)"
+run 1 pair-refused --json "$T/pair-refused.json" --phase HD "$sweep" "$sweep"
+jq -e '.errors[0].stage == "pair" and (.errors[0].message | test("no phase HD"))' \
+	"$T/pair-refused.json" >/dev/null || fail "pair-refused: errors[] does not name the pairing stage"
 
 # 5b. --plot: a comparison's curves and ratio, as a run's --plot; the
 # second candidate's in FILE-2.svg; one document judged again plots too.

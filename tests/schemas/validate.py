@@ -168,6 +168,10 @@ def mutations(kind, doc):
                 ("baseline schema gdperf.run/1",
                  m(lambda d: c(d)["baseline"].update(
                      schema="gdperf.run/1"))),
+                ("an error at stage 'later'",
+                 m(lambda d: d["errors"].append(
+                     {"input": "x.json", "stage": "later",
+                      "message": "m"}))),
                 ("an unknown key", m(lambda d: d.update(extra=1)))]
     if kind == "gdperf.doctor":
         e = lambda d: d["envelope"]  # noqa: E731

@@ -113,6 +113,8 @@ compare nothing-judged 4 --phase DD --gate-from=64K "$sweep" "$T/var/small.json"
 compare lat 0 "$T/var/lat.json" "$T/var/lat.json"
 compare lat-slow 3 "$T/var/lat.json" "$T/var/lat-slow.json"
 compare refused 1 --phase HD "$sweep" "$sweep"
+compare refused-load 1 "$sweep" "$T/none.json" "$sweep"
+compare refused-base 1 "$T/none.json" "$sweep"
 "$B/gd_compare" --json - "$sweep" "$sweep" >"$T/compare/stdout.json" 2>/dev/null ||
 	fail "gd_compare --json -"
 

@@ -255,7 +255,7 @@ static int write_json(const char *path, struct json_object *out)
 }
 
 static struct json_object *out_doc(const struct gd_cmp_opts *o, int argc,
-				   char **argv)
+				   char **argv, struct json_object *errors)
 {
 	struct json_object *d = json_object_new_object();
 	struct json_object *cl = json_object_new_array(), *op;
@@ -281,7 +281,25 @@ static struct json_object *out_doc(const struct gd_cmp_opts *o, int argc,
 		json_object_new_string(o->undecided_pass ? "pass" : "fail"));
 	json_object_object_add(d, "options", op);
 	json_object_object_add(d, "comparisons", json_object_new_array());
+	json_object_object_add(d, "errors", errors);
 	return d;
+}
+
+/* A refusal: on stderr, and in the document's errors[] with the input it
+ * concerns and the stage, so that a CI lab that archives only the
+ * document still sees why a comparison is missing. Clears the error. */
+static void note_error(struct json_object *errors, const char *path,
+		       const char *stage)
+{
+	struct json_object *e = json_object_new_object();
+
+	fprintf(stderr, "gd_compare: %s\n", gd_err_msg());
+	json_object_object_add(e, "input", json_object_new_string(path));
+	json_object_object_add(e, "stage", json_object_new_string(stage));
+	json_object_object_add(e, "message",
+			       json_object_new_string(gd_err_msg()));
+	json_object_array_add(errors, e);
+	gd_err_clear();
 }
 
 /* --plot for comparison @k (1, 2, ...): FILE.svg, then FILE-2.svg and on;
@@ -329,10 +347,11 @@ static int compare_one(const struct gd_cmp_opts *o,
 		       const struct gd_cmp_input *cand, unsigned int k,
 		       struct json_object *res)
 {
-	struct json_object *doc = NULL, *rec;
+	struct json_object *doc = NULL, *rec = NULL;
 	int status = GD_CMPX_FAIL;
 	int ret = base == cand ? gd_cmp_self_doc(base, &doc)
 			       : gd_cmp_pair_doc(o, base, cand, &doc);
+	const char *stage = "pair";
 
 	if (!ret) {
 		/* --json - owns stdout; the text goes to stderr, as the run's
@@ -341,19 +360,22 @@ static int compare_one(const struct gd_cmp_opts *o,
 				     ? stderr
 				     : stdout;
 
+		stage = "judge";
 		rec = gd_cmp_judge(o, base, cand, doc, o->quiet ? NULL : text,
 				   &status);
 		if (rec)
 			json_object_array_add(
 				json_object_object_get(res, "comparisons"),
 				rec);
-		if (rec && o->plot_path && plot_one(o, k, base, cand, doc, rec))
+		if (rec && o->plot_path &&
+		    plot_one(o, k, base, cand, doc, rec)) {
+			stage = "plot";
 			status = GD_CMPX_FAIL;
+		}
 	}
-	if (status == GD_CMPX_FAIL) {
-		fprintf(stderr, "gd_compare: %s\n", gd_err_msg());
-		gd_err_clear();
-	}
+	if (status == GD_CMPX_FAIL)
+		note_error(json_object_object_get(res, "errors"), cand->path,
+			   stage);
 	json_object_put(doc);
 	return status;
 }
@@ -364,7 +386,7 @@ int main(int argc, char **argv)
 				 .phase = "HH",
 				 .direction = "forward" };
 	struct gd_cmp_input *in = NULL;
-	struct json_object *res = NULL;
+	struct json_object *res = NULL, *errors;
 	int ret, n, status = GD_CMPX_OK;
 
 	ret = parse_args(argc, argv, &o);
@@ -379,27 +401,32 @@ int main(int argc, char **argv)
 		fprintf(stderr, "gd_compare: out of memory\n");
 		return GD_CMPX_FAIL;
 	}
+	/* Every input is read, and every one that loads is compared: a
+	 * refused candidate costs its own comparison, not the others'. */
+	errors = json_object_new_array();
 	for (int i = 0; i < n; i++) {
 		in[i].path = argv[optind + i];
 		if (gd_cmp_load(in[i].path, &in[i].doc)) {
-			fprintf(stderr, "gd_compare: %s\n", gd_err_msg());
+			note_error(errors, in[i].path, "load");
 			status = GD_CMPX_FAIL;
-			goto free_in;
 		}
 	}
+	/* without a baseline, the options as given (or the defaults) */
 	resolve_gates(&o, in[0].doc);
-	res = out_doc(&o, argc, argv);
-	for (int i = n > 1 ? 1 : 0; i < n; i++)
-		status = worse(status,
-			       compare_one(&o, &in[0], &in[i],
-					   (unsigned int)(n > 1 ? i : 1), res));
+	res = out_doc(&o, argc, argv, errors);
+	for (int i = n > 1 ? 1 : 0; in[0].doc && i < n; i++)
+		if (in[i].doc)
+			status =
+				worse(status,
+				      compare_one(&o, &in[0], &in[i],
+						  (unsigned int)(n > 1 ? i : 1),
+						  res));
 	json_object_object_add(res, "exit_status", json_object_new_int(status));
 	if (o.json_path && write_json(o.json_path, res)) {
 		fprintf(stderr, "gd_compare: %s\n", gd_err_msg());
 		status = GD_CMPX_FAIL;
 	}
 	json_object_put(res);
-free_in:
 	for (int i = 0; i < n; i++)
 		json_object_put(in[i].doc);
 	free(in);
