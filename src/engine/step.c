@@ -432,23 +432,25 @@ static int gd_step_measure(struct gd_step_ctx *c, struct gd_step_result *r,
 }
 
 /*
- * ib_core serves hw_counters from a cache that any reader refreshes and
- * that lives for "lifespan" ms: our own opening read, or a monitoring
- * agent's (node_exporter, DCGM, a script polling sent_pkts). A closing
- * read sooner than a lifespan after the traffic can return values taken
- * before its last packets (seen: 127 of 85056 sent packets missing, with
- * a harness polling the counters every 200 ms). Read once a lifespan and
- * a few ticks have passed since this side's transfer ended: whoever
- * refreshed the cache did so after the traffic.
+ * sysfs hw_counters/ is a copy that any reader refreshes and that lives
+ * for "lifespan" ms: our own opening read, or a monitoring agent's
+ * (node_exporter, DCGM, a script polling sent_pkts). Read from it, a
+ * closing snapshot sooner than a lifespan after the traffic can hold values
+ * from before its last packets (seen: 127 of 85056 sent packets missing,
+ * with a harness polling the counters every 200 ms). So when the opening
+ * snapshot had to read the files (RDMA netlink, which asks the driver
+ * each time, was refused), wait until a lifespan and a few ticks have
+ * passed since this side's transfer ended: whoever refreshed the copy did
+ * so after the traffic.
  */
 static void gd_counters_settle(struct gd_step_ctx *c)
 {
 	unsigned int life_ms = c->st.s->counters_lifespan_ms;
-	/* the cache expires on jiffies: allow a few ticks beyond it */
+	/* the copy expires on jiffies: allow a few ticks beyond it */
 	uint64_t need_ns = (life_ms + 10) * 1000000ULL, elapsed;
 	struct timespec ts;
 
-	if (!life_ms)
+	if (!life_ms || gd_counters_fresh(c->before))
 		return;
 	elapsed = gd_now_ns() - c->traffic_end_ns;
 	if (elapsed >= need_ns)
@@ -539,6 +541,23 @@ static struct json_object *gd_peer_counter(struct json_object *e)
 	return c;
 }
 
+/* "hw_counters_via": one of the two words, or null; false otherwise. */
+static bool gd_peer_via(struct json_object *from, struct json_object *to)
+{
+	struct json_object *v;
+	const char *s;
+
+	if (!json_object_object_get_ex(from, "hw_counters_via", &v))
+		return true;
+	s = v && json_object_is_type(v, json_type_string)
+		    ? json_object_get_string(v)
+		    : NULL;
+	if (v && (!s || (strcmp(s, "netlink") && strcmp(s, "sysfs"))))
+		return false;
+	json_object_object_add(to, "hw_counters_via", json_object_get(v));
+	return true;
+}
+
 static struct json_object *gd_peer_counters(struct json_object *x)
 {
 	static const char *const lists[] = { "errors_moved", "retries_moved",
@@ -580,6 +599,7 @@ static struct json_object *gd_peer_counters(struct json_object *x)
 		}
 	for (size_t i = 0; i < sizeof(counts) / sizeof(counts[0]); i++)
 		dropped += !gd_peer_count(x, counts[i], d);
+	dropped += !gd_peer_via(x, d);
 	if (dropped) {
 		if (!json_object_object_get_ex(d, "notes", &v)) {
 			v = json_object_new_array();

@@ -19,6 +19,7 @@
 #include <json-c/json.h>
 
 #include "transport/counters.h"
+#include "transport/counters_nl.h"
 #include "util/error.h"
 
 #define GD_COUNTER_NAME_MAX 64
@@ -45,6 +46,7 @@ struct gd_counter_snap {
 	unsigned int n, cap;
 	unsigned int n_notes;
 	char notes[GD_COUNTER_NOTES_MAX][GD_COUNTER_NOTE_LEN];
+	bool hw_fresh; /* hw_counters read over netlink, not sysfs's copy */
 };
 
 /* Files in hw_counters/ that are settings, not counters. */
@@ -287,6 +289,61 @@ static int gd_snap_read_dir(struct gd_counter_snap *snap, const char *port_dir,
 	return ret;
 }
 
+static int gd_snap_nl_add(const char *name, uint64_t value, void *arg)
+{
+	struct gd_counter_snap *snap = arg;
+
+	if (strlen(name) >= GD_COUNTER_NAME_MAX ||
+	    GD_NAME_IN(name, gd_counter_settings))
+		return 0;
+	return gd_snap_add(snap, GD_GROUP_HW, name, value)
+		       ? gd_err(-ENOMEM, "out of memory")
+		       : 0;
+}
+
+/* Netlink for the real sysfs only: a fixture tree (--counters-root,
+ * GD_COUNTERS_ROOT) is read as files, and GD_COUNTERS_NETLINK=0 opts out. */
+static bool gd_counters_use_nl(const char *root)
+{
+	const char *env = getenv("GD_COUNTERS_NETLINK");
+
+	return !strcmp(root, GD_COUNTERS_DEFAULT_ROOT) &&
+	       !(env && !strcmp(env, "0"));
+}
+
+/* hw_counters/: over netlink where that works (current values), else the
+ * files (a copy up to "lifespan" ms old; the step waits for it). Only a
+ * port that has the directory is asked, so a device without hw counters
+ * costs no note. */
+static int gd_snap_read_hw(struct gd_counter_snap *snap, const char *root,
+			   const char *device, int port, const char *port_dir)
+{
+	unsigned int n0 = snap->n;
+	char path[4096];
+	struct stat st;
+	int ret;
+
+	if (gd_counters_use_nl(root) &&
+	    snprintf(path, sizeof(path), "%s/%s", port_dir,
+		     gd_group_dir[GD_GROUP_HW]) < (int)sizeof(path) &&
+	    !stat(path, &st) && S_ISDIR(st.st_mode)) {
+		ret = gd_counters_nl_read(device, port, gd_snap_nl_add, snap);
+		if (!ret) {
+			snap->hw_fresh = true;
+			return 0;
+		}
+		if (ret == -ENOMEM)
+			return ret;
+		snap->n = n0;
+		gd_snap_note(
+			snap,
+			"hw_counters over RDMA netlink: %s; read from sysfs instead, whose copy can be up to its lifespan old (the step waits for it)",
+			gd_err_msg());
+		gd_err_clear();
+	}
+	return gd_snap_read_dir(snap, port_dir, GD_GROUP_HW);
+}
+
 static int gd_counter_val_cmp(const void *a, const void *b)
 {
 	const struct gd_counter_val *x = a, *y = b;
@@ -327,7 +384,7 @@ int gd_counters_snapshot(const char *root, const char *device, int port,
 	}
 	ret = gd_snap_read_dir(snap, port_dir, GD_GROUP_COUNTERS);
 	if (!ret)
-		ret = gd_snap_read_dir(snap, port_dir, GD_GROUP_HW);
+		ret = gd_snap_read_hw(snap, root, device, port, port_dir);
 	if (ret) {
 		gd_counters_free(snap);
 		return gd_err(ret, "counters: out of memory reading %s",
@@ -346,6 +403,11 @@ void gd_counters_free(struct gd_counter_snap *snap)
 		return;
 	free(snap->vals);
 	free(snap);
+}
+
+bool gd_counters_fresh(const struct gd_counter_snap *snap)
+{
+	return snap && snap->hw_fresh;
 }
 
 unsigned int gd_counters_count(const struct gd_counter_snap *snap)
@@ -474,6 +536,22 @@ static void gd_delta_traffic(struct json_object *out,
 			       gd_u64_or_null(t->has_rx_pkts, t->rx_pkts));
 }
 
+/* How the window's hw_counters were read: "netlink" (current values at
+ * both ends), "sysfs" (the kernel's copy at one end at least), or null
+ * (the port has none). */
+static struct json_object *gd_hw_via(const struct gd_counter_snap *before,
+				     const struct gd_counter_snap *after)
+{
+	bool any = false;
+
+	for (unsigned int i = 0; i < after->n && !any; i++)
+		any = after->vals[i].group == GD_GROUP_HW;
+	if (!any)
+		return NULL;
+	return json_object_new_string(
+		before->hw_fresh && after->hw_fresh ? "netlink" : "sysfs");
+}
+
 int gd_counters_delta(const struct gd_counter_snap *before,
 		      const struct gd_counter_snap *after,
 		      struct json_object **out)
@@ -518,6 +596,8 @@ int gd_counters_delta(const struct gd_counter_snap *before,
 		json_object_array_add(list, gd_counter_entry(a, ok, delta));
 	}
 	gd_delta_traffic(doc, &t);
+	json_object_object_add(doc, "hw_counters_via",
+			       gd_hw_via(before, after));
 	json_object_object_add(doc, "notes", notes);
 	*out = doc;
 	return 0;

@@ -33,11 +33,16 @@ int gd_counters_snapshot(const char *root, const char *device, int port,
 			 struct gd_counter_snap **out);
 void gd_counters_free(struct gd_counter_snap *snap);
 /*
- * hw_counters/ values are cached by the kernel for "lifespan" ms (rxe and
- * mlx5 default 10). A read sooner than that after the previous one returns
- * the old values, so a window shorter than the lifespan must be stretched
- * before its closing snapshot. 0 when the file is absent.
+ * sysfs hw_counters/ values are a copy the kernel keeps for "lifespan" ms
+ * (rxe and mlx5 default 10), refreshed by whichever reader comes after it
+ * expired. A snapshot therefore reads hw_counters over RDMA netlink, which
+ * asks the driver each time (counters_nl.h), and falls back to the files
+ * with a note. gd_counters_fresh: true when @snap's hw_counters came over
+ * netlink; false when they came from sysfs (or there were none), where a
+ * closing snapshot must wait a lifespan after the traffic.
+ * gd_counters_lifespan_ms: that lifespan, 0 when the file is absent.
  */
+bool gd_counters_fresh(const struct gd_counter_snap *snap);
 unsigned int gd_counters_lifespan_ms(const char *root, const char *device,
 				     int port);
 /* Number of counters held (settings such as lifespan are never held). */
@@ -52,7 +57,8 @@ unsigned int gd_counters_count(const struct gd_counter_snap *snap);
  *  "errors_moved": ["rnr_nak_retry_err", ...],
  *  "retries_moved": [...], "congestion_moved": [...],
  *  "tx_bytes": N|null, "rx_bytes": N|null, "tx_packets": N|null,
- *  "rx_packets": N|null, "notes": ["..."]}
+ *  "rx_packets": N|null, "hw_counters_via": "netlink"|"sysfs"|null,
+ *  "notes": ["..."]}
  * Counters that did not move are kept (delta 0) so tables line up. A
  * counter that went backwards (reset during the window) gets delta null
  * and a note. Order: counters/ first, then hw_counters/, each by name.

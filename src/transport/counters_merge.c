@@ -47,6 +47,19 @@ static void gd_moved_union(struct json_object *acc, struct json_object *add,
 	}
 }
 
+/* "hw_counters_via": the phase's is "sysfs" when any step's was, since
+ * that step's closing values were the kernel's copy. */
+static void gd_via_merge(struct json_object *acc, struct json_object *add)
+{
+	struct json_object *b;
+
+	if (json_object_object_get_ex(add, "hw_counters_via", &b) &&
+	    json_object_is_type(b, json_type_string) &&
+	    !strcmp(json_object_get_string(b), "sysfs"))
+		json_object_object_add(acc, "hw_counters_via",
+				       json_object_new_string("sysfs"));
+}
+
 void gd_counters_merge(struct json_object **acc, struct json_object *add)
 {
 	struct json_object *ac, *bc;
@@ -65,6 +78,7 @@ void gd_counters_merge(struct json_object **acc, struct json_object *add)
 		json_object_deep_copy(add, acc, NULL);
 		return;
 	}
+	gd_via_merge(*acc, add);
 	if (!json_object_object_get_ex(*acc, "counters", &ac) ||
 	    !json_object_is_type(ac, json_type_array))
 		return;

@@ -10,7 +10,8 @@ libgdperf_la_SOURCES += \
 	src/transport/cm.c src/transport/cm.h \
 	src/transport/mcast.c src/transport/mcast.h \
 	src/transport/counters.c src/transport/counters_merge.c \
-	src/transport/counters.h
+	src/transport/counters.h src/transport/counters_nl.c \
+	src/transport/counters_nl.h
 
 if HAVE_CMOCKA
 check_PROGRAMS += tests/oob_test
@@ -49,4 +50,9 @@ TESTS += tests/counters_test
 tests_counters_test_SOURCES = tests/counters_test.c
 tests_counters_test_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_counters_test_LDADD = $(gd_common_ldadd) $(CMOCKA_LIBS)
+check_PROGRAMS += tests/counters_nl_test
+TESTS += tests/counters_nl_test
+tests_counters_nl_test_SOURCES = tests/counters_nl_test.c
+tests_counters_nl_test_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_counters_nl_test_LDADD = $(gd_common_ldadd) $(CMOCKA_LIBS)
 endif
