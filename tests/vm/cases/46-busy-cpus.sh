@@ -67,7 +67,11 @@ for prog in gd_write_bw gd_read_bw gd_send_bw gd_atomic_bw \
 	PROG=$prog
 	PORT=$(next_port)
 	n=busy_$prog
+	# gd_send_lat: beside the two busy loops each round trip takes about
+	# 18 ms under TCG (2000 took 36.6 s, write_lat's 0.7 s): 500 prove
+	# the same and keep the case inside CI's time.
 	case $prog in
+	gd_send_lat) iters=500 ;;
 	*_lat) iters=2000 ;;
 	*) iters=500 ;;
 	esac
