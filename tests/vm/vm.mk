@@ -54,6 +54,14 @@ vm-cluster-check: all
 		GD_VM_REQUIRE=$${GD_VM_REQUIRE:-$(GD_VM_REQUIRED)} \
 		$(abs_top_srcdir)/tests/vm/cluster/cluster-tests.tap
 
+# The two-node cluster test GD_CLUSTER_REPEAT times (5) in a row beside
+# GD_CLUSTER_BUSY busy loops (1): passes and failures per part, any guest
+# oops (tests/vm/cluster/repeat.sh).
+vm-cluster-repeat: all
+	$(GD_VM_ENV) GD_VM_TESTS='$(GD_VM_TESTS)' GD_VM_WHY='$(GD_VM_WHY)' \
+		GD_VM_REQUIRE=$${GD_VM_REQUIRE:-$(GD_VM_REQUIRED)} \
+		$(abs_top_srcdir)/tests/vm/cluster/repeat.sh
+
 # The local loop: unit, script and fuzz-smoke tests, no guest (HACKING).
 GD_FAST_FUZZ_SECONDS = 5
 check-fast:
@@ -63,7 +71,7 @@ check-fast:
 vm-clean:
 	$(GD_VM_ENV) $(GD_VM) clean
 
-.PHONY: vm-image vm-check vm-cluster-check vm-clean check-fast
+.PHONY: vm-image vm-check vm-cluster-check vm-cluster-repeat vm-clean check-fast
 
 # The cache outlives "make clean" (it is a download cache) but not distclean.
 distclean-local:

@@ -25,11 +25,11 @@ CRC=$(nm_val rc)
 C_CS=$(nm_val elapsed_cs)
 case $NM_FAULT in
 flap)
-	what="node01's eth0 down for 2 s in the middle of DD"
+	what="node01's link down (the host's set_link) for 2 s in the middle of DD"
 	DOWN_CS=$(nm_val down_cs a)
 	;;
 down)
-	what="node02's eth0 down for good from the middle of HH:rev"
+	what="node02's link down (the host's set_link) for good from the middle of HH:rev"
 	DOWN_CS=$(nm_val down_cs)
 	;;
 *) what="tc qdisc add dev eth0 root $NM_FAULT on node02" ;;

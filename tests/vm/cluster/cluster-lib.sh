@@ -10,10 +10,47 @@ CL_HTTP_PORT=8080
 # tc knows no netem.
 CL_TC=/sbin/tc
 
+# The host's control channel (gd-cluster's gd-hostctl on ttyS2): faults
+# that must not run inside the guest, a link cut above all (see gd-hostctl).
+CL_HOSTCTL=/dev/ttyS2
+HC_SEQ=0
+
+# host_ctl REQUEST...: one request to the host; its answer in HC_REPLY, and
+# one line on the console (even under a redirection) with the guest's
+# uptime and the host's time. Status 0 when the host did it, 1 when it
+# refused or did not answer in 10 s.
+host_ctl() {
+	local line
+	HC_SEQ=$((HC_SEQ + 1))
+	HC_REPLY="no answer from the host within 10 s (is gd-hostctl running? see DIR/$GD_NODE.hostctl.log)"
+	printf '%s %s\n' "$HC_SEQ" "$*" >&7 || { HC_REPLY="cannot write to $CL_HOSTCTL"; return 1; }
+	while read -t 10 -r line <&7; do
+		case $line in
+		"$HC_SEQ ok "*) HC_REPLY=${line#"$HC_SEQ ok "} ;;
+		"$HC_SEQ error "*) HC_REPLY=${line#"$HC_SEQ error "} ;;
+		*) continue ;;
+		esac
+		diag "$GD_NODE: host: '$*' at $(cut -d' ' -f1 /proc/uptime) s: ${line#"$HC_SEQ "}" >/dev/console
+		case $line in "$HC_SEQ ok "*) return 0 ;; esac
+		return 1
+	done
+	diag "$GD_NODE: host: '$*' at $(cut -d' ' -f1 /proc/uptime) s: $HC_REPLY" >/dev/console
+	return 1
+}
+
+# host_ctl_open: the channel, raw (an echo would send the host's answers
+# back as requests), and one "hello" through it.
+host_ctl_open() {
+	[ -c "$CL_HOSTCTL" ] || { diag "$GD_NODE: no $CL_HOSTCTL for the host's control channel"; return 1; }
+	stty -F "$CL_HOSTCTL" raw -echo 2>/dev/null
+	exec 7<>"$CL_HOSTCTL"
+	host_ctl hello
+}
+
 # cl_setup: hostname, name resolution, modules, eth0, rxe0 on eth0 (the
 # dummy0 rxe0 of guest-init is replaced), the IPv4-mapped RoCE v2 GID
-# (its index exported as GD_GID_INDEX, its value in CL_GID), the flag server
-# and a ping of the peer.
+# (its index exported as GD_GID_INDEX, its value in CL_GID), the host's
+# control channel, the flag server and a ping of the peer.
 cl_setup() {
 	local m i idx want
 	hostname "$GD_NODE"
@@ -49,6 +86,7 @@ cl_setup() {
 		usleep 100000
 	done
 	chmod 0666 /dev/infiniband/* 2>/dev/null
+	host_ctl_open || { diag "the host's control channel ($CL_HOSTCTL) does not answer: $HC_REPLY"; return 1; }
 	mkdir -p "$CL_FLAGS"
 	httpd -p "$CL_HTTP_PORT" -h "$CL_FLAGS" || return 1
 	i=0

@@ -1,17 +1,19 @@
 # SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 # Part "netem" of the cluster test (sourced by node.sh, last: it breaks the
-# link on purpose): faults on the cluster's one link, where a qdisc applies.
-# tc netem on node02's eth0 drops, reorders or duplicates what node02 sends;
-# node01's eth0 goes down for 2 s in the middle of a -D run, node02's for
-# good. Each fault gets one client (node02) / server (node01) pair with
-# --verify over HH, DD and both directions; node02 sends back its document,
-# sysfs snapshots and timings, node01 checks (check-netem.sh).
-# Each cut is on the node that only acknowledges in that phase. Cut under an
-# initiator, rxe (Debian's 6.1 kernel) fails the QP at its next send, even
-# one after eth0 is back ("local QP operation error"); its packets stay in
-# virtio-net's transmit ring until eth0 is up, the QP's destroy waits for
-# them, and once the guest panicked in rxe_skb_tx_dtor() at that
-# "ip link set eth0 up" (virtnet_open freed packets of a QP freed before).
+# link on purpose): faults on the cluster's one link. tc netem on node02's
+# eth0 drops, reorders or duplicates what node02 sends; node01's link goes
+# down for 2 s in the middle of a -D run, node02's for good. Each fault gets
+# one client (node02) / server (node01) pair with --verify over HH, DD and
+# both directions; node02 sends back its document, sysfs snapshots and
+# timings, node01 checks (check-netem.sh).
+# A link goes down from the host (host_ctl: qemu's set_link on the node's
+# netdev), never with "ip link set eth0 down/up" in the guest: the guest
+# sees carrier loss, rxe's port goes down (link_downed), and virtio-net's
+# close/open path never runs. That path freed packets of a QP freed before
+# (Debian's 6.1 kernel oopsed in rxe_skb_tx_dtor() at "ip link set eth0
+# up", from virtnet_open, whenever the guest ran slowly enough for a
+# packet to outlive its QP in the transmit ring). Each cut is still on the
+# node that only acknowledges in that phase, as the checks expect.
 D=$WORK/netem
 mkdir -p "$D"
 NM_HW=/sys/class/infiniband/rxe0/ports/1/hw_counters
@@ -59,28 +61,47 @@ nm_dmesg() {
 		ts * 100 >= t { sub(/^\[ */, "["); print "kernel=" $0 }' | tail -12
 }
 
-# nm_link_back: eth0 up, rxe0's GID back at its index, the peer answers ping.
+# nm_link_back: the host puts the link back; the carrier, rxe0's port and
+# GID are back, the peer answers ping.
 nm_link_back() {
 	local i=0
-	ip link set dev eth0 up
-	until [ "$(cat /sys/class/infiniband/rxe0/ports/1/gids/$GD_GID_INDEX 2>/dev/null)" = "$CL_GID" ]; do
+	host_ctl link on || { echo "link: the host did not put the link back: $HC_REPLY"; return 1; }
+	echo "host_up=$HC_REPLY"
+	until [ "$(cat /sys/class/net/eth0/carrier 2>/dev/null)" = 1 ] &&
+		grep -q ACTIVE /sys/class/infiniband/rxe0/ports/1/state 2>/dev/null &&
+		[ "$(cat /sys/class/infiniband/rxe0/ports/1/gids/$GD_GID_INDEX 2>/dev/null)" = "$CL_GID" ]; do
 		i=$((i + 1))
-		[ $i -gt 100 ] && { echo "link: GID $GD_GID_INDEX of rxe0 is not $CL_GID 10 s after eth0 up"; break; }
+		[ $i -gt 100 ] && { echo "link: carrier, rxe0 ACTIVE and GID $GD_GID_INDEX not all back 10 s after the host's set_link on"; break; }
 		usleep 100000
 	done
 	i=0
 	until ping -c 1 -W 1 "$GD_PEER_ADDR" >/dev/null 2>&1; do
 		i=$((i + 1))
-		[ $i -gt 30 ] && { echo "link: $GD_PEER does not answer ping after eth0 up"; return 1; }
+		[ $i -gt 30 ] && { echo "link: $GD_PEER does not answer ping after the link came back"; return 1; }
 	done
 	echo "link: back after $i pings, rxe0 $(cat /sys/class/infiniband/rxe0/ports/1/state)"
 }
 
-# nm_fault_link PID T0 flap|down: this node's eth0 down while PID's run is
-# in the middle of a phase where this node only acknowledges. flap (node01):
-# 1 s into DD (a -D 4 run: HH's data seen arriving, then 5 s), up again 2 s
-# later; down (node02): 0.5 s into HH:rev, up only once PID has ended. Lines
-# "key=value" (times in 1/100 s from T0).
+# nm_carrier_lost: until eth0's carrier reads 0 (the host's set_link off
+# reaches the guest as a config interrupt, rxe0's port through linkwatch,
+# within about 1 s); "carrier_off_cs=" (1/100 s after the request) or a
+# note after 5 s.
+nm_carrier_lost() {
+	local i=0 t=$(uptime_cs)
+	until [ "$(cat /sys/class/net/eth0/carrier 2>/dev/null)" = 0 ]; do
+		i=$((i + 1))
+		[ $i -gt 50 ] && { echo "carrier_note=eth0's carrier still up 5 s after the host's set_link off"; return 1; }
+		usleep 100000
+	done
+	echo "carrier_off_cs=$(($(uptime_cs) - t))"
+}
+
+# nm_fault_link PID T0 flap|down: this node's link down (from the host)
+# while PID's run is in the middle of a phase where this node only
+# acknowledges. flap (node01): 1 s into DD (a -D 4 run: HH's data seen
+# arriving, then 5 s), up again 2 s later; down (node02): 0.5 s into
+# HH:rev, up only once PID has ended. Lines "key=value" (times in 1/100 s
+# from T0).
 nm_fault_link() {
 	local t
 	if [ "$3" = flap ]; then
@@ -91,9 +112,11 @@ nm_fault_link() {
 		usleep 500000
 	fi
 	kill -0 "$1" 2>/dev/null || { echo "fault_missed=the run ended before the fault"; return 1; }
-	ip link set dev eth0 down
+	host_ctl link off || { echo "fault_missed=the host did not take the link down: $HC_REPLY"; return 1; }
 	t=$(uptime_cs)
 	echo "down_cs=$((t - $2))"
+	echo "host_down=$HC_REPLY"
+	nm_carrier_lost
 	if [ "$3" = flap ]; then
 		sleep 2
 	else
