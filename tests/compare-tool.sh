@@ -122,6 +122,16 @@ has undecided 'GD_INCONCLUSIVE'
 has undecided 'not enough evidence'
 run 0 undecided-pass --gate-undecided=pass "$one" "$one"
 run 4 undecided-fail --gate-undecided=fail "$one" "$one"
+# one exit mapping with the run (gd_compare_gate_status): a failed gate (a
+# DD size without a figure) beside an undecided direction (one round in
+# reverse) exits 3, also with --gate-undecided=pass, as the run does
+jq -s '.[0].phases |= map(if .placement == "DD" then .results |= map(if .size_bytes == 1048576
+	then del(.bw_avg_MiBps) else . end) else . end)
+	| .[0].phases += (.[1].phases | map(.direction = "reverse" | .name += ":rev")) | .[0]' \
+	"$sweep" "$one" >"$T/gate-and-undecided.json"
+run 3 gate-and-undecided "$T/gate-and-undecided.json"
+has gate-and-undecided 'a gate failed \(exit status 3\)'
+run 3 gate-and-undecided-pass --gate-undecided=pass "$T/gate-and-undecided.json"
 # common sizes all below --gate-from: nothing judged, said so
 jq '(.phases[] | select(.placement == "DD")).results |= .[0:3]' "$sweep" >"$T/small.json"
 run 4 nothing-judged --phase DD --gate-from=64K "$sweep" "$T/small.json"

@@ -42,34 +42,36 @@ static void gd_cmp_count(struct json_object *doc, struct gd_cmp_tally *t)
 	}
 }
 
-static int gd_cmp_status(const struct gd_cmp_opts *o,
-			 const struct gd_cmp_tally *t, bool gate_failed,
-			 const char **why)
+/* The exit status comes from the run's own mapping
+ * (gd_compare_gate_status: a failed gate, 3, before an undecided one, 4),
+ * so that gd_compare and the run agree on the same document; the tally
+ * only chooses the words. */
+static int gd_cmp_status(const struct gd_cmp_tally *t, struct json_object *doc,
+			 bool gate_failed, const char **why)
 {
-	if (t->slower) {
-		*why = "slower: the candidate is below the floor (gate failed)";
+	int st = gd_compare_gate_status(doc, gate_failed);
+	bool nothing = !t->slower && !t->undecided && !t->not_below;
+
+	if (st == GD_GATE_STATUS_FAILED) {
+		*why = t->slower ? "slower: the candidate is below the floor "
+				   "(gate failed)"
+				 : "a gate failed";
 		return GD_CMPX_SLOWER;
 	}
-	if (gate_failed && !t->undecided) {
-		*why = "a gate failed";
-		return GD_CMPX_SLOWER;
+	if (st == GD_GATE_STATUS_UNDECIDED) {
+		*why = nothing ? "not enough evidence: no size both hold is "
+				 "at or above --gate-from, so nothing was "
+				 "judged; lower --gate-from"
+			       : "not enough evidence to decide the gate";
+		return GD_CMPX_UNDECIDED;
 	}
-	if (!t->undecided && !t->not_below) {
-		*why = o->undecided_pass
-			       ? "nothing judged (no common size from "
+	if (nothing || t->undecided) {
+		*why = nothing ? "nothing judged (no common size from "
 				 "--gate-from up), passed by "
 				 "--gate-undecided=pass"
-			       : "not enough evidence: no size both hold is "
-				 "at or above --gate-from, so nothing was "
-				 "judged; lower --gate-from";
-		return o->undecided_pass ? GD_CMPX_OK : GD_CMPX_UNDECIDED;
-	}
-	if (t->undecided) {
-		*why = o->undecided_pass
-			       ? "not enough evidence, passed by "
-				 "--gate-undecided=pass"
-			       : "not enough evidence to decide the gate";
-		return o->undecided_pass ? GD_CMPX_OK : GD_CMPX_UNDECIDED;
+			       : "not enough evidence, passed by "
+				 "--gate-undecided=pass";
+		return GD_CMPX_OK;
 	}
 	*why = "not below the floor";
 	return GD_CMPX_OK;
@@ -146,7 +148,7 @@ struct json_object *gd_cmp_judge(const struct gd_cmp_opts *o,
 		return NULL;
 	}
 	gd_cmp_count(doc, &t);
-	*status = gd_cmp_status(o, &t, gate_failed, &why);
+	*status = gd_cmp_status(&t, doc, gate_failed, &why);
 	if (out) {
 		fputc('\n', out);
 		gd_cmp_legend(out, o, base, cand);
