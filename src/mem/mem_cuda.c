@@ -284,8 +284,8 @@ static void gd_cuda_bar1_text(const struct gd_cuda_buf *c, char *out,
  * Out of memory registering GPU memory, by route. Both routes map the
  * pinned pages through the GPU's BAR1 aperture. The peer-memory route is
  * also charged to RLIMIT_MEMLOCK: MLNX_OFED's ib_umem_get checks the limit
- * before it offers the range to the peer-memory client. A DMA-BUF import
- * pins through the exporter and is not.
+ * before it offers the range to the peer-memory client, unless the process
+ * has CAP_IPC_LOCK. A DMA-BUF import pins through the exporter and is not.
  */
 static void gd_cuda_bar1_hint(const struct gd_mem_buf *buf,
 			      enum gd_mem_route route, char *out, size_t len)
@@ -301,11 +301,52 @@ static void gd_cuda_bar1_hint(const struct gd_mem_buf *buf,
 			bar1);
 		return;
 	}
+	if (gd_mem_cap_ipc_lock(gd_sysfs_root()) == 1) {
+		snprintf(
+			out, len,
+			"this process has CAP_IPC_LOCK (root normally), for which ib_umem_get does not apply the locked-memory limit, so that limit is not the cause; the usual cause is BAR1 space: %s; compare 'BAR1 Memory Usage' in nvidia-smi -q -d MEMORY, check that nvidia-peermem is loaded and dmesg | grep -e NVRM -e peermem for its refusal, and use a smaller buffer (-s/--max-size, -q)",
+			bar1);
+		return;
+	}
 	gd_mem_memlock_text(buf ? buf->len_bytes : 0, memlock, sizeof(memlock));
 	snprintf(
 		out, len,
 		"the peer-memory route is limited twice: by the locked-memory limit, which MLNX_OFED's ib_umem_get checks before it asks nvidia-peermem: %s; and by BAR1 space: %s; compare 'BAR1 Memory Usage' in nvidia-smi -q -d MEMORY, and use a smaller buffer (-s/--max-size, -q)",
 		memlock, bar1);
+}
+
+/*
+ * A failed ibv_reg_dmabuf_mr, from what the kernel and NVIDIA's module
+ * answer: 524 (the kernel-internal ENOTSUPP) is NVIDIA's attach refusing
+ * the PCI path between GPU and NIC; EOPNOTSUPP or EPROTONOSUPPORT an RDMA
+ * stack or NIC driver without dma-buf import (NCCL reads them so too);
+ * ENOMEM any mapping the exporter refused, the dma-buf core's one answer.
+ */
+static bool gd_cuda_dmabuf_advice(const struct gd_mem_buf *buf, int errnum,
+				  const char *dev, char *out, size_t len)
+{
+	char bar1[768];
+
+	if (errnum == GD_ENOTSUPP) {
+		snprintf(
+			out, len,
+			"NVIDIA's kernel module refused to map this GPU's memory for %s (\"PCI topology not supported for dma-buf\"): GPU and NIC cannot reach each other peer-to-peer on this PCIe path (another socket, or a root complex without peer-to-peer; with --use_cuda_pcie_mapping also a platform that is not cache-coherent or a GPU and NIC in different IOMMU groups); check the GPU-NIC path with nvidia-smi topo -m, use a GPU near the NIC (cuda:near), or --mem=cuda:N:peermem with nvidia-peermem loaded",
+			dev);
+	} else if (errnum == EOPNOTSUPP || errnum == EPROTONOSUPPORT) {
+		snprintf(
+			out, len,
+			"driver or device %s lacks DMA-BUF support: the kernel's RDMA stack or the NIC driver has no dma-buf import (it needs Linux >= 5.12 and a NIC driver that implements it, such as mlx5); use --mem=cuda:N:peermem with nvidia-peermem loaded, or a kernel and NIC driver with dma-buf import",
+			dev);
+	} else if (errnum == ENOMEM) {
+		gd_cuda_bar1_hint(buf, GD_ROUTE_DMABUF, bar1, sizeof(bar1));
+		snprintf(
+			out, len,
+			"the exporter (NVIDIA's kernel module) refused to map the dma-buf for %s, which the dma-buf core reports as ENOMEM whatever the reason: check dmesg | grep NVRM for its own; %s",
+			dev, bar1);
+	} else {
+		return false;
+	}
+	return true;
 }
 
 /* What a failed registration of GPU memory usually means: BAR1 space (and
@@ -316,21 +357,14 @@ static bool gd_cuda_reg_advice(const struct gd_mem_buf *buf, int errnum,
 			       const char *dev, const char *call, char *out,
 			       size_t len)
 {
-	bool dmabuf_call = strstr(call, "dmabuf") != NULL;
-
+	if (strstr(call, "dmabuf"))
+		return gd_cuda_dmabuf_advice(buf, errnum, dev, out, len);
 	if (errnum == ENOMEM) {
-		gd_cuda_bar1_hint(
-			buf, dmabuf_call ? GD_ROUTE_DMABUF : GD_ROUTE_PEERMEM,
-			out, len);
-	} else if ((errnum == EFAULT || errnum == EINVAL) && !dmabuf_call) {
+		gd_cuda_bar1_hint(buf, GD_ROUTE_PEERMEM, out, len);
+	} else if (errnum == EFAULT || errnum == EINVAL) {
 		snprintf(
 			out, len,
 			"peer-memory route not in place (the kernel could not pin this GPU address): load nvidia-peermem where MLNX_OFED/DOCA-OFED provides its peer-memory API (modprobe nvidia-peermem; it cannot load on inbox kernels), or use --mem=cuda:N:dmabuf (open GPU kernel module >= 515, Linux >= 5.12)");
-	} else if (errnum == EOPNOTSUPP && dmabuf_call) {
-		snprintf(
-			out, len,
-			"driver or device %s lacks DMA-BUF support (the RDMA driver cannot import a dma-buf); use --mem=cuda:N:peermem with nvidia-peermem loaded, or a NIC driver with dma-buf import (mlx5, Linux >= 5.12)",
-			dev);
 	} else {
 		return false;
 	}

@@ -1,0 +1,249 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+/*
+ * The GPU path's third review, against the fake CUDA driver (a TEST
+ * DOUBLE, never a GPU) and the libibverbs stand-ins: the advice for each
+ * errno the kernel and NVIDIA's module answer a registration with, by
+ * route and with or without CAP_IPC_LOCK.
+ */
+#include <config.h>
+
+#include <errno.h>
+#include <ftw.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+#include <infiniband/verbs.h>
+#include <json-c/json.h>
+
+#include "mem/cuda_api.h"
+#include "mem/mem.h"
+#include "util/error.h"
+
+static char fake_cuda_path[1024];
+static char tmp_root[256]; /* nvidia_peermem loaded, a 256 MiB BAR1 */
+
+#define GD_MEM_TEST_ROOT tmp_root
+#include "mem_util.h"
+#include "fake_verbs.h"
+
+/* Has this build a DMA-BUF route (rdma-core >= 34)? */
+#ifdef HAVE_IBV_REG_DMABUF_MR
+static const bool dmabuf_built = true;
+#else
+static const bool dmabuf_built = false;
+#endif
+
+static int path_reset(void **state)
+{
+	char path[512];
+
+	snprintf(path, sizeof(path), "%s/proc/self/status", tmp_root);
+	unlink(path);
+	memset(&fv, 0, sizeof(fv));
+	return reset(state);
+}
+
+/* The fixture's /proc/self/status with effective capabilities @capeff. */
+static void set_capeff(const char *capeff)
+{
+	char path[512];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/proc/self/status", tmp_root);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fprintf(f,
+		"Name:\tgd_write_bw\nCapInh:\t0000000000000000\n"
+		"CapPrm:\t%s\nCapEff:\t%s\n",
+		capeff, capeff);
+	assert_int_equal(fclose(f), 0);
+}
+
+/* Register 4096 bytes of @text; the registration fails with @err. */
+static void reg_fails(const char *text, int err)
+{
+	struct gd_mem_spec spec;
+	struct gd_mem_buf buf;
+
+	gd_err_clear();
+	assert_int_equal(gd_mem_spec_parse(text, &spec), 0);
+	assert_int_equal(gd_mem_alloc(&buf, &spec, 4096), 0);
+	assert_int_equal(gd_mem_register(&buf, &fake_pd, 7), -err);
+	gd_mem_free(&buf);
+}
+
+/* 524, the kernel-internal ENOTSUPP, has a name and DMA-BUF advice. */
+static void test_dmabuf_enotsupp(void **state)
+{
+	(void)state;
+	assert_string_equal(gd_errno_name(GD_ENOTSUPP), "ENOTSUPP");
+	assert_string_equal(gd_errno_name(-524), "ENOTSUPP");
+	if (!dmabuf_built)
+		skip();
+	fv.dmabuf_errno = GD_ENOTSUPP;
+	reg_fails("cuda:0:dmabuf", GD_ENOTSUPP);
+	assert_msg_has(
+		"ibv_reg_dmabuf_mr of 4096 bytes of cuda:0:dmabuf memory on mlx5_9 failed: errno 524 (ENOTSUPP: operation not supported (a kernel-internal code))");
+	assert_msg_has("\"PCI topology not supported for dma-buf\"");
+	assert_msg_has("nvidia-smi topo -m");
+	assert_msg_has("cuda:near");
+	assert_null(strstr(gd_err_msg(), "UNKNOWN"));
+	assert_null(strstr(gd_err_msg(), "unexpected error"));
+}
+
+/* EPROTONOSUPPORT and EOPNOTSUPP: no dma-buf import in the RDMA stack. */
+static void test_dmabuf_no_import(void **state)
+{
+	static const int errs[] = { EPROTONOSUPPORT, EOPNOTSUPP };
+
+	(void)state;
+	if (!dmabuf_built)
+		skip();
+	for (size_t i = 0; i < sizeof(errs) / sizeof(errs[0]); i++) {
+		fv.dmabuf_errno = errs[i];
+		reg_fails("cuda:0:dmabuf", errs[i]);
+		assert_msg_has(gd_errno_name(errs[i]));
+		assert_msg_has(
+			"driver or device mlx5_9 lacks DMA-BUF support: the kernel's RDMA stack or the NIC driver has no dma-buf import");
+		assert_msg_has("--mem=cuda:N:peermem");
+		assert_null(strstr(gd_err_msg(), "unexpected error"));
+	}
+}
+
+/* ENOMEM on import: the exporter refused; NVRM's log, then BAR1. */
+static void test_dmabuf_enomem(void **state)
+{
+	(void)state;
+	if (!dmabuf_built)
+		skip();
+	set_capeff("0000000000000000");
+	fv.dmabuf_errno = ENOMEM;
+	reg_fails("cuda:0:dmabuf", ENOMEM);
+	assert_msg_has(
+		"the exporter (NVIDIA's kernel module) refused to map the dma-buf for mlx5_9");
+	assert_msg_has("dmesg | grep NVRM");
+	assert_msg_has("BAR1 of GPU 0 (0000:17:00.0) is 256 MiB");
+	assert_null(strstr(gd_err_msg(), "ulimit"));
+}
+
+/* ENOMEM on peer memory: a root process (CAP_IPC_LOCK) with a low
+ * memlock limit is not told to raise it; without the capability it is. */
+static void test_peermem_enomem_cap(void **state)
+{
+	struct rlimit saved, low;
+
+	(void)state;
+	fv.mr_errno = ENOMEM;
+	assert_int_equal(getrlimit(RLIMIT_MEMLOCK, &saved), 0);
+	low = saved;
+	low.rlim_cur = 64 << 10;
+	if (saved.rlim_max != RLIM_INFINITY && saved.rlim_max < low.rlim_cur)
+		low.rlim_cur = saved.rlim_max;
+	assert_int_equal(setrlimit(RLIMIT_MEMLOCK, &low), 0);
+
+	set_capeff("000001ffffffffff"); /* root's full set, bit 14 in it */
+	reg_fails("cuda:0:peermem", ENOMEM);
+	assert_msg_has("this process has CAP_IPC_LOCK");
+	assert_msg_has("that limit is not the cause");
+	assert_msg_has("BAR1 of GPU 0 (0000:17:00.0) is 256 MiB");
+	assert_msg_has("nvidia-peermem");
+	assert_null(strstr(gd_err_msg(), "ulimit"));
+
+	set_capeff("0000000000004000"); /* CAP_IPC_LOCK alone */
+	reg_fails("cuda:0:peermem", ENOMEM);
+	assert_msg_has("this process has CAP_IPC_LOCK");
+
+	set_capeff("000001ffffffbfff"); /* everything but CAP_IPC_LOCK */
+	reg_fails("cuda:0:peermem", ENOMEM);
+	assert_msg_has("the peer-memory route is limited twice");
+	assert_msg_has("soft 65536 bytes");
+	assert_msg_has("ulimit -l");
+
+	/* No status file to read: unknown, the limit stays in the advice. */
+	path_reset(state);
+	fv.mr_errno = ENOMEM;
+	reg_fails("cuda:0:peermem", ENOMEM);
+	assert_msg_has("ulimit -l");
+	assert_int_equal(setrlimit(RLIMIT_MEMLOCK, &saved), 0);
+}
+
+static int rm_entry(const char *path, const struct stat *st, int flag,
+		    struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	return remove(path);
+}
+
+/* nvidia_peermem loaded, GPU 0's BARs (a 256 MiB BAR1), and /proc/self
+ * for the status file the capability tests write. */
+static int make_root(void)
+{
+	static const char *const dirs[] = {
+		"/sys",
+		"/sys/module",
+		"/sys/module/nvidia_peermem",
+		"/sys/bus",
+		"/sys/bus/pci",
+		"/sys/bus/pci/devices",
+		"/sys/bus/pci/devices/0000:17:00.0",
+		"/proc",
+		"/proc/self",
+	};
+	char path[512];
+	FILE *f;
+
+	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
+		snprintf(path, sizeof(path), "%s%s", tmp_root, dirs[i]);
+		if (mkdir(path, 0755))
+			return -errno;
+	}
+	snprintf(path, sizeof(path),
+		 "%s/sys/bus/pci/devices/0000:17:00.0/resource", tmp_root);
+	f = fopen(path, "w");
+	if (!f)
+		return -errno;
+	fputs("0x00000000fa000000 0x00000000faffffff 0x0000000000040200\n"
+	      "0x0000038000000000 0x000003800fffffff 0x000000000014220c\n"
+	      "0x0000000000000000 0x0000000000000000 0x0000000000000000\n",
+	      f);
+	return fclose(f) ? -EIO : 0;
+}
+
+int main(void)
+{
+	const char *top = getenv("GD_TOP_BUILDDIR");
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup(test_dmabuf_enotsupp, path_reset),
+		cmocka_unit_test_setup(test_dmabuf_no_import, path_reset),
+		cmocka_unit_test_setup(test_dmabuf_enomem, path_reset),
+		cmocka_unit_test_setup(test_peermem_enomem_cap, path_reset),
+	};
+	int ret;
+
+	snprintf(fake_cuda_path, sizeof(fake_cuda_path),
+		 "%s/tests/fake_cuda/libfakecuda.so", top ? top : ".");
+	if (access(fake_cuda_path, R_OK)) {
+		fprintf(stderr,
+			"FAIL: fake CUDA driver (test double) not built at %s\n",
+			fake_cuda_path);
+		return 1;
+	}
+	snprintf(tmp_root, sizeof(tmp_root), "/tmp/gd_mem_gpu_path.XXXXXX");
+	if (!mkdtemp(tmp_root)) {
+		perror("mkdtemp");
+		return 1;
+	}
+	ret = make_root() ? 1 : cmocka_run_group_tests(tests, NULL, NULL);
+	nftw(tmp_root, rm_entry, 8, FTW_DEPTH | FTW_PHYS);
+	return ret ? 1 : 0;
+}
