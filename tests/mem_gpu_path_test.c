@@ -3,10 +3,12 @@
  * The GPU path's third review, against the fake CUDA driver (a TEST
  * DOUBLE, never a GPU) and the libibverbs stand-ins: the advice for each
  * errno the kernel and NVIDIA's module answer a registration with, by
- * route and with or without CAP_IPC_LOCK.
+ * route and with or without CAP_IPC_LOCK; the route facts (NVML's BAR1
+ * included) probed once per GPU per process; one flush per read-back.
  */
 #include <config.h>
 
+#include <dlfcn.h>
 #include <errno.h>
 #include <ftw.h>
 #include <setjmp.h>
@@ -23,8 +25,11 @@
 #include <infiniband/verbs.h>
 #include <json-c/json.h>
 
+#include "cli/options.h"
+#include "engine/session.h"
 #include "mem/cuda_api.h"
 #include "mem/mem.h"
+#include "mem/mem_priv.h"
 #include "util/error.h"
 
 static char fake_cuda_path[1024];
@@ -175,6 +180,111 @@ static void test_peermem_enomem_cap(void **state)
 	assert_int_equal(setrlimit(RLIMIT_MEMLOCK, &saved), 0);
 }
 
+/* Call counters of the fake driver (a test hook, not a CUDA entry). */
+static unsigned int fake_calls(const char *what)
+{
+	void *h = dlopen(fake_cuda_path, RTLD_NOW | RTLD_NOLOAD);
+	unsigned int (*calls)(const char *);
+	unsigned int n;
+
+	assert_non_null(h);
+	*(void **)&calls = dlsym(h, "gd_fake_cuda_calls");
+	assert_non_null(calls);
+	n = calls(what);
+	dlclose(h);
+	return n;
+}
+
+/* gd_write_bw --mem=@mem -q 8 --mr_per_qp, its memory set up as
+ * gd_session_setup() does once the device is open. */
+static void session_q8(const char *mem, struct gd_opts *o, struct gd_session *s)
+{
+	const struct gd_test *t = &gd_tests[GD_TEST_WRITE_BW];
+	char arg[64];
+	char *argv[] = { "gd_write_bw", arg, "-q", "8", "--mr_per_qp", NULL };
+
+	snprintf(arg, sizeof(arg), "--mem=%s", mem);
+	assert_int_equal(gd_opts_parse(t, 5, argv, o, stdout), 0);
+	*s = (struct gd_session){ .test = t, .o = o, .slot_bytes = 8192 };
+	s->v.pd = &fake_pd;
+	memset(&fv, 0, sizeof(fv));
+	assert_int_equal(gd_session_setup_memory(s), 0);
+	assert_int_equal(s->local[GD_PLACE_DEV].num_qp_mr, 8);
+}
+
+static void session_free(struct gd_opts *o, struct gd_session *s)
+{
+	for (unsigned int p = 0; p < GD_PLACE_COUNT; p++) {
+		struct gd_local_buf *lb = &s->local[p];
+
+		if (lb->num_qp_mr && lb->mem.mr == lb->qp_mr[0])
+			lb->mem.mr = NULL;
+		for (unsigned int q = 0; q < lb->num_qp_mr; q++)
+			ibv_dereg_mr(lb->qp_mr[q]);
+		gd_mem_free(&lb->mem);
+	}
+	gd_opts_free(o);
+}
+
+/* Nine registrations of GPU memory (the buffer and one per QP), twice
+ * over: the route is probed and NVML started and asked for BAR1 once. */
+static void test_route_probed_once(void **state)
+{
+	static const char *const mems[] = { "cuda:0", "cuda:0:peermem" };
+	struct gd_session s;
+	struct gd_opts o;
+
+	(void)state;
+	setenv("GD_NVML_LIBRARY", fake_cuda_path, 1);
+	setenv("GD_FAKE_NVML_BAR1_MIB", "262144", 1);
+	for (size_t i = 0; i < sizeof(mems) / sizeof(mems[0]); i++) {
+		session_q8(mems[i], &o, &s);
+		/* host and GPU: the buffer and eight slots each */
+		assert_int_equal(fv.mr_calls + fv.dmabuf_calls, 2 * 9);
+		assert_int_equal(fake_calls("nvmlInit"), 1);
+		assert_int_equal(fake_calls("nvml_bar1"), 1);
+		assert_int_equal(
+			json_object_get_int64(json_object_object_get(
+				json_object_object_get(
+					s.local[GD_PLACE_DEV].mem.evidence,
+					"facts"),
+				"bar1_bytes")),
+			262144ll << 20);
+		session_free(&o, &s);
+	}
+	/* Forgotten (a test's reset): the next registration probes again. */
+	gd_route_forget();
+	session_q8("cuda:0", &o, &s);
+	assert_int_equal(fake_calls("nvmlInit"), 2);
+	assert_int_equal(fake_calls("nvml_bar1"), 2);
+	session_free(&o, &s);
+	unsetenv("GD_NVML_LIBRARY");
+	unsetenv("GD_FAKE_NVML_BAR1_MIB");
+}
+
+/* A check of 1 MiB + 1 byte reads five 256 KiB chunks back and flushes
+ * GPUDirect RDMA writes once; a failed check too. */
+static void test_one_flush_per_check(void **state)
+{
+	const size_t len = (1u << 20) + 1;
+	struct gd_mem_spec spec;
+	struct gd_mem_buf buf;
+	unsigned int n;
+
+	(void)state;
+	assert_int_equal(gd_mem_spec_parse("cuda:0", &spec), 0);
+	assert_int_equal(gd_mem_alloc(&buf, &spec, len), 0);
+	n = fake_calls("flush");
+	assert_int_equal(gd_mem_check_pattern(&buf, 0, len, GD_MEM_INIT_SEED),
+			 0);
+	assert_int_equal(fake_calls("flush"), n + 1);
+	assert_int_equal(
+		gd_mem_check_pattern(&buf, 0, len, GD_MEM_INIT_SEED + 1),
+		-EILSEQ);
+	assert_int_equal(fake_calls("flush"), n + 2);
+	gd_mem_free(&buf);
+}
+
 static int rm_entry(const char *path, const struct stat *st, int flag,
 		    struct FTW *ftw)
 {
@@ -227,6 +337,8 @@ int main(void)
 		cmocka_unit_test_setup(test_dmabuf_no_import, path_reset),
 		cmocka_unit_test_setup(test_dmabuf_enomem, path_reset),
 		cmocka_unit_test_setup(test_peermem_enomem_cap, path_reset),
+		cmocka_unit_test_setup(test_route_probed_once, path_reset),
+		cmocka_unit_test_setup(test_one_flush_per_check, path_reset),
 	};
 	int ret;
 

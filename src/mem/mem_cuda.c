@@ -497,7 +497,7 @@ static int gd_cuda_reg(struct gd_mem_buf *buf, struct ibv_pd *pd, int access)
 	struct gd_route_decision d;
 	int ret;
 
-	gd_route_probe(gd_sysfs_root(), c->ctx.index, &facts);
+	gd_route_probe_cached(gd_sysfs_root(), c->ctx.index, &facts);
 	gd_route_decide(&facts, buf->spec.route, &d);
 	if (buf->evidence)
 		json_object_put(buf->evidence);
@@ -597,6 +597,7 @@ const struct gd_mem_ops gd_mem_cuda_ops = {
 	.reg = gd_cuda_reg,
 	.copy_in = gd_cuda_copy_in,
 	.copy_out = gd_cuda_copy_out,
+	.before_read = gd_cuda_before_read,
 	.describe = gd_cuda_describe,
 	.reg_advice = gd_cuda_reg_advice,
 	.effect = gd_cuda_effects,
