@@ -4,7 +4,9 @@
  * DOUBLE, never a GPU) and the libibverbs stand-ins: the advice for each
  * errno the kernel and NVIDIA's module answer a registration with, by
  * route and with or without CAP_IPC_LOCK; the route facts (NVML's BAR1
- * included) probed once per GPU per process; one flush per read-back.
+ * included) probed once per GPU per process; one flush per read-back; a
+ * PCIe-mapped DMA-BUF export whose import fails exported again without
+ * the flag, the header's text from the import that succeeded.
  */
 #include <config.h>
 
@@ -285,6 +287,104 @@ static void test_one_flush_per_check(void **state)
 	gd_mem_free(&buf);
 }
 
+/* Register 4096 bytes of cuda:0:dmabuf with --use_cuda_pcie_mapping on a
+ * driver that has the flag (12.8); 0 or the registration's error. */
+static int reg_pcie(struct gd_mem_buf *buf, char *effect, size_t len)
+{
+	struct gd_mem_spec spec;
+	int ret;
+
+	gd_err_clear();
+	setenv("GD_FAKE_CUDA_DRIVER_VERSION", "12080", 1);
+	assert_int_equal(gd_mem_spec_parse("cuda:0:dmabuf", &spec), 0);
+	spec.dmabuf_pcie = true;
+	assert_int_equal(gd_mem_alloc(buf, &spec, 4096), 0);
+	fv.dmabuf_calls = 0;
+	ret = gd_mem_register(buf, &fake_pd, 7);
+	assert_true(gd_mem_effect(buf, "pcie_mapping", effect, len));
+	return ret;
+}
+
+static struct json_object *import_n(const struct gd_mem_buf *buf, size_t i)
+{
+	struct json_object *exp, *list;
+
+	assert_true(json_object_object_get_ex(buf->evidence, "dmabuf_export",
+					      &exp));
+	assert_true(json_object_object_get_ex(exp, "imports", &list));
+	if (i == (size_t)-1)
+		return list;
+	return json_object_array_get_idx(list, i);
+}
+
+/* The export takes the PCIe flag, but the import of that export fails
+ * (NVIDIA's 524 where GPU and NIC share no IOMMU group): exported again
+ * with flags 0 and imported; both imports recorded; the header says the
+ * mapping was refused, not used. */
+static void test_pcie_import_refused(void **state)
+{
+	struct json_object *exp;
+	struct gd_mem_buf buf;
+	char text[600];
+
+	(void)state;
+	if (!dmabuf_built)
+		skip();
+	fv.pcie_dmabuf_errno = GD_ENOTSUPP;
+	assert_int_equal(reg_pcie(&buf, text, sizeof(text)), 0);
+	assert_false(gd_err_is_set());
+	assert_int_equal(buf.route_used, GD_ROUTE_DMABUF);
+	assert_int_equal(fv.dmabuf_calls, 2);
+	assert_int_equal(fake_calls("export_pcie"), 1);
+	exp = json_object_object_get(buf.evidence, "dmabuf_export");
+	assert_string_equal(
+		json_object_get_string(json_object_object_get(exp, "flags")),
+		"0");
+	assert_has(json_object_get_string(
+			   json_object_object_get(exp, "pcie_import_error")),
+		   "errno 524 (ENOTSUPP");
+	assert_int_equal(json_object_array_length(import_n(&buf, -1)), 2);
+	assert_string_equal(json_object_get_string(json_object_object_get(
+				    import_n(&buf, 0), "flags")),
+			    "pcie");
+	assert_false(json_object_get_boolean(
+		json_object_object_get(import_n(&buf, 0), "ok")));
+	assert_has(json_object_get_string(
+			   json_object_object_get(import_n(&buf, 0), "error")),
+		   "PCI topology not supported for dma-buf");
+	assert_string_equal(json_object_get_string(json_object_object_get(
+				    import_n(&buf, 1), "flags")),
+			    "0");
+	assert_true(json_object_get_boolean(
+		json_object_object_get(import_n(&buf, 1), "ok")));
+	assert_has(text, "requested, refused at import (ibv_reg_dmabuf_mr");
+	assert_has(text, "errno 524 (ENOTSUPP");
+	assert_has(text, "exported again with flags 0 and imported");
+	assert_null(strstr(text, "used ("));
+	gd_mem_free(&buf);
+
+	/* Neither import works: one message with both errors. */
+	fv.dmabuf_errno = EOPNOTSUPP;
+	assert_int_equal(reg_pcie(&buf, text, sizeof(text)), -EOPNOTSUPP);
+	assert_int_equal(fv.dmabuf_calls, 2);
+	assert_msg_has(
+		"GPU 0 (0000:17:00.0) memory could not be imported on mlx5_9 with or without the PCIe mapping: with it: ibv_reg_dmabuf_mr");
+	assert_msg_has("errno 524 (ENOTSUPP");
+	assert_msg_has("exported again with flags 0: ibv_reg_dmabuf_mr");
+	assert_msg_has("errno 95 (EOPNOTSUPP");
+	assert_has(text, ", whose import failed too");
+	gd_mem_free(&buf);
+
+	/* The import takes the mapping: used, one import, no second export. */
+	fv.pcie_dmabuf_errno = 0;
+	fv.dmabuf_errno = 0;
+	assert_int_equal(reg_pcie(&buf, text, sizeof(text)), 0);
+	assert_int_equal(fv.dmabuf_calls, 1);
+	assert_int_equal(json_object_array_length(import_n(&buf, -1)), 1);
+	assert_has(text, "requested and used");
+	gd_mem_free(&buf);
+}
+
 static int rm_entry(const char *path, const struct stat *st, int flag,
 		    struct FTW *ftw)
 {
@@ -339,6 +439,7 @@ int main(void)
 		cmocka_unit_test_setup(test_peermem_enomem_cap, path_reset),
 		cmocka_unit_test_setup(test_route_probed_once, path_reset),
 		cmocka_unit_test_setup(test_one_flush_per_check, path_reset),
+		cmocka_unit_test_setup(test_pcie_import_refused, path_reset),
 	};
 	int ret;
 

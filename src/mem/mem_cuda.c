@@ -392,6 +392,72 @@ static void gd_cuda_export_evidence(struct gd_mem_buf *buf,
 			json_object_new_string(ex->flags ? "pcie" : "0"));
 }
 
+/* One import of @ex, recorded under dmabuf_export.imports. */
+static int gd_cuda_import_logged(struct gd_mem_buf *buf, struct ibv_pd *pd,
+				 int access, const struct gd_cuda_export *ex,
+				 uint64_t start)
+{
+	struct json_object *exp, *list, *a;
+	int ret = gd_cuda_import_dmabuf(buf, pd, access, ex->fd, start);
+
+	if (!json_object_object_get_ex(buf->evidence, "dmabuf_export", &exp))
+		return ret;
+	if (!json_object_object_get_ex(exp, "imports", &list)) {
+		list = json_object_new_array();
+		json_object_object_add(exp, "imports", list);
+	}
+	a = json_object_new_object();
+	json_object_object_add(
+		a, "flags", json_object_new_string(ex->flags ? "pcie" : "0"));
+	json_object_object_add(a, "ok", json_object_new_boolean(!ret));
+	if (ret)
+		json_object_object_add(a, "error",
+				       json_object_new_string(gd_err_msg()));
+	json_object_array_add(list, a);
+	return ret;
+}
+
+/*
+ * The import of the PCIe-mapped export failed: NVIDIA's module maps it
+ * only on a cache-coherent platform with GPU and NIC in one IOMMU group,
+ * and answers 524 (ENOMEM on 570-series drivers) elsewhere. Export again
+ * without the flag and import that; both imports stay in the evidence.
+ */
+static int gd_cuda_reg_dmabuf_again(struct gd_mem_buf *buf, struct ibv_pd *pd,
+				    int access, uint64_t start, size_t len)
+{
+	struct gd_cuda_buf *c = gd_cuda_priv(buf);
+	char first[GD_ERR_MSG_MAX], second[GD_ERR_MSG_MAX], why[512] = "";
+	struct json_object *exp = NULL;
+	struct gd_cuda_export ex;
+	int ret;
+
+	snprintf(first, sizeof(first), "%s", gd_err_msg());
+	gd_err_clear();
+	if (json_object_object_get_ex(buf->evidence, "dmabuf_export", &exp))
+		json_object_object_add(exp, "pcie_import_error",
+				       json_object_new_string(first));
+	ret = gd_cuda_export_dmabuf(&c->ctx, start, len, false, &ex, why,
+				    sizeof(why));
+	if (ret)
+		return gd_err(
+			ret,
+			"the PCIe-mapped DMA-BUF export of GPU %d (%s) could not be imported (%.400s), and the export again with flags 0 failed: %s",
+			c->ctx.index, c->ctx.pci_bus_id, first, why);
+	if (exp)
+		json_object_object_add(exp, "flags",
+				       json_object_new_string("0"));
+	ret = gd_cuda_import_logged(buf, pd, access, &ex, start);
+	if (!ret)
+		return 0;
+	snprintf(second, sizeof(second), "%s", gd_err_msg());
+	return gd_err_replace(
+		ret,
+		"GPU %d (%s) memory could not be imported on %s with or without the PCIe mapping: with it: %.400s; exported again with flags 0: %.400s",
+		c->ctx.index, c->ctx.pci_bus_id, gd_pd_device(pd), first,
+		second);
+}
+
 static int gd_cuda_reg_dmabuf(struct gd_mem_buf *buf, struct ibv_pd *pd,
 			      int access, const struct gd_route_decision *d)
 {
@@ -407,8 +473,14 @@ static int gd_cuda_reg_dmabuf(struct gd_mem_buf *buf, struct ibv_pd *pd,
 	ret = gd_cuda_export_dmabuf(&c->ctx, start, len, want_pcie, &ex, why,
 				    sizeof(why));
 	gd_cuda_export_evidence(buf, &ex, want_pcie, ret ? why : NULL);
-	if (!ret)
-		return gd_cuda_import_dmabuf(buf, pd, access, ex.fd, start);
+	if (!ret) {
+		ret = gd_cuda_import_logged(buf, pd, access, &ex, start);
+		/* a missing PD is the caller's, not the mapping's, failure */
+		if (ret && ex.flags && pd)
+			ret = gd_cuda_reg_dmabuf_again(buf, pd, access, start,
+						       len);
+		return ret;
+	}
 	if (ret == -ENOMEM)
 		gd_cuda_bar1_hint(buf, GD_ROUTE_DMABUF, bar1, sizeof(bar1));
 	return gd_err(
@@ -516,7 +588,26 @@ static int gd_cuda_reg(struct gd_mem_buf *buf, struct ibv_pd *pd, int access)
 	return ret;
 }
 
-/* What became of --use_cuda_pcie_mapping, in words for the header. */
+/* Did an import of the export with @flags ("pcie" or "0") succeed? */
+static bool gd_cuda_imported(struct json_object *exp, const char *flags)
+{
+	struct json_object *list, *a, *v;
+
+	if (!json_object_object_get_ex(exp, "imports", &list))
+		return false;
+	for (size_t i = 0; i < json_object_array_length(list); i++) {
+		a = json_object_array_get_idx(list, i);
+		if (json_object_object_get_ex(a, "ok", &v) &&
+		    json_object_get_boolean(v) &&
+		    json_object_object_get_ex(a, "flags", &v) &&
+		    !strcmp(json_object_get_string(v), flags))
+			return true;
+	}
+	return false;
+}
+
+/* What became of --use_cuda_pcie_mapping, in words for the header: from
+ * the import that succeeded, not from the export's flags. */
 static bool gd_cuda_effects(const struct gd_mem_buf *buf, const char *what,
 			    char *out, size_t len)
 {
@@ -527,14 +618,24 @@ static bool gd_cuda_effects(const struct gd_mem_buf *buf, const char *what,
 	    !json_object_object_get_ex(exp, "pcie_mapping_requested", &v) ||
 	    !json_object_get_boolean(v))
 		return false;
-	if (json_object_object_get_ex(exp, "flags", &v) &&
-	    !strcmp(json_object_get_string(v), "pcie"))
+	if (gd_cuda_imported(exp, "pcie"))
 		snprintf(
 			out, len,
 			"requested and used (CU_MEM_RANGE_FLAG_DMA_BUF_MAPPING_TYPE_PCIE)");
+	else if (json_object_object_get_ex(exp, "pcie_import_error", &v))
+		snprintf(
+			out, len,
+			"requested, refused at import (%.300s); exported again with flags 0%s",
+			json_object_get_string(v),
+			gd_cuda_imported(exp, "0")
+				? " and imported"
+				: ", whose import failed too");
 	else if (json_object_object_get_ex(exp, "pcie_mapping_note", &v))
 		snprintf(out, len, "requested, not used: %s",
 			 json_object_get_string(v));
+	else if (json_object_object_get_ex(exp, "flags", &v) &&
+		 !strcmp(json_object_get_string(v), "pcie"))
+		snprintf(out, len, "requested, exported with it, not imported");
 	else
 		snprintf(out, len,
 			 "requested, not used: the DMA-BUF export failed");

@@ -52,9 +52,11 @@
  *   GD_FAKE_NVML_BAR1_USED_MIB=N    libnvidia-ml through GD_NVML_LIBRARY):
  *                                   BAR1 total and in use; unset: NVML
  *                                   knows no such GPU
- * DMA-BUF export returns a memfd of the requested size. Tests read the call
- * counters gd_fake_cuda_calls("cuInit"|"flush"|"export_pcie"|"nvmlInit"|
- * "nvml_bar1").
+ * DMA-BUF export returns a memfd of the requested size, named with "pcie"
+ * when exported with the PCIe mapping flag (the verbs stand-ins of the
+ * tests can refuse to import those, as NVIDIA's attach does with 524). Tests
+ * read the call counters
+ * gd_fake_cuda_calls("cuInit"|"flush"|"export_pcie"|"nvmlInit"| "nvml_bar1").
  */
 #include <config.h>
 
@@ -648,7 +650,9 @@ CUresult cuMemGetHandleForAddressRange(void *handle, CUdeviceptr dptr,
 	rc = fake_bar1_charge(dptr, size);
 	if (rc)
 		return rc;
-	fd = memfd_create("gdperf-fake-cuda-dmabuf (test double)", MFD_CLOEXEC);
+	fd = memfd_create(flags ? "gdperf-fake-cuda-dmabuf pcie (test double)"
+				: "gdperf-fake-cuda-dmabuf (test double)",
+			  MFD_CLOEXEC);
 	if (fd < 0)
 		return CUDA_ERROR_UNKNOWN;
 	if (ftruncate(fd, (off_t)size)) {
