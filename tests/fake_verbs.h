@@ -10,8 +10,11 @@
 
 #include <errno.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <infiniband/verbs.h>
 
@@ -19,7 +22,10 @@
 
 static struct {
 	int dmabuf_errno; /* ibv_reg_dmabuf_mr fails with it; 0 succeeds */
-	int mr_errno;	  /* ibv_reg_mr fails with it; 0 succeeds */
+	/* ibv_reg_dmabuf_mr of a PCIe-mapped export (the fake driver names
+	 * its memfd so) fails with it, as NVIDIA's attach answers 524 */
+	int pcie_dmabuf_errno;
+	int mr_errno; /* ibv_reg_mr fails with it; 0 succeeds */
 	unsigned int mr_calls, dmabuf_calls;
 	int access;
 	/* every registration in order: 'm' ibv_reg_mr, 'd' the dma-buf one;
@@ -81,14 +87,23 @@ struct ibv_mr *__wrap_ibv_reg_dmabuf_mr(struct ibv_pd *pd, uint64_t offset,
 {
 	struct stat st;
 	unsigned int i = fv.nlog;
+	char link[64], name[256] = "";
+	ssize_t n;
 
 	fv.dmabuf_calls++;
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+	n = readlink(link, name, sizeof(name) - 1);
+	if (n > 0)
+		name[n] = '\0';
 	if (i < FV_LOG_MAX) {
 		fv.log[i].offset = offset;
 		fv.log[i].fd_bytes =
 			fstat(fd, &st) ? -1 : (long long)st.st_size;
 	}
-	return fake_mr(fv.dmabuf_errno, 'd', access, iova, length);
+	return fake_mr(fv.pcie_dmabuf_errno && strstr(name, " pcie ")
+			       ? fv.pcie_dmabuf_errno
+			       : fv.dmabuf_errno,
+		       'd', access, iova, length);
 }
 
 int __wrap_ibv_dereg_mr(struct ibv_mr *mr);

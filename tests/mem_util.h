@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "mem/cuda_api.h"
+#include "mem/route.h"
 #include "util/error.h"
 
 static void assert_has(const char *text, const char *fragment)
@@ -47,6 +48,7 @@ static int reset(void **state)
 		unsetenv(fake_knobs[i]);
 	setenv("GD_CUDA_LIBRARY", fake_cuda_path, 1);
 	setenv("GD_SYSFS_ROOT", GD_MEM_TEST_ROOT, 1);
+	gd_route_forget();
 	gd_cuda_unload();
 	gd_err_clear();
 	return 0;

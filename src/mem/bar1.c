@@ -3,12 +3,15 @@
  * The size of a GPU's BAR1 aperture, through which RDMA registrations of
  * its memory are mapped: from NVML (libnvidia-ml.so.1 loaded at run time,
  * which also says how much is in use) when present, else from the PCI
- * resource file in sysfs.
+ * resource file in sysfs. NVML is loaded and started once per process
+ * and kept: its start-up alone can take seconds on a node without
+ * persistence mode.
  */
 #include <config.h>
 
 #include <dlfcn.h>
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,24 +46,63 @@ static const char *gd_nvml_library(const char *root)
 	return strcmp(root, "/") ? NULL : GD_NVML_DEFAULT_LIBRARY;
 }
 
+/* The process's NVML: the library last asked for (tests switch it), its
+ * handle once nvmlInit_v2 succeeded (NULL when it did not: not retried). */
+static struct {
+	pthread_mutex_t lock;
+	char lib[512];
+	void *h;
+	gd_nvml_init_fn shutdown;
+	gd_nvml_by_bus_fn by_bus;
+	gd_nvml_bar1_fn bar1;
+} gd_nvml = { .lock = PTHREAD_MUTEX_INITIALIZER };
+
+/* Caller holds gd_nvml.lock. */
+static void gd_nvml_close(void)
+{
+	if (gd_nvml.h) {
+		gd_nvml.shutdown();
+		dlclose(gd_nvml.h);
+	}
+	gd_nvml.h = NULL;
+	gd_nvml.lib[0] = '\0';
+}
+
+/* NVML from @lib, started once; caller holds gd_nvml.lock. */
+static bool gd_nvml_open(const char *lib)
+{
+	gd_nvml_init_fn init;
+
+	if (gd_nvml.lib[0] && !strcmp(gd_nvml.lib, lib))
+		return gd_nvml.h != NULL;
+	gd_nvml_close();
+	snprintf(gd_nvml.lib, sizeof(gd_nvml.lib), "%s", lib);
+	gd_nvml.h = dlopen(lib, RTLD_NOW | RTLD_LOCAL);
+	if (!gd_nvml.h)
+		return false;
+	*(void **)&init = dlsym(gd_nvml.h, "nvmlInit_v2");
+	*(void **)&gd_nvml.shutdown = dlsym(gd_nvml.h, "nvmlShutdown");
+	*(void **)&gd_nvml.by_bus =
+		dlsym(gd_nvml.h, "nvmlDeviceGetHandleByPciBusId_v2");
+	*(void **)&gd_nvml.bar1 =
+		dlsym(gd_nvml.h, "nvmlDeviceGetBAR1MemoryInfo");
+	if (init && gd_nvml.shutdown && gd_nvml.by_bus && gd_nvml.bar1 &&
+	    !init())
+		return true;
+	dlclose(gd_nvml.h);
+	gd_nvml.h = NULL;
+	return false;
+}
+
 static int gd_bar1_nvml(const char *lib, const char *bdf, struct gd_bar1 *out)
 {
 	struct gd_nvml_bar1 mem;
-	gd_nvml_by_bus_fn by_bus;
-	gd_nvml_init_fn init, shutdown;
-	gd_nvml_bar1_fn bar1;
-	void *h = dlopen(lib, RTLD_NOW | RTLD_LOCAL), *dev = NULL;
+	void *dev = NULL;
 	int ret = -ENOENT;
 
-	if (!h)
-		return -ENOENT;
-	*(void **)&init = dlsym(h, "nvmlInit_v2");
-	*(void **)&shutdown = dlsym(h, "nvmlShutdown");
-	*(void **)&by_bus = dlsym(h, "nvmlDeviceGetHandleByPciBusId_v2");
-	*(void **)&bar1 = dlsym(h, "nvmlDeviceGetBAR1MemoryInfo");
-	if (!init || !shutdown || !by_bus || !bar1 || init())
-		goto out_close;
-	if (!by_bus(bdf, &dev) && !bar1(dev, &mem) && mem.total) {
+	pthread_mutex_lock(&gd_nvml.lock);
+	if (gd_nvml_open(lib) && !gd_nvml.by_bus(bdf, &dev) &&
+	    !gd_nvml.bar1(dev, &mem) && mem.total) {
 		out->total_bytes = mem.total;
 		out->used_bytes = mem.used;
 		out->free_bytes = mem.free;
@@ -68,10 +110,15 @@ static int gd_bar1_nvml(const char *lib, const char *bdf, struct gd_bar1 *out)
 		snprintf(out->source, sizeof(out->source), "NVML");
 		ret = 0;
 	}
-	shutdown();
-out_close:
-	dlclose(h);
+	pthread_mutex_unlock(&gd_nvml.lock);
 	return ret;
+}
+
+void gd_bar1_forget(void)
+{
+	pthread_mutex_lock(&gd_nvml.lock);
+	gd_nvml_close();
+	pthread_mutex_unlock(&gd_nvml.lock);
 }
 
 /*

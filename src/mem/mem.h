@@ -203,6 +203,10 @@ struct gd_mem_ops {
 		       size_t len);
 	int (*copy_out)(struct gd_mem_buf *buf, size_t off, void *dst,
 			size_t len);
+	/* Optional: make what a NIC wrote visible to copy_out (GPU memory
+	 * without native write ordering: flush GPUDirect RDMA writes); called
+	 * once before a read-back, however many copy_out calls it takes. */
+	int (*before_read)(struct gd_mem_buf *buf);
 	/* Optional: add backend facts (GPU name, bus id...) to @obj. */
 	void (*describe)(const struct gd_mem_buf *buf, struct json_object *obj);
 	/* Optional: the next check after @call failed with @errnum on device
@@ -242,8 +246,8 @@ struct json_object *gd_mem_describe(const struct gd_mem_buf *buf);
 
 /* Verification pattern: byte i of pattern @seed is a cheap hash of
  * (seed, i), distinct per seed. Fill writes through copy_in; check reads
- * through copy_out and reports the first mismatch (offset, expected, found)
- * with gd_err and -EILSEQ. */
+ * through before_read once and copy_out per chunk, and reports the first
+ * mismatch (offset, expected, found) with gd_err and -EILSEQ. */
 int gd_mem_fill_pattern(struct gd_mem_buf *buf, size_t off, size_t len,
 			uint32_t seed);
 int gd_mem_check_pattern(struct gd_mem_buf *buf, size_t off, size_t len,

@@ -44,6 +44,14 @@ tests_mem_gpu_test_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_mem_gpu_test_LDADD = $(gd_common_ldadd) $(CMOCKA_LIBS)
 tests_mem_gpu_test_LDFLAGS = $(tests_mem_cuda_test_LDFLAGS)
 EXTRA_DIST += tests/fixtures/bar1
+# The advice for each errno a GPU registration meets, by route and with
+# or without CAP_IPC_LOCK.
+check_PROGRAMS += tests/mem_gpu_path_test
+TESTS += tests/mem_gpu_path_test
+tests_mem_gpu_path_test_SOURCES = tests/mem_gpu_path_test.c tests/mem_util.h tests/fake_verbs.h
+tests_mem_gpu_path_test_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_mem_gpu_path_test_LDADD = $(gd_common_ldadd) $(CMOCKA_LIBS)
+tests_mem_gpu_path_test_LDFLAGS = $(tests_mem_cuda_test_LDFLAGS)
 # --mem lists and cuda:near/far as the session sets them up.
 check_PROGRAMS += tests/mem_place_test
 TESTS += tests/mem_place_test
@@ -53,7 +61,7 @@ tests_mem_place_test_LDADD = $(gd_common_ldadd) $(CMOCKA_LIBS)
 tests_mem_place_test_LDFLAGS = $(tests_mem_cuda_test_LDFLAGS)
 # They load the fake driver (a test double), so build it first.
 tests/mem_test.log tests/mem_cuda_test.log tests/mem_place_test.log \
-	tests/mem_gpu_test.log: tests/fake_cuda/libfakecuda.so$(EXEEXT)
+	tests/mem_gpu_test.log tests/mem_gpu_path_test.log: tests/fake_cuda/libfakecuda.so$(EXEEXT)
 endif
 
 # Real-GPU smoke tests, run by tests/gpu/run.sh on a machine with a GPU (no

@@ -284,8 +284,8 @@ static void gd_cuda_bar1_text(const struct gd_cuda_buf *c, char *out,
  * Out of memory registering GPU memory, by route. Both routes map the
  * pinned pages through the GPU's BAR1 aperture. The peer-memory route is
  * also charged to RLIMIT_MEMLOCK: MLNX_OFED's ib_umem_get checks the limit
- * before it offers the range to the peer-memory client. A DMA-BUF import
- * pins through the exporter and is not.
+ * before it offers the range to the peer-memory client, unless the process
+ * has CAP_IPC_LOCK. A DMA-BUF import pins through the exporter and is not.
  */
 static void gd_cuda_bar1_hint(const struct gd_mem_buf *buf,
 			      enum gd_mem_route route, char *out, size_t len)
@@ -301,11 +301,52 @@ static void gd_cuda_bar1_hint(const struct gd_mem_buf *buf,
 			bar1);
 		return;
 	}
+	if (gd_mem_cap_ipc_lock(gd_sysfs_root()) == 1) {
+		snprintf(
+			out, len,
+			"this process has CAP_IPC_LOCK (root normally), for which ib_umem_get does not apply the locked-memory limit, so that limit is not the cause; the usual cause is BAR1 space: %s; compare 'BAR1 Memory Usage' in nvidia-smi -q -d MEMORY, check that nvidia-peermem is loaded and dmesg | grep -e NVRM -e peermem for its refusal, and use a smaller buffer (-s/--max-size, -q)",
+			bar1);
+		return;
+	}
 	gd_mem_memlock_text(buf ? buf->len_bytes : 0, memlock, sizeof(memlock));
 	snprintf(
 		out, len,
 		"the peer-memory route is limited twice: by the locked-memory limit, which MLNX_OFED's ib_umem_get checks before it asks nvidia-peermem: %s; and by BAR1 space: %s; compare 'BAR1 Memory Usage' in nvidia-smi -q -d MEMORY, and use a smaller buffer (-s/--max-size, -q)",
 		memlock, bar1);
+}
+
+/*
+ * A failed ibv_reg_dmabuf_mr, from what the kernel and NVIDIA's module
+ * answer: 524 (the kernel-internal ENOTSUPP) is NVIDIA's attach refusing
+ * the PCI path between GPU and NIC; EOPNOTSUPP or EPROTONOSUPPORT an RDMA
+ * stack or NIC driver without dma-buf import (NCCL reads them so too);
+ * ENOMEM any mapping the exporter refused, the dma-buf core's one answer.
+ */
+static bool gd_cuda_dmabuf_advice(const struct gd_mem_buf *buf, int errnum,
+				  const char *dev, char *out, size_t len)
+{
+	char bar1[768];
+
+	if (errnum == GD_ENOTSUPP) {
+		snprintf(
+			out, len,
+			"NVIDIA's kernel module refused to map this GPU's memory for %s (\"PCI topology not supported for dma-buf\"): GPU and NIC cannot reach each other peer-to-peer on this PCIe path (another socket, or a root complex without peer-to-peer; with --use_cuda_pcie_mapping also a platform that is not cache-coherent or a GPU and NIC in different IOMMU groups); check the GPU-NIC path with nvidia-smi topo -m, use a GPU near the NIC (cuda:near), or --mem=cuda:N:peermem with nvidia-peermem loaded",
+			dev);
+	} else if (errnum == EOPNOTSUPP || errnum == EPROTONOSUPPORT) {
+		snprintf(
+			out, len,
+			"driver or device %s lacks DMA-BUF support: the kernel's RDMA stack or the NIC driver has no dma-buf import (it needs Linux >= 5.12 and a NIC driver that implements it, such as mlx5); use --mem=cuda:N:peermem with nvidia-peermem loaded, or a kernel and NIC driver with dma-buf import",
+			dev);
+	} else if (errnum == ENOMEM) {
+		gd_cuda_bar1_hint(buf, GD_ROUTE_DMABUF, bar1, sizeof(bar1));
+		snprintf(
+			out, len,
+			"the exporter (NVIDIA's kernel module) refused to map the dma-buf for %s, which the dma-buf core reports as ENOMEM whatever the reason: check dmesg | grep NVRM for its own; %s",
+			dev, bar1);
+	} else {
+		return false;
+	}
+	return true;
 }
 
 /* What a failed registration of GPU memory usually means: BAR1 space (and
@@ -316,21 +357,14 @@ static bool gd_cuda_reg_advice(const struct gd_mem_buf *buf, int errnum,
 			       const char *dev, const char *call, char *out,
 			       size_t len)
 {
-	bool dmabuf_call = strstr(call, "dmabuf") != NULL;
-
+	if (strstr(call, "dmabuf"))
+		return gd_cuda_dmabuf_advice(buf, errnum, dev, out, len);
 	if (errnum == ENOMEM) {
-		gd_cuda_bar1_hint(
-			buf, dmabuf_call ? GD_ROUTE_DMABUF : GD_ROUTE_PEERMEM,
-			out, len);
-	} else if ((errnum == EFAULT || errnum == EINVAL) && !dmabuf_call) {
+		gd_cuda_bar1_hint(buf, GD_ROUTE_PEERMEM, out, len);
+	} else if (errnum == EFAULT || errnum == EINVAL) {
 		snprintf(
 			out, len,
 			"peer-memory route not in place (the kernel could not pin this GPU address): load nvidia-peermem where MLNX_OFED/DOCA-OFED provides its peer-memory API (modprobe nvidia-peermem; it cannot load on inbox kernels), or use --mem=cuda:N:dmabuf (open GPU kernel module >= 515, Linux >= 5.12)");
-	} else if (errnum == EOPNOTSUPP && dmabuf_call) {
-		snprintf(
-			out, len,
-			"driver or device %s lacks DMA-BUF support (the RDMA driver cannot import a dma-buf); use --mem=cuda:N:peermem with nvidia-peermem loaded, or a NIC driver with dma-buf import (mlx5, Linux >= 5.12)",
-			dev);
 	} else {
 		return false;
 	}
@@ -358,6 +392,72 @@ static void gd_cuda_export_evidence(struct gd_mem_buf *buf,
 			json_object_new_string(ex->flags ? "pcie" : "0"));
 }
 
+/* One import of @ex, recorded under dmabuf_export.imports. */
+static int gd_cuda_import_logged(struct gd_mem_buf *buf, struct ibv_pd *pd,
+				 int access, const struct gd_cuda_export *ex,
+				 uint64_t start)
+{
+	struct json_object *exp, *list, *a;
+	int ret = gd_cuda_import_dmabuf(buf, pd, access, ex->fd, start);
+
+	if (!json_object_object_get_ex(buf->evidence, "dmabuf_export", &exp))
+		return ret;
+	if (!json_object_object_get_ex(exp, "imports", &list)) {
+		list = json_object_new_array();
+		json_object_object_add(exp, "imports", list);
+	}
+	a = json_object_new_object();
+	json_object_object_add(
+		a, "flags", json_object_new_string(ex->flags ? "pcie" : "0"));
+	json_object_object_add(a, "ok", json_object_new_boolean(!ret));
+	if (ret)
+		json_object_object_add(a, "error",
+				       json_object_new_string(gd_err_msg()));
+	json_object_array_add(list, a);
+	return ret;
+}
+
+/*
+ * The import of the PCIe-mapped export failed: NVIDIA's module maps it
+ * only on a cache-coherent platform with GPU and NIC in one IOMMU group,
+ * and answers 524 (ENOMEM on 570-series drivers) elsewhere. Export again
+ * without the flag and import that; both imports stay in the evidence.
+ */
+static int gd_cuda_reg_dmabuf_again(struct gd_mem_buf *buf, struct ibv_pd *pd,
+				    int access, uint64_t start, size_t len)
+{
+	struct gd_cuda_buf *c = gd_cuda_priv(buf);
+	char first[GD_ERR_MSG_MAX], second[GD_ERR_MSG_MAX], why[512] = "";
+	struct json_object *exp = NULL;
+	struct gd_cuda_export ex;
+	int ret;
+
+	snprintf(first, sizeof(first), "%s", gd_err_msg());
+	gd_err_clear();
+	if (json_object_object_get_ex(buf->evidence, "dmabuf_export", &exp))
+		json_object_object_add(exp, "pcie_import_error",
+				       json_object_new_string(first));
+	ret = gd_cuda_export_dmabuf(&c->ctx, start, len, false, &ex, why,
+				    sizeof(why));
+	if (ret)
+		return gd_err(
+			ret,
+			"the PCIe-mapped DMA-BUF export of GPU %d (%s) could not be imported (%.400s), and the export again with flags 0 failed: %s",
+			c->ctx.index, c->ctx.pci_bus_id, first, why);
+	if (exp)
+		json_object_object_add(exp, "flags",
+				       json_object_new_string("0"));
+	ret = gd_cuda_import_logged(buf, pd, access, &ex, start);
+	if (!ret)
+		return 0;
+	snprintf(second, sizeof(second), "%s", gd_err_msg());
+	return gd_err_replace(
+		ret,
+		"GPU %d (%s) memory could not be imported on %s with or without the PCIe mapping: with it: %.400s; exported again with flags 0: %.400s",
+		c->ctx.index, c->ctx.pci_bus_id, gd_pd_device(pd), first,
+		second);
+}
+
 static int gd_cuda_reg_dmabuf(struct gd_mem_buf *buf, struct ibv_pd *pd,
 			      int access, const struct gd_route_decision *d)
 {
@@ -373,8 +473,14 @@ static int gd_cuda_reg_dmabuf(struct gd_mem_buf *buf, struct ibv_pd *pd,
 	ret = gd_cuda_export_dmabuf(&c->ctx, start, len, want_pcie, &ex, why,
 				    sizeof(why));
 	gd_cuda_export_evidence(buf, &ex, want_pcie, ret ? why : NULL);
-	if (!ret)
-		return gd_cuda_import_dmabuf(buf, pd, access, ex.fd, start);
+	if (!ret) {
+		ret = gd_cuda_import_logged(buf, pd, access, &ex, start);
+		/* a missing PD is the caller's, not the mapping's, failure */
+		if (ret && ex.flags && pd)
+			ret = gd_cuda_reg_dmabuf_again(buf, pd, access, start,
+						       len);
+		return ret;
+	}
 	if (ret == -ENOMEM)
 		gd_cuda_bar1_hint(buf, GD_ROUTE_DMABUF, bar1, sizeof(bar1));
 	return gd_err(
@@ -463,7 +569,7 @@ static int gd_cuda_reg(struct gd_mem_buf *buf, struct ibv_pd *pd, int access)
 	struct gd_route_decision d;
 	int ret;
 
-	gd_route_probe(gd_sysfs_root(), c->ctx.index, &facts);
+	gd_route_probe_cached(gd_sysfs_root(), c->ctx.index, &facts);
 	gd_route_decide(&facts, buf->spec.route, &d);
 	if (buf->evidence)
 		json_object_put(buf->evidence);
@@ -482,7 +588,26 @@ static int gd_cuda_reg(struct gd_mem_buf *buf, struct ibv_pd *pd, int access)
 	return ret;
 }
 
-/* What became of --use_cuda_pcie_mapping, in words for the header. */
+/* Did an import of the export with @flags ("pcie" or "0") succeed? */
+static bool gd_cuda_imported(struct json_object *exp, const char *flags)
+{
+	struct json_object *list, *a, *v;
+
+	if (!json_object_object_get_ex(exp, "imports", &list))
+		return false;
+	for (size_t i = 0; i < json_object_array_length(list); i++) {
+		a = json_object_array_get_idx(list, i);
+		if (json_object_object_get_ex(a, "ok", &v) &&
+		    json_object_get_boolean(v) &&
+		    json_object_object_get_ex(a, "flags", &v) &&
+		    !strcmp(json_object_get_string(v), flags))
+			return true;
+	}
+	return false;
+}
+
+/* What became of --use_cuda_pcie_mapping, in words for the header: from
+ * the import that succeeded, not from the export's flags. */
 static bool gd_cuda_effects(const struct gd_mem_buf *buf, const char *what,
 			    char *out, size_t len)
 {
@@ -493,14 +618,24 @@ static bool gd_cuda_effects(const struct gd_mem_buf *buf, const char *what,
 	    !json_object_object_get_ex(exp, "pcie_mapping_requested", &v) ||
 	    !json_object_get_boolean(v))
 		return false;
-	if (json_object_object_get_ex(exp, "flags", &v) &&
-	    !strcmp(json_object_get_string(v), "pcie"))
+	if (gd_cuda_imported(exp, "pcie"))
 		snprintf(
 			out, len,
 			"requested and used (CU_MEM_RANGE_FLAG_DMA_BUF_MAPPING_TYPE_PCIE)");
+	else if (json_object_object_get_ex(exp, "pcie_import_error", &v))
+		snprintf(
+			out, len,
+			"requested, refused at import (%.300s); exported again with flags 0%s",
+			json_object_get_string(v),
+			gd_cuda_imported(exp, "0")
+				? " and imported"
+				: ", whose import failed too");
 	else if (json_object_object_get_ex(exp, "pcie_mapping_note", &v))
 		snprintf(out, len, "requested, not used: %s",
 			 json_object_get_string(v));
+	else if (json_object_object_get_ex(exp, "flags", &v) &&
+		 !strcmp(json_object_get_string(v), "pcie"))
+		snprintf(out, len, "requested, exported with it, not imported");
 	else
 		snprintf(out, len,
 			 "requested, not used: the DMA-BUF export failed");
@@ -563,6 +698,7 @@ const struct gd_mem_ops gd_mem_cuda_ops = {
 	.reg = gd_cuda_reg,
 	.copy_in = gd_cuda_copy_in,
 	.copy_out = gd_cuda_copy_out,
+	.before_read = gd_cuda_before_read,
 	.describe = gd_cuda_describe,
 	.reg_advice = gd_cuda_reg_advice,
 	.effect = gd_cuda_effects,

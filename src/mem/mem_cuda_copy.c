@@ -15,13 +15,15 @@ int gd_cuda_copy_in(struct gd_mem_buf *buf, size_t off, const void *src,
 				 gd_cuda_addr(buf) + off, src, len);
 }
 
-/* The read-back of received data: without native ordering, RDMA writes
- * may still be in flight to the GPU when cuMemcpyDtoH reads. */
 int gd_cuda_copy_out(struct gd_mem_buf *buf, size_t off, void *dst, size_t len)
 {
-	const struct gd_cuda_ctx *ctx = &gd_cuda_priv(buf)->ctx;
-	int ret = gd_cuda_flush_rdma_writes(ctx);
+	return gd_cuda_copy_dtoh(&gd_cuda_priv(buf)->ctx, dst,
+				 gd_cuda_addr(buf) + off, len);
+}
 
-	return ret ? ret
-		   : gd_cuda_copy_dtoh(ctx, dst, gd_cuda_addr(buf) + off, len);
+/* Before the read-back of received data: without native ordering, RDMA
+ * writes may still be in flight to the GPU when cuMemcpyDtoH reads. */
+int gd_cuda_before_read(struct gd_mem_buf *buf)
+{
+	return gd_cuda_flush_rdma_writes(&gd_cuda_priv(buf)->ctx);
 }

@@ -35,8 +35,10 @@ static inline uint64_t gd_cuda_addr(const struct gd_mem_buf *buf)
 /* copy_in: cuMemcpyHtoD to @off of the buffer. */
 int gd_cuda_copy_in(struct gd_mem_buf *buf, size_t off, const void *src,
 		    size_t len);
-/* copy_out: the flush the GPU's write ordering asks for, then
- * cuMemcpyDtoH from @off of the buffer. */
+/* copy_out: cuMemcpyDtoH from @off of the buffer. */
 int gd_cuda_copy_out(struct gd_mem_buf *buf, size_t off, void *dst, size_t len);
+/* before_read: the flush the GPU's write ordering asks for, once per
+ * read-back. */
+int gd_cuda_before_read(struct gd_mem_buf *buf);
 
 #endif

@@ -122,6 +122,9 @@ int gd_mem_check_pattern(struct gd_mem_buf *buf, size_t off, size_t len,
 			return gd_err(
 				-ENOMEM,
 				"no host memory for the pattern staging buffer");
+		/* One flush makes every chunk's bytes visible. */
+		if (buf->ops->before_read)
+			ret = buf->ops->before_read(buf);
 	}
 	while (chunk && done < len && !ret) {
 		size_t n = len - done < GD_PATTERN_CHUNK_BYTES

@@ -55,6 +55,11 @@ int gd_mem_cpu_copy_out(struct gd_mem_buf *buf, size_t off, void *dst,
  * the limit is unlimited, so cannot be the cause (@out says so). */
 bool gd_mem_memlock_text(size_t need_bytes, char *out, size_t len);
 
+/* Whether this process holds CAP_IPC_LOCK, from <@root>/proc/self/status
+ * (CapEff, bit 14; @root "/" normally, tests pass a fixture): 1 held, 0
+ * not, -1 unknown. ib_umem_get skips the locked-memory limit when held. */
+int gd_mem_cap_ipc_lock(const char *root);
+
 /* ibv_reg_mr on CPU memory, with decoded failures and plain-route evidence. */
 int gd_mem_reg_plain(struct gd_mem_buf *buf, struct ibv_pd *pd, int access);
 

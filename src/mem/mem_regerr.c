@@ -17,6 +17,9 @@
 #include "mem/mem.h"
 #include "mem/mem_priv.h"
 
+/* linux/capability.h's CAP_IPC_LOCK, without libcap. */
+#define GD_CAP_IPC_LOCK_BIT 14
+
 static void gd_fmt_limit(rlim_t v, char *out, size_t len)
 {
 	if (v == RLIM_INFINITY)
@@ -39,6 +42,27 @@ static long long gd_locked_bytes(void)
 			break;
 	fclose(f);
 	return kib < 0 ? -1 : kib * 1024;
+}
+
+int gd_mem_cap_ipc_lock(const char *root)
+{
+	unsigned long long caps;
+	char path[512], line[128];
+	int held = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/proc/self/status",
+		 root && strcmp(root, "/") ? root : "");
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "CapEff: %llx", &caps) == 1) {
+			held = (caps >> GD_CAP_IPC_LOCK_BIT) & 1;
+			break;
+		}
+	fclose(f);
+	return held;
 }
 
 bool gd_mem_memlock_text(size_t need_bytes, char *out, size_t len)
@@ -126,6 +150,14 @@ static void gd_explain(int errnum, const struct gd_mem_buf *buf,
 	}
 }
 
+/* strerror, and words for the kernel-internal code libc does not know. */
+static const char *gd_reg_strerror(int errnum)
+{
+	return errnum == GD_ENOTSUPP
+		       ? "operation not supported (a kernel-internal code)"
+		       : strerror(errnum);
+}
+
 int gd_mem_decode_reg_error(int err, const struct gd_mem_buf *buf,
 			    const char *device_name, const char *call)
 {
@@ -144,5 +176,6 @@ int gd_mem_decode_reg_error(int err, const struct gd_mem_buf *buf,
 		-errnum,
 		"%s of %zu bytes of %s memory on %s failed: errno %d (%s: %s): %s",
 		call ? call : "registration", buf ? buf->len_bytes : 0, spec,
-		dev, errnum, gd_errno_name(errnum), strerror(errnum), why);
+		dev, errnum, gd_errno_name(errnum), gd_reg_strerror(errnum),
+		why);
 }

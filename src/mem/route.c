@@ -9,6 +9,7 @@
 
 #include <dlfcn.h>
 #include <errno.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -155,6 +156,56 @@ int gd_route_probe(const char *sysfs_root, int gpu, struct gd_route_facts *f)
 		snprintf(f->cuda_status, sizeof(f->cuda_status),
 			 "CUDA not probed (no GPU asked for)");
 	return 0;
+}
+
+#define GD_ROUTE_CACHE_MAX 16
+
+static struct {
+	pthread_mutex_t lock;
+	unsigned int n;
+	struct {
+		char root[256];
+		int gpu;
+		struct gd_route_facts facts;
+	} e[GD_ROUTE_CACHE_MAX];
+} gd_route_cache = { .lock = PTHREAD_MUTEX_INITIALIZER };
+
+/* The lock is held across the probe, so two threads (a loopback pair)
+ * that register on one GPU at once probe it once. */
+int gd_route_probe_cached(const char *sysfs_root, int gpu,
+			  struct gd_route_facts *f)
+{
+	const char *root = sysfs_root && *sysfs_root ? sysfs_root : "/";
+	unsigned int i;
+	int ret = 0;
+
+	pthread_mutex_lock(&gd_route_cache.lock);
+	for (i = 0; i < gd_route_cache.n; i++)
+		if (gd_route_cache.e[i].gpu == gpu &&
+		    !strcmp(gd_route_cache.e[i].root, root))
+			break;
+	if (i < gd_route_cache.n) {
+		*f = gd_route_cache.e[i].facts;
+	} else {
+		ret = gd_route_probe(root, gpu, f);
+		if (!ret && i < GD_ROUTE_CACHE_MAX &&
+		    strlen(root) < sizeof(gd_route_cache.e[i].root)) {
+			strcpy(gd_route_cache.e[i].root, root);
+			gd_route_cache.e[i].gpu = gpu;
+			gd_route_cache.e[i].facts = *f;
+			gd_route_cache.n++;
+		}
+	}
+	pthread_mutex_unlock(&gd_route_cache.lock);
+	return ret;
+}
+
+void gd_route_forget(void)
+{
+	pthread_mutex_lock(&gd_route_cache.lock);
+	gd_route_cache.n = 0;
+	pthread_mutex_unlock(&gd_route_cache.lock);
+	gd_bar1_forget();
 }
 
 /* Append "; "-separated clauses to a reason buffer. */

@@ -49,6 +49,14 @@ struct gd_route_decision {
 /* Gather facts from the system: sysfs_root is "/" normally (tests pass a
  * fixture root); the CUDA part is skipped when @gpu < 0. */
 int gd_route_probe(const char *sysfs_root, int gpu, struct gd_route_facts *f);
+/* gd_route_probe() once per process for each GPU and root: the facts of
+ * later calls are the first call's (a probe starts NVML, and every MR,
+ * per QP with --mr_per_qp, asks). */
+int gd_route_probe_cached(const char *sysfs_root, int gpu,
+			  struct gd_route_facts *f);
+/* Forget the cached facts and close NVML (tests that change the fake
+ * driver's answers between registrations). */
+void gd_route_forget(void);
 /* Pure: decide @requested (AUTO, DMABUF or PEERMEM) from @facts. */
 void gd_route_decide(const struct gd_route_facts *facts,
 		     enum gd_mem_route requested,
@@ -66,6 +74,8 @@ struct gd_bar1 {
  * (region 1 after a 32-bit BAR0, region 2 after a 64-bit one). 0 or
  * -ENOENT, records nothing. */
 int gd_bar1_read(const char *sysfs_root, const char *bdf, struct gd_bar1 *out);
+/* Shut NVML down and unload it; the next read starts it again. */
+void gd_bar1_forget(void);
 /* Its size alone; 0 when unknown. */
 unsigned long long gd_route_bar1_bytes(const char *sysfs_root, const char *bdf);
 /* Evidence object for the JSON document and the text header. */

@@ -134,6 +134,7 @@ static const struct gd_errno_entry gd_errno_names[] = {
 	{ EINPROGRESS, "EINPROGRESS" },
 	{ ECANCELED, "ECANCELED" },
 	{ EREMOTEIO, "EREMOTEIO" },
+	{ GD_ENOTSUPP, "ENOTSUPP" },
 };
 
 void gd_err_take(bool was_set, int ret, char *msg, size_t len)

@@ -34,6 +34,10 @@ void gd_err_clear(void);
  */
 void gd_err_take(bool was_set, int ret, char *msg, size_t len);
 
+/* The kernel's internal ENOTSUPP, which drivers let reach user space:
+ * NVIDIA's dma-buf attach answers it for a PCI topology it cannot map. */
+#define GD_ENOTSUPP 524
+
 /* errno value -> "ENOMEM" etc. (the numeric code stays in messages too). */
 const char *gd_errno_name(int err);
 

@@ -52,8 +52,11 @@
  *   GD_FAKE_NVML_BAR1_USED_MIB=N    libnvidia-ml through GD_NVML_LIBRARY):
  *                                   BAR1 total and in use; unset: NVML
  *                                   knows no such GPU
- * DMA-BUF export returns a memfd of the requested size. Tests read the call
- * counters gd_fake_cuda_calls("cuInit"|"flush"|"export_pcie").
+ * DMA-BUF export returns a memfd of the requested size, named with "pcie"
+ * when exported with the PCIe mapping flag (the verbs stand-ins of the
+ * tests can refuse to import those, as NVIDIA's attach does with 524). Tests
+ * read the call counters
+ * gd_fake_cuda_calls("cuInit"|"flush"|"export_pcie"|"nvmlInit"| "nvml_bar1").
  */
 #include <config.h>
 
@@ -94,6 +97,7 @@ static pthread_mutex_t fake_lock = PTHREAD_MUTEX_INITIALIZER;
 static bool fake_initialised;
 static CUresult fake_init_rc; /* a failed cuInit is sticky */
 static unsigned int fake_init_calls, fake_flush_calls, fake_pcie_exports;
+static unsigned int fake_nvml_init_calls, fake_nvml_bar1_calls;
 static struct fake_alloc fake_allocs[FAKE_MAX_ALLOCS];
 static struct fake_ctx fake_ctxs[FAKE_MAX_GPUS];
 /*
@@ -148,6 +152,10 @@ unsigned int gd_fake_cuda_calls(const char *what)
 		return fake_flush_calls;
 	if (!strcmp(what, "export_pcie"))
 		return fake_pcie_exports;
+	if (!strcmp(what, "nvmlInit"))
+		return fake_nvml_init_calls;
+	if (!strcmp(what, "nvml_bar1"))
+		return fake_nvml_bar1_calls;
 	return 0;
 }
 
@@ -642,7 +650,9 @@ CUresult cuMemGetHandleForAddressRange(void *handle, CUdeviceptr dptr,
 	rc = fake_bar1_charge(dptr, size);
 	if (rc)
 		return rc;
-	fd = memfd_create("gdperf-fake-cuda-dmabuf (test double)", MFD_CLOEXEC);
+	fd = memfd_create(flags ? "gdperf-fake-cuda-dmabuf pcie (test double)"
+				: "gdperf-fake-cuda-dmabuf (test double)",
+			  MFD_CLOEXEC);
 	if (fd < 0)
 		return CUDA_ERROR_UNKNOWN;
 	if (ftruncate(fd, (off_t)size)) {
@@ -703,6 +713,7 @@ struct fake_nvml_bar1 {
 int nvmlInit_v2(void);
 int nvmlInit_v2(void)
 {
+	fake_nvml_init_calls++;
 	return 0;
 }
 
@@ -732,6 +743,7 @@ int nvmlDeviceGetBAR1MemoryInfo(void *dev, struct fake_nvml_bar1 *mem)
 		(unsigned long long)fake_int("GD_FAKE_NVML_BAR1_USED_MIB", 0)
 		<< 20;
 
+	fake_nvml_bar1_calls++;
 	if (!dev)
 		return 2; /* NVML_ERROR_INVALID_ARGUMENT */
 	mem->total = total;

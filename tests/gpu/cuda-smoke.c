@@ -165,6 +165,7 @@ static void case_pattern(int gpu, const struct gd_cuda_ctx *ctx, uint64_t dptr)
 		.cpu_accessible = false,
 		.copy_in = gd_cuda_copy_in,
 		.copy_out = gd_cuda_copy_out,
+		.before_read = gd_cuda_before_read,
 	};
 	struct gd_cuda_buf c = { .ctx = *ctx };
 	struct gd_mem_buf buf = {
