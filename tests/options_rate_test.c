@@ -110,12 +110,15 @@ static void test_arithmetic(void **state)
 }
 
 /* The pacer against the clock: 4 messages every 2 ms for 100 ms posts
- * 4 * (50 + 1) messages, give or take a burst of scheduling noise. */
+ * 4 * (50 + 1) messages, give or take a burst of scheduling noise. Never
+ * more; fewer only by the 2 ms windows this loop was not running for (the
+ * burst caps what a descheduled sender may catch up: on a loaded CI
+ * machine the loop once ran for 12 of its 50 windows and posted 48). */
 static void test_pacer(void **state)
 {
 	struct gd_opts o;
 	struct gd_pace p;
-	uint64_t posted = 0, t0, room;
+	uint64_t posted = 0, t0, now, prev, room, missed = 0;
 
 	(void)state;
 	gd_clock_init();
@@ -130,13 +133,16 @@ static void test_pacer(void **state)
 	assert_int_equal(gd_pace_room(&p), 0);
 	assert_true(gd_pace_wait_ns(&p) > 0 && gd_pace_wait_ns(&p) <= 2000000);
 	posted = 4;
-	t0 = gd_now_ns();
-	while (gd_now_ns() - t0 < 100000000ULL) {
+	t0 = prev = gd_now_ns();
+	while ((now = gd_now_ns()) - t0 < 100000000ULL) {
+		if (now - prev > 2000000)
+			missed += (now - prev) / 2000000;
+		prev = now;
 		room = gd_pace_room(&p);
 		gd_pace_took(&p, room);
 		posted += room;
 	}
-	assert_in_range(posted, 4 * 50, 4 * 52);
+	assert_in_range(posted, 4 * (missed < 50 ? 50 - missed : 0), 4 * 52);
 	/* unpaced: no limit, never a wait */
 	gd_opts_free(&o);
 	assert_int_equal(PARSE0(&t_write_bw, &o), 0);

@@ -34,7 +34,7 @@ for part in $PARTS; do
 	gd_stage "part $part"
 	t0=$(uptime_s)
 	# (the repeat runner counts each result to the part begun before it)
-	diag "$GD_NODE: part $part begins"
+	diag "$GD_NODE: part $part begins at $t0 s"
 	. "$GD_VM_PAYLOAD/part-$part.sh"
 	t1=$(uptime_s)
 	diag "$GD_NODE: part $part took $((t1 - t0)) s"

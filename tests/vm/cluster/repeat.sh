@@ -40,7 +40,7 @@ part_results() {
 	awk '
 	FNR == NR {
 		sub(/\r$/, "")
-		if (match($0, /^# node01: part [a-z]+ begins$/)) { part = $4; next }
+		if (match($0, /^# node01: part [a-z]+ begins/)) { part = $4; next }
 		if ($1 == "ok") num[$2] = part == "" ? "setup" : part
 		else if ($1 == "not" && $2 == "ok") num[$3] = part == "" ? "setup" : part
 		next
