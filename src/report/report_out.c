@@ -18,6 +18,7 @@
 #include <json-c/json.h>
 
 #include "util/error.h"
+#include "util/output.h"
 #include "report/progress.h"
 #include "report/report.h"
 #include "report/report_priv.h"
@@ -160,12 +161,7 @@ static int gd_report_write_atomic(const char *path, const char *doc)
 
 static int gd_report_write_stdout(const char *doc)
 {
-	if (fputs(doc, stdout) == EOF || fflush(stdout))
-		return gd_err(
-			-EIO,
-			"cannot write the JSON report to stdout: %s; check the pipe or file stdout is redirected to",
-			strerror(errno));
-	return 0;
+	return gd_out_put(stdout, doc, "--json", "-");
 }
 
 /*

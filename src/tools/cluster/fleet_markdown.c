@@ -16,6 +16,7 @@
 
 #include "tools/cluster/fleet.h"
 #include "util/error.h"
+#include "util/output.h"
 
 #define MD_RUNS_MAX 60
 
@@ -394,7 +395,6 @@ int gd_fleet_write_markdown(struct json_object *doc, const char *path)
 	FILE *f = strcmp(path, "-") ? fopen(path, "w") : stdout;
 	struct json_object *in = jget(doc, "inputs");
 	struct md_grid g;
-	int err;
 
 	if (!f)
 		return gd_err(-errno, "--markdown: cannot write '%s': %s", path,
@@ -417,8 +417,5 @@ int gd_fleet_write_markdown(struct json_object *doc, const char *path)
 	md_locality(f, doc);
 	md_tails(f, doc);
 	md_checklist(f, doc);
-	err = ferror(f);
-	if (f != stdout)
-		err |= fclose(f);
-	return err ? gd_err(-EIO, "--markdown: error writing '%s'", path) : 0;
+	return gd_out_close(f, "--markdown", path);
 }

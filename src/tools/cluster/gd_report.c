@@ -18,6 +18,7 @@
 
 #include "tools/cluster/fleet.h"
 #include "util/error.h"
+#include "util/output.h"
 #include "util/version.h"
 
 enum {
@@ -207,7 +208,7 @@ int main(int argc, char **argv)
 
 	ret = parse_args(argc, argv, &fl.opt, &a);
 	if (ret > 0)
-		return 0;
+		return gd_out_exit("gd_report", 0);
 	if (!ret && a.plan)
 		ret = gd_fleet_load_plan(&fl, a.plan);
 	if (!ret)
@@ -226,5 +227,5 @@ out:
 	if (ret)
 		fprintf(stderr, "gd_report: %s\n", gd_err_msg());
 	gd_fleet_free(&fl);
-	return status;
+	return gd_out_exit("gd_report", status);
 }
