@@ -315,6 +315,25 @@ static struct json_object *json_runs(const struct gd_fleet *fl)
 	return arr;
 }
 
+/* The files skipped, each with why (the first GD_FLEET_SKIPS_MAX). */
+static struct json_object *json_skips(const struct gd_fleet *fl)
+{
+	struct json_object *arr = json_object_new_array();
+	size_t i;
+
+	for (i = 0; i < fl->n_skips; i++) {
+		struct json_object *s = json_object_new_object();
+
+		json_object_object_add(
+			s, "file", json_object_new_string(fl->skips[i].path));
+		json_object_object_add(
+			s, "reason",
+			json_object_new_string(fl->skips[i].reason));
+		json_object_array_add(arr, s);
+	}
+	return arr;
+}
+
 /* What the Markdown's summary and empty tables need beyond the figures:
  * appended last so the keys before it keep their order. */
 static struct json_object *json_inputs(const struct gd_fleet *fl)
@@ -338,6 +357,7 @@ static struct json_object *json_inputs(const struct gd_fleet *fl)
 	json_object_object_add(o, "servers", servers);
 	json_object_object_add(o, "gpus_per_server",
 			       json_object_new_int(fl->gpus_per_server));
+	json_object_object_add(o, "skipped_files", json_skips(fl));
 	return o;
 }
 
