@@ -307,6 +307,26 @@ while read -r name arg _; do
 done <"$top_src/tests/perftest-options.txt"
 [ "$npt" -ge 100 ] || fail "only $npt perftest options read from tests/perftest-options.txt"
 
+# EXIT STATUS's claims that the binaries can prove here: -D with a ping-pong
+# test is a usage error (2), not a runtime one; perftest 6.x's --source_ip
+# (-j) is --bind_source_ip, one of the two.
+"$top_build/gd_write_lat" -D 1 >/dev/null 2>&1
+st=$?
+[ $st -eq 2 ] || fail "gd_write_lat -D 1 exited $st, expected 2 (usage)"
+section 'EXIT STATUS' | awk '/^\.B 1$/,/^\.B 2$/' | grep -q 'ping.*pong' &&
+	fail "man/gdperf.7 EXIT STATUS still lists -D with a ping-pong test under status 1"
+section 'EXIT STATUS' | awk '/^\.B 2$/,/^\.B 3$/' | grep -q 'D\\fR with a ping.*pong latency test among' ||
+	fail "man/gdperf.7 EXIT STATUS does not list -D with a ping-pong test under status 2"
+for opt in --source_ip=10.0.0.7 "-j 10.0.0.7"; do
+	# shellcheck disable=SC2086
+	"$top_build/gd_write_bw" $opt --help >/dev/null 2>"$tmp/sip.err" ||
+		fail "gd_write_bw $opt --help: $(head -n 1 "$tmp/sip.err")"
+done
+"$top_build/gd_write_bw" --source_ip=10.0.0.7 --bind_source_ip=10.0.0.7 >/dev/null 2>"$tmp/sip.err"
+st=$?
+[ $st -eq 2 ] && grep -q 'give one' "$tmp/sip.err" ||
+	fail "--source_ip with --bind_source_ip: exit $st, $(head -n 1 "$tmp/sip.err")"
+
 if [ $status -eq 0 ]; then
 	echo "PASS: $npt perftest options each with one gdperf-perftest(7) entry whose status the binaries confirm ($nref refused)"
 	echo "PASS: $(wc -l <"$tmp/all-help") long options of $nbins binaries match man/gdperf.7 both ways, $nfacts ranges and defaults agree, each test's TESTS section matches its --help"
