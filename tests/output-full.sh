@@ -4,9 +4,12 @@
 # its stdout on /dev/full, exits 1 and says "PROG: ... error writing '-'" on
 # stderr (--help, and each tool's real output: gd_compare's table and
 # --json -, gd_plan's worksheet, gd_report's Markdown, gd_doctor's text and
-# --json=-), while a usage error keeps its status 2. /dev/full is only ever
-# stdout here, never a path argument: a writer that renames a temporary
-# over its path would replace the device node when the test runs as root.
+# --json=-), while a usage error keeps its status 2; an output file on a
+# full device or in a missing directory is named the same way. /dev/full is
+# never a path argument here, only stdout or behind a symbolic link in the
+# test's directory: a writer that renames a temporary over its path would
+# replace the device node when the test runs as root (over the link, only
+# the link).
 set -u
 
 B=${GD_TOP_BUILDDIR:-.}
@@ -86,6 +89,32 @@ full 1 doctor-json gd_doctor --root="$root" --json=-
 grep -q "^gd_doctor: --json: error writing '-'" "$T/doctor-json.err" ||
 	fail "doctor-json: the message does not name --json: $(head -n 1 "$T/doctor-json.err")"
 
+# Files: FILE a link to /dev/full (a full disk), or in a missing directory.
+ln -s /dev/full "$T/full" || exit 1
+# file WANT NAME REGEX PROG ARGS...: exits WANT, stderr matches REGEX
+file() {
+	want=$1 name=$2 re=$3 prog=$4
+	shift 4
+	"$B/$prog" "$@" >/dev/null 2>"$T/$name.err"
+	rc=$?
+	n=$((n + 1))
+	[ "$rc" -eq "$want" ] && grep -q -- "$re" "$T/$name.err" ||
+		fail "$name: $prog $* exited $rc (expected $want), stderr: $(head -n 2 "$T/$name.err")"
+}
+file 1 compare-file "^gd_compare: --json: error writing '$T/full': No space left" \
+	gd_compare -q --json "$T/full" "$F/write_bw-sweep.json" "$F/write_bw-sweep.json"
+file 1 compare-dir "^gd_compare: --json: cannot write '$T/none/c.json': No such file" \
+	gd_compare -q --json "$T/none/c.json" "$F/write_bw-sweep.json" "$F/write_bw-sweep.json"
+file 1 report-file "^gd_report: --json: error writing '$T/full': No space left" \
+	gd_report --json "$T/full" "$T/runs"
+file 1 report-md "^gd_report: --markdown: error writing '$T/full': No space left" \
+	gd_report --markdown "$T/full" "$T/runs"
+file 1 report-dir "^gd_report: --json: cannot write '$T/none/r.json': No such file" \
+	gd_report --json "$T/none/r.json" "$T/runs"
+# shellcheck disable=SC2086
+file 1 plan-file "^gd_plan: --json: error writing '$T/full'" gd_plan $plan --quiet --json "$T/full"
+[ -c /dev/full ] || fail "/dev/full is no longer a character device"
+
 [ "$n" -ge 30 ] || fail "only $n commands checked; GD_PROGRAMS='$progs'"
-[ $status -eq 0 ] && echo "PASS: $n commands with stdout on /dev/full exit 1 naming the output (a usage error 2)"
+[ $status -eq 0 ] && echo "PASS: $n commands with stdout on /dev/full, or a file on a full device or in a missing directory, exit 1 naming the output (a usage error 2)"
 exit $status

@@ -57,6 +57,22 @@ int gd_out_put(FILE *f, const char *text, const char *opt, const char *path)
 	return gd_out_end(f, opt, path, fputs(text, f) == EOF ? errno : 0);
 }
 
+int gd_out_file(const char *opt, const char *path, const char *text)
+{
+	FILE *f;
+
+	if (!text)
+		return gd_err(-ENOMEM, "%s: out of memory writing '%s'", opt,
+			      path);
+	f = fopen(path, "w");
+	if (!f)
+		return gd_err(-errno,
+			      "%s: cannot write '%s': %s; check that its "
+			      "directory exists and is writable",
+			      opt, path, strerror(errno));
+	return gd_out_put(f, text, opt, path);
+}
+
 int gd_out_exit(const char *prog, int status)
 {
 	int err = 0, failed;

@@ -21,6 +21,13 @@ int gd_out_close(FILE *f, const char *opt, const char *path);
 int gd_out_put(FILE *f, const char *text, const char *opt, const char *path);
 
 /*
+ * @text as the whole of the file @path, the output of @opt: one that cannot
+ * be opened, or whose writing fails, is recorded in the words above (a
+ * NULL @text, json-c out of memory, as such).
+ */
+int gd_out_file(const char *opt, const char *path, const char *text);
+
+/*
  * main's last call: stdout flushed. When that or an earlier write to stdout
  * failed, "@prog: error writing '-': reason" goes to stderr (unless
  * gd_out_close() already recorded it) and the result is 1, or @status when

@@ -18,6 +18,7 @@
 #include "tools/cluster/fleet.h"
 #include "tools/cluster/fleet_tails.h"
 #include "util/error.h"
+#include "util/output.h"
 
 struct grid {
 	char phase[GD_FLEET_PHASES_MAX][8];
@@ -432,10 +433,9 @@ struct json_object *gd_fleet_document(const struct gd_fleet *fl)
 
 int gd_fleet_write_json(struct json_object *doc, const char *path)
 {
-	if (json_object_to_file_ext(path, doc,
-				    JSON_C_TO_STRING_PRETTY |
-					    JSON_C_TO_STRING_NOSLASHESCAPE))
-		return gd_err(-EIO, "--json: cannot write '%s': %s", path,
-			      json_util_get_last_err());
-	return 0;
+	return gd_out_file(
+		"--json", path,
+		json_object_to_json_string_ext(
+			doc, JSON_C_TO_STRING_PRETTY |
+				     JSON_C_TO_STRING_NOSLASHESCAPE));
 }

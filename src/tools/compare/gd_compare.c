@@ -249,12 +249,8 @@ static int write_json(const char *path, struct json_object *out)
 			return -EIO;
 		return gd_out_put(stdout, "\n", "--json", "-");
 	}
-	if (json_object_to_file_ext(path, out, fl))
-		return gd_err(-EIO,
-			      "--json %s: cannot write it: %s; check the "
-			      "directory and free space",
-			      path, json_util_get_last_err() ?: "");
-	return 0;
+	return gd_out_file("--json", path,
+			   json_object_to_json_string_ext(out, fl));
 }
 
 static struct json_object *out_doc(const struct gd_cmp_opts *o, int argc,
