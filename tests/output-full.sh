@@ -113,6 +113,18 @@ file 1 report-dir "^gd_report: --json: cannot write '$T/none/r.json': No such fi
 	gd_report --json "$T/none/r.json" "$T/runs"
 # shellcheck disable=SC2086
 file 1 plan-file "^gd_plan: --json: error writing '$T/full'" gd_plan $plan --quiet --json "$T/full"
+# The writers that rename a temporary over their path write a path that
+# is not a regular file in place: the links stay links (a rename would have
+# replaced them, and /dev/full itself when given as the path).
+file 1 doctor-file "^gd_doctor: --json: error writing '$T/full': No space left" \
+	gd_doctor --root="$root" --json="$T/full"
+file 1 bench-file "error: --out_json_file: error writing '$T/full': No space left" \
+	gd_write_bw --out_json_file="$T/full"
+ln -s /dev/null "$T/null" || exit 1
+"$B/gd_doctor" --root="$root" --json="$T/null" >/dev/null 2>&1
+n=$((n + 1))
+[ -L "$T/full" ] && [ -L "$T/null" ] ||
+	fail "a link to /dev/full or /dev/null given as --json was replaced by a file"
 [ -c /dev/full ] || fail "/dev/full is no longer a character device"
 
 [ "$n" -ge 30 ] || fail "only $n commands checked; GD_PROGRAMS='$progs'"

@@ -13,6 +13,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <json-c/json.h>
@@ -130,12 +131,17 @@ static int gd_report_write_fail(const char *path, const char *tmp, int ret,
 		path, step, strerror(-ret));
 }
 
-/* tmp + fsync + rename: a reader never sees a half-written document. */
+/* tmp + fsync + rename: a reader never sees a half-written document. A
+ * path that is not a regular file (/dev/null, /dev/stdout, a FIFO) is
+ * written in place: a rename would replace the device node itself. */
 static int gd_report_write_atomic(const char *path, const char *doc)
 {
 	char tmp[PATH_MAX];
+	struct stat st;
 	int fd, ret;
 
+	if (!stat(path, &st) && !S_ISREG(st.st_mode))
+		return gd_out_file("--out_json_file", path, doc);
 	if ((size_t)snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", path,
 			     (long)getpid()) >= sizeof(tmp))
 		return gd_report_write_fail(path, NULL, -ENAMETOOLONG, "open");

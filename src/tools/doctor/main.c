@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <json-c/json.h>
 
@@ -156,12 +157,15 @@ gd_doctor_document(int argc, char **argv, struct json_object *env, int status)
 	return doc;
 }
 
-/* Written to a temporary name and renamed, so a reader never sees half. */
+/* Written to a temporary name and renamed, so a reader never sees half;
+ * in place when the path is not a regular file (/dev/null, a FIFO), whose
+ * node a rename would replace. */
 static int gd_doctor_write_json(const char *path, struct json_object *doc)
 {
 	int flags = JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
 		    JSON_C_TO_STRING_NOSLASHESCAPE;
 	char tmp[4096];
+	struct stat st;
 
 	if (!strcmp(path, "-")) {
 		if (gd_out_put(stdout,
@@ -170,6 +174,9 @@ static int gd_doctor_write_json(const char *path, struct json_object *doc)
 			return -EIO;
 		return gd_out_put(stdout, "\n", "--json", "-");
 	}
+	if (!stat(path, &st) && !S_ISREG(st.st_mode))
+		return gd_out_file("--json", path,
+				   json_object_to_json_string_ext(doc, flags));
 	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
 	if (json_object_to_file_ext(tmp, doc, flags) || rename(tmp, path)) {
 		remove(tmp);
