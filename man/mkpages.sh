@@ -64,6 +64,32 @@ options_of() {
 	END { flush_group() }'
 }
 
+# xref: a reference to a section of gdperf(7) that this page lacks (SIGNALS,
+# STATISTICS, ...) names gdperf(7) with it, as ".BR X" or "see X" alone
+# would point inside this page.
+xref() {
+	awk -v page="$page" '
+	function sh_name(l) { sub(/^\.SH "?/, "", l); sub(/"$/, "", l); return l }
+	function ref_name(l,   q) {
+		if (l ~ /^\.BR? "/) { split(l, q, "\""); return q[2] }
+		split(l, q, " "); return q[2]
+	}
+	BEGIN { while ((getline l < page) > 0) if (l ~ /^\.SH /) g[sh_name(l)] = 1 }
+	{ line[NR] = $0; if ($0 ~ /^\.SH /) own[sh_name($0)] = 1 }
+	END {
+		for (n in g) if (!(n in own)) away[n] = 1
+		for (i = 1; i <= NR; i++) {
+			l = line[i]
+			if (l ~ /^\.BR? /) {
+				if (ref_name(l) in away) { print ".BR gdperf (7),"; print "section" }
+			} else {
+				for (n in away) gsub("see " n, "see gdperf(7), section " n, l)
+			}
+			print l
+		}
+	}'
+}
+
 mkdir -p "$out"
 for bin in $bins; do
 	exe=$build/$bin
@@ -120,8 +146,13 @@ EOF
 		cat <<EOF
 .SH FILES
 .TP
-.I /sys/class/infiniband/DEV/ports/PORT/counters, hw_counters
+.I /sys/class/infiniband/DEV/ports/PORT/counters
 the port counters read before and after each measured window.
+.TP
+.I /sys/class/infiniband/DEV/ports/PORT/hw_counters
+the hardware counters only where RDMA netlink is refused or
+\\fBGD_COUNTERS_NETLINK\\fR=0: they come over RDMA netlink (the request
+behind \\fBrdma statistic show\\fR), which the driver answers each time.
 .TP
 .I libcuda.so.1
 the CUDA driver, loaded at run time for \\fB\\-\\-mem=cuda\\fR (or the
@@ -138,8 +169,12 @@ of \\fB\\-\\-config\\fR: key = value lines of long options.
 .BR gd_doctor (1),
 .BR gd_compare (1),
 .BR gd_plan (1),
-.BR gd_report (1),
-.BR ib_${bin#gd_} (1)
 EOF
-	} >"$out/$bin.1"
+		# perftest's page of the same test: no perftest package ships
+		# one for ib_atomic_bw or ib_atomic_lat
+		case $bin in
+		gd_atomic_*) echo ".BR gd_report (1)" ;;
+		*) printf '.BR gd_report (1),\n.BR ib_%s (1)\n' "${bin#gd_}" ;;
+		esac
+	} | xref >"$out/$bin.1"
 done

@@ -307,6 +307,54 @@ while read -r name arg _; do
 done <"$top_src/tests/perftest-options.txt"
 [ "$npt" -ge 100 ] || fail "only $npt perftest options read from tests/perftest-options.txt"
 
+# Each gd_*(1) page names gdperf(7) with a section it lacks (SIGNALS,
+# STATISTICS, ...), names no perftest page that no package ships
+# (ib_atomic_*), and says the hardware counters come over RDMA netlink.
+sed -n 's/^\.SH "\{0,1\}\([^"]*\)"\{0,1\}$/\1/p' "$page" >"$tmp/g-sections"
+nxref=0
+for bin in $bins; do
+	p1="$top_src/man/$bin.1"
+	sed -n 's/^\.SH "\{0,1\}\([^"]*\)"\{0,1\}$/\1/p' "$p1" >"$tmp/own"
+	while read -r sec; do
+		grep -qxF -- "$sec" "$tmp/own" && continue
+		# ".BR SEC" or '.BR "SEC"' right after "section", and "see SEC"
+		# only as "see gdperf(7), section SEC"
+		bad=$(awk -v s="$sec" '
+			($0 == ".BR " s || index($0, ".BR " s " ") == 1 ||
+			 index($0, ".BR \"" s "\"") == 1) && prev != "section" { print NR }
+			{ prev = $0 }' "$p1" | head -n 1)
+		[ -z "$bad" ] || fail "man/$bin.1 line $bad: section $sec is gdperf(7)'s; name gdperf(7)"
+		grep -n -- "see $sec" "$p1" | grep -v "see gdperf(7), section $sec" | head -n 1 |
+			grep . >/dev/null && fail "man/$bin.1: 'see $sec' without gdperf(7)"
+		nxref=$((nxref + $(grep -c -- "$sec" "$p1")))
+	done <"$tmp/g-sections"
+	sed -n '/^\.SH SEE ALSO$/,$p' "$p1" | grep -q 'ib_atomic' &&
+		fail "man/$bin.1 SEE ALSO names a perftest atomic page, which no perftest package ships"
+	section FILES "$p1" | grep -q 'RDMA netlink' ||
+		fail "man/$bin.1 FILES does not say the hardware counters come over RDMA netlink"
+done
+[ "$nxref" -ge 60 ] || fail "only $nxref references to gdperf(7)'s sections found in the gd_*(1) pages"
+
+# EXIT STATUS's claims that the binaries can prove here: -D with a ping-pong
+# test is a usage error (2), not a runtime one; perftest 6.x's --source_ip
+# (-j) is --bind_source_ip, one of the two.
+"$top_build/gd_write_lat" -D 1 >/dev/null 2>&1
+st=$?
+[ $st -eq 2 ] || fail "gd_write_lat -D 1 exited $st, expected 2 (usage)"
+section 'EXIT STATUS' | awk '/^\.B 1$/,/^\.B 2$/' | grep -q 'ping.*pong' &&
+	fail "man/gdperf.7 EXIT STATUS still lists -D with a ping-pong test under status 1"
+section 'EXIT STATUS' | awk '/^\.B 2$/,/^\.B 3$/' | grep -q 'D\\fR with a ping.*pong latency test among' ||
+	fail "man/gdperf.7 EXIT STATUS does not list -D with a ping-pong test under status 2"
+for opt in --source_ip=10.0.0.7 "-j 10.0.0.7"; do
+	# shellcheck disable=SC2086
+	"$top_build/gd_write_bw" $opt --help >/dev/null 2>"$tmp/sip.err" ||
+		fail "gd_write_bw $opt --help: $(head -n 1 "$tmp/sip.err")"
+done
+"$top_build/gd_write_bw" --source_ip=10.0.0.7 --bind_source_ip=10.0.0.7 >/dev/null 2>"$tmp/sip.err"
+st=$?
+[ $st -eq 2 ] && grep -q 'give one' "$tmp/sip.err" ||
+	fail "--source_ip with --bind_source_ip: exit $st, $(head -n 1 "$tmp/sip.err")"
+
 if [ $status -eq 0 ]; then
 	echo "PASS: $npt perftest options each with one gdperf-perftest(7) entry whose status the binaries confirm ($nref refused)"
 	echo "PASS: $(wc -l <"$tmp/all-help") long options of $nbins binaries match man/gdperf.7 both ways, $nfacts ranges and defaults agree, each test's TESTS section matches its --help"

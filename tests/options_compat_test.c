@@ -112,6 +112,7 @@ static const struct sample samples[] = {
 	  { NULL } },
 	{ "pin_cores", "0", { NULL } },
 	{ "bind_source_ip", "127.0.0.1", { NULL } },
+	{ "source_ip", "127.0.0.1", { NULL } },
 	{ "out_json_file", "/tmp/gd-compat-test.json", { NULL } },
 	{ "json", "/tmp/gd-compat-test.json", { NULL } },
 	{ "use_cuda", "0", { NULL } },

@@ -671,6 +671,15 @@ static void test_perftest_conditions(void **state)
 	REJECT(&t_write_bw, -EINVAL, "give one", "-T", "32", "--tclass=32");
 	REJECT(&t_write_bw, -EINVAL, "does not set the rdma_cm ToS", "-R",
 	       "--tclass=32");
+	/* perftest 6.x's --source_ip (and -j) is --bind_source_ip */
+	assert_int_equal(PARSE(&t_write_bw, &o, "--source_ip=10.0.0.7"), 0);
+	assert_string_equal(o.bind_addr, "10.0.0.7");
+	gd_opts_free(&o);
+	assert_int_equal(PARSE(&t_send_lat, &o, "-j", "10.0.0.8"), 0);
+	assert_string_equal(o.bind_addr, "10.0.0.8");
+	gd_opts_free(&o);
+	REJECT(&t_write_bw, -EINVAL, "give one", "--source_ip=10.0.0.7",
+	       "--bind_source_ip=10.0.0.7");
 	/* --pin_cores: one CPU, as --cpu */
 	assert_int_equal(PARSE(&t_write_bw, &o, "--pin_cores=0"), 0);
 	assert_int_equal(o.cpu, 0);

@@ -75,6 +75,10 @@ AM_TESTS_ENVIRONMENT += GD_PROGRAMS='$(bin_PROGRAMS)'; export GD_PROGRAMS;
 TESTS += tests/version.sh
 EXTRA_DIST += tests/version.sh
 
+# Stdout on /dev/full: every program exits 1 naming the output it lost.
+TESTS += tests/output-full.sh
+EXTRA_DIST += tests/output-full.sh
+
 # One maintainer address in AUTHORS and the Debian and RPM packaging.
 TESTS += tests/maintainer.sh
 EXTRA_DIST += tests/maintainer.sh

@@ -14,6 +14,7 @@
 #include "engine/engine.h"
 #include "report/report.h"
 #include "util/error.h"
+#include "util/output.h"
 
 /* Bad input still leaves the one JSON document a CI lab expects, when the
  * document's path was parsed before the error. */
@@ -48,9 +49,10 @@ int gd_main(const struct gd_test *test, int argc, char **argv)
 			gd_usage_document(test, &o, argc, argv);
 		}
 		gd_opts_free(&o);
-		return ret > 0 ? GD_EXIT_OK : GD_EXIT_USAGE;
+		return gd_out_exit(test->name,
+				   ret > 0 ? GD_EXIT_OK : GD_EXIT_USAGE);
 	}
 	ret = gd_engine_run(test, &o, argc, argv);
 	gd_opts_free(&o);
-	return ret;
+	return gd_out_exit(test->name, ret);
 }

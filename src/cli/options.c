@@ -438,7 +438,8 @@ static int gd_opts_margin_check(struct gd_opts *o)
 	return 0;
 }
 
-/* -T, --tclass, --pin_cores and -W: perftest's spellings and lists. */
+/* -T, --tclass, --source_ip, --pin_cores and -W: perftest's spellings and
+ * lists. */
 static int gd_opts_perftest_check(struct gd_opts *o)
 {
 	uint64_t cpu;
@@ -447,6 +448,10 @@ static int gd_opts_perftest_check(struct gd_opts *o)
 		return gd_err(
 			-EINVAL,
 			"-T and --tclass both set the GRH traffic class; give one");
+	if (gd_opts_given(o, "bind_source_ip") && gd_opts_given(o, "source_ip"))
+		return gd_err(
+			-EINVAL,
+			"--bind_source_ip and -j/--source_ip both set the side channel's local address; give one");
 	if (o->tos >= 0 && o->rdma_cm)
 		return gd_err(
 			-EINVAL,
@@ -642,12 +647,23 @@ int gd_opt_find(const char *name, size_t len)
 	return -1;
 }
 
+/* Entry @i is the first string option of its field: a perftest spelling
+ * (--source_ip) shares --bind_source_ip's string, freed once. */
+static bool gd_opt_field_owner(size_t i)
+{
+	for (size_t k = 0; k < i; k++)
+		if (gd_opt_table[k].type == GD_T_STR &&
+		    gd_opt_table[k].offset == gd_opt_table[i].offset)
+			return false;
+	return true;
+}
+
 void gd_opts_free(struct gd_opts *o)
 {
 	for (size_t i = 0; i < GD_NOPTS; i++) {
 		const struct gd_opt_def *d = &gd_opt_table[i];
 
-		if (d->type == GD_T_STR)
+		if (d->type == GD_T_STR && gd_opt_field_owner(i))
 			free(*(char **)((char *)o + d->offset));
 	}
 	for (unsigned int i = 0; i < o->num_labels; i++)

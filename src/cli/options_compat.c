@@ -81,7 +81,6 @@ static const struct gd_perftest_opt gd_perftest_refused[] = {
 	RAW("source_mac", 'B', "source MAC"),
 	RAW("dest_mac", 'E', "destination MAC"),
 	RAW("dest_ip", 'J', "destination IP"),
-	RAW("source_ip", 'j', "source IP"),
 	RAW("dest_port", 'K', "destination UDP port"),
 	RAW("source_port", 'k', "source UDP port"),
 	RAW("ethertype", 'Y', "Ethernet type"),

@@ -34,6 +34,10 @@ const struct gd_opt_def gd_opt_table[] = {
 	{ "bind_source_ip", 0, GD_T_STR, OFF(bind_addr), 0, 0, "ADDR",
 	  "side channel on this local address only: the server listens there, the client connects from it",
 	  0, GD_G_PERFTEST, GD_AP_ALL, "any" },
+	/* perftest 6.x's name of the connection's source address; -j too */
+	{ "source_ip", 'j', GD_T_STR, OFF(bind_addr), 0, 0, "ADDR",
+	  "same as --bind_source_ip: the side channel's local address", 0,
+	  GD_G_PERFTEST, GD_AP_ALL, "" },
 	{ "ipv6-addr", 0, GD_T_FLAG, OFF(ipv6_addr), 0, 0, NULL,
 	  "side channel over IPv6 only, on both ends: HOST and --bind_source_ip are IPv6 addresses or names",
 	  0, GD_G_PERFTEST, GD_AP_ALL, NULL },

@@ -135,7 +135,7 @@ static void gd_host_container(struct gd_doctor_ctx *ctx,
 	if (*how)
 		gd_doctor_finding(
 			ctx, GD_SEV_INFO, "container", "host",
-			"limits (memlock, cgroup) below are the container's, not the host's",
+			"the memlock and cgroup limits in this report are the container's, not the host's",
 			"running inside a container (%s)", how);
 }
 

@@ -29,7 +29,7 @@ struct gd_route_facts {
 	int writes_ordering;	       /* GPU_DIRECT_RDMA_WRITES_ORDERING, -1 */
 	unsigned long long bar1_bytes; /* BAR1 aperture (PCI sysfs), 0 */
 	char gpu_bus_id[32];	       /* the probed GPU's PCI address */
-	char driver_error[160];	       /* why the CUDA driver could not load */
+	char driver_error[512];	       /* why the CUDA driver could not load */
 	char cuda_status[200];	       /* what was checked of the CUDA side */
 };
 
@@ -43,7 +43,7 @@ struct gd_route_decision {
 	char why[256];	       /* why this route */
 	char why_not_dmabuf[256]; /* empty when chosen */
 	char why_not_peermem[256];
-	char stop_condition[256]; /* when !possible: what blocks testing */
+	char stop_condition[512]; /* when !possible: what blocks testing */
 };
 
 /* Gather facts from the system: sysfs_root is "/" normally (tests pass a

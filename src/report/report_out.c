@@ -13,11 +13,13 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <json-c/json.h>
 
 #include "util/error.h"
+#include "util/output.h"
 #include "report/progress.h"
 #include "report/report.h"
 #include "report/report_priv.h"
@@ -129,12 +131,17 @@ static int gd_report_write_fail(const char *path, const char *tmp, int ret,
 		path, step, strerror(-ret));
 }
 
-/* tmp + fsync + rename: a reader never sees a half-written document. */
+/* tmp + fsync + rename: a reader never sees a half-written document. A
+ * path that is not a regular file (/dev/null, /dev/stdout, a FIFO) is
+ * written in place: a rename would replace the device node itself. */
 static int gd_report_write_atomic(const char *path, const char *doc)
 {
 	char tmp[PATH_MAX];
+	struct stat st;
 	int fd, ret;
 
+	if (!stat(path, &st) && !S_ISREG(st.st_mode))
+		return gd_out_file("--out_json_file", path, doc);
 	if ((size_t)snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", path,
 			     (long)getpid()) >= sizeof(tmp))
 		return gd_report_write_fail(path, NULL, -ENAMETOOLONG, "open");
@@ -160,12 +167,7 @@ static int gd_report_write_atomic(const char *path, const char *doc)
 
 static int gd_report_write_stdout(const char *doc)
 {
-	if (fputs(doc, stdout) == EOF || fflush(stdout))
-		return gd_err(
-			-EIO,
-			"cannot write the JSON report to stdout: %s; check the pipe or file stdout is redirected to",
-			strerror(errno));
-	return 0;
+	return gd_out_put(stdout, doc, "--json", "-");
 }
 
 /*

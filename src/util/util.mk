@@ -4,6 +4,7 @@
 # and SIGTERM.
 libgdperf_la_SOURCES += \
 	src/util/error.c src/util/error.h \
+	src/util/output.c src/util/output.h \
 	src/util/json_get.c src/util/json_get.h \
 	src/util/version.c src/util/version.h \
 	src/util/parse.c src/util/parse.h \

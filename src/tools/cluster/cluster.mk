@@ -41,7 +41,8 @@ endif
 # corpus classified by gd_report, and the locality round reported apart.
 TESTS += tests/cluster/plan_golden.sh tests/cluster/plan_props.sh \
 	tests/cluster/launch_lint.sh tests/cluster/report_corpus.sh \
-	tests/cluster/report_locality.sh
+	tests/cluster/report_locality.sh tests/cluster/report_messages.sh
+EXTRA_DIST += tests/cluster/report_messages.sh
 EXTRA_DIST += tests/cluster/plan_golden.sh tests/cluster/plan_props.sh \
 	tests/cluster/launch_lint.sh tests/cluster/report_locality.sh \
 	tests/cluster/plan_props.py tests/cluster/report_corpus.sh \

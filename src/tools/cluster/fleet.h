@@ -142,6 +142,13 @@ struct gd_fleet_ratio_counts {
 
 struct gd_fleet_index;
 
+/* A .json file under the directory that is not read, and why. */
+struct gd_fleet_skip {
+	const char *path; /* in the pool */
+	char reason[160];
+};
+#define GD_FLEET_SKIPS_MAX 100 /* named; the count goes on */
+
 struct gd_fleet {
 	struct gd_fleet_opts opt;
 	bool have_plan;
@@ -154,7 +161,10 @@ struct gd_fleet {
 	size_t n_loc_runs;
 	struct gd_fleet_check_doc *checks;
 	size_t n_checks, checks_cap;
-	size_t n_docs, n_skipped, n_unlabelled;
+	size_t n_docs, n_skipped, n_unlabelled, n_run_docs;
+	const char *dir;	     /* the results directory */
+	struct gd_fleet_skip *skips; /* the first GD_FLEET_SKIPS_MAX */
+	size_t n_skips, skips_cap;
 	struct gd_fleet_pool pool;
 	struct gd_fleet_hash run_ids, host_names;
 	/* analysis */

@@ -323,6 +323,31 @@ static void gate_ratio(const struct gd_fleet *fl, struct gd_fleet_gate *g)
 		 c->slower ? "; first: " : "", c->first_slower);
 }
 
+/* Nothing was tested: say what was found instead of "0 of 0 failed". */
+static void gate_untested(const struct gd_fleet *fl, struct gd_fleet_gate *g)
+{
+	const char *dir = fl->dir ? fl->dir : "the directory";
+
+	if (!fl->n_run_docs)
+		snprintf(g->detail, sizeof(g->detail),
+			 "no run documents found under '%s' (%zu .json "
+			 "file(s) read, %zu skipped); check the directory "
+			 "the runs' --json wrote to",
+			 dir, fl->n_docs, fl->n_skipped);
+	else if (!fl->n_runs)
+		snprintf(g->detail, sizeof(g->detail),
+			 "none of the %zu run document(s) under '%s' names "
+			 "an execution (%zu without --label exec=ID); run "
+			 "them from gd_plan's launch files",
+			 fl->n_run_docs, dir, fl->n_unlabelled);
+	else
+		snprintf(g->detail, sizeof(g->detail),
+			 "none of the %zu execution(s) under '%s' has a run "
+			 "document that measured or served; check the runs' "
+			 "errors and --json paths",
+			 fl->n_runs, dir);
+}
+
 bool gd_fleet_gates(const struct gd_fleet *fl,
 		    struct gd_fleet_gate gates[GD_FLEET_GATES])
 {
@@ -342,11 +367,14 @@ bool gd_fleet_gates(const struct gd_fleet *fl,
 	}
 	gates[1].name = "executions";
 	gates[1].pass = t && !bad && !fl->n_domains;
-	snprintf(gates[1].detail, sizeof(gates[1].detail),
-		 "%zu of %zu tested "
-		 "executions failed or are outliers%s%s; %zu failure domain(s)",
-		 bad, t, first ? ", first: " : "", first ? first : "",
-		 fl->n_domains);
+	if (!t)
+		gate_untested(fl, &gates[1]);
+	else
+		snprintf(gates[1].detail, sizeof(gates[1].detail),
+			 "%zu of %zu tested executions failed or are "
+			 "outliers%s%s; %zu failure domain(s)",
+			 bad, t, first ? ", first: " : "", first ? first : "",
+			 fl->n_domains);
 	gate_repeatability(fl, &gates[2]);
 	gate_ratio(fl, &gates[3]);
 	for (i = 0; i < GD_FLEET_GATES; i++)

@@ -206,6 +206,11 @@ int gd_fleet_load_plan(struct gd_fleet *fl, const char *path)
 	size_t i, n;
 	int ret;
 
+	if (!root && access(path, R_OK))
+		return gd_err(-errno,
+			      "--plan: cannot read '%s': %s; give the file "
+			      "gd_plan --json wrote",
+			      path, strerror(errno));
 	if (!root || !schema || strcmp(schema, "gdperf.plan/1")) {
 		json_object_put(root);
 		return gd_err(-EINVAL,
@@ -423,6 +428,7 @@ static int ingest_run(struct gd_fleet *fl, struct json_object *doc,
 	struct gd_fleet_run *r;
 	int ret;
 
+	fl->n_run_docs++;
 	if (gd_json_str(labels, "check"))
 		ingest_check(fl, doc, gd_json_str(labels, "check"), file);
 	if (!id) {
@@ -459,15 +465,20 @@ struct reader {
 	size_t cap;
 };
 
-static struct json_object *read_doc(struct reader *rd, const char *path)
+static struct json_object *read_doc(struct reader *rd, const char *path,
+				    char *why, size_t why_len)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	size_t len = 0;
 	ssize_t n = 0;
 	char *grown;
+	struct json_object *doc;
+	enum json_tokener_error jerr;
 
-	if (fd < 0)
+	if (fd < 0) {
+		snprintf(why, why_len, "cannot open it: %s", strerror(errno));
 		return NULL;
+	}
 	for (;;) {
 		if (len == rd->cap) {
 			grown = gd_fleet_grow(rd->buf, &rd->cap, len, 1);
@@ -483,11 +494,50 @@ static struct json_object *read_doc(struct reader *rd, const char *path)
 			break;
 		len += (size_t)n;
 	}
-	close(fd);
-	if (n != 0 || len > INT_MAX)
+	if (n != 0 || len > INT_MAX) {
+		snprintf(why, why_len, "cannot read it: %s",
+			 len > INT_MAX ? "larger than 2 GiB" : strerror(errno));
+		close(fd);
 		return NULL;
+	}
+	close(fd);
 	json_tokener_reset(rd->tok);
-	return json_tokener_parse_ex(rd->tok, rd->buf, (int)len);
+	doc = json_tokener_parse_ex(rd->tok, rd->buf, (int)len);
+	jerr = json_tokener_get_error(rd->tok);
+	if (doc && jerr == json_tokener_success)
+		return doc;
+	json_object_put(doc);
+	if (jerr == json_tokener_continue || jerr == json_tokener_success)
+		snprintf(why, why_len,
+			 "not valid JSON: it ends early, after %zu bytes "
+			 "(truncated? was the run killed while writing it?)",
+			 len);
+	else
+		snprintf(why, why_len, "not valid JSON: %s at byte %zu",
+			 json_tokener_error_desc(jerr),
+			 json_tokener_get_parse_end(rd->tok));
+	return NULL;
+}
+
+/* @path is not read: counted, and named with @why while there is room. */
+static int skip_file(struct gd_fleet *fl, const char *path, const char *why)
+{
+	struct gd_fleet_skip *s;
+
+	fl->n_skipped++;
+	if (fl->n_skips >= GD_FLEET_SKIPS_MAX)
+		return 0;
+	s = gd_fleet_grow(fl->skips, &fl->skips_cap, fl->n_skips, sizeof(*s));
+	if (!s)
+		return -ENOMEM;
+	fl->skips = s;
+	s += fl->n_skips;
+	s->path = gd_fleet_pool_str(&fl->pool, path);
+	if (!s->path)
+		return -ENOMEM;
+	snprintf(s->reason, sizeof(s->reason), "%s", why);
+	fl->n_skips++;
+	return 0;
 }
 
 /*
@@ -521,23 +571,50 @@ static enum doc_kind doc_kind(const char *schema)
 	return DOC_OTHER;
 }
 
+/* Not JSON: probably damage (a run killed while writing), so said at once
+ * as well. */
+static int skip_unreadable(struct gd_fleet *fl, const char *path,
+			   const char *why)
+{
+	fprintf(stderr, "gd_report: skipped '%s': %s\n", path, why);
+	return skip_file(fl, path, why);
+}
+
+/* JSON of another kind (a plan, a fleet report): expected, only listed. */
+static int skip_other(struct gd_fleet *fl, const char *path, const char *schema)
+{
+	char why[160];
+
+	if (schema)
+		snprintf(why, sizeof(why),
+			 "schema '%s' is not a run or gd_doctor document",
+			 schema);
+	else
+		snprintf(why, sizeof(why),
+			 "no \"schema\" key: not a run or gd_doctor document");
+	return skip_file(fl, path, why);
+}
+
 static int ingest_file(struct gd_fleet *fl, struct reader *rd, const char *path)
 {
-	struct json_object *doc = read_doc(rd, path);
+	char why[160];
+	struct json_object *doc = read_doc(rd, path, why, sizeof(why));
 	const char *schema = gd_json_str(doc, "schema"),
 		   *tool = gd_json_str(doc, "tool");
 	enum doc_kind kind = doc_kind(schema);
 	int ret = 0;
 
 	fl->n_docs++;
-	if (kind == DOC_UNKNOWN)
+	if (!doc)
+		ret = skip_unreadable(fl, path, why);
+	else if (kind == DOC_UNKNOWN)
 		ret = gd_err(-EINVAL,
 			     "%s: schema '%s' is not one this gd_report reads "
 			     "(%s); report it with the gdperf release that "
 			     "wrote it, or move it out of the directory",
 			     path, schema, ACCEPTED);
 	else if (kind == DOC_OTHER)
-		fl->n_skipped++;
+		ret = skip_other(fl, path, schema);
 	else if (kind == DOC_DOCTOR || (tool && !strcmp(tool, "gd_doctor")) ||
 		 (jget(doc, "envelope") && !jget(doc, "phases")))
 		ingest_envelope(fl, doc);
@@ -638,8 +715,10 @@ int gd_fleet_ingest_dir(struct gd_fleet *fl, const char *dir)
 {
 	struct reader rd = { .tok = json_tokener_new() };
 	size_t i;
-	int ret = rd.tok ? ingest_walk(fl, &rd, dir, 0) : -ENOMEM;
+	int ret;
 
+	fl->dir = dir;
+	ret = rd.tok ? ingest_walk(fl, &rd, dir, 0) : -ENOMEM;
 	if (rd.tok)
 		json_tokener_free(rd.tok);
 	free(rd.buf);
@@ -677,6 +756,7 @@ void gd_fleet_free(struct gd_fleet *fl)
 	free(fl->hosts);
 	free(fl->runs);
 	free(fl->loc_runs);
+	free(fl->skips);
 	gd_fleet_hash_free(&fl->run_ids);
 	gd_fleet_hash_free(&fl->host_names);
 	gd_fleet_index_free(fl->ix);

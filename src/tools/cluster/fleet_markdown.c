@@ -16,6 +16,7 @@
 
 #include "tools/cluster/fleet.h"
 #include "util/error.h"
+#include "util/output.h"
 
 #define MD_RUNS_MAX 60
 
@@ -389,12 +390,29 @@ static void md_checklist(FILE *f, struct json_object *doc)
 	}
 }
 
+/* Each skipped file with its reason: a truncated run document is named,
+ * not only counted. */
+static void md_skips(FILE *f, struct json_object *in)
+{
+	struct json_object *skips = jget(in, "skipped_files");
+	size_t i, n = jlen(skips);
+
+	if (!n)
+		return;
+	fprintf(f, "Skipped files:\n\n");
+	for (i = 0; i < n; i++)
+		fprintf(f, "- `%s`: %s\n", jstr(jidx(skips, i), "file"),
+			jstr(jidx(skips, i), "reason"));
+	if (jcount(in, "skipped") > n)
+		fprintf(f, "- and %zu more\n", jcount(in, "skipped") - n);
+	fputs("\n", f);
+}
+
 int gd_fleet_write_markdown(struct json_object *doc, const char *path)
 {
 	FILE *f = strcmp(path, "-") ? fopen(path, "w") : stdout;
 	struct json_object *in = jget(doc, "inputs");
 	struct md_grid g;
-	int err;
 
 	if (!f)
 		return gd_err(-errno, "--markdown: cannot write '%s': %s", path,
@@ -402,12 +420,13 @@ int gd_fleet_write_markdown(struct json_object *doc, const char *path)
 	grid_read(doc, &g);
 	fprintf(f,
 		"# gd_report: cluster acceptance\n\n%zu documents read, %zu "
-		"skipped (not a run or gd_doctor document), %zu without an exec label; %zu "
-		"executions known, plan %s.\n\n",
+		"skipped (not a run or gd_doctor document), %zu without an "
+		"exec label; %zu executions known, plan %s.\n\n",
 		jcount(in, "documents"), jcount(in, "skipped"),
 		jcount(in, "unlabelled"), jlen(jget(doc, "executions")),
 		json_object_get_boolean(jget(in, "plan")) ? "given"
 							  : "not given");
+	md_skips(f, in);
 	md_gates(f, doc);
 	md_domains(f, doc);
 	md_coverage(f, doc);
@@ -417,8 +436,5 @@ int gd_fleet_write_markdown(struct json_object *doc, const char *path)
 	md_locality(f, doc);
 	md_tails(f, doc);
 	md_checklist(f, doc);
-	err = ferror(f);
-	if (f != stdout)
-		err |= fclose(f);
-	return err ? gd_err(-EIO, "--markdown: error writing '%s'", path) : 0;
+	return gd_out_close(f, "--markdown", path);
 }

@@ -18,6 +18,7 @@
 #include "tools/cluster/fleet.h"
 #include "tools/cluster/fleet_tails.h"
 #include "util/error.h"
+#include "util/output.h"
 
 struct grid {
 	char phase[GD_FLEET_PHASES_MAX][8];
@@ -315,6 +316,25 @@ static struct json_object *json_runs(const struct gd_fleet *fl)
 	return arr;
 }
 
+/* The files skipped, each with why (the first GD_FLEET_SKIPS_MAX). */
+static struct json_object *json_skips(const struct gd_fleet *fl)
+{
+	struct json_object *arr = json_object_new_array();
+	size_t i;
+
+	for (i = 0; i < fl->n_skips; i++) {
+		struct json_object *s = json_object_new_object();
+
+		json_object_object_add(
+			s, "file", json_object_new_string(fl->skips[i].path));
+		json_object_object_add(
+			s, "reason",
+			json_object_new_string(fl->skips[i].reason));
+		json_object_array_add(arr, s);
+	}
+	return arr;
+}
+
 /* What the Markdown's summary and empty tables need beyond the figures:
  * appended last so the keys before it keep their order. */
 static struct json_object *json_inputs(const struct gd_fleet *fl)
@@ -338,6 +358,7 @@ static struct json_object *json_inputs(const struct gd_fleet *fl)
 	json_object_object_add(o, "servers", servers);
 	json_object_object_add(o, "gpus_per_server",
 			       json_object_new_int(fl->gpus_per_server));
+	json_object_object_add(o, "skipped_files", json_skips(fl));
 	return o;
 }
 
@@ -412,10 +433,9 @@ struct json_object *gd_fleet_document(const struct gd_fleet *fl)
 
 int gd_fleet_write_json(struct json_object *doc, const char *path)
 {
-	if (json_object_to_file_ext(path, doc,
-				    JSON_C_TO_STRING_PRETTY |
-					    JSON_C_TO_STRING_NOSLASHESCAPE))
-		return gd_err(-EIO, "--json: cannot write '%s': %s", path,
-			      json_util_get_last_err());
-	return 0;
+	return gd_out_file(
+		"--json", path,
+		json_object_to_json_string_ext(
+			doc, JSON_C_TO_STRING_PRETTY |
+				     JSON_C_TO_STRING_NOSLASHESCAPE));
 }

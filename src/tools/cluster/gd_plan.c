@@ -16,6 +16,7 @@
 
 #include "tools/cluster/plan.h"
 #include "util/error.h"
+#include "util/output.h"
 #include "util/version.h"
 
 enum {
@@ -233,7 +234,7 @@ int main(int argc, char **argv)
 	gd_plan_cfg_defaults(&plan.cfg);
 	ret = parse_args(argc, argv, &plan.cfg, &o);
 	if (ret > 0)
-		return 0;
+		return gd_out_exit("gd_plan", 0);
 	if (!ret && o.hosts)
 		ret = gd_plan_hosts_load(&plan, o.hosts);
 	else if (!ret)
@@ -256,5 +257,5 @@ out:
 	if (ret)
 		fprintf(stderr, "gd_plan: %s\n", gd_err_msg());
 	gd_plan_free(&plan);
-	return status;
+	return gd_out_exit("gd_plan", status);
 }

@@ -18,6 +18,7 @@
 
 #include "tools/cluster/fleet.h"
 #include "util/error.h"
+#include "util/output.h"
 #include "util/version.h"
 
 enum {
@@ -172,6 +173,34 @@ static int parse_args(int argc, char **argv, struct gd_fleet_opts *o,
 	return ret;
 }
 
+/* Exit status 3 says why on stderr, one line per failed gate, since the
+ * Markdown may be in a file nobody opens. */
+static void say_failed_gates(struct json_object *doc, const struct args *a)
+{
+	struct json_object *acc, *gates = NULL, *g, *v;
+	size_t i, n;
+
+	if (json_object_object_get_ex(doc, "acceptance", &acc))
+		json_object_object_get_ex(acc, "gates", &gates);
+	n = json_object_is_type(gates, json_type_array)
+		    ? json_object_array_length(gates)
+		    : 0;
+	for (i = 0; i < n; i++) {
+		g = json_object_array_get_idx(gates, i);
+		if (json_object_object_get_ex(g, "pass", &v) &&
+		    json_object_get_boolean(v))
+			continue;
+		fprintf(stderr, "gd_report: FAIL (exit 3): gate %s: %s\n",
+			json_object_get_string(
+				json_object_object_get(g, "name")),
+			json_object_get_string(
+				json_object_object_get(g, "detail")));
+	}
+	fprintf(stderr, "gd_report: the report: %s\n",
+		a->markdown && strcmp(a->markdown, "-") ? a->markdown
+							: "stdout");
+}
+
 /* One document, built once: the Markdown is rendered from it, the JSON is
  * it, and the exit status is its verdict. */
 static int report(struct gd_fleet *fl, const struct args *a, bool *pass)
@@ -184,6 +213,8 @@ static int report(struct gd_fleet *fl, const struct args *a, bool *pass)
 		return gd_err_code();
 	*pass = json_object_object_get_ex(doc, "pass", &p) &&
 		json_object_get_boolean(p);
+	if (!*pass)
+		say_failed_gates(doc, a);
 	ret = gd_fleet_write_markdown(doc, a->markdown ? a->markdown : "-");
 	if (!ret && a->json)
 		ret = gd_fleet_write_json(doc, a->json);
@@ -207,7 +238,7 @@ int main(int argc, char **argv)
 
 	ret = parse_args(argc, argv, &fl.opt, &a);
 	if (ret > 0)
-		return 0;
+		return gd_out_exit("gd_report", 0);
 	if (!ret && a.plan)
 		ret = gd_fleet_load_plan(&fl, a.plan);
 	if (!ret)
@@ -226,5 +257,5 @@ out:
 	if (ret)
 		fprintf(stderr, "gd_report: %s\n", gd_err_msg());
 	gd_fleet_free(&fl);
-	return status;
+	return gd_out_exit("gd_report", status);
 }

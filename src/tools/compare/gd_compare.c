@@ -21,6 +21,7 @@
 #include "tools/compare/compare_tool.h"
 #include "util/error.h"
 #include "util/json_get.h"
+#include "util/output.h"
 #include "util/parse.h"
 #include "util/version.h"
 
@@ -243,15 +244,13 @@ static int write_json(const char *path, struct json_object *out)
 	const int fl = JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE;
 
 	if (!strcmp(path, "-")) {
-		puts(json_object_to_json_string_ext(out, fl));
-		return fflush(stdout) ? gd_err(-EIO, "stdout: write error") : 0;
+		if (gd_out_put(stdout, json_object_to_json_string_ext(out, fl),
+			       "--json", "-"))
+			return -EIO;
+		return gd_out_put(stdout, "\n", "--json", "-");
 	}
-	if (json_object_to_file_ext(path, out, fl))
-		return gd_err(-EIO,
-			      "--json %s: cannot write it: %s; check the "
-			      "directory and free space",
-			      path, json_util_get_last_err() ?: "");
-	return 0;
+	return gd_out_file("--json", path,
+			   json_object_to_json_string_ext(out, fl));
 }
 
 static struct json_object *out_doc(const struct gd_cmp_opts *o, int argc,
@@ -393,7 +392,8 @@ int main(int argc, char **argv)
 	if (ret) {
 		if (ret < 0)
 			fprintf(stderr, "gd_compare: %s\n", gd_err_msg());
-		return ret > 0 ? GD_CMPX_OK : GD_CMPX_USAGE;
+		return gd_out_exit("gd_compare",
+				   ret > 0 ? GD_CMPX_OK : GD_CMPX_USAGE);
 	}
 	n = argc - optind;
 	in = calloc((size_t)n, sizeof(*in));
@@ -430,5 +430,5 @@ int main(int argc, char **argv)
 	for (int i = 0; i < n; i++)
 		json_object_put(in[i].doc);
 	free(in);
-	return status;
+	return gd_out_exit("gd_compare", status);
 }

@@ -11,12 +11,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <json-c/json.h>
 
 #include "tools/doctor/output.h"
 #include "envelope/envelope.h"
 #include "util/error.h"
+#include "util/output.h"
 #include "util/parse.h"
 #include "util/version.h"
 
@@ -50,7 +52,8 @@ static void gd_doctor_usage(FILE *out)
 		"  -h, --help            this help\n"
 		"  -V, --version         print the version\n\n"
 		"Exit status: 0 no finding above warning, 1 error-level findings\n"
-		"(--diff: envelopes differ), 2 usage or unreadable input.\n");
+		"(--diff: envelopes differ) or an output not written, 2 usage or\n"
+		"unreadable input.\n");
 }
 
 static int gd_doctor_parse(int argc, char **argv, struct gd_doctor_args *a)
@@ -154,17 +157,26 @@ gd_doctor_document(int argc, char **argv, struct json_object *env, int status)
 	return doc;
 }
 
-/* Written to a temporary name and renamed, so a reader never sees half. */
+/* Written to a temporary name and renamed, so a reader never sees half;
+ * in place when the path is not a regular file (/dev/null, a FIFO), whose
+ * node a rename would replace. */
 static int gd_doctor_write_json(const char *path, struct json_object *doc)
 {
 	int flags = JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
 		    JSON_C_TO_STRING_NOSLASHESCAPE;
 	char tmp[4096];
+	struct stat st;
 
-	if (!strcmp(path, "-"))
-		return puts(json_object_to_json_string_ext(doc, flags)) < 0
-			       ? -EIO
-			       : 0;
+	if (!strcmp(path, "-")) {
+		if (gd_out_put(stdout,
+			       json_object_to_json_string_ext(doc, flags),
+			       "--json", "-"))
+			return -EIO;
+		return gd_out_put(stdout, "\n", "--json", "-");
+	}
+	if (!stat(path, &st) && !S_ISREG(st.st_mode))
+		return gd_out_file("--json", path,
+				   json_object_to_json_string_ext(doc, flags));
 	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
 	if (json_object_to_file_ext(tmp, doc, flags) || rename(tmp, path)) {
 		remove(tmp);
@@ -190,7 +202,7 @@ int main(int argc, char **argv)
 				     &ndiff);
 		if (ret)
 			goto out_usage;
-		return ndiff ? 1 : 0;
+		return gd_out_exit("gd_doctor", ndiff ? 1 : 0);
 	}
 	ret = gd_envelope_collect(&a.env, &env);
 	if (ret)
@@ -199,17 +211,18 @@ int main(int argc, char **argv)
 	if (!a.json_path || strcmp(a.json_path, "-"))
 		gd_doctor_print_text(stdout, env);
 	doc = gd_doctor_document(argc, argv, env, status);
+	/* an output that could not be written is 1, as in every program */
 	if (a.json_path && gd_doctor_write_json(a.json_path, doc))
-		status = GD_EXIT_USAGE;
+		status = 1;
 	json_object_put(doc);
 	json_object_put(env);
 	if (gd_err_is_set())
 		fprintf(stderr, "gd_doctor: %s\n", gd_err_msg());
-	return status;
+	return gd_out_exit("gd_doctor", status);
 
 out_usage:
 	if (ret > 0)
-		return 0;
+		return gd_out_exit("gd_doctor", 0);
 	fprintf(stderr, "gd_doctor: %s\n",
 		gd_err_is_set() ? gd_err_msg() : strerror(-ret));
 	return GD_EXIT_USAGE;

@@ -70,6 +70,39 @@ static const char *gd_jbytes(struct json_object *o, const char *path,
 	return buf;
 }
 
+#define GD_TEXT_WIDTH 100
+
+/*
+ * @head, then @text's words, each after a space, wrapped so that lines fit
+ * GD_TEXT_WIDTH columns, continuation lines indented by @indent; a word
+ * longer than a line (a path) stays whole on a line of its own.
+ */
+static void gd_text_wrap(FILE *out, const char *head, const char *text,
+			 int indent)
+{
+	int col = fprintf(out, "%s", head);
+	bool fresh = false; /* at a continuation line's indent */
+
+	text += strspn(text, " ");
+	while (*text) {
+		int len = (int)strcspn(text, " ");
+
+		if (col + 1 + len > GD_TEXT_WIDTH) {
+			col = fprintf(out, "\n%*s", indent, "") - 1;
+			fresh = true;
+		}
+		if (!fresh) {
+			putc(' ', out);
+			col++;
+		}
+		col += fprintf(out, "%.*s", len, text);
+		fresh = false;
+		text += len;
+		text += strspn(text, " ");
+	}
+	putc('\n', out);
+}
+
 static void gd_text_host(FILE *out, struct json_object *h)
 {
 	char b1[64], b2[64];
@@ -170,8 +203,8 @@ static void gd_text_gpu(FILE *out, struct json_object *g)
 		fprintf(out, "  CUDA driver   loaded, version %s\n",
 			gd_js(g, "driver.cuda_driver_version"));
 	else
-		fprintf(out, "  CUDA driver   not loaded: %s\n",
-			gd_js(g, "driver.error"));
+		gd_text_wrap(out, "  CUDA driver   not loaded:",
+			     gd_js(g, "driver.error"), 16);
 	fprintf(out, "  kernel module %s (%s)\n",
 		gd_js(g, "kernel_module.version"),
 		gd_js(g, "kernel_module.flavour"));
@@ -348,8 +381,9 @@ static void gd_text_route(FILE *out, struct json_object *routes)
 				   : "no supported route");
 		else
 			fprintf(out, "  no GPU: no supported route\n");
-		fprintf(out, "    %s %s\n", ok ? "why: " : "stop:",
-			ok ? gd_js(r, "why") : gd_js(r, "stop_condition"));
+		gd_text_wrap(out, ok ? "    why: " : "    stop:",
+			     ok ? gd_js(r, "why") : gd_js(r, "stop_condition"),
+			     10);
 	}
 	fprintf(out, "\n");
 }
@@ -378,12 +412,16 @@ static void gd_text_findings(FILE *out, struct json_object *list)
 	for (i = 0; i < n; i++) {
 		struct json_object *f = json_object_array_get_idx(list, i);
 
-		fprintf(out, "  %-7s %s [%s]: %s\n", gd_js(f, "severity"),
-			gd_js(f, "id"), gd_js(f, "subject"),
-			gd_js(f, "message"));
+		char head[256];
+
+		snprintf(head, sizeof(head),
+			 "  %-7s %s [%s]:", gd_js(f, "severity"),
+			 gd_js(f, "id"), gd_js(f, "subject"));
+		gd_text_wrap(out, head, gd_js(f, "message"), 10);
 		if (gd_jget(f, "next_check"))
-			fprintf(out, "          next: %s\n",
-				gd_js(f, "next_check"));
+			gd_text_wrap(out,
+				     "          next:", gd_js(f, "next_check"),
+				     16);
 	}
 }
 

@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+/*
+ * The end of a program's output: a file or stdout whose writing failed
+ * (a full disk, /dev/full, a closed pipe) is said once, naming the output
+ * ('-' for stdout), and turns the exit status into 1.
+ */
+#ifndef GD_OUTPUT_H
+#define GD_OUTPUT_H
+
+#include <stdio.h>
+
+/*
+ * Flush @f, the output of @opt ("--json"; NULL for a program's own output)
+ * going to @path ('-': stdout), and close it unless it is stdout. A failure
+ * now or in an earlier write to @f is recorded with gd_err() as "@opt:
+ * error writing '@path': reason; check ..." and returned as a -errno.
+ */
+int gd_out_close(FILE *f, const char *opt, const char *path);
+/* @text written to @f, then gd_out_close(): a failed write keeps its
+ * reason. */
+int gd_out_put(FILE *f, const char *text, const char *opt, const char *path);
+
+/*
+ * @text as the whole of the file @path, the output of @opt: one that cannot
+ * be opened, or whose writing fails, is recorded in the words above (a
+ * NULL @text, json-c out of memory, as such).
+ */
+int gd_out_file(const char *opt, const char *path, const char *text);
+
+/*
+ * main's last call: stdout flushed. When that or an earlier write to stdout
+ * failed, "@prog: error writing '-': reason" goes to stderr (unless
+ * gd_out_close() already recorded it) and the result is 1, or @status when
+ * it is 2, a usage error, which stays the first thing said.
+ */
+int gd_out_exit(const char *prog, int status);
+
+#endif
