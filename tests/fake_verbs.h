@@ -26,7 +26,10 @@ static struct {
 	 * its memfd so) fails with it, as NVIDIA's attach answers 524 */
 	int pcie_dmabuf_errno;
 	int mr_errno; /* ibv_reg_mr fails with it; 0 succeeds */
-	unsigned int mr_calls, dmabuf_calls;
+	/* the support probe, ibv_reg_dmabuf_mr(pd, 0, 0, 0, -1, 0), fails
+	 * with it; 0 answers EBADF (supported), as a kernel with the import */
+	int probe_errno;
+	unsigned int mr_calls, dmabuf_calls, probe_calls;
 	int access;
 	/* every registration in order: 'm' ibv_reg_mr, 'd' the dma-buf one;
 	 * @addr: the CPU/device address ('m') or the IOVA ('d'); @offset and
@@ -90,6 +93,11 @@ struct ibv_mr *__wrap_ibv_reg_dmabuf_mr(struct ibv_pd *pd, uint64_t offset,
 	char link[64], name[256] = "";
 	ssize_t n;
 
+	if (fd == -1 && length == 0) {
+		fv.probe_calls++;
+		errno = fv.probe_errno ? fv.probe_errno : EBADF;
+		return NULL;
+	}
 	fv.dmabuf_calls++;
 	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
 	n = readlink(link, name, sizeof(name) - 1);

@@ -6,7 +6,8 @@
  * route and with or without CAP_IPC_LOCK; the route facts (NVML's BAR1
  * included) probed once per GPU per process; one flush per read-back; a
  * PCIe-mapped DMA-BUF export whose import fails exported again without
- * the flag, the header's text from the import that succeeded.
+ * the flag, the header's text from the import that succeeded; DMA-BUF
+ * support probed on the NIC as NCCL does.
  */
 #include <config.h>
 
@@ -317,6 +318,81 @@ static struct json_object *import_n(const struct gd_mem_buf *buf, size_t i)
 	return json_object_array_get_idx(list, i);
 }
 
+/* The fixture's IOMMU groups: GPU 0 (0000:17:00.0) in @gpu_group, mlx5_9
+ * (0000:01:00.0) in @nic_group; NULL leaves that link out. */
+static void set_groups(const char *gpu_group, const char *nic_group)
+{
+	static const char *const bdfs[] = { "0000:17:00.0", "0000:01:00.0" };
+	const char *groups[] = { gpu_group, nic_group };
+	char path[512], target[256];
+
+	for (size_t i = 0; i < 2; i++) {
+		snprintf(path, sizeof(path),
+			 "%s/sys/bus/pci/devices/%s/iommu_group", tmp_root,
+			 bdfs[i]);
+		unlink(path);
+		snprintf(target, sizeof(target),
+			 "../../../../kernel/iommu_groups/%s",
+			 groups[i] ? groups[i] : "");
+		if (groups[i])
+			assert_int_equal(symlink(target, path), 0);
+	}
+}
+
+/* --use_cuda_pcie_mapping only where NVIDIA can map it: a coherent
+ * platform with GPU and NIC in one IOMMU group; elsewhere skipped (one
+ * export, flags 0) and the header says why. */
+static void test_pcie_mapping_skipped(void **state)
+{
+	static const struct {
+		const char *atomic, *gpu_group, *nic_group, *text;
+	} rows[] = {
+		{ "0", "7", "7",
+		  "requested, skipped (exported with flags 0): not a cache-coherent platform (CU_DEVICE_ATTRIBUTE_HOST_NATIVE_ATOMIC_SUPPORTED=0" },
+		{ "1", "7", "9",
+		  "requested, skipped (exported with flags 0): GPU 0000:17:00.0 is in IOMMU group 7 and mlx5_9 (0000:01:00.0) in group 9; the mapping needs both in one" },
+		{ "1", NULL, "9",
+		  "requested, skipped (exported with flags 0): no IOMMU group for 0000:17:00.0 (sys/bus/pci/devices/BDF/iommu_group; IOMMU off?)" },
+	};
+	struct gd_mem_buf buf;
+	char text[600];
+
+	(void)state;
+	if (!dmabuf_built)
+		skip();
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		set_groups(rows[i].gpu_group, rows[i].nic_group);
+		setenv("GD_FAKE_CUDA_HOST_ATOMIC", rows[i].atomic, 1);
+		assert_int_equal(reg_pcie(&buf, text, sizeof(text)), 0);
+		print_message("row %zu: %s\n", i, text);
+		assert_has(text, rows[i].text);
+		assert_int_equal(json_object_array_length(import_n(&buf, -1)),
+				 1);
+		assert_int_equal(fv.dmabuf_calls, 1);
+		assert_int_equal(buf.route_used, GD_ROUTE_DMABUF);
+		assert_string_equal(
+			json_object_get_string(json_object_object_get(
+				json_object_object_get(buf.evidence,
+						       "dmabuf_export"),
+				"flags")),
+			"0");
+		gd_mem_free(&buf);
+	}
+	/* Coherent and one group: the flag is used, and the record says why
+	 * it could be. */
+	set_groups("7", "7");
+	setenv("GD_FAKE_CUDA_HOST_ATOMIC", "1", 1);
+	assert_int_equal(reg_pcie(&buf, text, sizeof(text)), 0);
+	assert_has(text, "requested and used");
+	assert_has(
+		json_object_get_string(json_object_object_get(
+			json_object_object_get(buf.evidence, "dmabuf_export"),
+			"pcie_mapping_platform")),
+		"coherent platform, GPU 0000:17:00.0 and mlx5_9 (0000:01:00.0) in IOMMU group 7");
+	gd_mem_free(&buf);
+	set_groups("7", "7");
+}
+
 /* The export takes the PCIe flag, but the import of that export fails
  * (NVIDIA's 524 where GPU and NIC share no IOMMU group): exported again
  * with flags 0 and imported; both imports recorded; the header says the
@@ -330,6 +406,7 @@ static void test_pcie_import_refused(void **state)
 	(void)state;
 	if (!dmabuf_built)
 		skip();
+	setenv("GD_FAKE_CUDA_HOST_ATOMIC", "1", 1);
 	fv.pcie_dmabuf_errno = GD_ENOTSUPP;
 	assert_int_equal(reg_pcie(&buf, text, sizeof(text)), 0);
 	assert_false(gd_err_is_set());
@@ -385,6 +462,84 @@ static void test_pcie_import_refused(void **state)
 	gd_mem_free(&buf);
 }
 
+/* A string in the route evidence: @key at the top or under "facts". */
+static const char *ev_str(const struct gd_mem_buf *buf, const char *under,
+			  const char *key)
+{
+	struct json_object *o = buf->evidence, *v;
+
+	if (under)
+		assert_true(json_object_object_get_ex(o, under, &o));
+	assert_true(json_object_object_get_ex(o, key, &v));
+	return json_object_get_string(v);
+}
+
+/* Auto mode asks the NIC as NCCL does, ibv_reg_dmabuf_mr(pd, 0, 0, 0,
+ * -1, 0): EOPNOTSUPP picks peer memory without a DMA-BUF attempt, EBADF
+ * picks DMA-BUF, anything else is unknown and excludes nothing; a build
+ * without the function says so and never probes. */
+static void test_dmabuf_probe(void **state)
+{
+	struct gd_mem_spec spec;
+	struct gd_mem_buf buf;
+
+	(void)state;
+	assert_int_equal(gd_mem_spec_parse("cuda:0", &spec), 0);
+	fv.probe_errno = EOPNOTSUPP;
+	assert_int_equal(gd_mem_alloc(&buf, &spec, 4096), 0);
+	assert_int_equal(gd_mem_register(&buf, &fake_pd, 7), 0);
+	assert_int_equal(buf.route_used, GD_ROUTE_PEERMEM);
+	assert_int_equal(fv.dmabuf_calls, 0);
+	assert_int_equal(fv.mr_calls, 1);
+	if (!dmabuf_built) {
+		assert_int_equal(fv.probe_calls, 0);
+		assert_has(ev_str(&buf, "why_not", "dmabuf"),
+			   "no DMA-BUF in this build");
+		assert_has(ev_str(&buf, "facts", "nic_dma_buf"),
+			   "not probed: no DMA-BUF in this build");
+		gd_mem_free(&buf);
+		return;
+	}
+	assert_int_equal(fv.probe_calls, 1);
+	assert_has(
+		ev_str(&buf, "why_not", "dmabuf"),
+		"mlx5_9 cannot import a dma-buf: ibv_reg_dmabuf_mr(pd, 0, 0, 0, -1, 0) answered errno 95 (EOPNOTSUPP)");
+	assert_has(
+		ev_str(&buf, "facts", "nic_dma_buf"),
+		"not supported: ibv_reg_dmabuf_mr(pd, 0, 0, 0, -1, 0) on mlx5_9");
+	gd_mem_free(&buf);
+
+	fv.probe_errno = EPROTONOSUPPORT;
+	assert_int_equal(gd_mem_alloc(&buf, &spec, 4096), 0);
+	assert_int_equal(gd_mem_register(&buf, &fake_pd, 7), 0);
+	assert_int_equal(buf.route_used, GD_ROUTE_PEERMEM);
+	assert_int_equal(fv.dmabuf_calls, 0);
+	assert_has(ev_str(&buf, "why_not", "dmabuf"), "(EPROTONOSUPPORT)");
+	gd_mem_free(&buf);
+
+	fv.probe_errno = 0;
+	assert_int_equal(gd_mem_alloc(&buf, &spec, 4096), 0);
+	assert_int_equal(gd_mem_register(&buf, &fake_pd, 7), 0);
+	assert_int_equal(buf.route_used, GD_ROUTE_DMABUF);
+	assert_int_equal(fv.dmabuf_calls, 1);
+	assert_has(ev_str(&buf, NULL, "why"),
+		   "the NIC probe answered EBADF (supported) on mlx5_9");
+	assert_has(
+		ev_str(&buf, "facts", "nic_dma_buf"),
+		"supported: ibv_reg_dmabuf_mr(pd, 0, 0, 0, -1, 0) on mlx5_9 answered errno 9 (EBADF)");
+	gd_mem_free(&buf);
+
+	fv.probe_errno = EIO;
+	assert_int_equal(gd_mem_alloc(&buf, &spec, 4096), 0);
+	assert_int_equal(gd_mem_register(&buf, &fake_pd, 7), 0);
+	assert_int_equal(buf.route_used, GD_ROUTE_DMABUF);
+	assert_has(
+		ev_str(&buf, "facts", "nic_dma_buf"),
+		"unknown: ibv_reg_dmabuf_mr(pd, 0, 0, 0, -1, 0) on mlx5_9 answered errno 5 (EIO), neither EBADF (supported) nor EOPNOTSUPP/EPROTONOSUPPORT (not supported)");
+	gd_mem_free(&buf);
+	assert_int_equal(fv.probe_calls, 4);
+}
+
 static int rm_entry(const char *path, const struct stat *st, int flag,
 		    struct FTW *ftw)
 {
@@ -406,6 +561,10 @@ static int make_root(void)
 		"/sys/bus/pci",
 		"/sys/bus/pci/devices",
 		"/sys/bus/pci/devices/0000:17:00.0",
+		"/sys/bus/pci/devices/0000:01:00.0",
+		"/sys/class",
+		"/sys/class/infiniband",
+		"/sys/class/infiniband/mlx5_9",
 		"/proc",
 		"/proc/self",
 	};
@@ -417,6 +576,19 @@ static int make_root(void)
 		if (mkdir(path, 0755))
 			return -errno;
 	}
+	/* mlx5_9 and GPU 0 in IOMMU group 7 (links need not resolve). */
+	snprintf(path, sizeof(path), "%s/sys/class/infiniband/mlx5_9/device",
+		 tmp_root);
+	if (symlink("../../../devices/pci0000:00/0000:01:00.0", path))
+		return -errno;
+	snprintf(path, sizeof(path),
+		 "%s/sys/bus/pci/devices/0000:17:00.0/iommu_group", tmp_root);
+	if (symlink("../../../../kernel/iommu_groups/7", path))
+		return -errno;
+	snprintf(path, sizeof(path),
+		 "%s/sys/bus/pci/devices/0000:01:00.0/iommu_group", tmp_root);
+	if (symlink("../../../../kernel/iommu_groups/7", path))
+		return -errno;
 	snprintf(path, sizeof(path),
 		 "%s/sys/bus/pci/devices/0000:17:00.0/resource", tmp_root);
 	f = fopen(path, "w");
@@ -440,6 +612,8 @@ int main(void)
 		cmocka_unit_test_setup(test_route_probed_once, path_reset),
 		cmocka_unit_test_setup(test_one_flush_per_check, path_reset),
 		cmocka_unit_test_setup(test_pcie_import_refused, path_reset),
+		cmocka_unit_test_setup(test_pcie_mapping_skipped, path_reset),
+		cmocka_unit_test_setup(test_dmabuf_probe, path_reset),
 	};
 	int ret;
 

@@ -565,17 +565,41 @@ static void test_route_requested_and_blockers(void **state)
 	assert_false(d.possible);
 	assert_has(d.stop_condition, "CUDA driver not available (libcuda.so.1");
 
-	/* The messages say what can work here: nvidia-peermem only with
-	 * MLNX/DOCA-OFED's peer-memory API, DMA-BUF only from Linux 5.12. */
+	/* The kernel version is a hint: 4.18 (RHEL 8, import backported)
+	 * with a NIC that answers the probe with EBADF picks DMA-BUF. */
 	base_facts(&f);
 	f.gpu_dmabuf_supported = 1;
 	f.rdma_core_has_dmabuf = true;
-	f.kernel_major = 5;
-	f.kernel_minor = 4;
+	f.kernel_major = 4;
+	f.kernel_minor = 18;
+	gd_route_set_nic_probe(&f, "mlx5_0", 0);
+	assert_int_equal(f.nic_dmabuf, GD_NIC_DMABUF_YES);
+	gd_route_decide(&f, GD_ROUTE_AUTO, &d);
+	assert_true(d.possible);
+	assert_int_equal(d.route, GD_ROUTE_DMABUF);
+	assert_has(d.why, "the NIC probe answered EBADF (supported) on mlx5_0");
+	/* Any other answer is unknown, said so, and excludes nothing. */
+	gd_route_set_nic_probe(&f, "mlx5_0", -EINTR);
+	assert_int_equal(f.nic_dmabuf, GD_NIC_DMABUF_UNKNOWN);
+	gd_route_decide(&f, GD_ROUTE_AUTO, &d);
+	assert_int_equal(d.route, GD_ROUTE_DMABUF);
+	assert_has(d.why, "the NIC probe's answer is unknown on mlx5_0");
+
+	/* The messages say what can work here: nvidia-peermem only with
+	 * MLNX/DOCA-OFED's peer-memory API, DMA-BUF only where the NIC
+	 * imports (EOPNOTSUPP and EPROTONOSUPPORT say it cannot). */
+	f.kernel_major = 6;
+	f.kernel_minor = 1;
+	gd_route_set_nic_probe(&f, "rxe0", -EPROTONOSUPPORT);
+	assert_int_equal(f.nic_dmabuf, GD_NIC_DMABUF_NO);
+	gd_route_decide(&f, GD_ROUTE_AUTO, &d);
+	assert_has(d.why_not_dmabuf, "(EPROTONOSUPPORT)");
+	gd_route_set_nic_probe(&f, "rxe0", -EOPNOTSUPP);
 	gd_route_decide(&f, GD_ROUTE_AUTO, &d);
 	assert_false(d.possible);
-	assert_has(d.why_not_dmabuf,
-		   "kernel 5.4 predates RDMA dma-buf import (Linux >= 5.12)");
+	assert_has(
+		d.why_not_dmabuf,
+		"rxe0 cannot import a dma-buf: ibv_reg_dmabuf_mr(pd, 0, 0, 0, -1, 0) answered errno 95 (EOPNOTSUPP)");
 	assert_has(d.why_not_peermem,
 		   "needs the peer-memory API of MLNX_OFED/DOCA-OFED");
 	assert_has(d.stop_condition, "cannot load");
@@ -584,7 +608,7 @@ static void test_route_requested_and_blockers(void **state)
 	gd_route_decide(&f, GD_ROUTE_AUTO, &d);
 	assert_has(d.why_not_peermem, "so load with: modprobe nvidia-peermem");
 	assert_has(d.stop_condition, "MLNX/DOCA-OFED is present");
-	f.kernel_minor = 12;
+	gd_route_set_nic_probe(&f, "rxe0", 0);
 	f.ofed_peer_api = 1;
 	f.peermem_loaded = true;
 	gd_route_decide(&f, GD_ROUTE_AUTO, &d);
@@ -643,7 +667,48 @@ static void test_route_evidence_json(void **state)
 				 json_object_object_get(o, "facts"),
 				 "cuda_driver_version")),
 			 12040);
+	assert_has(json_object_get_string(json_object_object_get(
+			   json_object_object_get(o, "facts"), "nic_dma_buf")),
+		   "not probed (no protection domain yet)");
 	json_object_put(o);
+	json_object_put(ev);
+
+	/* A kernel before 5.12 is a hint in the record, not a blocker. */
+	f.gpu_dmabuf_supported = 1;
+	f.kernel_major = 4;
+	f.kernel_minor = 18;
+	gd_route_set_nic_probe(&f, "mlx5_0", -EBADF);
+	assert_int_equal(f.nic_dmabuf, GD_NIC_DMABUF_UNKNOWN);
+	gd_route_set_nic_probe(&f, "mlx5_0", 0);
+	gd_route_decide(&f, GD_ROUTE_AUTO, &d);
+	assert_int_equal(d.route, GD_ROUTE_DMABUF);
+	ev = gd_route_evidence(&f, &d);
+	o = json_object_object_get(ev, "facts");
+	assert_has(
+		json_object_get_string(
+			json_object_object_get(o, "kernel_hint")),
+		"kernel 4.18 predates mainline RDMA dma-buf import (Linux 5.12); a vendor kernel may have it backported: the NIC probe decides");
+	assert_has(
+		json_object_get_string(
+			json_object_object_get(o, "nic_dma_buf")),
+		"supported: ibv_reg_dmabuf_mr(pd, 0, 0, 0, -1, 0) on mlx5_0 answered errno 9 (EBADF)");
+	json_object_put(ev);
+
+	/* A build without ibv_reg_dmabuf_mr: peer memory in auto mode. */
+	base_facts(&f);
+	f.gpu_dmabuf_supported = 1;
+	f.dmabuf_not_built = true;
+	f.peermem_loaded = true;
+	gd_route_set_nic_probe(&f, "mlx5_0", -ENOSYS);
+	assert_int_equal(f.nic_dmabuf, GD_NIC_DMABUF_UNPROBED);
+	gd_route_decide(&f, GD_ROUTE_AUTO, &d);
+	assert_int_equal(d.route, GD_ROUTE_PEERMEM);
+	assert_int_equal(d.fallback, GD_ROUTE_AUTO);
+	assert_has(d.why_not_dmabuf, "no DMA-BUF in this build");
+	ev = gd_route_evidence(&f, &d);
+	assert_has(json_object_get_string(json_object_object_get(
+			   json_object_object_get(ev, "facts"), "nic_dma_buf")),
+		   "not probed: no DMA-BUF in this build");
 	json_object_put(ev);
 
 	memset(&f, 0, sizeof(f));

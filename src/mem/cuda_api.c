@@ -477,6 +477,8 @@ int gd_cuda_gpu_info(int index, struct gd_gpu_info *info)
 		gd_cuda_attr(dev, GD_CU_ATTR_GDR_WRITES_ORDERING);
 	info->flush_options =
 		gd_cuda_attr(dev, GD_CU_ATTR_GDR_FLUSH_WRITES_OPTIONS);
+	info->host_native_atomic =
+		gd_cuda_attr(dev, GD_CU_ATTR_HOST_NATIVE_ATOMIC);
 	if (!gd_cuda.fn.device_total_mem(&total, dev))
 		info->total_mem_bytes = total;
 	return 0;

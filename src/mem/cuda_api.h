@@ -23,6 +23,7 @@ struct gd_gpu_info {
 	int gdr_supported;    /* GPU_DIRECT_RDMA_SUPPORTED, -1 unknown */
 	int writes_ordering;  /* GPU_DIRECT_RDMA_WRITES_ORDERING, -1 unknown */
 	int flush_options;    /* GPU_DIRECT_RDMA_FLUSH_WRITES_OPTIONS, -1 */
+	int host_native_atomic; /* HOST_NATIVE_ATOMIC_SUPPORTED, -1 unknown */
 	uint64_t total_mem_bytes;
 };
 

@@ -19,6 +19,10 @@
  * by value so that headers of any age give the same numbers. */
 #define GD_CU_ATTR_GDR_FLUSH_WRITES_OPTIONS 117
 #define GD_CU_ATTR_GDR_WRITES_ORDERING 118
+/* CU_DEVICE_ATTRIBUTE_HOST_NATIVE_ATOMIC_SUPPORTED (CUDA 11.x): the link to
+ * the host is coherent (NVLink-C2C on Grace), where the PCIe mapping type
+ * of a DMA-BUF export can be imported. */
+#define GD_CU_ATTR_HOST_NATIVE_ATOMIC 86
 #define GD_CU_FLUSH_OPTION_HOST 0x1
 #define GD_CU_WRITES_ORDERING_NONE 0
 #define GD_CU_WRITES_ORDERING_OWNER 100

@@ -392,6 +392,21 @@ static void gd_cuda_export_evidence(struct gd_mem_buf *buf,
 			json_object_new_string(ex->flags ? "pcie" : "0"));
 }
 
+/* --use_cuda_pcie_mapping asked: whether the platform can import it, and
+ * why (pcie_mapping_platform), or why it was skipped. */
+static void gd_cuda_pcie_fit_evidence(struct gd_mem_buf *buf, bool fits,
+				      const char *fit)
+{
+	struct json_object *exp;
+
+	if (!fit[0] ||
+	    !json_object_object_get_ex(buf->evidence, "dmabuf_export", &exp))
+		return;
+	json_object_object_add(
+		exp, fits ? "pcie_mapping_platform" : "pcie_mapping_skipped",
+		json_object_new_string(fit));
+}
+
 /* One import of @ex, recorded under dmabuf_export.imports. */
 static int gd_cuda_import_logged(struct gd_mem_buf *buf, struct ibv_pd *pd,
 				 int access, const struct gd_cuda_export *ex,
@@ -463,16 +478,22 @@ static int gd_cuda_reg_dmabuf(struct gd_mem_buf *buf, struct ibv_pd *pd,
 {
 	struct gd_cuda_buf *c = gd_cuda_priv(buf);
 	bool want_pcie = buf->spec.dmabuf_pcie;
-	char why[512] = "", bar1[768] = "";
+	char why[512] = "", bar1[768] = "", fit[512] = "";
 	struct gd_cuda_export ex;
 	uint64_t start;
 	size_t len;
 	int ret;
 
 	gd_cuda_export_range(buf, &start, &len);
+	if (want_pcie && pd)
+		want_pcie = gd_route_pcie_mapping_fits(
+			gd_sysfs_root(), c->ctx.pci_bus_id, gd_pd_device(pd),
+			c->info.host_native_atomic, fit, sizeof(fit));
 	ret = gd_cuda_export_dmabuf(&c->ctx, start, len, want_pcie, &ex, why,
 				    sizeof(why));
-	gd_cuda_export_evidence(buf, &ex, want_pcie, ret ? why : NULL);
+	gd_cuda_export_evidence(buf, &ex, buf->spec.dmabuf_pcie,
+				ret ? why : NULL);
+	gd_cuda_pcie_fit_evidence(buf, want_pcie, fit);
 	if (!ret) {
 		ret = gd_cuda_import_logged(buf, pd, access, &ex, start);
 		/* a missing PD is the caller's, not the mapping's, failure */
@@ -562,6 +583,35 @@ static int gd_cuda_reg_fallback(struct gd_mem_buf *buf, struct ibv_pd *pd,
 	return 0;
 }
 
+/*
+ * Can @pd's device import a dma-buf? NCCL's probe: ibv_reg_dmabuf_mr with
+ * fd -1 and length 0 registers nothing. 0: supported (EBADF: the kernel
+ * looked for the fd, so it has the method); -EOPNOTSUPP or
+ * -EPROTONOSUPPORT: not supported; -ENOSYS: this build has no
+ * ibv_reg_dmabuf_mr; any other -errno: unknown. Here, not in the verbs
+ * transport, because memory is the layer below it.
+ */
+static int gd_cuda_dmabuf_probe(struct ibv_pd *pd)
+{
+#ifdef HAVE_IBV_REG_DMABUF_MR
+	struct ibv_mr *mr;
+
+	errno = 0;
+	mr = ibv_reg_dmabuf_mr(pd, 0, 0, 0, -1, 0);
+	if (mr) {
+		/* Nothing should register; a provider that did, did no harm. */
+		ibv_dereg_mr(mr);
+		return 0;
+	}
+	if (errno == EBADF)
+		return 0;
+	return errno ? -errno : -EIO;
+#else
+	(void)pd;
+	return -ENOSYS;
+#endif
+}
+
 static int gd_cuda_reg(struct gd_mem_buf *buf, struct ibv_pd *pd, int access)
 {
 	struct gd_cuda_buf *c = gd_cuda_priv(buf);
@@ -570,6 +620,10 @@ static int gd_cuda_reg(struct gd_mem_buf *buf, struct ibv_pd *pd, int access)
 	int ret;
 
 	gd_route_probe_cached(gd_sysfs_root(), c->ctx.index, &facts);
+	/* Per device, not per GPU: the cached facts leave it out. */
+	if (pd)
+		gd_route_set_nic_probe(&facts, gd_pd_device(pd),
+				       gd_cuda_dmabuf_probe(pd));
 	gd_route_decide(&facts, buf->spec.route, &d);
 	if (buf->evidence)
 		json_object_put(buf->evidence);
@@ -618,7 +672,11 @@ static bool gd_cuda_effects(const struct gd_mem_buf *buf, const char *what,
 	    !json_object_object_get_ex(exp, "pcie_mapping_requested", &v) ||
 	    !json_object_get_boolean(v))
 		return false;
-	if (gd_cuda_imported(exp, "pcie"))
+	if (json_object_object_get_ex(exp, "pcie_mapping_skipped", &v))
+		snprintf(out, len,
+			 "requested, skipped (exported with flags 0): %.400s",
+			 json_object_get_string(v));
+	else if (gd_cuda_imported(exp, "pcie"))
 		snprintf(
 			out, len,
 			"requested and used (CU_MEM_RANGE_FLAG_DMA_BUF_MAPPING_TYPE_PCIE)");

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <json-c/json.h>
 
@@ -67,8 +68,13 @@ static void gd_probe_kernel(const char *root, struct gd_route_facts *f)
 	fclose(fp);
 }
 
+/* A build without ibv_reg_dmabuf_mr cannot call it, whatever the library
+ * loaded at run time exports. */
 static bool gd_probe_rdma_core_dmabuf(void)
 {
+#ifndef HAVE_IBV_REG_DMABUF_MR
+	return false;
+#else
 	void *verbs;
 	bool found;
 
@@ -82,6 +88,7 @@ static bool gd_probe_rdma_core_dmabuf(void)
 	found = dlsym(verbs, "ibv_reg_dmabuf_mr") != NULL;
 	dlclose(verbs);
 	return found;
+#endif
 }
 
 /* What the route record can say about the CUDA side, in words. */
@@ -149,6 +156,9 @@ int gd_route_probe(const char *sysfs_root, int gpu, struct gd_route_facts *f)
 	f->ofed_peer_api = gd_path_exists(root, "sys/module/mlx_compat");
 	f->open_kernel_module = gd_probe_open_module(root);
 	f->rdma_core_has_dmabuf = gd_probe_rdma_core_dmabuf();
+#ifndef HAVE_IBV_REG_DMABUF_MR
+	f->dmabuf_not_built = true;
+#endif
 	gd_probe_kernel(root, f);
 	if (gpu >= 0)
 		gd_probe_cuda(root, gpu, f);
@@ -208,6 +218,142 @@ void gd_route_forget(void)
 	gd_bar1_forget();
 }
 
+void gd_route_set_nic_probe(struct gd_route_facts *f, const char *device,
+			    int ret)
+{
+	snprintf(f->nic_device, sizeof(f->nic_device), "%s",
+		 device ? device : "?");
+	f->nic_dmabuf_errno = ret ? -ret : EBADF;
+	if (!ret)
+		f->nic_dmabuf = GD_NIC_DMABUF_YES;
+	else if (ret == -EOPNOTSUPP || ret == -EPROTONOSUPPORT)
+		f->nic_dmabuf = GD_NIC_DMABUF_NO;
+	else if (ret == -ENOSYS || ret == -EINVAL)
+		f->nic_dmabuf = GD_NIC_DMABUF_UNPROBED;
+	else
+		f->nic_dmabuf = GD_NIC_DMABUF_UNKNOWN;
+	if (ret == -ENOSYS || ret == -EINVAL)
+		f->nic_dmabuf_errno = 0;
+}
+
+/* What the NIC probe said, in words for the record. */
+static void gd_nic_probe_text(const struct gd_route_facts *f, char *buf,
+			      size_t len)
+{
+	const char *verdict = f->nic_dmabuf == GD_NIC_DMABUF_YES ? "supported"
+			      : f->nic_dmabuf == GD_NIC_DMABUF_NO
+				      ? "not supported"
+				      : "unknown";
+
+	if (f->nic_dmabuf == GD_NIC_DMABUF_UNPROBED)
+		snprintf(buf, len, "%s",
+			 f->dmabuf_not_built
+				 ? "not probed: no DMA-BUF in this build"
+				 : "not probed (no protection domain yet)");
+	else
+		snprintf(
+			buf, len,
+			"%s: ibv_reg_dmabuf_mr(pd, 0, 0, 0, -1, 0) on %s answered errno %d (%s)%s",
+			verdict, f->nic_device, f->nic_dmabuf_errno,
+			gd_errno_name(f->nic_dmabuf_errno),
+			f->nic_dmabuf == GD_NIC_DMABUF_UNKNOWN
+				? ", neither EBADF (supported) nor EOPNOTSUPP/EPROTONOSUPPORT (not supported)"
+				: "");
+}
+
+/* The kernel version no longer decides (vendor kernels backport the
+ * import, and a new kernel's driver may lack it): a hint only. */
+static void gd_kernel_hint(const struct gd_route_facts *f, char *buf,
+			   size_t len)
+{
+	if (f->kernel_major <= 0)
+		snprintf(buf, len, "kernel version not read");
+	else if (f->kernel_major < 5 ||
+		 (f->kernel_major == 5 && f->kernel_minor < 12))
+		snprintf(
+			buf, len,
+			"kernel %d.%d predates mainline RDMA dma-buf import (Linux 5.12); a vendor kernel may have it backported: the NIC probe decides",
+			f->kernel_major, f->kernel_minor);
+	else
+		snprintf(
+			buf, len,
+			"kernel %d.%d has mainline RDMA dma-buf import (Linux >= 5.12); the NIC driver must implement it too: the NIC probe decides",
+			f->kernel_major, f->kernel_minor);
+}
+
+/* The last component of the link @fmt names under @root ("" if none). */
+static void __attribute__((format(printf, 4, 5)))
+gd_link_base(const char *root, char *out, size_t len, const char *fmt, ...)
+{
+	char rel[256], path[512], target[512];
+	const char *base;
+	va_list ap;
+	ssize_t n;
+
+	va_start(ap, fmt);
+	vsnprintf(rel, sizeof(rel), fmt, ap);
+	va_end(ap);
+	snprintf(path, sizeof(path), "%s/%s", root, rel);
+	out[0] = '\0';
+	n = readlink(path, target, sizeof(target) - 1);
+	if (n <= 0)
+		return;
+	target[n] = '\0';
+	base = strrchr(target, '/');
+	base = base ? base + 1 : target;
+	if (strlen(base) < len)
+		memcpy(out, base, strlen(base) + 1);
+}
+
+int gd_route_pcie_mapping_fits(const char *sysfs_root, const char *gpu_bdf,
+			       const char *ibdev, int host_native_atomic,
+			       char *why, size_t len)
+{
+	const char *root = sysfs_root && *sysfs_root ? sysfs_root : "/";
+	char nic_bdf[64], gpu_group[64], nic_group[64];
+
+	if (host_native_atomic != 1) {
+		snprintf(
+			why, len,
+			"not a cache-coherent platform (CU_DEVICE_ATTRIBUTE_HOST_NATIVE_ATOMIC_SUPPORTED=%d; NVIDIA maps it only over a coherent link such as Grace's NVLink-C2C)",
+			host_native_atomic);
+		return 0;
+	}
+	gd_link_base(root, nic_bdf, sizeof(nic_bdf),
+		     "sys/class/infiniband/%s/device", ibdev);
+	if (!nic_bdf[0]) {
+		snprintf(
+			why, len,
+			"%s has no PCI function in sysfs (sys/class/infiniband/%s/device), so it shares no IOMMU group with GPU %s",
+			ibdev, ibdev, gpu_bdf);
+		return 0;
+	}
+	gd_link_base(root, gpu_group, sizeof(gpu_group),
+		     "sys/bus/pci/devices/%s/iommu_group", gpu_bdf);
+	gd_link_base(root, nic_group, sizeof(nic_group),
+		     "sys/bus/pci/devices/%s/iommu_group", nic_bdf);
+	if (!gpu_group[0] || !nic_group[0]) {
+		snprintf(
+			why, len,
+			"no IOMMU group for %s%s%s (sys/bus/pci/devices/BDF/iommu_group; IOMMU off?), and the mapping needs GPU and NIC in one",
+			!gpu_group[0] ? gpu_bdf : "",
+			!gpu_group[0] && !nic_group[0] ? " and " : "",
+			!nic_group[0] ? nic_bdf : "");
+		return 0;
+	}
+	if (strcmp(gpu_group, nic_group)) {
+		snprintf(
+			why, len,
+			"GPU %s is in IOMMU group %s and %s (%s) in group %s; the mapping needs both in one",
+			gpu_bdf, gpu_group, ibdev, nic_bdf, nic_group);
+		return 0;
+	}
+	snprintf(why, len,
+		 "coherent platform, GPU %s and %s (%s) in IOMMU group %s",
+		 gpu_bdf, ibdev, nic_bdf, gpu_group);
+	return 1;
+}
+
 /* Append "; "-separated clauses to a reason buffer. */
 static void __attribute__((format(printf, 3, 4)))
 gd_reason_add(char *buf, size_t len, const char *fmt, ...)
@@ -249,17 +395,20 @@ static void gd_why_not_dmabuf(const struct gd_route_facts *f, char *buf,
 		gd_reason_add(
 			buf, len,
 			"GPU reports CU_DEVICE_ATTRIBUTE_GPU_DIRECT_RDMA_SUPPORTED=0");
-	if (!f->rdma_core_has_dmabuf)
+	if (f->dmabuf_not_built)
+		gd_reason_add(
+			buf, len,
+			"no DMA-BUF in this build (configured without ibv_reg_dmabuf_mr: rebuild against rdma-core >= 34)");
+	else if (!f->rdma_core_has_dmabuf)
 		gd_reason_add(
 			buf, len,
 			"rdma-core lacks ibv_reg_dmabuf_mr (needs rdma-core >= 34)");
-	if (f->kernel_major > 0 &&
-	    (f->kernel_major < 5 ||
-	     (f->kernel_major == 5 && f->kernel_minor < 12)))
+	if (f->nic_dmabuf == GD_NIC_DMABUF_NO)
 		gd_reason_add(
 			buf, len,
-			"kernel %d.%d predates RDMA dma-buf import (Linux >= 5.12)",
-			f->kernel_major, f->kernel_minor);
+			"%s cannot import a dma-buf: ibv_reg_dmabuf_mr(pd, 0, 0, 0, -1, 0) answered errno %d (%s), so its driver or the kernel's RDMA stack lacks DMA-BUF support",
+			f->nic_device, f->nic_dmabuf_errno,
+			gd_errno_name(f->nic_dmabuf_errno));
 }
 
 static void gd_why_not_peermem(const struct gd_route_facts *f, char *buf,
@@ -295,7 +444,7 @@ static void gd_decide_requested(const struct gd_route_facts *f,
 	bool dmabuf = requested == GD_ROUTE_DMABUF;
 	char *chosen_why_not = dmabuf ? d->why_not_dmabuf : d->why_not_peermem;
 	char *other_why_not = dmabuf ? d->why_not_peermem : d->why_not_dmabuf;
-	char other[256];
+	char other[512];
 
 	d->route = requested;
 	d->possible = true;
@@ -307,10 +456,10 @@ static void gd_decide_requested(const struct gd_route_facts *f,
 			       : "; a peer-memory module is loaded");
 	else
 		snprintf(d->why, sizeof(d->why),
-			 "requested (:%s) although %.200s",
+			 "requested (:%s) although %.400s",
 			 dmabuf ? "dmabuf" : "peermem", chosen_why_not);
 	chosen_why_not[0] = '\0';
-	snprintf(other, sizeof(other), "not requested%s%.200s",
+	snprintf(other, sizeof(other), "not requested%s%.400s",
 		 other_why_not[0] ? "; also: " : "", other_why_not);
 	memcpy(other_why_not, other, sizeof(other));
 }
@@ -323,7 +472,16 @@ static void gd_decide_auto(const struct gd_route_facts *f,
 		d->possible = true;
 		snprintf(
 			d->why, sizeof(d->why),
-			"GPU reports CU_DEVICE_ATTRIBUTE_DMA_BUF_SUPPORTED=1 and rdma-core has ibv_reg_dmabuf_mr: DMA-BUF needs no peer-memory module");
+			"GPU reports CU_DEVICE_ATTRIBUTE_DMA_BUF_SUPPORTED=1 and rdma-core has ibv_reg_dmabuf_mr: DMA-BUF needs no peer-memory module%s%s",
+			f->nic_dmabuf == GD_NIC_DMABUF_YES
+				? "; the NIC probe answered EBADF (supported) on "
+			: f->nic_dmabuf == GD_NIC_DMABUF_UNKNOWN
+				? "; the NIC probe's answer is unknown on "
+				: "",
+			f->nic_dmabuf == GD_NIC_DMABUF_YES ||
+					f->nic_dmabuf == GD_NIC_DMABUF_UNKNOWN
+				? f->nic_device
+				: "");
 		/* The attribute does not say the NIC driver can import: keep
 		 * peer-memory as the fallback when it is usable. */
 		if (!d->why_not_peermem[0])
@@ -351,8 +509,8 @@ static void gd_decide_auto(const struct gd_route_facts *f,
 		d->peermem_conflict
 			? "no usable GPU registration route: DMA-BUF unavailable and two peer-memory modules conflict; unload nv_peer_mem"
 		: f->ofed_peer_api
-			? "no supported GPU registration route: load nvidia-peermem (modprobe nvidia-peermem; MLNX/DOCA-OFED is present), or for DMA-BUF use the open GPU kernel module >= 515, CUDA >= 11.7, rdma-core >= 34 and Linux >= 5.12"
-			: "no supported GPU registration route: for DMA-BUF use the open GPU kernel module >= 515, CUDA >= 11.7, rdma-core >= 34 and Linux >= 5.12; nvidia-peermem needs the peer-memory API of MLNX_OFED/DOCA-OFED and cannot load on inbox kernels");
+			? "no supported GPU registration route: load nvidia-peermem (modprobe nvidia-peermem; MLNX/DOCA-OFED is present), or for DMA-BUF use the open GPU kernel module >= 515, CUDA >= 11.7, rdma-core >= 34 and a NIC whose driver imports dma-bufs (Linux >= 5.12 or a backport)"
+			: "no supported GPU registration route: for DMA-BUF use the open GPU kernel module >= 515, CUDA >= 11.7, rdma-core >= 34 and a NIC whose driver imports dma-bufs (Linux >= 5.12 or a backport); nvidia-peermem needs the peer-memory API of MLNX_OFED/DOCA-OFED and cannot load on inbox kernels");
 }
 
 void gd_route_decide(const struct gd_route_facts *facts,
@@ -403,6 +561,7 @@ struct json_object *gd_route_evidence(const struct gd_route_facts *facts,
 	struct json_object *ev = json_object_new_object();
 	struct json_object *why_not = json_object_new_object();
 	struct json_object *f = json_object_new_object();
+	char text[320];
 
 	gd_add_str(ev, "route",
 		   d->possible ? gd_mem_route_name(d->route) : "none");
@@ -444,6 +603,10 @@ struct json_object *gd_route_evidence(const struct gd_route_facts *facts,
 		json_object_object_add(
 			f, "bar1_bytes",
 			json_object_new_int64((int64_t)facts->bar1_bytes));
+	gd_nic_probe_text(facts, text, sizeof(text));
+	gd_add_str(f, "nic_dma_buf", text);
+	gd_kernel_hint(facts, text, sizeof(text));
+	gd_add_str(f, "kernel_hint", text);
 	gd_add_str(f, "cuda_checked", facts->cuda_status);
 	if (facts->driver_error[0])
 		gd_add_str(f, "driver_error", facts->driver_error);

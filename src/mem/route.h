@@ -13,6 +13,13 @@
 
 struct json_object;
 
+enum gd_nic_dmabuf {
+	GD_NIC_DMABUF_UNPROBED = 0, /* no protection domain to ask */
+	GD_NIC_DMABUF_YES,	    /* EBADF: the kernel looked for the fd */
+	GD_NIC_DMABUF_NO,	    /* EOPNOTSUPP or EPROTONOSUPPORT */
+	GD_NIC_DMABUF_UNKNOWN,	    /* any other answer */
+};
+
 /* Everything the decision looks at; gathered by gd_route_probe() or filled
  * by tests. -1 means "unknown / could not be read". */
 struct gd_route_facts {
@@ -21,10 +28,16 @@ struct gd_route_facts {
 				*/
 	int cuda_driver_version;   /* cuDriverGetVersion, e.g. 12040 */
 	bool rdma_core_has_dmabuf; /* ibv_reg_dmabuf_mr resolvable */
-	bool peermem_loaded;	   /* /sys/module/nvidia_peermem */
-	bool nv_peer_mem_loaded;   /* /sys/module/nv_peer_mem (legacy) */
-	int open_kernel_module;	   /* /proc/driver/nvidia/version says Open */
-	int ofed_peer_api;	   /* /sys/module/mlx_compat: MLNX/DOCA-OFED */
+	bool dmabuf_not_built;	   /* built without HAVE_IBV_REG_DMABUF_MR */
+	/* the NCCL-style probe (mem_cuda.c) on the protection domain's device,
+	 * and the errno it answered (0 when not probed) */
+	enum gd_nic_dmabuf nic_dmabuf;
+	int nic_dmabuf_errno;
+	char nic_device[64];
+	bool peermem_loaded;	 /* /sys/module/nvidia_peermem */
+	bool nv_peer_mem_loaded; /* /sys/module/nv_peer_mem (legacy) */
+	int open_kernel_module;	 /* /proc/driver/nvidia/version says Open */
+	int ofed_peer_api;	 /* /sys/module/mlx_compat: MLNX/DOCA-OFED */
 	int kernel_major, kernel_minor; /* proc/sys/kernel/osrelease, -1 */
 	int writes_ordering;	       /* GPU_DIRECT_RDMA_WRITES_ORDERING, -1 */
 	unsigned long long bar1_bytes; /* BAR1 aperture (PCI sysfs), 0 */
@@ -40,9 +53,9 @@ struct gd_route_decision {
 	enum gd_mem_route fallback;
 	bool possible;
 	bool peermem_conflict; /* nvidia_peermem and nv_peer_mem both loaded */
-	char why[256];	       /* why this route */
-	char why_not_dmabuf[256]; /* empty when chosen */
-	char why_not_peermem[256];
+	char why[512];	       /* why this route */
+	char why_not_dmabuf[512]; /* empty when chosen */
+	char why_not_peermem[512];
 	char stop_condition[512]; /* when !possible: what blocks testing */
 };
 
@@ -57,6 +70,18 @@ int gd_route_probe_cached(const char *sysfs_root, int gpu,
 /* Forget the cached facts and close NVML (tests that change the fake
  * driver's answers between registrations). */
 void gd_route_forget(void);
+/* Record the NIC's answer @ret (0 or -errno) to the DMA-BUF probe on
+ * @device (mem_cuda.c). */
+void gd_route_set_nic_probe(struct gd_route_facts *f, const char *device,
+			    int ret);
+/* Can a PCIe-mapped DMA-BUF export of GPU @gpu_bdf be imported by
+ * @ibdev? NVIDIA maps it only on a cache-coherent platform
+ * (@host_native_atomic, CU_DEVICE_ATTRIBUTE_HOST_NATIVE_ATOMIC_SUPPORTED,
+ * is 1) with GPU and NIC in one IOMMU group (<root>/sys/bus/pci/devices/
+ * BDF/iommu_group). 1 yes, 0 no; @why says which facts decided. */
+int gd_route_pcie_mapping_fits(const char *sysfs_root, const char *gpu_bdf,
+			       const char *ibdev, int host_native_atomic,
+			       char *why, size_t len);
 /* Pure: decide @requested (AUTO, DMABUF or PEERMEM) from @facts. */
 void gd_route_decide(const struct gd_route_facts *facts,
 		     enum gd_mem_route requested,

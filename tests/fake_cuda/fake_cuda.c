@@ -36,6 +36,8 @@
  *   GD_FAKE_CUDA_WRITES_ORDERING=N  GPU_DIRECT_RDMA_WRITES_ORDERING: 0 none
  *                                   (default), 100 owner, 200 all devices
  *   GD_FAKE_CUDA_FLUSH_OPTIONS=N    GPU_DIRECT_RDMA_FLUSH_WRITES_OPTIONS (1)
+ *   GD_FAKE_CUDA_HOST_ATOMIC=0|1    HOST_NATIVE_ATOMIC_SUPPORTED (0): 1 is a
+ *                                   coherent platform (Grace)
  *   GD_FAKE_CUDA_BAR1_BYTES=N       BAR1 aperture: DMA-BUF exports beyond N
  *                                   live bytes fail with OUT_OF_MEMORY
  *   GD_FAKE_CUDA_ALLOC_FAIL=1       cuMemAlloc fails with OUT_OF_MEMORY
@@ -308,6 +310,9 @@ CUresult cuDeviceGetAttribute(int *value, CUdevice_attribute attr, CUdevice dev)
 	case GD_CU_ATTR_GDR_WRITES_ORDERING:
 		*value = (int)fake_int("GD_FAKE_CUDA_WRITES_ORDERING",
 				       GD_CU_WRITES_ORDERING_NONE);
+		break;
+	case GD_CU_ATTR_HOST_NATIVE_ATOMIC:
+		*value = (int)fake_int("GD_FAKE_CUDA_HOST_ATOMIC", 0);
 		break;
 	case GD_CU_ATTR_GDR_FLUSH_WRITES_OPTIONS:
 		*value = (int)fake_int("GD_FAKE_CUDA_FLUSH_OPTIONS",

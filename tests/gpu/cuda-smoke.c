@@ -120,9 +120,11 @@ out_free:
 }
 
 /* The export the backend does by default (flags 0), then with the PCIe
- * flag asked for: used, or refused and recorded with flags 0. */
+ * flag asked for: used, or refused and recorded with flags 0. The PCIe
+ * export only on a coherent platform (@host_atomic 1): elsewhere no NIC
+ * could import it, so the backend exports with flags 0 there too. */
 static void case_export(const struct gd_cuda_ctx *ctx, uint64_t dptr,
-			int dmabuf_supported)
+			int dmabuf_supported, int host_atomic)
 {
 	struct gd_cuda_export e;
 	char why[512] = "";
@@ -137,6 +139,12 @@ static void case_export(const struct gd_cuda_ctx *ctx, uint64_t dptr,
 	check(e.fd >= 0 && e.flags == 0 && !e.pcie_note[0],
 	      "DMA-BUF export of 64 MiB with flags 0 (default path)");
 	close(e.fd);
+	if (host_atomic != 1) {
+		step("INFO",
+		     "DMA-BUF export with the PCIe flag not tried: not a cache-coherent platform (HOST_NATIVE_ATOMIC_SUPPORTED=%d), where NVIDIA maps it for no NIC",
+		     host_atomic);
+		return;
+	}
 	if (gd_cuda_export_dmabuf(ctx, dptr, SMOKE_LEN_BYTES, true, &e, why,
 				  sizeof(why))) {
 		step("FAIL", "DMA-BUF export with the PCIe flag asked: %s",
@@ -235,7 +243,7 @@ static void case_buffer(int gpu, const struct gd_gpu_info *g)
 	check(!gd_cuda_prepare_rdma(&ctx, dptr),
 	      "not managed memory; CU_POINTER_ATTRIBUTE_SYNC_MEMOPS set");
 	case_copies(&ctx, dptr);
-	case_export(&ctx, dptr, g->dmabuf_supported);
+	case_export(&ctx, dptr, g->dmabuf_supported, g->host_native_atomic);
 	case_pattern(gpu, &ctx, dptr);
 	check(!gd_cuda_mem_free(&ctx, base),
 	      "free (cuMemFree on the retained context)");

@@ -26,7 +26,11 @@ if command -v readelf >/dev/null; then
 	check "cuda-smoke needs none of libibverbs, librdmacm, json-c ($(echo $needed))" \
 		sh -c "! echo '$needed' | grep -Eq 'libibverbs|librdmacm|libjson-c'"
 fi
-GD_CUDA_LIBRARY=$fake GD_FAKE_CUDA_DRIVER_VERSION=12080 \
+# HOST_ATOMIC=1: a coherent platform, where the PCIe export is tried;
+# GD_GPU_NIC=no: the fake GPU is never registered with a real NIC.
+GD_GPU_NIC=no
+export GD_GPU_NIC
+GD_CUDA_LIBRARY=$fake GD_FAKE_CUDA_DRIVER_VERSION=12080 GD_FAKE_CUDA_HOST_ATOMIC=1 \
 	sh "$src/tests/gpu/run.sh" "$build" cuda:0 >"$out" 2>&1
 rc=$?
 cat "$out"
@@ -43,14 +47,22 @@ for step in "no cuInit retry: a failed cuInit stays failed" \
 	check "PASS $step" grep -q "^PASS $step" "$out"
 done
 # The PCIe flag refused: the fallback to flags 0 is a checked step too.
-GD_CUDA_LIBRARY=$fake GD_FAKE_CUDA_DRIVER_VERSION=12080 \
+GD_CUDA_LIBRARY=$fake GD_FAKE_CUDA_DRIVER_VERSION=12080 GD_FAKE_CUDA_HOST_ATOMIC=1 \
 	GD_FAKE_CUDA_PCIE_FLAG_REFUSE=1 "$build/tests/gpu/cuda-smoke" cuda:0 >"$out" 2>&1
 rc=$?
 check "PCIe flag refused: cuda-smoke still passes (exit $rc)" test "$rc" -eq 0
 check "PASS fell back to flags 0 and said why" \
 	grep -q "^PASS DMA-BUF export: PCIe flag not used, fell back to flags 0" "$out"
+# Not a coherent platform: the PCIe export is not tried, and said why.
+GD_CUDA_LIBRARY=$fake GD_FAKE_CUDA_DRIVER_VERSION=12080 \
+	"$build/tests/gpu/cuda-smoke" cuda:0 >"$out" 2>&1
+rc=$?
+check "not coherent: cuda-smoke passes (exit $rc)" test "$rc" -eq 0
+check "not coherent: the PCIe export is not tried, and the line says why" \
+	sh -c "grep -q '^INFO DMA-BUF export with the PCIe flag not tried: not a cache-coherent platform' '$out' &&
+		! grep -q 'MAPPING_TYPE_PCIE' '$out'"
 # From a plain checkout: run.sh compiles cuda-smoke and the fake itself.
-env -u GD_TOP_BUILDDIR GD_GPU_FAKE=1 GD_FAKE_CUDA_DRIVER_VERSION=12080 \
+env -u GD_TOP_BUILDDIR GD_GPU_FAKE=1 GD_FAKE_CUDA_DRIVER_VERSION=12080 GD_FAKE_CUDA_HOST_ATOMIC=1 \
 	sh "$src/tests/gpu/run.sh" cuda:0 >"$out" 2>&1
 rc=$?
 check "GD_GPU_FAKE=1: run.sh builds the fake and passes (exit $rc)" test "$rc" -eq 0

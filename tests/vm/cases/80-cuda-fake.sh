@@ -115,9 +115,10 @@ else
 	tap_check $? "dmabuf run: stderr names the missing DMA-BUF support" "$WORK/$n.txt"
 
 	# (f) the default route with the fake's H200-like DMA-BUF attribute 1:
-	# rxe cannot import a dma-buf, so auto falls back to peer-memory when a
-	# peer-memory module is loaded (a fixture /sys/module/nvidia_peermem),
-	# and records both attempts; without one, no fallback and DD fails.
+	# auto asks rxe0 as NCCL does (ibv_reg_dmabuf_mr(pd, 0, 0, 0, -1, 0)),
+	# rxe answers EOPNOTSUPP, so auto picks peer-memory when a peer-memory
+	# module is loaded (a fixture /sys/module/nvidia_peermem) without a
+	# DMA-BUF attempt; without one, no route and DD fails saying why.
 	# Registrations ask for relaxed ordering (rxe accepts the optional
 	# flag); MLX5_SCATTER_TO_CQE=0 is set before the device is opened.
 	fx=$WORK/root
@@ -130,14 +131,15 @@ else
 	check $n "$RC == 0 and $(bw_phase_ok DD)
 		and all(.phases[1].memory.local, .phases[1].memory.remote;
 			.route == \"peermem\" and .route_evidence.route == \"peermem\"
-			and (.route_evidence.attempts | length) == 2
-			and .route_evidence.attempts[0].route == \"dmabuf\"
-			and .route_evidence.attempts[0].ok == false
-			and (.route_evidence.attempts[0].error | contains(\"ibv_reg_dmabuf_mr\"))
-			and .route_evidence.attempts[1].route == \"peermem\"
-			and .route_evidence.attempts[1].ok == true
+			and (.route_evidence.attempts | length) == 1
+			and .route_evidence.attempts[0].route == \"peermem\"
+			and .route_evidence.attempts[0].ok == true
+			and (.route_evidence.why_not.dmabuf
+				| contains(\"rxe0 cannot import a dma-buf: ibv_reg_dmabuf_mr(pd, 0, 0, 0, -1, 0) answered errno 95 (EOPNOTSUPP)\"))
+			and (.route_evidence.facts.nic_dma_buf | startswith(\"not supported: \"))
+			and (.route_evidence.facts.kernel_hint | startswith(\"kernel \"))
 			and .gpu.verify_read_back == \"cuFlushGPUDirectRDMAWrites\")" \
-		"auto route, DMA-BUF attribute 1, rxe cannot import: fell back to peermem on both sides, both attempts recorded, DD verified after the flush"
+		"auto route, DMA-BUF attribute 1, rxe0's probe answers EOPNOTSUPP: peermem on both sides without a DMA-BUF attempt, the probe and the kernel hint recorded, DD verified after the flush"
 	check $n '(.header.pcie_relaxed_ordering | startswith("on"))
 		and (.header.mlx5_scatter_to_cqe | startswith("0 (set by gdperf"))' \
 		"header: relaxed ordering on, MLX5_SCATTER_TO_CQE=0 set by gdperf"
@@ -145,8 +147,9 @@ else
 	cuda_run $n "$FAKE" gd_write_bw -n $ITERS -s $SIZE --mem=cuda:0 --phases=HH,DD
 	check $n "$RC == 1 and $(bw_phase_ok HH)
 		and (.phases[1] | .status == \"failed\"
-			and (.error.message | contains(\"ibv_reg_dmabuf_mr\")))" \
-		"auto route without a peer-memory module: no fallback, DD fails with the DMA-BUF error"
+			and (.error.message | contains(\"no supported GPU registration route\")
+				and contains(\"rxe0 cannot import a dma-buf: ibv_reg_dmabuf_mr\")))" \
+		"auto route without a peer-memory module: no route, DD fails naming rxe0's answer to the DMA-BUF probe"
 	n=relaxed_off
 	export MLX5_SCATTER_TO_CQE=1
 	cuda_run $n "$FAKE" gd_write_bw \
