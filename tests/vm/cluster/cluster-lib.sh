@@ -136,6 +136,25 @@ peer_aborted() {
 	peer_get abort /tmp/peer-abort
 }
 
+# cl_link_state: what a node that lost its peer can say of its own link,
+# as comments: carrier, eth0's and rxe0's counters, the transmit queue's
+# timeouts and the kernel's last lines.
+cl_link_state() {
+	local q
+	diag "$GD_NODE link: carrier $(cat /sys/class/net/eth0/carrier 2>/dev/null), operstate $(cat /sys/class/net/eth0/operstate 2>/dev/null), rxe0 $(cat /sys/class/infiniband/rxe0/ports/1/state 2>/dev/null)"
+	diag "$GD_NODE link: eth0 $(cd /sys/class/net/eth0/statistics 2>/dev/null &&
+		for q in tx_packets tx_dropped tx_errors rx_packets rx_dropped rx_errors; do printf '%s %s ' $q "$(cat $q)"; done)"
+	for q in /sys/class/net/eth0/queues/tx-*/tx_timeout; do
+		[ -f "$q" ] && diag "$GD_NODE link: $(basename "$(dirname "$q")") tx_timeout $(cat "$q")"
+	done
+	diag "$GD_NODE link: rxe0 sent_pkts $(hw_value sent_pkts) rcvd_pkts $(hw_value rcvd_pkts)"
+	dmesg | tail -n 15 | sed "s/^/# $GD_NODE dmesg: /"
+}
+
+hw_value() {
+	cat "/sys/class/infiniband/rxe0/ports/1/hw_counters/$1" 2>/dev/null
+}
+
 # cl_bail REASON: this node gives up. It tells the peer (flag abort), says
 # why (node01 as a TAP failure), keeps its work files, and exits 1 once the
 # peer has seen it (its own abort flag appears, or it stops answering) or
@@ -146,6 +165,7 @@ cl_bail() {
 	printf '%s: %s\n' "$GD_NODE" "$1" >/tmp/abort.txt
 	flag abort /tmp/abort.txt
 	[ "$GD_NODE" = node01 ] && tap_not_ok "$GD_NODE stopped the cluster test: $1" >&2
+	cl_link_state >&2
 	cp -r "$WORK" "$GD_VM_OUT/" 2>/dev/null
 	local t0 st
 	t0=$(uptime_s)
