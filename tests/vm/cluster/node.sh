@@ -40,6 +40,7 @@ for part in $PARTS; do
 	diag "$GD_NODE: part $part took $((t1 - t0)) s"
 done
 cp -r "$WORK" "$GD_VM_OUT/" 2>/dev/null
+cl_kernel_report
 # node02 serves its flags until node01 is done with them; node01 leaves
 # last, once node02 has gone (no more answers to ping).
 if [ "$GD_NODE" = node01 ]; then
