@@ -79,6 +79,12 @@ EXTRA_DIST += tests/version.sh
 TESTS += tests/output-full.sh
 EXTRA_DIST += tests/output-full.sh
 
+# The other branch of every #ifdef HAVE_IBV_REG_DMABUF_MR (rdma-core < 34).
+TESTS += tests/no-dmabuf-build.sh
+EXTRA_DIST += tests/no-dmabuf-build.sh
+AM_TESTS_ENVIRONMENT += GD_CC='$(CC)'; export GD_CC; \
+	GD_CC_FLAGS='$(DEFS) $(AM_CPPFLAGS) $(CPPFLAGS) $(AM_CFLAGS) $(CFLAGS)'; export GD_CC_FLAGS;
+
 # One maintainer address in AUTHORS and the Debian and RPM packaging.
 TESTS += tests/maintainer.sh
 EXTRA_DIST += tests/maintainer.sh
