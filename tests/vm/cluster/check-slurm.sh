@@ -34,7 +34,7 @@ campaign() {
 # report NAME PLANDIR: gd_report over campaign NAME's results with the plan.
 report() {
 	run_bounded 120 "$D/$1.report.md" gd_report --plan "$2/plan.json" \
-		--json "$D/$1.report.json" --max-cv 1 --min-deviation 0.5 "$RES"
+		--json "$D/$1.report.json" --max-cv 1 --min-deviation 0.9 "$RES"
 	RC=$?
 	report_outcome "$D/$1.report.json" >"$D/$1.outcome"
 }

@@ -31,8 +31,11 @@ if [ "$GD_NODE" = node01 ]; then
 
 	# TCG timing noise between identical runs is far above a real
 	# cluster's; these checks are about the plumbing, as in cases/70-cluster.
+	# --min-deviation 0.9 (pdsh, local and Slurm alike: their outcomes are
+	# compared): beside a busy CPU a round-3 execution measured 60% below
+	# its rail's median with nothing wrong (repeat on c65f9e6, part local).
 	run_bounded 120 "$D/report.md" gd_report --plan "$PLAN/plan.json" \
-		--json "$D/report.json" --max-cv 1 --min-deviation 0.5 "$RES"
+		--json "$D/report.json" --max-cv 1 --min-deviation 0.9 "$RES"
 	rc=$?
 	echo $rc >"$D/report.rc"
 	st=1
