@@ -67,9 +67,12 @@ cp "$RES"/doctor-node01.json "$RES"/doctor-node02.json "$D/" 2>/dev/null
 
 # The plan again as plan "fault", node02's packets dropped in the middle of two of
 # its runs: each run measures for 6 s (-D 3, two phases, one round), so the
-# cut, 3 s after the run connected, lands inside the measurement.
+# cut, 3 s after the run connected, lands inside the measurement. A run
+# limit of 90 s, not 40: beside a busy CPU and two more guests, a round-3
+# run of this plan was still measuring when 40 s ended it (SIGTERM), while
+# the faulted runs end on their own 10 s completion timeout either way.
 FPLAN=$CAMP/fault-plan
-camp_plan --name fault --repeat 1 --tool-args "-D 3 -s 65536" --launcher pdsh \
+camp_plan --name fault --repeat 1 --run-limit 90 --tool-args "-D 3 -s 65536" --launcher pdsh \
 	--quiet --out-dir "$FPLAN" >"$D/fault-plan.out" 2>&1 &&
 	to_peer "$FPLAN/plan.json" "$FPLAN/plan.sbatch" "$FPLAN/plan.steps" 2>>"$D/fault-plan.out" ||
 	cl_bail "no fault plan: $(head -3 "$D/fault-plan.out" | tr '\n' ' ')"
