@@ -127,6 +127,7 @@ static const struct sample samples[] = {
 	{ "max-size", "64K", { NULL } },
 	{ "warmup", "5", { NULL } },
 	{ "timeout", "500", { NULL } },
+	{ "max-memory", "1G", { NULL } },
 	{ "cpu", "0", { NULL } },
 	{ "phases", "HH", { NULL } },
 	{ "repeat", "2", { NULL } },

@@ -368,7 +368,7 @@ static void test_server_waiting_line(void **state)
 {
 	struct side *srv = calloc(1, sizeof(*srv));
 	struct late_client *lc = calloc(1, sizeof(*lc));
-	char port[16], want[128], text[4096] = "";
+	char port[16], want[256], text[4096] = "";
 	FILE *f = tmpfile();
 	pthread_t th;
 	size_t n;
@@ -389,7 +389,7 @@ static void test_server_waiting_line(void **state)
 	text[n] = '\0';
 	snprintf(
 		want, sizeof(want),
-		" Waiting for client on port %u (gd_write_bw, the test travels from the client)...\n",
+		" Waiting for client on port %u (gd_write_bw, the test travels from the client; anyone who can reach this port may run one within this server's limits)...\n",
 		lc->port);
 	assert_has(text, want);
 	assert_null(

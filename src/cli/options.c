@@ -17,6 +17,7 @@
 
 #include "util/error.h"
 #include "mem/mem.h"
+#include "engine/limits.h"
 #include "cli/options.h"
 #include "cli/options_priv.h"
 #include "engine/numa.h"
@@ -161,6 +162,11 @@ void gd_opts_defaults(const struct gd_test *test, struct gd_opts *o)
 	o->gid_index = -1;
 	o->tcp_port = 18515;
 	o->oob_timeout_ms = 10000;
+	o->handshake_timeout_s = 5;
+	o->max_memory_bytes = GD_LIMIT_MEM_DEFAULT;
+	o->max_time_s = GD_LIMIT_TIME_DEFAULT;
+	o->max_qps = GD_LIMIT_QPS_DEFAULT;
+	o->max_memories = GD_LIMIT_MEMORIES_DEFAULT;
 	o->conn = GD_CONN_RC;
 	o->size_bytes = test->default_size_bytes;
 	o->min_size_bytes = GD_SWEEP_MIN_BYTES;

@@ -38,6 +38,13 @@ struct json_object *gd_opts_to_wire(const struct gd_test *test,
 int gd_opts_from_wire(const struct gd_test *test, struct gd_opts *o,
 		      struct json_object *wire, char *field, size_t field_len,
 		      char *ours, char *theirs, size_t val_len);
+/*
+ * Server side, after a client it refused: the travelling fields it was not
+ * given go back to @saved (gd_opts_to_wire of its own options before the
+ * first client), so that nothing of that client stays for the next.
+ */
+int gd_opts_wire_restore(const struct gd_test *test, struct gd_opts *o,
+			 struct json_object *saved);
 /* Test description object for the JSON document. */
 /* Every option's effective value (defaults, --config, command line) under
  * its long name in snake_case ("ib-dev" -> "ib_dev"), and "config": {file,

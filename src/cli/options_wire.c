@@ -187,6 +187,34 @@ int gd_opts_from_wire(const struct gd_test *test, struct gd_opts *o,
 	return gd_opts_validate(test, o);
 }
 
+int gd_opts_wire_restore(const struct gd_test *test, struct gd_opts *o,
+			 struct json_object *saved)
+{
+	(void)test;
+	for (size_t i = 0; i < GD_NOPTS; i++) {
+		const struct gd_opt_def *d = &gd_opt_table[i];
+		struct json_object *v = NULL;
+		int ret;
+
+		if (!(d->flags & GD_F_TRAVELS) || gd_is_given(o, i))
+			continue;
+		if (!json_object_object_get_ex(saved, d->long_name, &v))
+			return gd_err(-EPROTO, "no saved value of --%s",
+				      d->long_name);
+		/* an unset optional number (-D): 0, below its range */
+		if ((d->type == GD_T_U64 || d->type == GD_T_SIZE) &&
+		    json_object_is_type(v, json_type_int) &&
+		    json_object_get_int64(v) == 0) {
+			*(uint64_t *)((char *)o + d->offset) = 0;
+			continue;
+		}
+		ret = gd_wire_store(d, o, v);
+		if (ret)
+			return gd_err(ret, "cannot restore --%s", d->long_name);
+	}
+	return 0;
+}
+
 /* JSON document keys carry their unit; the wire keeps option names. */
 static const char *const gd_describe_keys[][2] = {
 	{ "size", "size_bytes" },
@@ -327,6 +355,7 @@ struct json_object *gd_opts_effective(const struct gd_opts *o)
 const struct gd_opts_ops gd_cli_opts_ops = {
 	.to_wire = gd_opts_to_wire,
 	.from_wire = gd_opts_from_wire,
+	.restore = gd_opts_wire_restore,
 	.effective = gd_opts_effective,
 	.describe = gd_opts_describe,
 };

@@ -12,6 +12,7 @@ libgdperf_la_SOURCES += \
 	src/engine/session.c src/engine/session.h \
 	src/engine/preflight.c src/engine/preflight.h \
 	src/engine/time_account.c src/engine/time_account.h \
+	src/engine/limits.c src/engine/limits.h \
 	src/engine/sweep.c src/engine/sweep.h src/engine/sweep_report.c \
 	src/engine/sweep_precision.c src/engine/step.c \
 	src/engine/loop.c src/engine/ops_bw.c src/engine/ops_lat.c \

@@ -35,6 +35,10 @@ struct gd_opts_ops {
 			 struct json_object *wire, char *field,
 			 size_t field_len, char *ours, char *theirs,
 			 size_t val_len);
+	/* server: the fields a refused client set back to @saved, a
+	 * to_wire of the server's own options */
+	int (*restore)(const struct gd_test *test, struct gd_opts *o,
+		       struct json_object *saved);
 	/* every option's effective value by long name */
 	struct json_object *(*effective)(const struct gd_opts *o);
 	/* the test description object of the JSON document */
@@ -72,6 +76,10 @@ struct gd_opts {
 	bool loopback;
 	bool rdma_cm;
 	uint64_t oob_timeout_ms;
+	/* server: a connection's hello and test within this, else the next */
+	uint64_t handshake_timeout_s;
+	/* server: what a client may ask for (engine/limits.h) */
+	uint64_t max_memory_bytes, max_time_s, max_qps, max_memories;
 	/* test shape (travels) */
 	enum gd_conn conn;
 	uint64_t size_bytes;

@@ -25,6 +25,7 @@
 #include "util/stop.h"
 #include "engine/session.h"
 #include "engine/payload.h"
+#include "engine/limits.h"
 
 #define GD_SERVER_ACCEPT_WAIT_MS (INT_MAX / 2)
 
@@ -80,6 +81,29 @@ static void gd_default_phases(struct gd_opts *o)
 	o->phases = strdup(list);
 }
 
+/* The request the server just adopted, against its limits, raised to what
+ * its own command line asked for (an operator's explicit options run as
+ * given; the client must match them). */
+static int gd_check_limits(struct gd_session *s, char *field, size_t field_len,
+			   char *ours, char *theirs, size_t val_len)
+{
+	struct gd_limits l;
+	struct gd_request r;
+	char msg[512];
+	int ret = gd_limits_request(s->o, &r);
+
+	if (ret)
+		return ret;
+	gd_limits_from_opts(s->o, &l);
+	gd_limits_raise(&l, &s->server_own);
+	ret = gd_limits_check(&l, &r, field, field_len, msg, sizeof(msg));
+	s->limit_time_s = l.time_s;
+	if (!ret)
+		return 0;
+	gd_limits_values(&l, &r, field, ours, theirs, val_len);
+	return gd_err(ret, "%s", msg);
+}
+
 static int gd_exchange_test(struct gd_session *s)
 {
 	struct json_object *w = NULL;
@@ -96,9 +120,15 @@ static int gd_exchange_test(struct gd_session *s)
 	ret = gd_oob_recv(&s->oob, GD_FRAME_TEST, &w);
 	if (ret)
 		return ret;
+	/* before the first client's values: later ones must not raise it */
+	if (!s->server_own_set)
+		s->server_own_set = !gd_limits_request(s->o, &s->server_own);
 	ret = s->o->ops->from_wire(s->test, s->o, w, field, sizeof(field), ours,
 				   theirs, sizeof(ours));
 	json_object_put(w);
+	if (!ret)
+		ret = gd_check_limits(s, field, sizeof(field), ours, theirs,
+				      sizeof(ours));
 	if (ret) {
 		struct json_object *r = json_object_new_object();
 
@@ -115,6 +145,62 @@ static int gd_exchange_test(struct gd_session *s)
 		return ret;
 	}
 	return gd_oob_send(&s->oob, GD_FRAME_ACCEPT, NULL);
+}
+
+/*
+ * A server waits for its client as long as it takes, like perftest; a
+ * connection that fails the handshake (silent past --handshake-timeout,
+ * garbage, another test or version, a request over a limit) is closed with
+ * one line and the next one is awaited. The first valid client is the run.
+ */
+static int gd_serve_loop(struct gd_session *s, int listen_fd,
+			 struct json_object *own)
+{
+	const struct gd_opts *o = s->o;
+	int ret;
+
+	for (;;) {
+		s->oob.timeout_ms = GD_SERVER_ACCEPT_WAIT_MS;
+		ret = gd_oob_accept_fd(&s->oob, listen_fd);
+		if (ret)
+			return ret;
+		s->oob.timeout_ms = (int)(o->handshake_timeout_s * 1000);
+		gd_stop_during("setting up the test with peer %s",
+			       s->oob.peer_name);
+		ret = gd_session_handshake(s);
+		s->oob.timeout_ms = (int)o->oob_timeout_ms;
+		/* --loopback: the one client is this process's other half */
+		if (o->loopback ||
+		    !gd_limits_next_client(ret, gd_stop_signal()))
+			return ret;
+		if (ret == -ETIMEDOUT)
+			gd_report_notice(
+				"%s: closed the connection from %s: no hello and test within %" PRIu64
+				" s (--handshake-timeout); waiting for the next client",
+				s->test->name, s->oob.peer_name,
+				o->handshake_timeout_s);
+		else
+			gd_report_notice(
+				"%s: closed the connection from %s: %s; waiting for the next client",
+				s->test->name, s->oob.peer_name, gd_err_msg());
+		gd_oob_close(&s->oob);
+		gd_err_clear();
+		ret = o->ops->restore(s->test, s->o, own);
+		if (ret)
+			return ret;
+		gd_stop_during("waiting for a client on port %" PRIu64,
+			       o->tcp_port);
+	}
+}
+
+static int gd_serve_first_valid(struct gd_session *s, int listen_fd)
+{
+	const struct gd_opts *o = s->o;
+	struct json_object *own = o->ops->to_wire(s->test, o);
+	int ret = gd_serve_loop(s, listen_fd, own);
+
+	json_object_put(own);
+	return ret;
 }
 
 static int gd_connect_oob(struct gd_session *s)
@@ -141,18 +227,15 @@ static int gd_connect_oob(struct gd_session *s)
 	if (ret)
 		return ret;
 	gd_stop_during("waiting for a client on port %" PRIu64, o->tcp_port);
-	gd_report_status(s->rep,
-			 " Waiting for client on %s%sport %" PRIu64
-			 " (%s%s%s, the test travels from the client)...",
-			 o->bind_addr ? o->bind_addr : "",
-			 o->bind_addr ? " " : "", o->tcp_port, s->test->name,
-			 s->ready[0] ? " on " : "", s->ready);
-	/* A server waits for its client as long as it takes, like perftest;
-	 * once connected, the silence timeout applies. */
-	s->oob.timeout_ms = GD_SERVER_ACCEPT_WAIT_MS;
-	ret = gd_oob_accept_fd(&s->oob, listen_fd);
+	gd_report_status(
+		s->rep,
+		" Waiting for client on %s%sport %" PRIu64
+		" (%s%s%s, the test travels from the client; anyone who can reach this port may run one within this server's limits)...",
+		o->bind_addr ? o->bind_addr : "", o->bind_addr ? " " : "",
+		o->tcp_port, s->test->name, s->ready[0] ? " on " : "",
+		s->ready);
+	ret = gd_serve_first_valid(s, listen_fd);
 	close(listen_fd);
-	s->oob.timeout_ms = (int)o->oob_timeout_ms;
 	return ret;
 }
 
@@ -648,18 +731,18 @@ int gd_session_setup(struct gd_session *s)
 	if (ret)
 		return ret;
 	gd_stop_during("setting up the test with peer %s", s->oob.peer_name);
-	ret = gd_session_handshake(s);
+	/* the server's handshake was its accept loop's */
+	ret = s->is_server ? 0 : gd_session_handshake(s);
 	if (!ret)
 		ret = gd_sweep_plan(s);
 	gd_acct_mark(&s->acct, GD_ACCT_HANDSHAKE);
 	if (!ret) {
 		/* Two page-aligned halves: outgoing data and, for ping-pong
 		 * writes, the region the peer writes into (a message that
-		 * straddles a page costs the provider a second page copy). */
-		s->slot_bytes =
-			2 *
-			(size_t)((gd_max_size(s->o) + GD_UD_GRH_BYTES + 4095) &
-				 ~4095ULL);
+		 * straddles a page costs the provider a second page copy);
+		 * the bytes the server's --max-memory counted. */
+		s->slot_bytes = (size_t)gd_limits_slot_bytes(
+			gd_max_size(s->o), s->o->conn == GD_CONN_UD);
 		ret = gd_setup_verbs(s, cm_ip, sizeof(cm_ip));
 	}
 	gd_acct_mark(&s->acct, GD_ACCT_DEVICE);

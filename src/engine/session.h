@@ -12,6 +12,7 @@
 
 #include <json-c/json.h>
 
+#include "engine/limits.h"
 #include "engine/time_account.h"
 #include "mem/mem.h"
 #include "transport/oob.h"
@@ -117,8 +118,12 @@ struct gd_session {
 	 * 1, memory: host, cuda:0"; "" when it did not */
 	char ready[256];
 	struct gd_time_account acct; /* where the run's wall time went */
-	int access;		     /* QP access flags */
-	int mr_access; /* registrations: access plus relaxed ordering */
+	/* server: what its own options ask for, which its limits allow */
+	struct gd_request server_own;
+	bool server_own_set;
+	uint64_t limit_time_s; /* server: --max-time as it applies, 0: none */
+	int access;	       /* QP access flags */
+	int mr_access;	       /* registrations: access plus relaxed ordering */
 	/* MLX5_SCATTER_TO_CQE as this side opened the device; "" untouched */
 	char scatter_to_cqe[160];
 	size_t slot_bytes; /* per-QP region of each buffer */

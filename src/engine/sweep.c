@@ -302,6 +302,25 @@ static void gd_walk_progress(struct gd_session *s, const struct gd_walk *w,
 		gd_report_progress(s->rep, &pr);
 }
 
+/* --max-time: a server ends a run that outlasts its limit before the next
+ * step (the estimate let it start), and tells the client why. */
+static bool gd_walk_over_time(struct gd_session *s, struct gd_walk *w)
+{
+	double ran_s = (double)(gd_now_ns() - w->t0_ns) / 1e9;
+
+	if (!s->is_server || !s->limit_time_s ||
+	    ran_s <= (double)s->limit_time_s)
+		return false;
+	gd_err(-ETIME,
+	       "the run has gone on %.0f s, past this server's limit of %" PRIu64
+	       " s (--max-time); stopped before the next step: ask for a shorter run, or start the server with a larger --max-time",
+	       ran_s, s->limit_time_s);
+	gd_oob_send_error(&s->oob, -ETIME, gd_err_msg());
+	w->fatal = -ETIME;
+	snprintf(w->fatal_msg, sizeof(w->fatal_msg), "%s", gd_err_msg());
+	return true;
+}
+
 static void gd_walk_step(struct gd_session *s, struct gd_walk *w,
 			 unsigned int p, unsigned int z, unsigned int r)
 {
@@ -315,6 +334,7 @@ static void gd_walk_step(struct gd_session *s, struct gd_walk *w,
 			gd_walk_interrupted(s, w, o);
 			return;
 		}
+		(void)gd_walk_over_time(s, w);
 	}
 	if (w->fatal) {
 		snprintf(o->error, sizeof(o->error), "not run: %.500s",
@@ -436,6 +456,8 @@ static void gd_walk_follow(struct gd_session *s, struct gd_walk *w)
 			gd_walk_interrupted(s, w, &o);
 			return;
 		}
+		if (gd_walk_over_time(s, w))
+			return;
 		ret = gd_step_follow(s, w->step, &ph, &size);
 		if (ret > 0)
 			return;

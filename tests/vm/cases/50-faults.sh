@@ -8,15 +8,25 @@ has() {
 	grep -qiE "$2" "$1"
 }
 
-# Mismatched options: the server must refuse the client's test description
-# and both ends must say which field differs and both values.
+# Mismatched options: the server refuses the client's test description,
+# both ends say which field differs and both values, and the server goes
+# on listening (issue 38): a matching client that comes next is served.
 PROG=gd_write_bw
 PORT=$(next_port)
-pair_run mismatch 60 -d rxe0 -x 1 -p $PORT -s 4096 -n 100 -- -d rxe0 -x 1 -p $PORT -s 65536 -n 100
+start_bounded 60 "$WORK/mismatch.server" $PROG -d rxe0 -x 1 -p $PORT -s 4096 -n 100
+spid=$BG_PID
+wait_listen $PORT || diag "mismatch: server did not listen on TCP port $PORT within 20 s"
+run_bounded 60 "$WORK/mismatch.client" $PROG -d rxe0 -x 1 -p $PORT -s 65536 -n 100 "$GD_VM_ADDR"
+CLIENT_RC=$?
+run_bounded 60 "$WORK/mismatch.next" $PROG -d rxe0 -x 1 -p $PORT -s 4096 -n 100 "$GD_VM_ADDR"
+NEXT_RC=$?
+wait_bg $spid
+SERVER_RC=$?
 st=1
-[ $SERVER_RC = 1 ] && [ $CLIENT_RC = 1 ] && st=0
-tap_check $st "mismatched -s: server and client exit 1 (server $SERVER_RC, client $CLIENT_RC)" \
-	"$WORK/mismatch.server" "$WORK/mismatch.client"
+[ $CLIENT_RC = 1 ] && [ $NEXT_RC = 0 ] && [ $SERVER_RC = 0 ] &&
+	has "$WORK/mismatch.server" 'closed the connection from .*waiting for the next client' && st=0
+tap_check $st "mismatched -s: client exits 1, the server closes it, serves the next matching client and exits 0 (client $CLIENT_RC, next $NEXT_RC, server $SERVER_RC)" \
+	"$WORK/mismatch.server" "$WORK/mismatch.client" "$WORK/mismatch.next"
 for side in server client; do
 	st=1
 	has "$WORK/mismatch.$side" 'size' && has "$WORK/mismatch.$side" '4096' &&

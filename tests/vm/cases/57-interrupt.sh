@@ -208,7 +208,7 @@ wait_listen $PORT || diag "waiting: server did not listen on port $PORT"
 # The port listens a moment before the line is written: give it 2 s.
 st=1
 for i in 1 2 3 4 5 6 7 8 9 10; do
-	grep -q "^ Waiting for client on port $PORT (gd_write_bw on rxe0 port 1, memory: host, the test travels from the client)\.\.\.$" \
+	grep -q "^ Waiting for client on port $PORT (gd_write_bw on rxe0 port 1, memory: host, the test travels from the client; anyone who can reach this port may run one within this server's limits)\.\.\.$" \
 		"$WORK/waiting.out" && { st=0; break; }
 	usleep 200000
 done

@@ -1,0 +1,412 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+/*
+ * A server's limits on what a client may ask (engine/limits.c): the buffer
+ * and run-time arithmetic, the refusal's wording, the defaults against the
+ * documented runs, and the accept loop that closes a connection failing
+ * its handshake and serves the next valid client. No RDMA device involved.
+ */
+#include <config.h>
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <netinet/in.h>
+#include <pthread.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "util/error.h"
+#include "util/stop.h"
+#include "transport/oob.h"
+#include "cli/options.h"
+#include "opts_util.h"
+#include "engine/limits.h"
+#include "engine/session.h"
+
+#define MIB (1ULL << 20)
+#define ARGS(...) ((const char *const[]){ __VA_ARGS__, NULL })
+
+static void assert_has(const char *text, const char *needle)
+{
+	if (!strstr(text, needle)) {
+		print_error("'%s' lacks '%s'\n", text, needle);
+		fail();
+	}
+}
+
+/* The request of a client's command line, checked against the defaults;
+ * returns the check's result, @field and @msg its refusal. */
+static int check_client(const struct gd_test *t, const char *const *args,
+			struct gd_request *r, char *field, char *msg)
+{
+	struct gd_opts o;
+	struct gd_limits l;
+	int ret;
+
+	assert_int_equal(parse_list(t, &o, NULL, args), 0);
+	gd_limits_from_opts(&o, &l);
+	assert_int_equal(gd_limits_request(&o, r), 0);
+	ret = gd_limits_check(&l, r, field, 64, msg, 512);
+	gd_opts_free(&o);
+	return ret;
+}
+
+#define CHECK(t, r, f, m, ...)                                                 \
+	check_client((t), (const char *const[]){ __VA_ARGS__, NULL }, (r),     \
+		     (f), (m))
+
+/* Two page-aligned halves per QP; the GRH only for UD. */
+static void test_buffer_bytes(void **state)
+{
+	(void)state;
+	assert_int_equal(gd_limits_slot_bytes(2, false), 8192);
+	assert_int_equal(gd_limits_slot_bytes(4096, false), 8192);
+	assert_int_equal(gd_limits_slot_bytes(4096, true), 16384);
+	assert_int_equal(gd_limits_slot_bytes(8 * MIB, false), 16 * MIB);
+	/* -a, 16 QPs, host and one device memory: exactly the default */
+	assert_int_equal(gd_limits_buffer_bytes(8 * MIB, false, 16, 2),
+			 GD_LIMIT_MEM_DEFAULT);
+	/* issue 38's -s 256M -q 2: 1 GiB of host memory */
+	assert_int_equal(gd_limits_buffer_bytes(256 * MIB, false, 2, 1),
+			 1024 * MIB);
+}
+
+static void test_estimate(void **state)
+{
+	uint64_t sizes[] = { 65536 };
+	struct gd_request_shape sh = { .steps = 23, .duration_s = 5 };
+
+	(void)state;
+	assert_float_equal(gd_limits_estimate_s(&sh),
+			   23 * (5 + GD_LIMIT_STEP_COST_S), 1e-9);
+	sh.forever = true;
+	assert_true(gd_limits_estimate_s(&sh) < 0);
+	/* iteration-bound: bytes at 100 Gb/s, at least 1 us a message */
+	sh = (struct gd_request_shape){ .steps = 2,
+					.iters = 1000000,
+					.qps = 1,
+					.sizes = sizes,
+					.num_sizes = 1 };
+	assert_float_equal(gd_limits_estimate_s(&sh),
+			   2 * (GD_LIMIT_STEP_COST_S +
+				1e6 * 65536 / GD_LIMIT_LINK_BYTES_S),
+			   1e-6);
+	sizes[0] = 2;
+	assert_float_equal(gd_limits_estimate_s(&sh),
+			   2 * (GD_LIMIT_STEP_COST_S + 1.0), 1e-6);
+}
+
+/* What the README and the man pages run, and -a with 16 QPs, fit. */
+static void test_defaults_fit(void **state)
+{
+	const char *const *fits[] = {
+		(const char *const[]){ "server1", NULL },
+		(const char *const[]){ "-a", "-q", "16", "server1", NULL },
+		(const char *const[]){ "-a", "-q", "16", "-D", "5", "server1",
+				       NULL },
+		(const char *const[]){ "-s", "1M", "-q", "4", "server1", NULL },
+		(const char *const[]){ "-a", "--reverse", "--repeat=5",
+				       "server1", NULL },
+		(const char *const[]){ "-D", "3000", "server1", NULL },
+	};
+	struct gd_request r;
+	char field[64], msg[512];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(fits) / sizeof(fits[0]); i++) {
+		int ret = check_client(&t_write_bw, fits[i], &r, field, msg);
+
+		if (ret)
+			print_error("%s ...: %s\n", fits[i][0], msg);
+		assert_int_equal(ret, 0);
+	}
+	assert_int_equal(CHECK(&t_write_lat, &r, field, msg, "-a", "server1"),
+			 0);
+	assert_int_equal(
+		CHECK(&t_send_bw, &r, field, msg, "-a", "-q", "16", "server1"),
+		0);
+	assert_int_equal(r.mem_bytes, 256 * MIB);
+	/* 23 sizes x 0.05 s + 1100 x 16 messages of each size at 100 Gb/s */
+	assert_true(r.time_s > 24 && r.time_s < 26);
+	assert_int_equal(
+		CHECK(&t_write_bw, &r, field, msg, "-a", "-q", "16", "server1"),
+		0);
+	/* the same with gd_write_bw's 5000 + 100 messages: ~111 s */
+	assert_true(r.time_s > 105 && r.time_s < 115);
+}
+
+/* Each refusal names what was asked, the limit and the option raising it. */
+static void test_refusals(void **state)
+{
+	struct gd_request r;
+	char field[64], msg[512];
+
+	(void)state;
+	assert_int_equal(CHECK(&t_write_bw, &r, field, msg, "-s", "256M", "-q",
+			       "2", "server1"),
+			 -E2BIG);
+	assert_string_equal(field, "max-memory");
+	assert_has(msg, "1024.0 MiB of buffer memory");
+	assert_has(msg, "limit of 512.0 MiB (--max-memory)");
+	assert_has(msg, "--max-memory=1024M");
+	assert_int_equal(
+		CHECK(&t_write_bw, &r, field, msg, "-D", "86400", "server1"),
+		-E2BIG);
+	assert_string_equal(field, "max-time");
+	assert_has(msg, "about 86400 s, over this server's limit of 3600 s "
+			"(--max-time)");
+	assert_int_equal(
+		CHECK(&t_write_bw, &r, field, msg, "-q", "17", "server1"),
+		-E2BIG);
+	assert_string_equal(field, "max-qps");
+	assert_has(msg, "17 QPs, over this server's limit of 16 (--max-qps)");
+	assert_int_equal(CHECK(&t_write_bw, &r, field, msg, "--run_infinitely",
+			       "server1"),
+			 -E2BIG);
+	assert_string_equal(field, "max-time");
+	assert_has(msg, "--max-time=0");
+	/* -n at its range's top: a latency run of 2^40 round trips */
+	assert_int_equal(CHECK(&t_write_lat, &r, field, msg, "-n",
+			       "1099511627776", "server1"),
+			 -E2BIG);
+	assert_string_equal(field, "max-time");
+}
+
+static void test_limits_raised_and_memories(void **state)
+{
+	struct gd_limits l = {
+		.mem_bytes = 512 * MIB, .time_s = 3600, .qps = 16, .memories = 1
+	};
+	struct gd_request own = { .mem_bytes = MIB, .qps = 32, .time_s = 10 };
+	struct gd_request r = { .mem_bytes = MIB, .qps = 32, .memories = 2 };
+	char field[64], msg[512];
+
+	(void)state;
+	gd_limits_raise(&l, &own);
+	assert_int_equal(l.qps, 32);
+	assert_int_equal(l.mem_bytes, 512 * MIB);
+	assert_int_equal(
+		gd_limits_check(&l, &r, field, sizeof(field), msg, sizeof(msg)),
+		-E2BIG);
+	assert_string_equal(field, "max-memories");
+	assert_has(msg, "2 buffers on the server, over its limit of 1 "
+			"(--max-memories)");
+	gd_limits_values(&l, &r, field, field, msg, sizeof(field));
+	assert_string_equal(field, "1");
+	assert_string_equal(msg, "2");
+	own.time_s = -1;
+	gd_limits_raise(&l, &own);
+	assert_int_equal(l.time_s, 0);
+}
+
+static void test_next_client(void **state)
+{
+	(void)state;
+	assert_false(gd_limits_next_client(0, 0));
+	assert_true(gd_limits_next_client(-ETIMEDOUT, 0));
+	assert_true(gd_limits_next_client(-EPROTO, 0));
+	assert_true(gd_limits_next_client(-EINVAL, 0));
+	assert_true(gd_limits_next_client(-E2BIG, 0));
+	assert_true(gd_limits_next_client(-ECONNRESET, 0));
+	assert_false(gd_limits_next_client(-EPROTO, 2));
+	assert_false(gd_limits_next_client(-EINTR, 15));
+	assert_false(gd_limits_next_client(-ENOMEM, 0));
+}
+
+/* One end of the accept-loop test. */
+struct side {
+	struct gd_session s;
+	struct gd_opts o;
+	int ret;
+	char msg[GD_ERR_MSG_MAX];
+};
+
+static void side_init(struct side *sd, const struct gd_test *t, bool server,
+		      const char *const *args)
+{
+	memset(sd, 0, sizeof(*sd));
+	assert_int_equal(parse_list(t, &sd->o, NULL, args), 0);
+	sd->s.test = t;
+	sd->s.o = &sd->o;
+	sd->s.is_server = server;
+	gd_oob_init(&sd->s.oob, 5000);
+}
+
+struct clients {
+	uint16_t port;
+	struct side over, along, valid;
+};
+
+static int raw_connect(uint16_t port)
+{
+	struct sockaddr_in sin = { .sin_family = AF_INET,
+				   .sin_port = htons(port) };
+	int fd = socket(AF_INET, SOCK_STREAM, 0);
+
+	sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	for (int i = 0; i < 100; i++) {
+		if (!connect(fd, (struct sockaddr *)&sin, sizeof(sin)))
+			return fd;
+		usleep(20000);
+	}
+	close(fd);
+	return -1;
+}
+
+/* Read until the server closes: its answer to a failed handshake. */
+static void wait_closed(int fd)
+{
+	char buf[256];
+
+	while (read(fd, buf, sizeof(buf)) > 0)
+		;
+	close(fd);
+}
+
+static void client_handshake(struct side *sd, uint16_t port)
+{
+	gd_err_clear();
+	sd->ret = gd_oob_connect(&sd->s.oob, "127.0.0.1", port);
+	if (!sd->ret)
+		sd->ret = gd_session_handshake(&sd->s);
+	snprintf(sd->msg, sizeof(sd->msg), "%s", gd_err_msg());
+	gd_oob_close(&sd->s.oob);
+}
+
+/* A silent connection, garbage, two requests over a limit (the second's
+ * -D must not stay for the next), a valid client. */
+static void *clients_main(void *arg)
+{
+	static const char junk[] = "GET / HTTP/1.0\r\n\r\n";
+	struct clients *c = arg;
+	int fd = raw_connect(c->port);
+
+	if (fd >= 0)
+		wait_closed(fd);
+	fd = raw_connect(c->port);
+	if (fd >= 0 && write(fd, junk, sizeof(junk) - 1) > 0)
+		wait_closed(fd);
+	else if (fd >= 0)
+		close(fd);
+	client_handshake(&c->over, c->port);
+	client_handshake(&c->along, c->port);
+	client_handshake(&c->valid, c->port);
+	/* a server that refused the valid client would wait for ever */
+	if (c->valid.ret)
+		kill(getpid(), SIGTERM);
+	return NULL;
+}
+
+static uint16_t free_port(void)
+{
+	struct sockaddr_in sin = { .sin_family = AF_INET };
+	socklen_t len = sizeof(sin);
+	int fd = socket(AF_INET, SOCK_STREAM, 0);
+
+	sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	assert_int_equal(bind(fd, (struct sockaddr *)&sin, sizeof(sin)), 0);
+	assert_int_equal(getsockname(fd, (struct sockaddr *)&sin, &len), 0);
+	close(fd);
+	return ntohs(sin.sin_port);
+}
+
+static void test_accept_loop(void **state)
+{
+	struct side *srv = calloc(1, sizeof(*srv));
+	struct clients *c = calloc(1, sizeof(*c));
+	struct gd_report_cfg cfg = { .tool = t_write_bw.name,
+				     .version = PACKAGE_VERSION,
+				     .measure = t_write_bw.measure };
+	char port[16], text[8192] = "";
+	const char *p = text;
+	FILE *f = tmpfile(), *notices = tmpfile();
+	pthread_t th;
+	int closed = 0;
+	size_t n;
+
+	(void)state;
+	c->port = free_port();
+	snprintf(port, sizeof(port), "%u", c->port);
+	side_init(srv, &t_write_bw, true,
+		  ARGS("-p", port, "--handshake-timeout=1"));
+	side_init(&c->over, &t_write_bw, false,
+		  ARGS("-p", port, "-q", "17", "127.0.0.1"));
+	side_init(&c->along, &t_write_bw, false,
+		  ARGS("-p", port, "-D", "86400", "127.0.0.1"));
+	side_init(&c->valid, &t_write_bw, false,
+		  ARGS("-p", port, "-s", "4096", "127.0.0.1"));
+	cfg.text = f;
+	srv->s.rep = gd_report_new(&cfg, 0, NULL);
+	gd_report_notices_to(fileno(notices));
+	assert_int_equal(gd_stop_install(), 0);
+	assert_int_equal(pthread_create(&th, NULL, clients_main, c), 0);
+	/* no device here: setup fails after the handshake, which is fine */
+	gd_session_setup(&srv->s);
+	pthread_join(th, NULL);
+	gd_report_notices_to(STDERR_FILENO);
+	assert_int_equal(gd_stop_signal(), 0);
+	rewind(f);
+	n = fread(text, 1, sizeof(text) - 1, f);
+	text[n] = '\0';
+	assert_has(text, " Waiting for client on port ");
+	rewind(notices);
+	n = fread(text, 1, sizeof(text) - 1, notices);
+	text[n] = '\0';
+	while ((p = strstr(p, "closed the connection from 127.0.0.1"))) {
+		closed++;
+		p++;
+	}
+	if (closed != 4 || c->valid.ret)
+		print_error("server said:\n%s\nvalid client: %d %s\n", text,
+			    c->valid.ret, c->valid.msg);
+	assert_int_equal(closed, 4);
+	assert_has(text, "no hello and test within 1 s (--handshake-timeout)");
+	assert_has(text, "bad frame");
+	assert_has(text, "(--max-qps); ask for fewer with -q");
+	assert_has(text, "; waiting for the next client");
+	assert_int_equal(c->over.ret, -EINVAL);
+	assert_has(c->over.msg, "rejected the test: field 'max-qps': ours=17 "
+				"theirs=16");
+	assert_has(c->over.msg, "start the server with --max-qps=17");
+	assert_int_equal(c->along.ret, -EINVAL);
+	assert_has(c->along.msg,
+		   "field 'max-time': ours=86400 s theirs=3600 s");
+	assert_int_equal(c->valid.ret, 0);
+	assert_int_equal(srv->o.size_bytes, 4096);
+	assert_int_equal(srv->o.duration_s, 0);
+	assert_int_equal(srv->o.num_qps, 1);
+	gd_session_teardown(&srv->s);
+	gd_report_free(srv->s.rep);
+	fclose(f);
+	fclose(notices);
+	gd_opts_free(&srv->o);
+	gd_opts_free(&c->over.o);
+	gd_opts_free(&c->along.o);
+	gd_opts_free(&c->valid.o);
+	free(srv);
+	free(c);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_buffer_bytes),
+		cmocka_unit_test(test_estimate),
+		cmocka_unit_test(test_defaults_fit),
+		cmocka_unit_test(test_refusals),
+		cmocka_unit_test(test_limits_raised_and_memories),
+		cmocka_unit_test(test_next_client),
+		cmocka_unit_test(test_accept_loop),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
