@@ -182,6 +182,48 @@ grep -q '<error type="run_failed"' "$T/b.xml" ||
 	fail "gd_write_bw's JUnit file has no run_failed error"
 ok "gd_write_bw --openmetrics --junit write both files on an early failure"
 
+# gd_report: one testsuite per campaign, a testcase per gate and
+# requirement with the fleet document's states, in both files
+mkdir "$T/runs" && cp "$T/pass.json" "$T/fail.json" "$T/lat.json" "$T/runs/"
+"$B/gd_report" --json "$T/fleet.json" --markdown "$T/fleet.md" \
+	--junit "$T/fleet.xml" --openmetrics "$T/fleet.prom" "$T/runs" \
+	>/dev/null 2>"$T/fleet.err"
+rc=$?
+[ "$rc" -eq 3 ] || fail "gd_report exited $rc, want 3: $(head -n 3 "$T/fleet.err")"
+promtool check metrics <"$T/fleet.prom" >"$T/fleet.lint" 2>&1 ||
+	fail "gd_report: promtool check metrics: $(head -n 5 "$T/fleet.lint")"
+xmllint --noout --schema "$S/tests/junit.xsd" "$T/fleet.xml" 2>"$T/fleet.xsd" ||
+	fail "gd_report: xmllint: $(head -n 5 "$T/fleet.xsd")"
+"$py" "$S/tests/junit_read.py" "$T/fleet.xml" >"$T/fleet.read" ||
+	fail "gd_report: junitparser could not read its file"
+[ "$(grep -c '^properties|' "$T/fleet.read")" -eq 1 ] ||
+	fail "gd_report: not one testsuite"
+jq -r '.acceptance.gates[] | "\(.name) \(if .pass then "passed" else "failed" end) \(.detail)"' \
+	"$T/fleet.json" | while read -r gate state detail; do
+	case $state in
+	passed) exp="gate $gate|passed||" ;;
+	*) exp="gate $gate|failure|gate_failed|$detail" ;;
+	esac
+	grep -qxF "$exp" "$T/fleet.read" ||
+		echo "FAIL: gd_report: gate $gate is not '$exp' in the JUnit file"
+	grep -q "^gdperf_fleet_gate_state{tool=\"gd_report\",gate=\"$gate\",state=\"$state\"} 1\$" \
+		"$T/fleet.prom" || echo "FAIL: gd_report: gate $gate is not $state in the gauges"
+done >"$T/fleet.gates"
+[ -s "$T/fleet.gates" ] && { cat "$T/fleet.gates"; status=1; }
+jq -r '.acceptance.checklist[] | "\(.item)|\(.status)"' "$T/fleet.json" |
+	while IFS='|' read -r item st; do
+		case $st in
+		satisfied) exp="requirement $item|passed|" ;;
+		*) exp="requirement $item|skipped|requirement_open|" ;;
+		esac
+		grep -qF "$exp" "$T/fleet.read" ||
+			echo "FAIL: gd_report: requirement $item ($st) is not '$exp'"
+	done >"$T/fleet.reqs"
+[ -s "$T/fleet.reqs" ] && { cat "$T/fleet.reqs"; status=1; }
+grep -q '^gdperf_fleet_pass{tool="gd_report"} 0$' "$T/fleet.prom" ||
+	fail "gd_report: gdperf_fleet_pass is not 0 for exit status 3"
+ok "gd_report --junit --openmetrics: $(jq '.acceptance.gates | length' "$T/fleet.json") gates and $(jq '.acceptance.checklist | length' "$T/fleet.json") requirements as in the fleet document"
+
 "$B/gd_write_bw" --openmetrics-sizes >/dev/null 2>"$T/sizes.err"
 rc=$?
 if [ "$rc" -ne 2 ] || ! grep -q 'give --openmetrics=FILE' "$T/sizes.err"; then

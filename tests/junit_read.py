@@ -2,10 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 # A JUnit file read back as a CI system reads it, with python3-junitparser:
 # one line per testcase, "NAME|RESULT|TYPE|MESSAGE" (RESULT: passed,
-# failure, error), then "properties|NAME=VALUE,..." of each suite.
+# failure, error, skipped), then "properties|NAME=VALUE,..." of each suite.
 import sys
 
-from junitparser import Error, Failure, JUnitXml
+from junitparser import Error, Failure, JUnitXml, Skipped
 
 xml = JUnitXml.fromfile(sys.argv[1])
 for suite in xml:
@@ -15,7 +15,8 @@ for suite in xml:
             print("%s|passed||" % case.name)
         for r in res:
             kind = "failure" if isinstance(r, Failure) else (
-                "error" if isinstance(r, Error) else "other")
+                "error" if isinstance(r, Error) else (
+                    "skipped" if isinstance(r, Skipped) else "other"))
             print("%s|%s|%s|%s" % (case.name, kind, r.type, r.message))
     props = ",".join("%s=%s" % (p.name, p.value) for p in suite.properties())
     print("properties|%s|tests=%d failures=%d errors=%d" %

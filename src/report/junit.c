@@ -95,15 +95,15 @@ void gd_junit_end(FILE *f)
 
 void gd_junit_suite(FILE *f, const char *name, const char *timestamp,
 		    double time_s, int tests, int failures, int errors,
-		    const char *properties, const char *cases)
+		    int skipped, const char *properties, const char *cases)
 {
 	char ts[20] = "";
 
 	fputs("  <testsuite name=\"", f);
 	gd_junit_escape(f, name);
 	fprintf(f,
-		"\" tests=\"%d\" failures=\"%d\" errors=\"%d\" skipped=\"0\" time=\"%.3f\"",
-		tests, failures, errors, time_s < 0 ? 0 : time_s);
+		"\" tests=\"%d\" failures=\"%d\" errors=\"%d\" skipped=\"%d\" time=\"%.3f\"",
+		tests, failures, errors, skipped, time_s < 0 ? 0 : time_s);
 	/* the plugin's timestamp has no zone: UTC's 'Z' is cut */
 	if (timestamp && strlen(timestamp) >= 19) {
 		memcpy(ts, timestamp, 19);

@@ -16,7 +16,8 @@ struct json_object;
 /* @s as XML attribute or text content: markup escaped, control
  * characters other than tab and newline dropped (XML 1.0 has none). */
 void gd_junit_escape(FILE *f, const char *s);
-/* One testcase: @kind NULL (passed), "failure" or "error", with @type and
+/* One testcase: @kind NULL (passed), "failure", "error" or "skipped", with
+ * @type and
  * @message (the evidence line) and @detail as the element's text. */
 void gd_junit_case(FILE *f, const char *classname, const char *name,
 		   const char *kind, const char *type, const char *message,
@@ -44,6 +45,6 @@ void gd_junit_end(FILE *f);
 /* A <testsuite> of the cases already in @cases (a finished string). */
 void gd_junit_suite(FILE *f, const char *name, const char *timestamp,
 		    double time_s, int tests, int failures, int errors,
-		    const char *properties, const char *cases);
+		    int skipped, const char *properties, const char *cases);
 
 #endif

@@ -183,7 +183,7 @@ void gd_junit_run_suite(FILE *f, struct json_object *doc, const char *doc_path)
 		 gd_json_str(gd_json_path(doc, "header", NULL), "device")
 			 ?: "");
 	gd_junit_suite(f, name, gd_json_str(doc, "started_at"), wall, n.tests,
-		       n.failures, n.errors, props, cases);
+		       n.failures, n.errors, 0, props, cases);
 	free(props);
 	free(cases);
 }
