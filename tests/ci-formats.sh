@@ -8,6 +8,8 @@
 # xmllint) and python3-junitparser, and both carry the document's verdict:
 # the gate states, verdict codes and exit status. A benchmark that fails
 # early still writes both; an unwritable path is exit 1 naming it.
+# gd_report writes one testsuite per campaign and its gauges, gd_compare
+# a testsuite per comparison, each with the state its JSON document says.
 B=${GD_TOP_BUILDDIR:-.}
 S=${GD_TOP_SRCDIR:-.}
 F=$S/tests/fixtures/ci-formats
@@ -223,6 +225,39 @@ jq -r '.acceptance.checklist[] | "\(.item)|\(.status)"' "$T/fleet.json" |
 grep -q '^gdperf_fleet_pass{tool="gd_report"} 0$' "$T/fleet.prom" ||
 	fail "gd_report: gdperf_fleet_pass is not 0 for exit status 3"
 ok "gd_report --junit --openmetrics: $(jq '.acceptance.gates | length' "$T/fleet.json") gates and $(jq '.acceptance.checklist | length' "$T/fleet.json") requirements as in the fleet document"
+
+# gd_compare: a testsuite per comparison; the slower copy's gate fails
+# with the verdict's evidence line, a missing input is an error
+C=$S/tests/fixtures/compare/write_bw-sweep.json
+jq 'def sc: if .size_bytes >= 65536 then .bw_avg_MiBps *= 0.7
+	| .bw_peak_MiBps *= 0.7 else . end;
+	.phases |= map(.results |= map(sc | if .samples then
+		.samples |= map(sc) else . end))' "$C" >"$T/slow.json"
+"$B/gd_compare" -q "$C" "$C" --junit "$T/same.xml" >/dev/null 2>&1 ||
+	fail "gd_compare of a run against itself did not exit 0"
+"$B/gd_compare" -q "$C" "$T/slow.json" "$T/none.json" --json "$T/cmp.json" \
+	--junit "$T/cmp.xml" >/dev/null 2>&1
+rc=$?
+[ "$rc" -eq 1 ] || fail "gd_compare with a missing input exited $rc, want 1"
+for x in same cmp; do
+	xmllint --noout --schema "$S/tests/junit.xsd" "$T/$x.xml" 2>"$T/$x.xsd" ||
+		fail "gd_compare $x: xmllint: $(head -n 5 "$T/$x.xsd")"
+	"$py" "$S/tests/junit_read.py" "$T/$x.xml" >"$T/$x.read" ||
+		fail "gd_compare $x: junitparser could not read its file"
+done
+grep -qx 'expect_ratio DD/HH forward|passed||' "$T/same.read" ||
+	fail "gd_compare: the same run's gate does not pass"
+ev=$(jq -r '.comparisons[0].verdicts[] | select(.code == "GD_GATE_FAIL")
+	| .evidence[0]' "$T/cmp.json")
+[ "$(jq -r '.comparisons[0].gates[0].passed' "$T/cmp.json")" = false ] ||
+	fail "gd_compare: the slower copy's gate passed in its JSON"
+grep -qxF "expect_ratio DD/HH forward|failure|gate_failed|$ev" "$T/cmp.read" ||
+	fail "gd_compare: the failure's message is not the evidence line '$ev'"
+grep -q "^input $T/none.json|error|load|" "$T/cmp.read" ||
+	fail "gd_compare: the missing input is not an error testcase"
+[ "$(grep -c '^properties|' "$T/cmp.read")" -eq 2 ] ||
+	fail "gd_compare: not one testsuite per comparison and one for inputs"
+ok "gd_compare --junit: passed, failed with the evidence line, refused input"
 
 "$B/gd_write_bw" --openmetrics-sizes >/dev/null 2>"$T/sizes.err"
 rc=$?

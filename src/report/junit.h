@@ -34,6 +34,11 @@ void gd_junit_property(FILE *f, const char *name, const char *value);
  * and one <error> for a run that failed before its phases.
  */
 void gd_junit_run_suite(FILE *f, struct json_object *doc, const char *doc_path);
+/* The testcases of @doc's gates[] (a run document or gd_compare's
+ * comparison record, whose verdicts hold the evidence lines), counted into
+ * @tests and @failures. */
+void gd_junit_gates(FILE *f, struct json_object *doc, const char *classname,
+		    int *tests, int *failures);
 /* <testsuites> around gd_junit_run_suite(), written atomically to
  * @path. 0 or -errno. */
 int gd_junit_run_write(const char *path, struct json_object *doc,

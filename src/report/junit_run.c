@@ -87,6 +87,18 @@ static void gd_junit_gate(FILE *f, struct json_object *doc,
 		      undecided ? "gate_undecided" : "gate_failed", ev, policy);
 }
 
+void gd_junit_gates(FILE *f, struct json_object *doc, const char *classname,
+		    int *tests, int *failures)
+{
+	struct json_object *gates = gd_json_path(doc, "gates", NULL);
+	struct gd_junit_count n = { 0 };
+
+	for (size_t i = 0; i < gd_json_len(gates); i++)
+		gd_junit_gate(f, doc, gd_json_idx(gates, i), classname, &n);
+	*tests += n.tests;
+	*failures += n.failures;
+}
+
 static void gd_junit_phase(FILE *f, struct json_object *p, const char *tool,
 			   struct gd_junit_count *n)
 {
@@ -148,7 +160,6 @@ static char *gd_junit_properties(struct json_object *doc, const char *doc_path)
 
 void gd_junit_run_suite(FILE *f, struct json_object *doc, const char *doc_path)
 {
-	struct json_object *gates = gd_json_path(doc, "gates", NULL);
 	struct json_object *phases = gd_json_path(doc, "phases", NULL);
 	const char *tool = gd_json_str(doc, "tool") ?: "gdperf";
 	const char *err =
@@ -161,8 +172,7 @@ void gd_junit_run_suite(FILE *f, struct json_object *doc, const char *doc_path)
 
 	if (!c)
 		return;
-	for (size_t i = 0; i < gd_json_len(gates); i++)
-		gd_junit_gate(c, doc, gd_json_idx(gates, i), tool, &n);
+	gd_junit_gates(c, doc, tool, &n.tests, &n.failures);
 	for (size_t i = 0; i < gd_json_len(phases); i++)
 		gd_junit_phase(c, gd_json_idx(phases, i), tool, &n);
 	if (!gd_json_len(phases)) {
