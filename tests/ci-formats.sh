@@ -259,12 +259,25 @@ grep -q "^input $T/none.json|error|load|" "$T/cmp.read" ||
 	fail "gd_compare: not one testsuite per comparison and one for inputs"
 ok "gd_compare --junit: passed, failed with the evidence line, refused input"
 
-"$B/gd_write_bw" --openmetrics-sizes >/dev/null 2>"$T/sizes.err"
+# a command line refused once parsed (as the JSON document, a value
+# refused while parsing leaves no file): exit 2, both files say so
+"$B/gd_write_bw" --openmetrics="$T/u.prom" --junit="$T/u.xml" -t 16 -l 32 \
+	>/dev/null 2>&1
 rc=$?
-if [ "$rc" -ne 2 ] || ! grep -q 'give --openmetrics=FILE' "$T/sizes.err"; then
-	fail "--openmetrics-sizes alone: exit $rc, $(cat "$T/sizes.err")"
-fi
-ok "--openmetrics-sizes without --openmetrics is a usage error (2)"
+[ "$rc" -eq 2 ] || fail "gd_write_bw -t 16 -l 32 exited $rc, want 2"
+grep -q '^gdperf_run_exit_status{tool="gd_write_bw"} 2$' "$T/u.prom" ||
+	fail "a usage error's .prom does not say exit status 2"
+xmllint --noout --schema "$S/tests/junit.xsd" "$T/u.xml" 2>/dev/null ||
+	fail "a usage error's JUnit file is not valid"
+grep -q '<error type="run_failed" message="-l 32 exceeds -t 16' "$T/u.xml" ||
+	fail "a usage error's JUnit file has no run_failed error with its message"
+ok "a usage error writes both files, exit status 2"
+
+"$B/gd_write_bw" -d gd_no_such_dev --loopback --openmetrics-sizes \
+	>/dev/null 2>"$T/sizes.err"
+grep -q 'warning: --openmetrics-sizes has no effect without --openmetrics' \
+	"$T/sizes.err" || fail "--openmetrics-sizes alone: no warning: $(cat "$T/sizes.err")"
+ok "--openmetrics-sizes without --openmetrics is warned about"
 
 echo "1..$n"
 exit $status
