@@ -122,3 +122,13 @@ tests_tails_test_SOURCES = tests/tails_test.c tests/synth_util.h
 tests_tails_test_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_tails_test_LDADD = libgdcluster.la $(gd_common_ldadd) $(CMOCKA_LIBS) -lm
 endif
+
+# --openmetrics and --junit over saved run documents: promtool check
+# metrics, the JUnit schema (tests/junit.xsd) and python3-junitparser,
+# and the same verdict as the JSON document.
+check_PROGRAMS += tests/ci-formats-dump
+tests_ci_formats_dump_SOURCES = tests/ci-formats-dump.c
+tests_ci_formats_dump_LDADD = $(gd_common_ldadd)
+TESTS += tests/ci-formats.sh
+EXTRA_DIST += tests/ci-formats.sh tests/junit.xsd tests/junit_read.py \
+	tests/fixtures/ci-formats/run.json tests/fixtures/ci-formats/lat.json

@@ -6,6 +6,7 @@
  */
 #include <config.h>
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -16,18 +17,23 @@
 #include "util/error.h"
 #include "util/output.h"
 
-/* Bad input still leaves the one JSON document a CI lab expects, when the
- * document's path was parsed before the error. */
+/* Bad input still leaves the one JSON document a CI lab expects (and its
+ * JUnit and OpenMetrics files), when their paths were parsed before the
+ * error. */
 static void gd_usage_document(const struct gd_test *test,
 			      const struct gd_opts *o, int argc, char **argv)
 {
+	bool json = o->json_path && strcmp(o->json_path, "-");
 	struct gd_report_cfg cfg = { .tool = test->name,
 				     .version = PACKAGE_VERSION,
 				     .measure = test->measure,
-				     .json_path = o->json_path };
+				     .json_path = json ? o->json_path : NULL,
+				     .metrics_path = o->metrics_path,
+				     .metrics_sizes = o->metrics_sizes,
+				     .junit_path = o->junit_path };
 	struct gd_report *rep;
 
-	if (!o->json_path || !strcmp(o->json_path, "-"))
+	if (!json && !o->metrics_path && !o->junit_path)
 		return;
 	rep = gd_report_new(&cfg, argc, argv);
 	if (!rep)

@@ -624,6 +624,12 @@ int gd_opts_validate(const struct gd_test *test, struct gd_opts *o)
 				      : "bandwidth or --output=message_rate");
 	if (o->out_json && !o->json_path)
 		o->json_path = strdup("gdperf_out.json");
+	if (o->metrics_sizes && !o->metrics_path)
+		gd_report_notice(
+			"%s: warning: --openmetrics-sizes has no effect "
+			"without --openmetrics=FILE, whose series it "
+			"adds",
+			test->name);
 	o->gate_from_given = gd_opts_given(o, "gate-from");
 	/* bandwidth: a signal within every send queue's worth; latency keeps
 	 * -Q for its unsignalled ping-pong sends (the SQ is sized for it) */

@@ -499,6 +499,10 @@ static int gd_run_role(const struct gd_test *test, struct gd_opts *o, int argc,
 		.repeats_vary = o->precision_pct > 0,
 		.live = true,
 		.brief = o->brief,
+		.metrics_path =
+			is_server && o->loopback ? NULL : o->metrics_path,
+		.metrics_sizes = o->metrics_sizes,
+		.junit_path = is_server && o->loopback ? NULL : o->junit_path,
 	};
 	struct gd_session s = { .test = test, .o = o, .is_server = is_server };
 	int ret, status = GD_EXIT_OK;

@@ -188,6 +188,9 @@ struct gd_opts {
 	double limit_msgrate; /* -y, Mpps */
 	bool max_lat_p99;
 	char *plot_path;
+	char *metrics_path; /* --openmetrics: node_exporter textfile */
+	bool metrics_sizes; /* --openmetrics-sizes */
+	char *junit_path;   /* --junit: the gates as JUnit XML */
 	/* output */
 	bool report_gbits;
 	bool out_json;

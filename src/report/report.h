@@ -88,6 +88,12 @@ struct gd_report_cfg {
 	 * moved and the verdicts; no rows, no other sections' lines. */
 	bool brief;
 	bool progress; /* gd_report_progress shows its line on stderr */
+	/* --openmetrics=FILE: the document's gauges (report/metrics.h);
+	 * per size too with --openmetrics-sizes */
+	const char *metrics_path;
+	bool metrics_sizes;
+	/* --junit=FILE: the gates as a JUnit test suite (report/junit.h) */
+	const char *junit_path;
 };
 
 struct gd_report;

@@ -13,6 +13,12 @@ libgdperf_la_SOURCES += \
 	src/report/perftest_modes.c src/report/perftest_modes.h \
 	src/report/perftest_limits.c src/report/perftest_limits.h
 
+# What CI systems and fleets read: gauges in the node_exporter textfile
+# format (--openmetrics) and the gates as JUnit XML (--junit).
+libgdperf_la_SOURCES += src/report/metrics.c src/report/metrics_run.c \
+	src/report/metrics.h src/report/junit.c src/report/junit_run.c \
+	src/report/junit.h
+
 # Latency tails: the p50/p99 ratios with their intervals (informational).
 libgdperf_la_SOURCES += src/report/tails.c src/report/tails.h
 

@@ -22,6 +22,8 @@
 #include "util/output.h"
 #include "report/progress.h"
 #include "report/report.h"
+#include "report/junit.h"
+#include "report/metrics.h"
 #include "report/report_priv.h"
 
 static const char *gd_str0(const char *s)
@@ -198,12 +200,30 @@ static void gd_report_rescue(struct gd_report *rep, int exit_status,
 			       why);
 }
 
+/* The files made from the finished document: gauges and the JUnit
+ * suite. Each is tried; the first failure is kept (and returned). */
+static int gd_report_finish_extra(struct gd_report *rep)
+{
+	int ret = 0, r;
+
+	if (rep->cfg.metrics_path)
+		ret = gd_metrics_run_write(rep->cfg.metrics_path, rep->root,
+					   rep->cfg.metrics_sizes);
+	if (rep->cfg.junit_path) {
+		r = gd_junit_run_write(rep->cfg.junit_path, rep->root,
+				       rep->cfg.json_path);
+		if (r && !ret)
+			ret = r;
+	}
+	return ret;
+}
+
 int gd_report_finish(struct gd_report *rep, int exit_status)
 {
 	unsigned int flags = JSON_C_TO_STRING_PRETTY;
 	const char *json;
 	char *doc;
-	int ret;
+	int ret, extra;
 
 	gd_progress_clear();
 	if (!rep)
@@ -224,8 +244,9 @@ int gd_report_finish(struct gd_report *rep, int exit_status)
 		json_object_object_add(rep->root, "error", NULL);
 	json_object_object_add(rep->root, "exit_status",
 			       json_object_new_int(exit_status));
+	extra = gd_report_finish_extra(rep);
 	if (!rep->cfg.json_path)
-		return 0;
+		return extra;
 
 #ifdef JSON_C_TO_STRING_NOSLASHESCAPE
 	flags |= JSON_C_TO_STRING_NOSLASHESCAPE;
@@ -243,5 +264,5 @@ int gd_report_finish(struct gd_report *rep, int exit_status)
 	free(doc);
 	if (ret && strcmp(rep->cfg.json_path, "-"))
 		gd_report_rescue(rep, exit_status, flags);
-	return ret;
+	return ret ? ret : extra;
 }

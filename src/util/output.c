@@ -7,9 +7,12 @@
 #include <config.h>
 
 #include <errno.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "util/error.h"
 #include "util/output.h"
@@ -71,6 +74,42 @@ int gd_out_file(const char *opt, const char *path, const char *text)
 			      "directory exists and is writable",
 			      opt, path, strerror(errno));
 	return gd_out_put(f, text, opt, path);
+}
+
+int gd_out_file_atomic(const char *opt, const char *path, const char *text)
+{
+	char tmp[PATH_MAX];
+	struct stat st;
+	FILE *f;
+	int ret;
+
+	if (!text || (!stat(path, &st) && !S_ISREG(st.st_mode)))
+		return gd_out_file(opt, path, text);
+	if ((size_t)snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", path,
+			     (long)getpid()) >= sizeof(tmp))
+		return gd_err(-ENAMETOOLONG, "%s: cannot write '%s': %s", opt,
+			      path, strerror(ENAMETOOLONG));
+	f = fopen(tmp, "w");
+	if (!f)
+		return gd_err(-errno,
+			      "%s: cannot write '%s': %s; check that its "
+			      "directory exists and is writable",
+			      opt, tmp, strerror(errno));
+	errno = 0;
+	if (fputs(text, f) == EOF || fflush(f) || fsync(fileno(f))) {
+		ret = gd_out_end(f, opt, tmp, errno ? errno : EIO);
+		unlink(tmp);
+		return ret;
+	}
+	ret = gd_out_close(f, opt, tmp);
+	if (!ret && rename(tmp, path))
+		ret = gd_err(-errno,
+			     "%s: cannot rename '%s' to '%s': %s; check that "
+			     "the directory is writable",
+			     opt, tmp, path, strerror(errno));
+	if (ret)
+		unlink(tmp);
+	return ret;
 }
 
 int gd_out_exit(const char *prog, int status)

@@ -28,6 +28,16 @@ int gd_out_put(FILE *f, const char *text, const char *opt, const char *path);
 int gd_out_file(const char *opt, const char *path, const char *text);
 
 /*
+ * @text as the whole of @path, replaced at once: written to a temporary
+ * beside it ("@path.tmp.PID", in the same folder, so the rename cannot cross
+ * file systems), synced, then renamed over @path, so that a reader (the
+ * node_exporter textfile collector, a CI system) never sees half a file. A
+ * @path that exists and is not a regular file (/dev/null, a FIFO) is
+ * written in place. Errors in the words of gd_out_file().
+ */
+int gd_out_file_atomic(const char *opt, const char *path, const char *text);
+
+/*
  * main's last call: stdout flushed. When that or an earlier write to stdout
  * failed, "@prog: error writing '-': reason" goes to stderr (unless
  * gd_out_close() already recorded it) and the result is 1, or @status when

@@ -20,7 +20,8 @@ libgdcluster_la_LIBADD = $(JSONC_LIBS) -lm
 bin_PROGRAMS += gd_plan gd_report
 gd_plan_SOURCES = src/tools/cluster/gd_plan.c
 gd_plan_LDADD = libgdcluster.la $(gd_common_ldadd) -lm
-gd_report_SOURCES = src/tools/cluster/gd_report.c
+gd_report_SOURCES = src/tools/cluster/gd_report.c \
+	src/tools/cluster/fleet_ci.c src/tools/cluster/fleet_ci.h
 gd_report_LDADD = libgdcluster.la $(gd_common_ldadd) -lm
 
 dist_man_MANS += man/gd_plan.1 man/gd_report.1

@@ -17,6 +17,7 @@
 #include <json-c/json.h>
 
 #include "tools/cluster/fleet.h"
+#include "tools/cluster/fleet_ci.h"
 #include "util/error.h"
 #include "util/output.h"
 #include "util/version.h"
@@ -30,7 +31,9 @@ enum {
 	OPT_MIN_DEV,
 	OPT_MAX_CV,
 	OPT_RATIO,
-	OPT_GATE_FROM
+	OPT_GATE_FROM,
+	OPT_JUNIT,
+	OPT_METRICS
 };
 
 static const struct option long_opts[] = {
@@ -43,6 +46,8 @@ static const struct option long_opts[] = {
 	{ "max-cv", required_argument, NULL, OPT_MAX_CV },
 	{ "expect-ratio", required_argument, NULL, OPT_RATIO },
 	{ "gate-from", required_argument, NULL, OPT_GATE_FROM },
+	{ "junit", required_argument, NULL, OPT_JUNIT },
+	{ "openmetrics", required_argument, NULL, OPT_METRICS },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -57,6 +62,9 @@ static void usage(FILE *f)
 		"  --plan FILE            the gd_plan JSON: what was intended (coverage)\n"
 		"  --markdown FILE        Markdown report (default: stdout; '-' stdout)\n"
 		"  --json FILE            the same as one JSON document (gdperf.fleet/1)\n"
+		"  --junit FILE           the gates and campaign requirements as JUnit XML\n"
+		"                         (one testsuite; open requirements are skipped)\n"
+		"  --openmetrics FILE     gauges in node_exporter's textfile format\n"
 		"  --plots DIR            rails.svg and associations.svg via gnuplot (the\n"
 		"                         .gp scripts and data are written either way)\n"
 		"  --mad-k K              outlier threshold in scaled MADs (default 3.5)\n"
@@ -115,7 +123,7 @@ static int parse_size(const char *s, double *out)
 }
 
 struct args {
-	const char *plan, *markdown, *json, *plots, *dir;
+	const char *plan, *markdown, *json, *plots, *dir, *junit, *metrics;
 };
 
 static int parse_args(int argc, char **argv, struct gd_fleet_opts *o,
@@ -134,6 +142,12 @@ static int parse_args(int argc, char **argv, struct gd_fleet_opts *o,
 			break;
 		case OPT_JSON:
 			a->json = optarg;
+			break;
+		case OPT_JUNIT:
+			a->junit = optarg;
+			break;
+		case OPT_METRICS:
+			a->metrics = optarg;
 			break;
 		case OPT_PLOTS:
 			a->plots = optarg;
@@ -218,6 +232,10 @@ static int report(struct gd_fleet *fl, const struct args *a, bool *pass)
 	ret = gd_fleet_write_markdown(doc, a->markdown ? a->markdown : "-");
 	if (!ret && a->json)
 		ret = gd_fleet_write_json(doc, a->json);
+	if (!ret && a->junit)
+		ret = gd_fleet_write_junit(doc, a->junit, a->dir, a->json);
+	if (!ret && a->metrics)
+		ret = gd_fleet_write_metrics(doc, a->metrics);
 	json_object_put(doc);
 	if (!ret && a->plots)
 		ret = gd_fleet_plot(fl, a->plots, note, sizeof(note));

@@ -30,11 +30,12 @@ struct gd_cmp_opts {
 	 * when given, else what the baseline run judged (all sizes, 0, unless
 	 * that run was given --gate-from), as the run itself does */
 	uint64_t judge_from;
-	const char *phase;     /* placement compared across documents */
-	const char *direction; /* "forward", "reverse" or "bidir" */
-	const char *json_path; /* gdperf.compare/1 document; "-" stdout */
-	const char *plot_path; /* --plot: SVG (and its gnuplot script) */
-	bool undecided_pass;   /* --gate-undecided=pass */
+	const char *phase;	/* placement compared across documents */
+	const char *direction;	/* "forward", "reverse" or "bidir" */
+	const char *json_path;	/* gdperf.compare/1 document; "-" stdout */
+	const char *plot_path;	/* --plot: SVG (and its gnuplot script) */
+	const char *junit_path; /* --junit: JUnit XML */
+	bool undecided_pass;	/* --gate-undecided=pass */
 	bool quiet;
 };
 
@@ -66,5 +67,11 @@ struct json_object *gd_cmp_judge(const struct gd_cmp_opts *o,
 				 const struct gd_cmp_input *cand,
 				 struct json_object *doc, FILE *out,
 				 int *status);
+
+/* cmp_junit.c: the gdperf.compare/1 document @res as JUnit XML at @path:
+ * a testsuite per comparison, a testcase per gate, the refused inputs as
+ * errors; @json_path names --json's document. 0 or -errno. */
+int gd_cmp_write_junit(const char *path, struct json_object *res,
+		       const char *json_path);
 
 #endif

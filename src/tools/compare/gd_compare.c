@@ -33,6 +33,7 @@ enum {
 	OPT_JSON,
 	OPT_UNDECIDED,
 	OPT_PLOT,
+	OPT_JUNIT,
 };
 
 static const struct option long_opts[] = {
@@ -43,6 +44,7 @@ static const struct option long_opts[] = {
 	{ "json", required_argument, NULL, OPT_JSON },
 	{ "gate-undecided", required_argument, NULL, OPT_UNDECIDED },
 	{ "plot", required_argument, NULL, OPT_PLOT },
+	{ "junit", required_argument, NULL, OPT_JUNIT },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
@@ -74,6 +76,9 @@ static void usage(FILE *f)
 		"                         interval, as a run's --plot draws them (the\n"
 		"                         second candidate's in FILE-2.svg, ...); HH is\n"
 		"                         the baseline, DD the candidate\n"
+		"  --junit=FILE           the gates as JUnit XML for a CI system: a\n"
+		"                         testsuite per comparison, a failed gate a\n"
+		"                         failure with its evidence line\n"
 		"  -q, --quiet            no report text, only errors and the exit status\n"
 		"  -h, --help             this help\n"
 		"  -V, --version          print the version\n"
@@ -147,6 +152,9 @@ static int parse_opt(int c, struct gd_cmp_opts *o)
 		return parse_word("direction", optarg, dirs, &o->direction);
 	case OPT_JSON:
 		o->json_path = optarg;
+		return 0;
+	case OPT_JUNIT:
+		o->junit_path = optarg;
 		return 0;
 	case OPT_PLOT:
 		if (!*optarg)
@@ -423,6 +431,11 @@ int main(int argc, char **argv)
 						  res));
 	json_object_object_add(res, "exit_status", json_object_new_int(status));
 	if (o.json_path && write_json(o.json_path, res)) {
+		fprintf(stderr, "gd_compare: %s\n", gd_err_msg());
+		status = GD_CMPX_FAIL;
+	}
+	if (o.junit_path &&
+	    gd_cmp_write_junit(o.junit_path, res, o.json_path)) {
 		fprintf(stderr, "gd_compare: %s\n", gd_err_msg());
 		status = GD_CMPX_FAIL;
 	}

@@ -1,0 +1,42 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+/*
+ * The run's --openmetrics and --junit writers over a saved run document,
+ * for tests/ci-formats.sh: no device is needed to prove what they write.
+ *   ci-formats-dump metrics|metrics-sizes|junit RUN.json OUT
+ */
+#include <config.h>
+
+#include <json-c/json.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "report/junit.h"
+#include "report/metrics.h"
+#include "util/error.h"
+
+int main(int argc, char **argv)
+{
+	struct json_object *doc;
+	int ret;
+
+	if (argc != 4) {
+		fprintf(stderr,
+			"usage: ci-formats-dump metrics|metrics-sizes|junit RUN.json OUT\n");
+		return 2;
+	}
+	doc = json_object_from_file(argv[2]);
+	if (!doc) {
+		fprintf(stderr, "ci-formats-dump: cannot read %s: %s\n",
+			argv[2], json_util_get_last_err());
+		return 1;
+	}
+	if (!strcmp(argv[1], "junit"))
+		ret = gd_junit_run_write(argv[3], doc, argv[2]);
+	else
+		ret = gd_metrics_run_write(argv[3], doc,
+					   !strcmp(argv[1], "metrics-sizes"));
+	json_object_put(doc);
+	if (ret)
+		fprintf(stderr, "ci-formats-dump: %s\n", gd_err_msg());
+	return ret ? 1 : 0;
+}
