@@ -111,6 +111,36 @@ static void gd_metrics_decisions(struct gd_metrics *m, struct json_object *as)
 	}
 }
 
+/* One family of per-phase, per-size gauges: each result's @key (in the
+ * document's unit) times @scale (to the base unit the name says). */
+static void gd_metrics_phase_sizes(struct gd_metrics *m,
+				   struct json_object *phases, const char *key,
+				   double scale, const char *name,
+				   const char *help)
+{
+	char size[32];
+	double v;
+
+	gd_metrics_family(m, name, help);
+	for (size_t i = 0; i < gd_json_len(phases); i++) {
+		struct json_object *p = gd_json_idx(phases, i);
+		struct json_object *res = gd_json_path(p, "results", NULL);
+
+		for (size_t j = 0; j < gd_json_len(res); j++) {
+			struct json_object *r = gd_json_idx(res, j);
+
+			snprintf(size, sizeof(size), "%lld",
+				 (long long)gd_json_int(r, "size_bytes", 0));
+			if (gd_json_num(r, key, &v))
+				gd_metrics_put(m, v * scale, "phase",
+					       gd_json_str(p, "name"),
+					       "direction",
+					       gd_json_str(p, "direction"),
+					       "size_bytes", size, NULL);
+		}
+	}
+}
+
 static void gd_metrics_sizes(struct gd_metrics *m, struct json_object *doc,
 			     struct json_object *as)
 {
@@ -138,46 +168,14 @@ static void gd_metrics_sizes(struct gd_metrics *m, struct json_object *doc,
 					       "size_bytes", size, NULL);
 		}
 	}
-	gd_metrics_family(
-		m, "gdperf_size_bandwidth_bytes_per_second",
+	gd_metrics_phase_sizes(
+		m, phases, "bw_avg_MiBps", 1048576.0,
+		"gdperf_size_bandwidth_bytes_per_second",
 		"average bandwidth per phase and size, bytes per second");
-	for (i = 0; i < gd_json_len(phases); i++) {
-		struct json_object *p = gd_json_idx(phases, i);
-		struct json_object *res = gd_json_path(p, "results", NULL);
-
-		for (j = 0; j < gd_json_len(res); j++) {
-			struct json_object *r = gd_json_idx(res, j);
-
-			snprintf(size, sizeof(size), "%lld",
-				 (long long)gd_json_int(r, "size_bytes", 0));
-			if (gd_json_num(r, "bw_avg_MiBps", &v))
-				gd_metrics_put(m, v * 1048576.0, "phase",
-					       gd_json_str(p, "name"),
-					       "direction",
-					       gd_json_str(p, "direction"),
-					       "size_bytes", size, NULL);
-		}
-	}
-	gd_metrics_family(
-		m, "gdperf_size_latency_typical_seconds",
+	gd_metrics_phase_sizes(
+		m, phases, "lat_typical_us", 1e-6,
+		"gdperf_size_latency_typical_seconds",
 		"typical (median) latency per phase and size, seconds");
-	for (i = 0; i < gd_json_len(phases); i++) {
-		struct json_object *p = gd_json_idx(phases, i);
-		struct json_object *res = gd_json_path(p, "results", NULL);
-
-		for (j = 0; j < gd_json_len(res); j++) {
-			struct json_object *r = gd_json_idx(res, j);
-
-			snprintf(size, sizeof(size), "%lld",
-				 (long long)gd_json_int(r, "size_bytes", 0));
-			if (gd_json_num(r, "lat_typical_us", &v))
-				gd_metrics_put(m, v * 1e-6, "phase",
-					       gd_json_str(p, "name"),
-					       "direction",
-					       gd_json_str(p, "direction"),
-					       "size_bytes", size, NULL);
-		}
-	}
 }
 
 static void gd_metrics_verdicts(struct gd_metrics *m, struct json_object *doc)
