@@ -68,12 +68,7 @@ jq '.phases = [] | .gates = [] | .verdicts = [] | del(.statistics)
 		message: "no RDMA device found; check ibv_devices"}
 	| .exit_status = 1' "$F/run.json" >"$T/early.json"
 
-# gate_states DOC: "NAME STATE" per gate, as the JSON document says
-gate_states() {
-	jq -r '.gates[]? | "\(.gate) \(.comparison // .phase) \(.direction) " +
-		(if .passed then "passed" elif .undecided then "undecided"
-		 else "failed" end)' "$1"
-}
+. "$S/tests/ci-formats-lib.sh"
 
 for v in pass lat fail undecided phasefail early; do
 	doc=$T/$v.json
@@ -81,59 +76,9 @@ for v in pass lat fail undecided phasefail early; do
 		"$B/tests/ci-formats-dump" "$kind" "$doc" "$T/$v.$kind" ||
 			fail "$v: writing $kind failed"
 	done
-	for kind in metrics metrics-sizes; do
-		if promtool check metrics <"$T/$v.$kind" >"$T/$v.$kind.lint" 2>&1; then
-			ok "$v: promtool check metrics accepts the $kind file"
-		else
-			fail "$v: promtool check metrics: $(head -n 5 "$T/$v.$kind.lint")"
-		fi
-	done
-	if xmllint --noout --schema "$S/tests/junit.xsd" "$T/$v.junit" \
-		2>"$T/$v.xsd.err"; then
-		ok "$v: the JUnit file is valid against tests/junit.xsd"
-	else
-		fail "$v: xmllint: $(head -n 5 "$T/$v.xsd.err")"
-	fi
-	"$py" "$S/tests/junit_read.py" "$T/$v.junit" >"$T/$v.read" ||
-		{ fail "$v: junitparser could not read the file"; continue; }
-
-	# each gate: the same state in the JSON, the gauge and the testcase
-	gate_states "$doc" | while read -r gate where dir state; do
-		want="$gate $where $dir"
-		got=$(grep -F "$want|" "$T/$v.read" | cut -d'|' -f2,3)
-		case $state in
-		passed) exp="passed|" ;;
-		failed) exp="failure|gate_failed" ;;
-		undecided) exp="failure|gate_undecided" ;;
-		esac
-		[ "$got" = "$exp" ] ||
-			echo "FAIL: $v: testcase '$want' is '$got', the document says $state"
-		grep -q "^gdperf_gate_state{.*gate=\"$gate\",phase=\"$where\",direction=\"$dir\",state=\"$state\"} 1\$" \
-			"$T/$v.metrics" ||
-			echo "FAIL: $v: no gdperf_gate_state ... state=\"$state\" 1 for $want"
-	done >"$T/$v.gates"
-	if [ -s "$T/$v.gates" ]; then
-		cat "$T/$v.gates"
-		status=1
-	else
-		ok "$v: every gate has the document's state in both files ($(gate_states "$doc" | wc -l) gates)"
-	fi
-	# each verdict code: 1 in the gauges; exit status the same
-	for code in $(jq -r '.verdicts[]?.code' "$doc"); do
-		grep -q "^gdperf_verdict_state{.*code=\"$code\"} 1\$" "$T/$v.metrics" ||
-			fail "$v: verdict $code is not 1 in gdperf_verdict_state"
-	done
-	on=$(grep -c '^gdperf_verdict_state{.*} 1$' "$T/$v.metrics")
-	[ "$on" -eq "$(jq '[.verdicts[]?.code] | unique | length' "$doc")" ] ||
-		fail "$v: $on verdict states are 1, the document has other codes"
-	es=$(jq .exit_status "$doc")
-	grep -q "^gdperf_run_exit_status{.*} $es\$" "$T/$v.metrics" ||
-		fail "$v: gdperf_run_exit_status is not $es"
-	grep -q "^properties|.*exit_status=$es," "$T/$v.read" ||
-		fail "$v: the JUnit exit_status property is not $es"
-	grep -q "^properties|document=$doc,envelope=" "$T/$v.read" ||
-		fail "$v: the JUnit properties do not name the document first"
-	ok "$v: verdicts (${on} codes) and exit status $es as in the document"
+	ci_formats_check "$v" "$doc" "$doc" "$T/$v.junit" "$T/$v.metrics" \
+		"$T/$v.metrics-sizes"
+	[ ! -f "$T/$v.junit.read" ] || cp "$T/$v.junit.read" "$T/$v.read"
 done
 
 # the failed gate's message is the verdict's evidence line, markup and all

@@ -47,6 +47,7 @@ gd_doctor	rails.txt	rails
 gd_doctor	node07.json	doctor_live
 gd_doctor	node08.json	doctor_fixture
 gd_report	plan/plan.json	plan
+gd_plan	hosts.txt	hosts
 gd_plan	results/4242	corpus
 gd_report	results/4242	corpus"
 
@@ -60,6 +61,7 @@ gd_doctor	--json=	test -s \"/shared/env/\$(hostname).json\"
 gd_compare	--json cmp.json	grep -q '\"gdperf.compare/1\"' cmp.json
 gd_plan	--out-dir	grep -q '^gd_plan worksheet' \"\$out\"
 gd_plan	--commands plan/local.cmds	test -s plan/local.cmds
+gd_plan	--hosts hosts.txt	test -s campaign/camp.sbatch && test -s campaign/camp.steps && ! grep -q generated campaign/camp.sbatch
 gd_report	--markdown report.md	test -s report.md
 gd_report	--json fleet.json	grep -q '\"gdperf.fleet/1\"' fleet.json
 gd_report	--plots plots	test -s plots/rails.gp"
@@ -87,6 +89,10 @@ make_doctor_fixture() {
 		--topology-xml="$S/tests/doctor/fixtures/dual-socket-8gpu.xml" \
 		--json="$1" >/dev/null
 	[ -s "$1" ]
+}
+make_hosts() {
+	printf '%s\n' 'gpu-a01 rack=r1' 'gpu-a02 rack=r1' \
+		'gpu-b01 rack=r2 7:mlx5_9:7' 'gpu-b02 rack=r2' >"$1"
 }
 make_plan() {
 	"$B/gd_plan" --servers 4 --gpus-per-server 2 --rails 2 --nic-gbps 400 \

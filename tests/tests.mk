@@ -81,6 +81,11 @@ AM_TESTS_ENVIRONMENT += GD_PROGRAMS='$(bin_PROGRAMS)'; export GD_PROGRAMS;
 TESTS += tests/version.sh
 EXTRA_DIST += tests/version.sh
 
+# --dry-run on every benchmark: the run's checks, the server's included,
+# and the plan, with no device, network or file.
+TESTS += tests/dry-run.sh
+EXTRA_DIST += tests/dry-run.sh
+
 # Stdout on /dev/full: every program exits 1 naming the output it lost.
 TESTS += tests/output-full.sh
 EXTRA_DIST += tests/output-full.sh
@@ -130,5 +135,6 @@ check_PROGRAMS += tests/ci-formats-dump
 tests_ci_formats_dump_SOURCES = tests/ci-formats-dump.c
 tests_ci_formats_dump_LDADD = $(gd_common_ldadd)
 TESTS += tests/ci-formats.sh
-EXTRA_DIST += tests/ci-formats.sh tests/junit.xsd tests/junit_read.py \
+EXTRA_DIST += tests/ci-formats.sh tests/ci-formats-lib.sh tests/junit.xsd \
+	tests/junit_read.py \
 	tests/fixtures/ci-formats/run.json tests/fixtures/ci-formats/lat.json

@@ -17,5 +17,15 @@ enum { GD_EXIT_OK = 0, GD_EXIT_FAIL = 1, GD_EXIT_USAGE = 2 };
  * and JSON) and return the exit status. @argc/@argv go into the document. */
 int gd_engine_run(const struct gd_test *test, struct gd_opts *o, int argc,
 		  char **argv);
+/*
+ * --dry-run: check @o as a run would and print what it would do (phases,
+ * sizes, rounds, steps, the expected time), opening, connecting and
+ * writing nothing. A client's test is also adopted by @server, the options
+ * of the server it is checked against (@who names it in the refusal);
+ * NULL with --loopback, whose server half runs @o itself. GD_EXIT_OK, or
+ * GD_EXIT_USAGE with the run's one line printed.
+ */
+int gd_engine_dry_run(const struct gd_test *test, struct gd_opts *o,
+		      struct gd_opts *server, const char *who);
 
 #endif

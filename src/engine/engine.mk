@@ -17,4 +17,4 @@ libgdperf_la_SOURCES += \
 	src/engine/sweep_precision.c src/engine/step.c \
 	src/engine/loop.c src/engine/ops_bw.c src/engine/ops_lat.c \
 	src/engine/lat_tail.c src/engine/lat_tail.h \
-	src/engine/engine.c
+	src/engine/dry_run.c src/engine/engine.c

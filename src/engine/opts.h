@@ -206,6 +206,7 @@ struct gd_opts {
 	unsigned int num_labels;
 	bool help, version;
 	bool help_all; /* --help=all: also what has no effect or is refused */
+	bool dry_run;  /* --dry-run: check, print the plan, run nothing */
 	/* the CLI's table-driven hooks (set by gd_opts_parse) */
 	const struct gd_opts_ops *ops;
 	/* which options the user gave explicitly (bit per table entry) */

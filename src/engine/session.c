@@ -70,7 +70,7 @@ static int gd_hello(struct gd_session *s)
 	return ret ? ret : gd_oob_beat_start(&s->oob);
 }
 
-static void gd_default_phases(struct gd_opts *o)
+void gd_session_default_phases(struct gd_opts *o)
 {
 	char list[64];
 
@@ -104,6 +104,22 @@ static int gd_check_limits(struct gd_session *s, char *field, size_t field_len,
 	return gd_err(ret, "%s", msg);
 }
 
+int gd_session_adopt(struct gd_session *s, struct json_object *w, char *field,
+		     size_t field_len, char *ours, char *theirs, size_t val_len)
+{
+	int ret;
+
+	/* before the first client's values: later ones must not raise it */
+	if (!s->server_own_set)
+		s->server_own_set = !gd_limits_request(s->o, &s->server_own);
+	ret = s->o->ops->from_wire(s->test, s->o, w, field, field_len, ours,
+				   theirs, val_len);
+	if (!ret)
+		ret = gd_check_limits(s, field, field_len, ours, theirs,
+				      val_len);
+	return ret;
+}
+
 static int gd_exchange_test(struct gd_session *s)
 {
 	struct json_object *w = NULL;
@@ -111,7 +127,7 @@ static int gd_exchange_test(struct gd_session *s)
 	int ret;
 
 	if (!s->is_server) {
-		gd_default_phases(s->o);
+		gd_session_default_phases(s->o);
 		w = s->o->ops->to_wire(s->test, s->o);
 		ret = gd_oob_send(&s->oob, GD_FRAME_TEST, w);
 		json_object_put(w);
@@ -120,15 +136,9 @@ static int gd_exchange_test(struct gd_session *s)
 	ret = gd_oob_recv(&s->oob, GD_FRAME_TEST, &w);
 	if (ret)
 		return ret;
-	/* before the first client's values: later ones must not raise it */
-	if (!s->server_own_set)
-		s->server_own_set = !gd_limits_request(s->o, &s->server_own);
-	ret = s->o->ops->from_wire(s->test, s->o, w, field, sizeof(field), ours,
-				   theirs, sizeof(ours));
+	ret = gd_session_adopt(s, w, field, sizeof(field), ours, theirs,
+			       sizeof(ours));
 	json_object_put(w);
-	if (!ret)
-		ret = gd_check_limits(s, field, sizeof(field), ours, theirs,
-				      sizeof(ours));
 	if (ret) {
 		struct json_object *r = json_object_new_object();
 

@@ -151,6 +151,17 @@ struct gd_session {
  * gd_session_handshake: hello and test description (accept or reject)
  * over an already connected s->oob; no RDMA device involved. */
 int gd_session_handshake(struct gd_session *s);
+/* Client: the --phases a run without one gets (HH and each device memory
+ * against itself), set in @o before the test travels. */
+void gd_session_default_phases(struct gd_opts *o);
+/* Server: check the client's test @w and adopt it into s->o, then hold it
+ * against this server's limits (raised to what its own command line asks
+ * for); 0, or -errno with the message recorded and @field, @ours and
+ * @theirs filled for the REJECT frame. --dry-run calls it too, with a
+ * server's options and no connection. */
+int gd_session_adopt(struct gd_session *s, struct json_object *w, char *field,
+		     size_t field_len, char *ours, char *theirs,
+		     size_t val_len);
 int gd_session_setup(struct gd_session *s);
 /* The readers of the peer's HELLO and QP_INFO payloads (the fuzz target
  * drives them): every field's type and range checked, nothing connected. */

@@ -4,8 +4,10 @@
 # cluster; the header names the --repeat every run gets), the nine figures
 # of the 32x8x8 case checked one by one, --seconds as each run's -D (or
 # --tool-args' own -D counted), --campaign-repeats and its
-# deprecated alias --repeats, every option in gd_plan(1), and nonsense
-# input rejected with exit 2 and the option named.
+# deprecated alias --repeats (which warns), every option in gd_plan(1),
+# nonsense input rejected with exit 2 and the option named, every run's
+# command line through the benchmark's --dry-run (refused with its
+# message), generated host names said to be, and output folders made.
 B=${GD_TOP_BUILDDIR:-.}
 G=${GD_TOP_SRCDIR:-.}/tests/cluster/golden
 T=$(mktemp -d) || exit 1
@@ -84,9 +86,9 @@ all=$(grep -c 'gd_write_bw' "$T/d.cmds")
 [ "$(grep -o ' -D ' "$T/d.cmds" | wc -l)" = $((2 * all)) ] || fail "a side with two -D"
 tr -d ' \n' <"$T/d.json" | grep -q '"seconds_per_execution":30.0,"seconds_source":"seconds","run_duration_s":5,"run_steps":6,' ||
 	fail "plan.json: seconds_source, run_duration_s, run_steps"
-"$B/gd_plan" $sh32 --tool-args '-a -D 1' --commands "$T/a.cmds" >"$T/a.txt" || fail "-a -D 1"
+"$B/gd_plan" ${sh32% --seconds 30} --tool-args '-a -D 1' --commands "$T/a.cmds" >"$T/a.txt" || fail "-a -D 1"
 grep -q '^ *29.44  serial hours' "$T/a.txt" || fail "-a -D 1: 29.44 serial hours"
-grep -q "138 s per execution" "$T/a.txt" && grep -q "^(seconds per execution: --tool-args' -D x 138 steps: 23 size(s) x 2 phase(s) x 3 round(s); --seconds is not used)" "$T/a.txt" ||
+grep -q "138 s per execution" "$T/a.txt" && grep -q "^(seconds per execution: --tool-args' -D x 138 steps: 23 size(s) x 2 phase(s) x 3 round(s))$" "$T/a.txt" ||
 	fail "-a -D 1: the worksheet does not say 138 s from --tool-args' -D"
 grep -q 'gd_write_bw -d mlx5_0 -p 18515 -a -D 1 --repeat=3 --mem' "$T/a.cmds" || fail "-a -D 1: the command line"
 "$B/gd_plan" $sh32 --tool-args '-n 50 -s 65536' --run-limit 40 --commands "$T/n.cmds" >"$T/n.txt" || fail "-n 50"
@@ -134,4 +136,48 @@ bad --tool-args $base --rails 8 --tool-args '-n 5 --repeat=2'
 bad --tool-args $base --rails 8 --repeat 2 --tool-args '--run_infinitely'
 bad '--tool-args -D' $base --rails 8 --tool-args '-D 0'
 bad '--tool-args --max-size' $base --rails 8 --tool-args '-a --max-size=4X'
+# --seconds and --tool-args' -D both set a run's length: refused at once
+bad "--seconds 30 and --tool-args' -D 1" $sh32 --tool-args '-a -D 1'
+
+# Each distinct command line goes through the benchmark's --dry-run: a
+# line every run would refuse is refused with the benchmark's own message,
+# before the worksheet, and nothing is written.
+bad 'gd_write_bw: error: unknown option --frobnicate' $base --rails 8 \
+	--tool-args '--frobnicate -s abc' --commands "$T/refused.cmds"
+[ -e "$T/refused.cmds" ] && fail "a refused plan wrote its command file"
+bad 'gd_write_lat: error: -D/--duration does not apply to gd_write_lat' $base \
+	--rails 8 --tool gd_write_lat --tool-args '-D 5'
+bad "would reject the test: field 'max-qps': ours=32 theirs=16" $base --rails 8 \
+	--tool-args '-q 32'
+bad 'gd_no_such_bench is neither beside gd_plan' $base --rails 8 --tool gd_no_such_bench
+"$B/gd_plan" $base --rails 8 --tool-args '-q 32 --max-qps=32' --quiet ||
+	fail "-q 32 with the --max-qps the servers will have"
+"$B/gd_plan" $base --rails 8 --tool /no/such/dir/gd_read_bw --quiet --commands "$T/p.cmds" &&
+	grep -q 'timeout -k 10 600 /no/such/dir/gd_read_bw -d ' "$T/p.cmds" ||
+	fail "--tool as a path of the nodes: checked with the gd_read_bw beside gd_plan"
+
+# --repeats, the deprecated alias, warns and names both meanings
+"$B/gd_plan" $base --rails 8 --repeats 5 --repeat 5 --quiet 2>"$T/alias.err" ||
+	fail "--repeats 5 --repeat 5"
+grep -q 'warning: --repeats is the deprecated alias of --campaign-repeats (5 runs of each round-1 execution); the rounds inside one run are --repeat (now 5)' "$T/alias.err" ||
+	fail "--repeats does not warn: $(cat "$T/alias.err")"
+
+# Generated host names are said to be generated, in the worksheet and the
+# launch files; a --hosts list is not. Output folders are made.
+"$B/gd_plan" $base --rails 8 --slurm "$T/s3/camp.sbatch" \
+	--commands "$T/c/d/plan.cmds" --out-dir "$T/o/p" >"$T/gen.txt" ||
+	fail "--slurm s3/camp.sbatch: the folders are not made"
+[ -s "$T/s3/camp.sbatch" ] && [ -s "$T/s3/camp.steps" ] && [ -s "$T/o/p/plan.json" ] ||
+	fail "the plan's files in new folders"
+note='host names node01..node04 are generated (--host-prefix node, --nic-prefix mlx5_): no --hosts list was given'
+grep -qF "($note" "$T/gen.txt" || fail "the worksheet does not say the names are generated"
+for f in "$T/s3/camp.sbatch" "$T/c/d/plan.cmds"; do
+	grep -qF "# Note: $note" "$f" || fail "$f does not say the names are generated"
+done
+sed -n '/^#SBATCH --nodelist=node\[01-04\]$/{n;p;}' "$T/s3/camp.sbatch" | grep -qF "# Note: $note" ||
+	fail "the note is not under the batch script's node list"
+printf 'gpu-a rack=r1\ngpu-b rack=r1\ngpu-c rack=r2\ngpu-d rack=r2\n' >"$T/hosts"
+"$B/gd_plan" --hosts "$T/hosts" --gpus-per-server 8 --rails 8 --nic-gbps 400 \
+	--commands "$T/h.cmds" >"$T/h.txt" || fail "--hosts"
+grep -q 'generated' "$T/h.txt" "$T/h.cmds" && fail "a --hosts plan calls its names generated"
 echo "PASS: golden worksheets and input checks"

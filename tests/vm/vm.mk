@@ -19,6 +19,7 @@ EXTRA_DIST += \
 	tests/vm/guest-init \
 	tests/vm/guest-lib.sh \
 	tests/vm/run-cases.sh \
+	tests/vm/ci-formats-cases.sh \
 	tests/vm/device-tests.tap \
 	tests/vm/cases \
 	tests/vm/cluster \

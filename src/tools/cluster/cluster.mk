@@ -4,7 +4,7 @@
 noinst_LTLIBRARIES += libgdcluster.la
 libgdcluster_la_SOURCES = src/tools/cluster/plan.h src/tools/cluster/plan.c \
 	src/tools/cluster/schedule.c src/tools/cluster/plan_out.c \
-	src/tools/cluster/plan_seconds.c \
+	src/tools/cluster/plan_seconds.c src/tools/cluster/plan_check.c \
 	src/tools/cluster/plan_launch.c src/tools/cluster/plan_slurm.c \
 	src/tools/cluster/fleet.h src/tools/cluster/fleet_index.h \
 	src/tools/cluster/fleet_pool.c src/tools/cluster/fleet_hash.c \

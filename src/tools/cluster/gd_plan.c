@@ -189,11 +189,44 @@ static int parse_args(int argc, char **argv, struct gd_plan_cfg *cfg,
 	return ret;
 }
 
+/* Every folder above @path (or @path itself when @self), as mkdir -p, so
+ * that --slurm s3/camp.sbatch or --out-dir a/b need no mkdir first. */
+static int make_dirs(const char *opt, const char *path, bool self)
+{
+	char dir[4096];
+	char *p;
+
+	if (snprintf(dir, sizeof(dir), "%s", path) >= (int)sizeof(dir))
+		return gd_err(-ENAMETOOLONG, "--%s: '%s' is too long", opt,
+			      path);
+	if (!self) {
+		p = strrchr(dir, '/');
+		if (!p)
+			return 0;
+		*p = '\0';
+	}
+	for (p = dir + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(dir, 0777) && errno != EEXIST)
+			return gd_err(-errno, "--%s: cannot create '%s': %s",
+				      opt, dir, strerror(errno));
+		*p = '/';
+	}
+	if (dir[0] && mkdir(dir, 0777) && errno != EEXIST)
+		return gd_err(-errno, "--%s: cannot create '%s': %s", opt, dir,
+			      strerror(errno));
+	return 0;
+}
+
 static int write_one(const struct gd_plan *plan, const char *dir,
-		     const char *path, const char *base,
+		     const char *path, const char *opt, const char *base,
 		     int (*fn)(const struct gd_plan *, const char *))
 {
 	char buf[4096];
+
+	int ret;
 
 	if (!path && !dir)
 		return 0;
@@ -201,27 +234,27 @@ static int write_one(const struct gd_plan *plan, const char *dir,
 		snprintf(buf, sizeof(buf), "%s/%s", dir, base);
 		path = buf;
 	}
-	return fn(plan, path);
+	ret = make_dirs(opt, path, false);
+	return ret ? ret : fn(plan, path);
 }
 
 static int write_outputs(const struct gd_plan *plan, const struct outputs *o)
 {
 	int ret;
 
-	if (o->out_dir && mkdir(o->out_dir, 0777) && errno != EEXIST)
-		return gd_err(-errno, "--out-dir: cannot create '%s': %s",
-			      o->out_dir, strerror(errno));
-	ret = write_one(plan, o->out_dir, o->json, "plan.json",
+	if (o->out_dir && (ret = make_dirs("out-dir", o->out_dir, true)))
+		return ret;
+	ret = write_one(plan, o->out_dir, o->json, "json", "plan.json",
 			gd_plan_write_json);
 	if (!ret)
-		ret = write_one(plan, o->out_dir, o->csv, "plan.csv",
+		ret = write_one(plan, o->out_dir, o->csv, "csv", "plan.csv",
 				gd_plan_write_csv);
 	if (!ret)
-		ret = write_one(plan, o->out_dir, o->slurm, "plan.sbatch",
-				gd_plan_write_slurm);
+		ret = write_one(plan, o->out_dir, o->slurm, "slurm",
+				"plan.sbatch", gd_plan_write_slurm);
 	if (!ret)
-		ret = write_one(plan, o->out_dir, o->commands, "plan.cmds",
-				gd_plan_write_commands);
+		ret = write_one(plan, o->out_dir, o->commands, "commands",
+				"plan.cmds", gd_plan_write_commands);
 	return ret;
 }
 
@@ -235,6 +268,13 @@ int main(int argc, char **argv)
 	ret = parse_args(argc, argv, &plan.cfg, &o);
 	if (ret > 0)
 		return gd_out_exit("gd_plan", 0);
+	if (!ret && plan.cfg.repeats_alias)
+		fprintf(stderr,
+			"gd_plan: warning: --repeats is the deprecated alias of "
+			"--campaign-repeats (%ld runs of each round-1 "
+			"execution); the rounds inside one run are --repeat "
+			"(now %ld)\n",
+			plan.cfg.repeats, plan.cfg.tool_repeat);
 	if (!ret && o.hosts)
 		ret = gd_plan_hosts_load(&plan, o.hosts);
 	else if (!ret)
@@ -245,6 +285,10 @@ int main(int argc, char **argv)
 		ret = gd_plan_seconds_resolve(&plan.cfg);
 	if (!ret)
 		ret = gd_plan_build(&plan);
+	/* before anything is printed: a plan whose runs would all be
+	 * refused is refused itself */
+	if (!ret)
+		ret = gd_plan_check_runs(&plan);
 	if (ret)
 		goto out;
 	status = 1;

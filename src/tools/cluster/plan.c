@@ -139,8 +139,10 @@ int gd_plan_cfg_set(struct gd_plan_cfg *c, const char *key, const char *v)
 	if (!strcmp(key, "rails"))
 		return parse_long(key, v, 1, 1024, &c->rails);
 	/* "repeats": the old name, kept as an alias */
-	if (!strcmp(key, "campaign-repeats") || !strcmp(key, "repeats"))
+	if (!strcmp(key, "campaign-repeats") || !strcmp(key, "repeats")) {
+		c->repeats_alias |= !strcmp(key, "repeats");
 		return parse_long(key, v, 1, 1000, &c->repeats);
+	}
 	/* The engine's own range for --repeat. */
 	if (!strcmp(key, "repeat"))
 		return parse_long(key, v, 1, 64, &c->tool_repeat);
@@ -154,6 +156,7 @@ int gd_plan_cfg_set(struct gd_plan_cfg *c, const char *key, const char *v)
 		return parse_double(key, v, 0.001, 1e6, &c->nic_Gbps);
 	if (!strcmp(key, "seconds")) {
 		c->seconds_from[0] = '\0';
+		c->seconds_given = true;
 		return parse_double(key, v, 0.001, 86400, &c->seconds);
 	}
 	if (!strcmp(key, "seconds-from"))
@@ -331,6 +334,7 @@ int gd_plan_hosts_default(struct gd_plan *plan)
 	ret = host_alloc(plan);
 	if (ret)
 		return ret;
+	plan->hosts_generated = true;
 	for (i = 0; i < plan->cfg.servers; i++) {
 		snprintf(plan->hosts[i].name, GD_PLAN_NAME_MAX, "%.40s%0*ld",
 			 plan->cfg.host_prefix, width, i + 1);
@@ -467,6 +471,21 @@ void gd_plan_worksheet(const struct gd_plan_cfg *c, struct gd_worksheet *ws)
 	ws->port_GBps = c->nic_Gbps / 8.0;
 	ws->server_GBps = ws->port_GBps * c->rails;
 	ws->endpoint_TBps = ws->server_GBps * c->servers / 1000.0;
+}
+
+void gd_plan_generated_note(const struct gd_plan *plan, char *buf, size_t len)
+{
+	long n = plan->cfg.servers;
+
+	buf[0] = '\0';
+	if (!plan->hosts_generated || plan->cfg.loopback_host[0] || n < 1)
+		return;
+	snprintf(buf, len,
+		 "host names %s..%s are generated (--host-prefix %s, "
+		 "--nic-prefix %s): no --hosts list was given; give --hosts "
+		 "FILE with the cluster's names and GPU:NIC:RAIL associations",
+		 plan->hosts[0].name, plan->hosts[n - 1].name,
+		 plan->cfg.host_prefix, plan->cfg.nic_prefix);
 }
 
 void gd_plan_fmt_num(char *buf, size_t len, double v)

@@ -86,6 +86,8 @@ struct gd_plan_cfg {
 	long base_port;
 	enum gd_plan_launcher launcher;
 	bool locality_round; /* round 4: device:near against device:far */
+	bool seconds_given;  /* --seconds (or its config key) was given */
+	bool repeats_alias;  /* the deprecated --repeats was used */
 };
 
 /* One directed pair-test execution. Direction a_to_b: the client
@@ -131,6 +133,7 @@ struct gd_plan {
 	struct gd_plan_cfg cfg;
 	struct gd_plan_host *hosts;
 	bool have_racks;
+	bool hosts_generated; /* no --hosts: names from --host-prefix */
 	struct gd_plan_step *steps;
 	size_t n_steps;
 	struct gd_plan_exec *execs;
@@ -188,6 +191,14 @@ int gd_plan_write_commands(const struct gd_plan *plan, const char *path);
 /* gd_doctor beside the plan's benchmark (--tool's directory), else the
  * name alone, found on the nodes' PATH. */
 void gd_plan_doctor_path(const struct gd_plan *plan, char *buf, size_t len);
+
+/* plan_check.c: each distinct command line of the plan through the
+ * benchmark's own --dry-run (found as --tool says, beside gd_plan, or on
+ * PATH); -EINVAL with the benchmark's refusal when a run would be refused. */
+int gd_plan_check_runs(const struct gd_plan *plan);
+/* "(node01..node32 are generated ...)", the words the worksheet and the
+ * launch files say it in, "" with a --hosts list. */
+void gd_plan_generated_note(const struct gd_plan *plan, char *buf, size_t len);
 
 /* plan_slurm.c: the batch script @path and, next to it, its steps file
  * (@path with .sbatch replaced by .steps). */

@@ -246,11 +246,15 @@ static void commands_head(FILE *f, const struct gd_plan *plan)
 {
 	bool local = plan->cfg.launcher == GD_LAUNCH_LOCAL &&
 		     !plan->cfg.loopback_host[0];
+	char note[512];
 
 	fprintf(f,
 		"#!/bin/sh\n# gd_plan command file for plan '%s': one line "
 		"per execution.\n",
 		plan->cfg.name);
+	gd_plan_generated_note(plan, note, sizeof(note));
+	if (note[0])
+		fprintf(f, "# Note: %s.\n", note);
 	if (local)
 		fputs("# Local launcher: start this same file on every node "
 		      "of the plan at once\n# (each node's own shell, or "

@@ -116,9 +116,7 @@ static void print_seconds_src(const struct gd_plan_cfg *c, FILE *f)
 			c->run_duration_s, steps);
 		break;
 	case GD_SECONDS_TOOL_D:
-		fprintf(f,
-			"(seconds per execution: --tool-args' -D x %s; "
-			"--seconds is not used)\n",
+		fprintf(f, "(seconds per execution: --tool-args' -D x %s)\n",
 			steps);
 		break;
 	case GD_SECONDS_ITERS:
@@ -146,7 +144,7 @@ int gd_plan_print_worksheet(const struct gd_plan *plan, FILE *f)
 	const struct gd_plan_cfg *c = &plan->cfg;
 	struct ws_row rows[WS_ROWS_MAX];
 	size_t i, n = ws_rows(&plan->ws, rows);
-	char num[32];
+	char num[32], note[512];
 
 	gd_plan_fmt_num(num, sizeof(num), c->nic_Gbps);
 	fprintf(f,
@@ -158,6 +156,9 @@ int gd_plan_print_worksheet(const struct gd_plan *plan, FILE *f)
 	fprintf(f, "%s s per execution, --repeat=%ld in every run\n", num,
 		c->tool_repeat);
 	print_seconds_src(c, f);
+	gd_plan_generated_note(plan, note, sizeof(note));
+	if (note[0])
+		fprintf(f, "(%s)\n", note);
 	fputc('\n', f);
 	for (i = 0; i < n; i++) {
 		gd_plan_fmt_num(num, sizeof(num), rows[i].value);

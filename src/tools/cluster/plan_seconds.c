@@ -172,6 +172,14 @@ int gd_plan_seconds_resolve(struct gd_plan_cfg *c)
 	c->run_phases = strcmp(c->gpu_mem, "none") ? 2 : 1;
 	c->run_steps = c->run_sizes * c->run_phases * c->tool_repeat;
 	c->run_duration_s = 0;
+	if (r.duration_s && c->seconds_given)
+		return gd_err(
+			-EINVAL,
+			"--seconds %g and --tool-args' -D %llu both set a "
+			"run's length; give one: --seconds S is written "
+			"as each run's -D (S / (sizes x phases x rounds)), "
+			"--tool-args' -D is kept as it is and counted",
+			c->seconds, (unsigned long long)r.duration_s);
 	if (c->seconds_from[0])
 		c->seconds_src = GD_SECONDS_FROM;
 	else if (r.duration_s) {

@@ -153,9 +153,10 @@ static const char slurm_body[] =
 static void slurm_head(FILE *f, const struct gd_plan *plan, const char *steps)
 {
 	const char *lb = plan->cfg.loopback_host;
-	char doctor[GD_PLAN_NAME_MAX + 16];
+	char doctor[GD_PLAN_NAME_MAX + 16], note[512];
 
 	gd_plan_doctor_path(plan, doctor, sizeof(doctor));
+	gd_plan_generated_note(plan, note, sizeof(note));
 	fprintf(f,
 		"#!/bin/bash\n#SBATCH --job-name=gd-%s\n#SBATCH --nodes=%ld\n"
 		"#SBATCH --ntasks-per-node=1\n#SBATCH --exclusive\n"
@@ -165,6 +166,9 @@ static void slurm_head(FILE *f, const struct gd_plan *plan, const char *steps)
 		fputs(lb, f);
 	else
 		put_hostlist(f, plan);
+	/* comments may stand between #SBATCH lines; said where the list is */
+	if (note[0])
+		fprintf(f, "\n# Note: %s.", note);
 	fprintf(f,
 		"\n# gd_plan batch script for plan '%s'. Its job steps are in "
 		"the steps file\n# (one line per side of an execution), which "

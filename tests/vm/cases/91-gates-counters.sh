@@ -5,7 +5,11 @@
 # below it: exit status 4 (not enough evidence) unless
 # --gate-undecided=pass. An -a sweep in which rxe retried (under TCG it
 # does, at the large sizes) names the retries in GD_RETRANSMISSIONS with
-# their phases, sizes and counts, and the exit status stays 0.
+# their phases, sizes and counts, and the exit status stays 0 (the sweep
+# is gated too: --expect-ratio=0.5, undecided passing). Every run writes
+# --junit and --openmetrics beside its document; the host checks them
+# after the boot (tests/vm/ci-formats-cases.sh: promtool, the JUnit schema,
+# junitparser, the document's verdict), the guest that they are there.
 # gd-case-timeout-s: 150
 . /gd/guest-lib.sh
 
@@ -16,8 +20,16 @@ run() {
 	name=$1
 	shift
 	run_bounded 60 "$WORK/$name.txt" gd_write_bw --loopback -d rxe0 -x 1 \
-		--mem=hugepage --phases=HH,DD "$@" --out_json_file="$WORK/$name.json"
+		--mem=hugepage --phases=HH,DD "$@" --out_json_file="$WORK/$name.json" \
+		--junit="$WORK/$name.junit.xml" --openmetrics="$WORK/$name.prom"
 	RC=$?
+}
+
+# formats NAME STATUS: NAME's JUnit and OpenMetrics files say exit STATUS
+formats() {
+	grep -q '^gdperf_run_exit_status{.*} '"$2"'$' "$WORK/$1.prom" &&
+		grep -q '<property name="exit_status" value="'"$2"'"' "$WORK/$1.junit.xml"
+	tap_check $? "$1: --openmetrics and --junit written, both with exit status $2 (the host checks them against the document)" "$WORK/$1.txt"
 }
 
 # check NAME FILTER DESCRIPTION: one TAP line for a jq check of NAME.json.
@@ -45,6 +57,9 @@ check $n "$RC == 4 and .exit_status == 4 and all(.phases[]; .status == \"ok\")
 grep -q 'GD_GATE_UNDECIDED' "$WORK/$n.txt" && grep -q 'not enough evidence' "$WORK/$n.txt" &&
 	grep -q 'exit status 4' "$WORK/$n.txt"
 tap_check $? "the undecided gate's text report says why: GD_GATE_UNDECIDED, not enough evidence, exit status 4" "$WORK/$n.txt"
+grep -q 'type="gate_undecided"' "$WORK/$n.junit.xml"
+tap_check $? "the undecided gate is a JUnit failure of type gate_undecided" "$WORK/$n.junit.xml"
+formats $n 4
 
 n=undecided_pass
 run $n -s 1M -n 20 --expect-ratio=0.9 --gate-undecided=pass
@@ -59,9 +74,11 @@ check $n "$RC == 0 and .exit_status == 0 and .options.gate_undecided == \"pass\"
 # moved lists are the union of their steps' (a retry at any size counts),
 # and the verdict names each phase and side with its sizes and counts.
 n=retries
-run $n -a --min-size=64K -n 8
-check $n "$RC == 0 and .exit_status == 0 and all(.phases[]; .status == \"ok\" and (.results | length) == 8)" \
-	"-a --min-size=64K -n 8 --phases=HH,DD: exit $RC, 2 phases x 8 sizes ok"
+run $n -a --min-size=64K -n 8 --expect-ratio=0.5 --gate-undecided=pass
+check $n "$RC == 0 and .exit_status == 0 and all(.phases[]; .status == \"ok\" and (.results | length) == 8)
+	and ([.gates[] | select(.gate == \"expect_ratio\")] | length) >= 1" \
+	"-a --min-size=64K -n 8 --phases=HH,DD --expect-ratio=0.5: exit $RC, 2 phases x 8 sizes ok, gated"
+formats $n 0
 check $n 'all(.phases[]; . as $p | all("local", "remote"; . as $s
 		| (($p.counters[$s].retries_moved // []) | sort)
 			== ([$p.steps[] | (.["counters_" + $s].retries_moved // [])[]] | unique)))' \
