@@ -15,6 +15,7 @@
 #include "engine/limits.h"
 #include "engine/time_account.h"
 #include "mem/mem.h"
+#include "transport/auth.h"
 #include "transport/oob.h"
 #include "engine/opts.h"
 #include "engine/placement.h"
@@ -109,6 +110,7 @@ struct gd_session {
 	struct gd_opts *o;
 	bool is_server;
 	struct gd_oob oob;
+	struct gd_auth auth; /* --auth-key: the key, this connection's nonces */
 	struct gd_verbs v;
 	struct gd_mcast mcast; /* -g: this end's group */
 	struct gd_cm cm;       /* -R only */
