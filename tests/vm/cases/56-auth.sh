@@ -3,7 +3,8 @@
 # read is refused before anything connects; a client without a key and one
 # with another key are refused in the handshake, each with one line in the
 # server's log (peer and reason), and the server goes on listening; the
-# client with the right key runs to exit 0 with a document.
+# client with the right key runs to exit 0 with a document; so does a
+# --loopback run with the key.
 # gd-case-timeout-s: 150
 . /gd/guest-lib.sh
 
@@ -50,6 +51,14 @@ st=1
 [ $rc = 0 ] && [ $src = 0 ] && json_ok "$WORK/ok.json" '.exit_status == 0' && st=0
 tap_check $st "the right key: client exits $rc (0), the server $src (0), a document" \
 	"$WORK/ok.out" "$WORK/srv.out"
+
+# --loopback: both halves read the one key file and prove it to each other.
+run_bounded 60 "$WORK/lb.out" $PROG -d rxe0 -x 1 -p $(next_port) --loopback -s 4096 -n 20 \
+	--auth-key="$WORK/a.key"
+rc=$?
+st=1
+[ $rc = 0 ] && st=0
+tap_check $st "--loopback with --auth-key: exit $rc (0)" "$WORK/lb.out"
 
 st=1
 [ "$(grep -c 'closed the connection from' "$WORK/srv.out")" = 2 ] &&
