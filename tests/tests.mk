@@ -6,10 +6,10 @@
 if HAVE_CMOCKA
 check_PROGRAMS += tests/options_test tests/options_wire_test \
 	tests/options_verbs_test tests/options_rate_test tests/protocol_test tests/json_doc_test tests/sweep_test \
-	tests/limits_test
+	tests/limits_test tests/auth_test
 TESTS += tests/options_test tests/options_wire_test \
 	tests/options_verbs_test tests/options_rate_test tests/protocol_test tests/json_doc_test tests/sweep_test \
-	tests/limits_test
+	tests/limits_test tests/auth_test
 
 tests_options_test_SOURCES = tests/options_test.c tests/opts_util.h
 tests_options_test_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
@@ -34,6 +34,10 @@ tests_protocol_test_LDADD = $(gd_common_ldadd) $(CMOCKA_LIBS) -lpthread
 tests_limits_test_SOURCES = tests/limits_test.c tests/opts_util.h
 tests_limits_test_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS) -pthread
 tests_limits_test_LDADD = $(gd_common_ldadd) $(CMOCKA_LIBS) -lpthread
+
+tests_auth_test_SOURCES = tests/auth_test.c tests/opts_util.h
+tests_auth_test_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS) -pthread
+tests_auth_test_LDADD = $(gd_common_ldadd) $(CMOCKA_LIBS) -lpthread
 
 tests_json_doc_test_SOURCES = tests/json_doc_test.c
 tests_json_doc_test_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)

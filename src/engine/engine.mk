@@ -10,6 +10,7 @@ libgdperf_la_SOURCES += \
 	src/engine/pace.c src/engine/pace.h \
 	src/engine/payload.c src/engine/payload.h src/engine/numa.c src/engine/numa.h \
 	src/engine/session.c src/engine/session.h \
+	src/engine/session_auth.c src/engine/session_auth.h \
 	src/engine/preflight.c src/engine/preflight.h \
 	src/engine/time_account.c src/engine/time_account.h \
 	src/engine/limits.c src/engine/limits.h \

@@ -163,13 +163,29 @@ int gd_step_done_frame(struct gd_session *s, struct json_object *m, bool *done,
 	return 0;
 }
 
+int gd_step_over_time(const struct gd_session *s)
+{
+	return gd_err_replace(
+		-ETIME,
+		"the run reached this server's limit of %" PRIu64
+		" s (--max-time) inside a step and was stopped there: ask for a shorter run, or start the server with a larger --max-time",
+		s->limit_time_s);
+}
+
 int gd_step_check_stop(const struct gd_step *st)
 {
-	if (!gd_stop_signal())
-		return 0;
-	return gd_err(-EINTR, "interrupted by %s in the measured loop on %s",
-		      gd_stop_signal_name(gd_stop_signal()),
-		      st->s->v.port.dev_name);
+	const struct gd_session *s = st->s;
+
+	if (gd_stop_signal())
+		return gd_err(-EINTR,
+			      "interrupted by %s in the measured loop on %s",
+			      gd_stop_signal_name(gd_stop_signal()),
+			      s->v.port.dev_name);
+	/* the estimate let the run start; a slow fabric may still outlast
+	 * the limit within one step */
+	if (s->limit_deadline_ns && gd_now_ns() >= s->limit_deadline_ns)
+		return gd_step_over_time(s);
+	return 0;
 }
 
 /* How long without news means a dead peer: the side-channel timeout, or

@@ -78,6 +78,8 @@ struct gd_opts {
 	uint64_t oob_timeout_ms;
 	/* server: a connection's hello and test within this, else the next */
 	uint64_t handshake_timeout_s;
+	/* --auth-key: the shared key's file, both ends (transport/auth.h) */
+	char *auth_key;
 	/* server: what a client may ask for (engine/limits.h) */
 	uint64_t max_memory_bytes, max_time_s, max_qps, max_memories;
 	/* test shape (travels) */

@@ -26,6 +26,7 @@
 #include "engine/session.h"
 #include "engine/payload.h"
 #include "engine/limits.h"
+#include "engine/session_auth.h"
 
 #define GD_SERVER_ACCEPT_WAIT_MS (INT_MAX / 2)
 
@@ -59,14 +60,21 @@ static int gd_hello(struct gd_session *s)
 			       json_object_new_string(PACKAGE_VERSION));
 	json_object_object_add(h, "protocol",
 			       json_object_new_int(GD_OOB_VERSION));
-	ret = gd_oob_send(&s->oob, GD_FRAME_HELLO, h);
+	ret = gd_session_auth_prepare(s);
+	if (!ret) {
+		gd_session_auth_hello(s, h);
+		ret = gd_oob_send(&s->oob, GD_FRAME_HELLO, h);
+	}
 	json_object_put(h);
 	if (!ret)
 		ret = gd_oob_recv(&s->oob, GD_FRAME_HELLO, &peer);
 	if (!ret)
 		ret = gd_session_take_hello(s, peer);
+	if (!ret)
+		ret = gd_session_auth(s, peer);
 	json_object_put(peer);
-	/* Both ends speak this protocol: from here on either may beat. */
+	/* Both ends speak this protocol (and proved the key where one was
+	 * given): from here on either may beat. */
 	return ret ? ret : gd_oob_beat_start(&s->oob);
 }
 
@@ -185,9 +193,10 @@ static int gd_serve_loop(struct gd_session *s, int listen_fd,
 			return ret;
 		if (ret == -ETIMEDOUT)
 			gd_report_notice(
-				"%s: closed the connection from %s: no hello and test within %" PRIu64
+				"%s: closed the connection from %s: no hello%s test within %" PRIu64
 				" s (--handshake-timeout); waiting for the next client",
 				s->test->name, s->oob.peer_name,
+				s->auth.on ? ", proof of the key and" : " and",
 				o->handshake_timeout_s);
 		else
 			gd_report_notice(
@@ -226,6 +235,10 @@ static int gd_connect_oob(struct gd_session *s)
 	gd_oob_init(&s->oob, (int)o->oob_timeout_ms);
 	s->oob.bind_host = o->bind_addr;
 	s->oob.family = o->ipv6_addr ? AF_INET6 : AF_UNSPEC;
+	/* a bad key file ends the run before it waits for anyone */
+	ret = gd_session_auth_prepare(s);
+	if (ret)
+		return ret;
 	if (!s->is_server) {
 		gd_stop_during("connecting to %s port %" PRIu64, o->server_host,
 			       o->tcp_port);
@@ -240,10 +253,11 @@ static int gd_connect_oob(struct gd_session *s)
 	gd_report_status(
 		s->rep,
 		" Waiting for client on %s%sport %" PRIu64
-		" (%s%s%s, the test travels from the client; anyone who can reach this port may run one within this server's limits)...",
+		" (%s%s%s, the test travels from the client; %s may run one within this server's limits)...",
 		o->bind_addr ? o->bind_addr : "", o->bind_addr ? " " : "",
-		o->tcp_port, s->test->name, s->ready[0] ? " on " : "",
-		s->ready);
+		o->tcp_port, s->test->name, s->ready[0] ? " on " : "", s->ready,
+		s->auth.on ? "only a client with this server's key (--auth-key)"
+			   : "anyone who can reach this port");
 	ret = gd_serve_first_valid(s, listen_fd);
 	close(listen_fd);
 	return ret;
@@ -849,6 +863,7 @@ void gd_session_teardown(struct gd_session *s)
 	gd_mcast_leave(&s->v, &s->mcast);
 	gd_verbs_close(&s->v);
 	gd_oob_close(&s->oob);
+	gd_auth_clear(&s->auth);
 	free(s->samples_ns);
 	json_object_put(s->remote_endpoint);
 	s->samples_ns = NULL;

@@ -15,6 +15,7 @@
 #include "engine/limits.h"
 #include "engine/time_account.h"
 #include "mem/mem.h"
+#include "transport/auth.h"
 #include "transport/oob.h"
 #include "engine/opts.h"
 #include "engine/placement.h"
@@ -109,6 +110,7 @@ struct gd_session {
 	struct gd_opts *o;
 	bool is_server;
 	struct gd_oob oob;
+	struct gd_auth auth; /* --auth-key: the key, this connection's nonces */
 	struct gd_verbs v;
 	struct gd_mcast mcast; /* -g: this end's group */
 	struct gd_cm cm;       /* -R only */
@@ -122,8 +124,10 @@ struct gd_session {
 	struct gd_request server_own;
 	bool server_own_set;
 	uint64_t limit_time_s; /* server: --max-time as it applies, 0: none */
-	int access;	       /* QP access flags */
-	int mr_access;	       /* registrations: access plus relaxed ordering */
+	/* server: when --max-time ends the run (gd_now_ns), 0: never */
+	uint64_t limit_deadline_ns;
+	int access;    /* QP access flags */
+	int mr_access; /* registrations: access plus relaxed ordering */
 	/* MLX5_SCATTER_TO_CQE as this side opened the device; "" untouched */
 	char scatter_to_cqe[160];
 	size_t slot_bytes; /* per-QP region of each buffer */
@@ -246,7 +250,11 @@ int gd_step_done_frame(struct gd_session *s, struct json_object *m, bool *done,
 /* How long this step may go without news before the peer counts as dead. */
 uint64_t gd_step_silence_ns(const struct gd_step *st);
 /* For the measured loops' periodic check: -EINTR, recorded, once SIGINT or
- * SIGTERM asked the run to stop (util/stop.h), else 0. */
+ * SIGTERM asked the run to stop (util/stop.h), -ETIME once a server's
+ * --max-time passed (limit_deadline_ns), else 0. */
 int gd_step_check_stop(const struct gd_step *st);
+/* -ETIME with the line that names --max-time: a server's run reached its
+ * limit inside a step (gd_step_check_stop, the wait for "done"). */
+int gd_step_over_time(const struct gd_session *s);
 
 #endif

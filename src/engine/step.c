@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <inttypes.h>
+#include <poll.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
@@ -326,6 +327,34 @@ static int gd_send_done(struct gd_session *s, uint64_t sent, int err)
 	return gd_sync_send(s, m);
 }
 
+/*
+ * A server's wait within its --max-time: the side channel's silence limit
+ * restarts on every heartbeat of a live client, so the deadline is checked
+ * here, at least every GD_OOB_STOP_POLL_MS (a frame ends the wait at once).
+ */
+static int gd_wait_frame_by(struct gd_session *s, uint64_t silence_ms,
+			    struct json_object **m)
+{
+	for (;;) {
+		struct pollfd pfd = { .fd = s->oob.fd, .events = POLLIN };
+		uint64_t now = gd_now_ns();
+		int ret = gd_oob_try_recv(&s->oob, GD_FRAME_SYNC, m);
+
+		if (ret)
+			return ret < 0 ? ret : 0;
+		if (now >= s->limit_deadline_ns)
+			return gd_step_over_time(s);
+		if (gd_oob_now_ms() - s->oob.heard_ms > (int64_t)silence_ms)
+			return gd_err(
+				-ETIMEDOUT,
+				"no word from peer %s for %" PRIu64
+				" ms while it ran the step; is it still running?",
+				s->oob.peer_name, silence_ms);
+		gd_oob_alive(&s->oob);
+		(void)poll(&pfd, 1, GD_OOB_STOP_POLL_MS);
+	}
+}
+
 /* The target waits for the initiator's done frame as long as the
  * initiator itself would wait for a completion. */
 static int gd_wait_done(struct gd_step *st, uint64_t *sent)
@@ -334,9 +363,12 @@ static int gd_wait_done(struct gd_step *st, uint64_t *sent)
 	uint64_t silence_ms = gd_step_silence_ns(st) / 1000000;
 	struct json_object *m = NULL;
 	bool done = false;
-	int ret = gd_oob_recv_within(&s->oob, GD_FRAME_SYNC, &m,
-				     silence_ms < INT_MAX ? (int)silence_ms
-							  : INT_MAX);
+	int ret = s->limit_deadline_ns
+			  ? gd_wait_frame_by(s, silence_ms, &m)
+			  : gd_oob_recv_within(&s->oob, GD_FRAME_SYNC, &m,
+					       silence_ms < INT_MAX
+						       ? (int)silence_ms
+						       : INT_MAX);
 
 	if (!ret)
 		ret = gd_step_done_frame(s, m, &done, sent);

@@ -27,13 +27,26 @@
 #define GD_LAT_MAX_SAMPLES (50ULL * 1000 * 1000)
 
 /* A peer that was interrupted may show first as a failed transfer (its
- * QPs are gone) or a closed channel: its word may be waiting, unread. The
- * step's error stays recorded (gd_err keeps the first). */
+ * QPs are gone) or a closed channel: its word may be waiting, unread. So
+ * may the failure of a peer that failed first (a server that reached
+ * --max-time inside the step): that is why this side's step failed, so
+ * its word leads; otherwise the step's own error stays. */
 static void gd_walk_peer_word(struct gd_session *s)
 {
 	struct json_object *m = NULL;
+	char ours[GD_ERR_MSG_MAX], theirs[GD_ERR_MSG_MAX];
+	int code = gd_err_code();
 
-	gd_oob_try_recv(&s->oob, GD_FRAME_SYNC, &m);
+	snprintf(ours, sizeof(ours), "%s", gd_err_msg());
+	gd_err_clear();
+	if (gd_oob_try_recv(&s->oob, GD_FRAME_SYNC, &m) == -ECONNABORTED) {
+		snprintf(theirs, sizeof(theirs), "%s", gd_err_msg());
+		gd_err_replace(-ECONNABORTED,
+			       "%.600s; then on this side: %.380s", theirs,
+			       ours);
+	} else if (code) {
+		gd_err_replace(code, "%s", ours);
+	}
 	json_object_put(m);
 }
 
@@ -269,6 +282,9 @@ static void gd_walk_failed(struct gd_session *s, struct gd_walk *w,
 		gd_walk_interrupted(s, w, o);
 		return;
 	}
+	/* a server that reached --max-time inside the step tells why */
+	if (ret == -ETIME && s->is_server)
+		gd_oob_send_error(&s->oob, -ETIME, gd_err_msg());
 	w->fatal = ret;
 	snprintf(w->fatal_msg, sizeof(w->fatal_msg), "%s", gd_err_msg());
 }
@@ -530,6 +546,9 @@ int gd_sweep_run(struct gd_session *s)
 		return gd_err(-ENOMEM, "cannot allocate the step table");
 	w.total = total;
 	w.t0_ns = gd_now_ns();
+	if (s->is_server && s->limit_time_s)
+		s->limit_deadline_ns =
+			w.t0_ns + s->limit_time_s * 1000000000ULL;
 	if (precise && s->is_server)
 		gd_walk_follow(s, &w);
 	else if (precise)

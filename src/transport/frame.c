@@ -21,6 +21,7 @@ static const char *const gd_frame_names[] = {
 	[GD_FRAME_QP_INFO] = "QP_INFO", [GD_FRAME_SYNC] = "SYNC",
 	[GD_FRAME_RESULT] = "RESULT",	[GD_FRAME_ERROR] = "ERROR",
 	[GD_FRAME_BYE] = "BYE",		[GD_FRAME_BEAT] = "BEAT",
+	[GD_FRAME_AUTH] = "AUTH",
 };
 
 const char *gd_frame_type_name(int type)

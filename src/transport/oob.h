@@ -38,7 +38,8 @@ enum gd_frame_type {
 	GD_FRAME_ERROR,	  /* the peer failed: code + message */
 	GD_FRAME_BYE,
 	GD_FRAME_BEAT, /* "still here": read and dropped by every receive */
-	GD_FRAME_TYPE_MAX = GD_FRAME_BEAT,
+	GD_FRAME_AUTH, /* --auth-key: a MAC over both nonces, after HELLO */
+	GD_FRAME_TYPE_MAX = GD_FRAME_AUTH,
 };
 
 const char *gd_frame_type_name(int type);

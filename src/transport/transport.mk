@@ -5,7 +5,7 @@
 libgdperf_la_SOURCES += \
 	src/transport/oob.c src/transport/oob_io.c src/transport/oob_beat.c \
 	src/transport/oob_priv.h src/transport/frame.c \
-	src/transport/oob.h \
+	src/transport/oob.h src/transport/auth.c src/transport/auth.h \
 	src/transport/verbs.c src/transport/verbs.h src/transport/conn.h \
 	src/transport/cm.c src/transport/cm.h \
 	src/transport/mcast.c src/transport/mcast.h \

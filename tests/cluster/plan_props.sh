@@ -87,6 +87,19 @@ grep -q '^timeout -k 10 600 gd_write_bw -d rxe0 -x 1 -p 18516 -n 5 --repeat=3 --
 dups=$(grep -o ' -p [0-9]*' "$T/lb.cmds" | sort | uniq -d)
 [ -z "$dups" ] || fail "loopback executions share ports: $dups"
 [ "$(grep -c -- ' --loopback ' "$T/lb.cmds")" = 6 ] || fail "loopback plan should have 6 runs (4 in round 1, 2 in round 3)"
+# --auth-key PATH: every side of every run names the key file; a relative
+# path is refused (each node reads it wherever its run starts).
+"$B/gd_plan" --servers 4 --gpus-per-server 1 --rails 1 --nic-gbps 100 \
+	--repeats 1 --quiet --auth-key /etc/gdperf.key --slurm "$T/auth.sbatch" \
+	--commands "$T/auth.cmds" || fail "--auth-key"
+runs=$(grep -o ' gd_write_bw [^"]*' "$T/auth.cmds" | wc -l)
+keyed=$(grep -o ' gd_write_bw -d mlx5_0 -p [0-9]* --auth-key=/etc/gdperf.key ' "$T/auth.cmds" | wc -l)
+[ "$runs" -gt 0 ] && [ "$keyed" = "$runs" ] || fail "--auth-key: $keyed of $runs command lines name the key file"
+[ "$(grep -c -- '--auth-key=/etc/gdperf.key ' "$T/auth.steps")" = "$runs" ] ||
+	fail "--auth-key: the Slurm steps file should name the key file in every one of its $runs runs"
+"$B/gd_plan" --servers 4 --gpus-per-server 1 --rails 1 --nic-gbps 100 \
+	--quiet --auth-key gdperf.key --commands "$T/rel.cmds" 2>"$T/rel.err"
+[ $? = 2 ] && grep -q 'not an absolute path' "$T/rel.err" || fail "--auth-key: a relative path should be refused (exit 2)"
 # Locality round (--locality-round, round 4): the round-1 pairs on GPU 0's
 # NIC, both directions, once; near against far device, the device backend's
 # own name (never a fixed one), the usual labels and --repeat.

@@ -32,7 +32,7 @@ GD_FUZZ_CFLAGS = -std=gnu11 -g -O1 -fno-omit-frame-pointer \
 	-fsanitize=address,undefined -fno-sanitize-recover=undefined \
 	-I$(top_srcdir)/src -I$(top_builddir) $(CUDA_CPPFLAGS) \
 	$(IBVERBS_CFLAGS) $(RDMACM_CFLAGS) $(JSONC_CFLAGS) $(HWLOC_CFLAGS) \
-	$(LIBPCI_CFLAGS) $(LIBMD_CFLAGS) $(LIBMNL_CFLAGS)
+	$(LIBPCI_CFLAGS) $(LIBMD_CFLAGS) $(LIBMNL_CFLAGS) $(SODIUM_CFLAGS)
 # The engine and the CLI without their entry points: the side-channel and
 # --config targets read through the session, step and option files.
 gd_fuzz_srcs = $(filter-out src/engine/engine.c src/cli/main.c,$(filter %.c,$(libgdperf_la_SOURCES) \
@@ -42,7 +42,7 @@ gd_fuzz_objs = $(gd_fuzz_srcs:%.c=tests/fuzz/obj/%.o)
 gd_fuzz_hdrs = $(filter %.h,$(libgdperf_la_SOURCES) $(libgddoctor_la_SOURCES) \
 	$(libgdcluster_la_SOURCES)) src/tools/doctor/output.h
 gd_fuzz_libs = $(HWLOC_LIBS) $(LIBPCI_LIBS) $(IBVERBS_LIBS) $(RDMACM_LIBS) \
-	$(JSONC_LIBS) $(LIBMD_LIBS) $(LIBMNL_LIBS) $(LIBS) -lm
+	$(JSONC_LIBS) $(LIBMD_LIBS) $(LIBMNL_LIBS) $(SODIUM_LIBS) $(LIBS) -lm
 
 $(gd_fuzz_objs): tests/fuzz/obj/%.o: %.c $(gd_fuzz_hdrs) config.h
 	@$(MKDIR_P) $(@D)

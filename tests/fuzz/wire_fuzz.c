@@ -5,9 +5,12 @@
  * separated by NUL bytes, each decoded as its frame's payload is (strict
  * JSON object) and handed to its reader: HELLO, the TEST description
  * (gd_opts_from_wire, on the server), QP_INFO (QPs, buffers, endpoint),
- * the server's RESULT of a step, and the initiator's "done" SYNC. The step's
- * outcome is then reported and judged as the client does, so a field that
- * reaches the document with the wrong shape is found by the readers there.
+ * the server's RESULT of a step, the initiator's "done" SYNC, and the AUTH
+ * proof of --auth-key (read with a fixed key and nonce after the HELLO's
+ * scheme and nonce; a proof this end makes must pass on the other). The
+ * step's outcome is then reported and judged as the client does, so a field
+ * that reaches the document with the wrong shape is found by the readers
+ * there.
  */
 #include <config.h>
 
@@ -25,11 +28,12 @@
 #include "engine/sweep.h"
 #include "report/compare.h"
 #include "report/report.h"
+#include "transport/auth.h"
 #include "transport/oob.h"
 #include "util/error.h"
 #include "fuzz_util.h"
 
-enum { GD_HELLO, GD_TEST, GD_QP_INFO, GD_RESULT, GD_DONE, GD_PARTS };
+enum { GD_HELLO, GD_TEST, GD_QP_INFO, GD_RESULT, GD_DONE, GD_AUTH, GD_PARTS };
 
 static struct json_object *gd_fuzz_payload(const struct gd_fuzz_chunk *c)
 {
@@ -122,6 +126,36 @@ static void gd_fuzz_done(struct gd_session *s, struct json_object *m)
 		abort();
 }
 
+/* The HELLO's auth fields against an end without a key and one with,
+ * then, where they were taken, the peer's proof. */
+static void gd_fuzz_auth(bool is_server, struct json_object *hello,
+			 struct json_object *proof)
+{
+	static struct gd_auth none, key, peer;
+	struct json_object *mine;
+
+	gd_auth_take_hello(&none, is_server, "fuzz:1", hello);
+	gd_err_clear();
+	key = (struct gd_auth){ .on = true, .path = "fuzz.key", .key_len = 16 };
+	memcpy(key.key, "fuzz key 16bytes", 16);
+	memset(key.nonce, 0x5a, sizeof(key.nonce));
+	if (gd_auth_take_hello(&key, is_server, "fuzz:1", hello)) {
+		gd_err_clear();
+		return;
+	}
+	if (proof)
+		gd_auth_take_proof(&key, is_server, "fuzz:1", proof);
+	gd_err_clear();
+	/* the other end, nonces swapped, takes this end's proof */
+	peer = key;
+	memcpy(peer.nonce, key.peer_nonce, sizeof(peer.nonce));
+	memcpy(peer.peer_nonce, key.nonce, sizeof(peer.peer_nonce));
+	mine = gd_auth_proof(&key, is_server);
+	if (gd_auth_take_proof(&peer, !is_server, "fuzz:1", mine))
+		abort();
+	json_object_put(mine);
+}
+
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -154,8 +188,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	snprintf(s.oob.peer_name, sizeof(s.oob.peer_name), "fuzz:1");
 	for (size_t i = 0; i < n; i++)
 		m[i] = gd_fuzz_payload(&c[i]);
-	if (m[GD_HELLO])
+	if (m[GD_HELLO]) {
 		gd_session_take_hello(&s, m[GD_HELLO]);
+		gd_fuzz_auth(s.is_server, m[GD_HELLO], m[GD_AUTH]);
+	}
 	if (m[GD_TEST])
 		gd_fuzz_test(&s, m[GD_TEST]);
 	gd_err_clear();

@@ -54,6 +54,7 @@ static const struct option long_opts[] = {
 	{ "launcher", required_argument, NULL, OPT_SET },
 	{ "gid-index", required_argument, NULL, OPT_SET },
 	{ "base-port", required_argument, NULL, OPT_SET },
+	{ "auth-key", required_argument, NULL, OPT_SET },
 	{ "locality-round", no_argument, NULL, OPT_LOCALITY },
 	{ "config", required_argument, NULL, OPT_CONFIG },
 	{ "hosts", required_argument, NULL, OPT_HOSTS },
@@ -108,6 +109,8 @@ static void usage(FILE *f)
 		"                         --gpu-mem's device backend; config: yes or no)\n"
 		"  --gid-index N          -x for every run\n"
 		"  --base-port N          first TCP port (default 18515)\n"
+		"  --auth-key PATH        --auth-key=PATH in every run: the absolute path of\n"
+		"                         the key file, which you put on every node\n"
 		"  --loopback-host NAME   map every server to NAME and use --loopback runs\n"
 		"  --launcher L           command file: ssh, pdsh, clush or local (run the\n"
 		"                         same file on every node; each runs its own side)\n"

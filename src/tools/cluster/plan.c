@@ -179,6 +179,15 @@ int gd_plan_cfg_set(struct gd_plan_cfg *c, const char *key, const char *v)
 	if (!strcmp(key, "results-dir"))
 		return parse_name(key, v, "/", c->results_dir,
 				  sizeof(c->results_dir));
+	if (!strcmp(key, "auth-key")) {
+		if (v[0] != '/')
+			return gd_err(
+				-EINVAL,
+				"--auth-key: '%s' is not an absolute path; every node reads the key file at that path, wherever its run starts",
+				v);
+		return parse_name(key, v, "/", c->auth_key,
+				  sizeof(c->auth_key));
+	}
 	if (!strcmp(key, "loopback-host"))
 		return parse_name(key, v, NULL, c->loopback_host,
 				  sizeof(c->loopback_host));

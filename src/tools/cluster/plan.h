@@ -81,6 +81,8 @@ struct gd_plan_cfg {
 	char gpu_mem[GD_PLAN_NAME_MAX];	  /* "cuda", "none", or a --mem spec */
 	char tool_args[GD_PLAN_ARGS_MAX]; /* passed verbatim to every run */
 	char results_dir[GD_PLAN_ARGS_MAX];
+	/* --auth-key=PATH in every run; the operator puts the file there */
+	char auth_key[GD_PLAN_ARGS_MAX];
 	char loopback_host[GD_PLAN_NAME_MAX]; /* "" unless every server is it */
 	long gid_index;			      /* -1: let the tool choose */
 	long base_port;

@@ -136,6 +136,8 @@ void gd_plan_run_cmd(const struct gd_plan *plan, const struct gd_plan_exec *e,
 	if (plan->cfg.gid_index >= 0)
 		put_arg_long(&c, " -x ", plan->cfg.gid_index);
 	put_arg_long(&c, " -p ", e->port);
+	if (plan->cfg.auth_key[0])
+		put_arg(&c, " --auth-key=", plan->cfg.auth_key);
 	if (plan->cfg.tool_args[0])
 		put_arg(&c, " ", plan->cfg.tool_args);
 	/* --seconds as the run's length: the worksheet's hours are these */
