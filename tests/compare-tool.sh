@@ -158,11 +158,21 @@ run 3 self-floor-v3 "$T/floor3.json"
 jq '.schema = "gdperf.run/2" | .options |= (del(.expect_ratio) | .["expect-ratio"] = 0.99)' \
 	"$sweep" >"$T/floor2.json"
 run 3 self-floor-v2 "$T/floor2.json"
+# A gdperf.run/3 document (its test keys as perftest spelled the options)
+# is read beside a /4 one, as baseline and as candidate.
+jq '.schema = "gdperf.run/3" | .test |= with_entries(.key |= ({no_peak: "noPeak",
+	no_interleave: "no-interleave", use_srq: "use-srq", mgid: "MGID"}[.] // .))' \
+	"$sweep" >"$T/v3.json"
+[ "$(jq -r '.test | has("noPeak") and has("no-interleave")' "$T/v3.json")" = true ] ||
+	fail "the /3 variant lacks /3's test keys"
+run 0 v3-baseline --json "$T/v3-doc.json" "$T/v3.json" "$sweep"
+run 0 v3-candidate "$sweep" "$T/v3.json"
+run 0 v3-self "$T/v3.json"
 
 # 5. Refusals: exit 1 with the file and the reason.
 jq '.schema = "gdperf.run/1"' "$sweep" >"$T/schema1.json"
 run 1 schema "$sweep" "$T/schema1.json"
-has schema "schema 'gdperf.run/1', not gdperf.run/3 or gdperf.run/2"
+has schema "schema 'gdperf.run/1', not gdperf.run/4, gdperf.run/3 or gdperf.run/2"
 jq '.tool = "gd_read_bw" | .test.verb = "read"' "$sweep" >"$T/read.json"
 run 1 other-test "$sweep" "$T/read.json"
 has other-test 'different tests'

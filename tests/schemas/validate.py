@@ -144,10 +144,12 @@ def mutations(kind, doc):
                                                 "summary": "x"}]))),
                ("units.bw 'MB/s'",
                 m(lambda d: d["units"].update(bw="MB/s"))),
-               ("schema gdperf.run/2",
-                m(lambda d: d.update(schema="gdperf.run/2"))),
+               ("schema gdperf.run/3",
+                m(lambda d: d.update(schema="gdperf.run/3"))),
                ("an options key in another style ('ib-dev')",
-                m(lambda d: d["options"].update({"ib-dev": "mlx5_0"})))]
+                m(lambda d: d["options"].update({"ib-dev": "mlx5_0"}))),
+               ("a test key in another style ('noPeak')",
+                m(lambda d: d["test"].update({"noPeak": False})))]
         return out
     if kind == "gdperf.plan":
         return [("direction 'sideways'",

@@ -20,8 +20,10 @@
 #include "util/json_get.h"
 
 /* /3 only renamed the keys of "options" (snake_case), which gd_compare
- * reads under either name. */
-#define GD_CMP_SCHEMA "gdperf.run/3"
+ * reads under either name; /4 those of "test", of which gd_compare reads
+ * only keys that were snake_case already (verb, measure, repeat). */
+#define GD_CMP_SCHEMA "gdperf.run/4"
+#define GD_CMP_SCHEMA_V3 "gdperf.run/3"
 #define GD_CMP_SCHEMA_V2 "gdperf.run/2"
 /* A run document of 128 sizes, 64 rounds and every phase stays far
  * below this; anything larger is not one. */
@@ -188,15 +190,16 @@ int gd_cmp_load(const char *path, struct json_object **doc)
 	}
 	schema = gd_json_str(d, "schema");
 	if (!schema || (strcmp(schema, GD_CMP_SCHEMA) &&
+			strcmp(schema, GD_CMP_SCHEMA_V3) &&
 			strcmp(schema, GD_CMP_SCHEMA_V2))) {
 		ret = gd_err(
 			-EINVAL,
-			"%s: schema '%s', not %s or %s: gd_compare judges run "
-			"documents of this release (a gd_* benchmark's "
+			"%s: schema '%s', not %s, %s or %s: gd_compare judges "
+			"run documents of this release (a gd_* benchmark's "
 			"--out_json_file); rerun the test with this "
 			"release",
 			path, schema ? schema : "(none)", GD_CMP_SCHEMA,
-			GD_CMP_SCHEMA_V2);
+			GD_CMP_SCHEMA_V3, GD_CMP_SCHEMA_V2);
 		goto put;
 	}
 	phases = gd_json_path(d, "phases", NULL);
