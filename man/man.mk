@@ -14,6 +14,10 @@ dist_man_MANS += man/gdperf.7 man/gdperf-perftest.7 man/gdperf-json.5 \
 TESTS += tests/man-options.sh
 EXTRA_DIST += tests/man-options.sh man/mkpages.sh
 
+# Every page fits 80 columns at MANWIDTH=80 and passes mandoc -T lint.
+TESTS += tests/man-width.sh
+EXTRA_DIST += tests/man-width.sh
+
 # The examples of the tools' pages (gd_compare, gd_doctor, gd_plan,
 # gd_report), read from the groff source and run, each judged by its page's
 # EXIT STATUS; the benchmarks' examples run in the guest (59-examples.sh).

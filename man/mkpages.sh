@@ -135,12 +135,13 @@ for phases, routes, counters, verdicts and statistics.
 EOF
 		# the test's own defaults; its "Not in this test" list is for
 		# gdperf(7), where the tests stand side by side
-		printf '%s\n' "$part" | sed '/^\.PP$/,$d' | sed '/^\.br$/{N;/\nNot in this test/d;}'
+		printf '%s\n' "$part" | sed '/^\.TP/,$d' | sed '/^\.br$/{N;/\nNot in this test/d;}'
 		echo ".SH OPTIONS"
 		options_of "$bin" "$scratch/opts" |
 			sed '/in the test.s section under$/{N;s/ in the test.s section under\n\.BR TESTS \./ under DESCRIPTION./;}'
 		echo ".SH EXAMPLES"
-		printf '%s\n' "$part" | sed -n '/^\.PP$/,$p' | sed '1d'
+		# the examples: the part's entries (.TP), a command and what it does
+		printf '%s\n' "$part" | sed -n '/^\.TP/,$p'
 		echo ".SH EXIT STATUS"
 		section "EXIT STATUS"
 		cat <<EOF

@@ -81,6 +81,12 @@ has slow 'slower'
 [ "$(jq -r '[.comparisons[0].statistics.assessments[].decision] | index("slower") != null' "$T/slow-doc.json")" = true ] ||
 	fail "--json: no slower assessment for the scaled copy"
 run 3 slow-dd --phase DD "$sweep" "$T/slow.json"
+# the summary line names the baseline first, as the header does, and the
+# memory table says whose phase fills each slot (DD holds the candidate's HH)
+has slow "^ gd_compare: baseline $sweep, candidate $T/slow.json: "
+has slow "^  HH +ok +baseline's HH forward: local host"
+has slow "^  DD +ok +candidate's HH forward: local host"
+has slow-dd "^  DD +ok +candidate's DD forward: "
 run 3 slow-many "$sweep" "$sweep" "$T/slow.json"
 jq '.phases |= map(.results |= map(if .size_bytes < 65536 then
 	.bw_avg_MiBps *= 0.5 | .samples |= map(.bw_avg_MiBps *= 0.5) else . end))' \
@@ -152,11 +158,21 @@ run 3 self-floor-v3 "$T/floor3.json"
 jq '.schema = "gdperf.run/2" | .options |= (del(.expect_ratio) | .["expect-ratio"] = 0.99)' \
 	"$sweep" >"$T/floor2.json"
 run 3 self-floor-v2 "$T/floor2.json"
+# A gdperf.run/3 document (its test keys as perftest spelled the options)
+# is read beside a /4 one, as baseline and as candidate.
+jq '.schema = "gdperf.run/3" | .test |= with_entries(.key |= ({no_peak: "noPeak",
+	no_interleave: "no-interleave", use_srq: "use-srq", mgid: "MGID"}[.] // .))' \
+	"$sweep" >"$T/v3.json"
+[ "$(jq -r '.test | has("noPeak") and has("no-interleave")' "$T/v3.json")" = true ] ||
+	fail "the /3 variant lacks /3's test keys"
+run 0 v3-baseline --json "$T/v3-doc.json" "$T/v3.json" "$sweep"
+run 0 v3-candidate "$sweep" "$T/v3.json"
+run 0 v3-self "$T/v3.json"
 
 # 5. Refusals: exit 1 with the file and the reason.
 jq '.schema = "gdperf.run/1"' "$sweep" >"$T/schema1.json"
 run 1 schema "$sweep" "$T/schema1.json"
-has schema "schema 'gdperf.run/1', not gdperf.run/3 or gdperf.run/2"
+has schema "schema 'gdperf.run/1', not gdperf.run/4, gdperf.run/3 or gdperf.run/2"
 jq '.tool = "gd_read_bw" | .test.verb = "read"' "$sweep" >"$T/read.json"
 run 1 other-test "$sweep" "$T/read.json"
 has other-test 'different tests'
@@ -178,6 +194,17 @@ has truncated 'cut.json: not valid JSON: .* at byte [0-9]+'
 printf '{"schema": "gdperf.run/2",, }' >"$T/bad.json"
 run 1 invalid "$T/bad.json"
 has invalid 'at byte 2[0-9]'
+# json-c's words name its state ("null expected"); ours the text found
+printf 'nonsense\n' >"$T/words.json"
+run 1 words "$T/words.json"
+has words "words.json: not valid JSON: unexpected text at byte 0: 'nonsense'"
+grep -q 'null expected' "$T/words.err" && fail "words: json-c's parser state in the message: $(cat "$T/words.err")"
+printf 'null' >"$T/null.json"
+run 1 null "$T/null.json"
+has null 'null.json: a JSON null, not a run document'
+printf '[1, 2]\n' >"$T/array.json"
+run 1 array "$T/array.json"
+has array 'array.json: a JSON array, not a run document'
 run 1 missing "$sweep" "$T/none.json"
 has missing 'none.json: cannot open'
 jq 'del(.phases)' "$sweep" >"$T/nophases.json"

@@ -6,6 +6,7 @@
  */
 #include <config.h>
 
+#include <ctype.h>
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -113,7 +114,7 @@ static void test_document_shape(void **state)
 
 	doc = json_object_from_file(path);
 	assert_non_null(doc);
-	assert_str_key(doc, "schema", "gdperf.run/3");
+	assert_str_key(doc, "schema", "gdperf.run/4");
 	assert_str_key(doc, "tool", "gd_write_bw");
 	assert_str_key(doc, "version", PACKAGE_VERSION);
 	v = get(doc, "command_line");
@@ -134,6 +135,19 @@ static void test_document_shape(void **state)
 	assert_int_equal(json_object_get_int64(get(v, "size_bytes")), 4096);
 	assert_int_equal(json_object_get_int64(get(v, "iterations")), 5000);
 	assert_int_equal(json_object_get_int64(get(v, "tx_depth")), 128);
+	/* gdperf.run/4: every key of "test" in snake_case, whatever perftest
+	 * spelled the option (noPeak, no-interleave) */
+	assert_true(json_object_object_get_ex(v, "no_peak", NULL));
+	assert_true(json_object_object_get_ex(v, "no_interleave", NULL));
+	json_object_object_foreach(v, key, val)
+	{
+		(void)val;
+		for (const char *c = key; *c; c++)
+			if (!(islower((unsigned char)*c) ||
+			      isdigit((unsigned char)*c) || *c == '_'))
+				fail_msg("test key '%s' is not snake_case",
+					 key);
+	}
 
 	v = get(doc, "units");
 	assert_str_key(v, "size", "bytes");

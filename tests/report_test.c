@@ -195,7 +195,7 @@ static void fill_two_phases(struct gd_report *rep)
 
 static void check_document(struct json_object *doc)
 {
-	assert_jstr(doc, "schema", "gdperf.run/3");
+	assert_jstr(doc, "schema", "gdperf.run/4");
 	assert_jstr(doc, "tool", "gd_write_bw");
 	assert_jstr(doc, "version", "0.1.0");
 	assert_int_equal(json_object_array_length(jpath(doc, "command_line")),

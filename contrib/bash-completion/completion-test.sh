@@ -184,7 +184,11 @@ expect 'gd_atomic_lat -A ' CMP_AND_SWAP FETCH_AND_ADD
 expect 'gd_atomic_bw --atomic_type=C' CMP_AND_SWAP
 expect 'gd_write_lat --report-' --report-counters= --report-cycles --report-histogrm --report-unsorted
 expect 'gd_write_bw --report' --report-both --report-counters= --report_gbits
-expect 'gd_write_bw --mem=' host hugepage mmap: cuda:0 cuda:1 cuda:0000:3b:00.0 cuda:0000:86:00.0
+expect 'gd_write_bw --mem=' host hugepage mmap: cuda:0 cuda:1 cuda:0000:3b:00.0 cuda:0000:86:00.0 cuda:near cuda:far
+# a list: the second memory after the comma, the first kept
+expect 'gd_write_bw --mem=host,' host,host host,hugepage host,mmap: host,cuda:0 host,cuda:1 host,cuda:0000:3b:00.0 host,cuda:0000:86:00.0 host,cuda:near host,cuda:far
+expect 'gd_write_bw --mem=cuda:near,cuda:f' far
+expect 'gd_write_bw --mem=cuda:0,cuda:1:' auto dmabuf peermem
 expect 'gd_write_bw --mem=mmap:h' hosts.txt
 expect 'gd_write_bw --mem=cuda:1:' auto dmabuf peermem
 expect 'gd_write_bw --mem=cuda:0000:86:00.0:p' peermem

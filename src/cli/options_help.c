@@ -217,7 +217,7 @@ static void gd_usage_head(const struct gd_test *test, FILE *out)
 		test->name, test->name, test->name);
 	n = (size_t)snprintf(
 		what, sizeof(what),
-		"%s measures RDMA %s %s, first with host buffers and then with device buffers when --mem names a GPU. ",
+		"%s measures RDMA %s %s with host buffers and, when --mem names device memory, with device buffers, the phases interleaved size by size. ",
 		test->name, v->name,
 		test->measure == GD_MEASURE_BW ? "bandwidth" : "latency");
 	if (n < sizeof(what) && test->measure == GD_MEASURE_BW)

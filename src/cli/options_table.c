@@ -281,7 +281,7 @@ const struct gd_opt_def gd_opt_table[] = {
 	  0, GD_G_SHAPE, GD_AP_ALL, NULL },
 	/* memory and GPU */
 	{ "mem", 0, GD_T_STR, OFF(mem_spec), 0, 0, "SPEC",
-	  "device memory of this side: host, hugepage, cuda:N[:dmabuf|:peermem], cuda:BDF[:...], mmap:FILE",
+	  "device memory of this side: host, hugepage, cuda:N|BDF|near|far[:dmabuf|:peermem], mmap:FILE; a comma list of up to four (cuda:0,cuda:1 or cuda:near,cuda:far) runs each as D1, D2, ...",
 	  0, GD_G_MEMORY, GD_AP_ALL, "host only" },
 	{ "use_cuda", 0, GD_T_I64, OFF(use_cuda), 0, 1024, "N",
 	  "perftest spelling of --mem=cuda:N:peermem, perftest's route (cuda:N:dmabuf with --use_cuda_dmabuf)",

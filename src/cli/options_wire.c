@@ -215,6 +215,27 @@ int gd_opts_wire_restore(const struct gd_test *test, struct gd_opts *o,
 	return 0;
 }
 
+/*
+ * The document's key for an option: one style, snake_case, whatever
+ * perftest spelled the option ("ib-dev" -> "ib_dev", "noPeak" -> "no_peak",
+ * "MGID" -> "mgid", "CPU-freq" -> "cpu_freq"); the command line keeps the
+ * perftest names: "options" since gdperf.run/3 (/2 used the option names),
+ * "test" since gdperf.run/4 (/3 kept the option names there).
+ */
+static void gd_opt_json_key(const char *name, char *key, size_t len)
+{
+	size_t n = 0;
+
+	for (const char *p = name; *p && n + 2 < len; p++) {
+		unsigned char c = (unsigned char)*p;
+
+		if (isupper(c) && p > name && islower((unsigned char)p[-1]))
+			key[n++] = '_';
+		key[n++] = c == '-' ? '_' : (char)tolower(c);
+	}
+	key[n] = '\0';
+}
+
 /* JSON document keys carry their unit; the wire keeps option names. */
 static const char *const gd_describe_keys[][2] = {
 	{ "size", "size_bytes" },
@@ -249,6 +270,22 @@ static void gd_rate_describe(const struct gd_opts *o, struct json_object *d)
 			json_object_new_uint64(gd_pace_burst_msgs(o)));
 	}
 	json_object_object_add(d, "rate_limit", r);
+}
+
+/* @d with every key in the document's style (gd_opt_json_key), in order;
+ * @d is released. */
+static struct json_object *gd_describe_snake(struct json_object *d)
+{
+	struct json_object *out = json_object_new_object();
+	char key[64];
+
+	json_object_object_foreach(d, name, v)
+	{
+		gd_opt_json_key(name, key, sizeof(key));
+		json_object_object_add(out, key, json_object_get(v));
+	}
+	json_object_put(d);
+	return out;
 }
 
 struct json_object *gd_opts_describe(const struct gd_test *test,
@@ -298,27 +335,7 @@ struct json_object *gd_opts_describe(const struct gd_test *test,
 			json_object_new_string(o->payload_sha256));
 		json_object_object_add(d, "payload", pl);
 	}
-	return d;
-}
-
-/*
- * The document's key for an option: one style, snake_case, whatever
- * perftest spelled the option ("ib-dev" -> "ib_dev", "noPeak" -> "no_peak",
- * "MGID" -> "mgid", "CPU-freq" -> "cpu_freq"); the command line keeps the
- * perftest names. gdperf.run/3 (/2 used the option names as keys).
- */
-static void gd_opt_json_key(const char *name, char *key, size_t len)
-{
-	size_t n = 0;
-
-	for (const char *p = name; *p && n + 2 < len; p++) {
-		unsigned char c = (unsigned char)*p;
-
-		if (isupper(c) && p > name && islower((unsigned char)p[-1]))
-			key[n++] = '_';
-		key[n++] = c == '-' ? '_' : (char)tolower(c);
-	}
-	key[n] = '\0';
+	return gd_describe_snake(d);
 }
 
 struct json_object *gd_opts_effective(const struct gd_opts *o)

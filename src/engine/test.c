@@ -68,7 +68,7 @@ const struct gd_test gd_tests[GD_TEST_COUNT] = {
 			{ "gd_write_bw -d mlx5_0 --mem=cuda:0",
 			  "server: its own GPU 0 for the phases that need it" },
 			{ "gd_write_bw -d mlx5_0 -a --mem=cuda:0 HOST",
-			  "client: every size 2 B..8 MiB, host memory then GPU memory (HH, DD)" },
+			  "client: every size 2 B..8 MiB in host and GPU memory (HH, DD)" },
 			{ "gd_write_bw --loopback --sizes=4K,64K,1M -D 5 -f 1 -w 1000",
 			  "both ends here: three sizes for 5 s each, fail (exit 3) below 1000 MiB/s" },
 		},

@@ -428,6 +428,8 @@ static void gd_print_memory(FILE *out, struct json_object *phases)
 		gd_phase_label(lab, sizeof(lab), ph);
 		fprintf(out, "  %-8s %-7s", lab,
 			gd_json_str(ph, "status") ?: "?");
+		if (gd_json_str(ph, "compared_from"))
+			fprintf(out, " %s:", gd_json_str(ph, "compared_from"));
 		gd_print_mem_side(out, gd_json_path(ph, "memory", "local"),
 				  " local");
 		gd_print_mem_side(out, gd_json_path(ph, "memory", "remote"),

@@ -25,7 +25,7 @@
 #include "report/report_priv.h"
 #include "util/infer.h"
 
-#define GD_REPORT_SCHEMA "gdperf.run/3"
+#define GD_REPORT_SCHEMA "gdperf.run/4"
 #define GD_REPORT_LABEL_W 15
 #define GD_LAT_COLUMNS                                                           \
 	" #bytes #iterations    t_min[usec]    t_max[usec]  t_typical[usec]    " \

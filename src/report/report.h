@@ -3,12 +3,13 @@
  * One call per field feeds both the text table (stdout) and the JSON
  * document (one per invocation, written atomically at the end).
  *
- * JSON document, schema "gdperf.run/3" (keys carry their unit; /2 added
+ * JSON document, schema "gdperf.run/4" (keys carry their unit; /2 added
  * --repeat's samples and spread, "statistics" and "gates"; a /1 reader
  * that ignores unknown keys reads /2; /3 writes every key of "options" in
- * snake_case, /2 used the option names: "ib-dev" is now "ib_dev"):
+ * snake_case, /2 used the option names: "ib-dev" is now "ib_dev"; /4 does
+ * the same in "test": "no-interleave" is now "no_interleave"):
  * {
- *   "schema": "gdperf.run/3", "tool": "gd_write_bw", "version": "0.1.0",
+ *   "schema": "gdperf.run/4", "tool": "gd_write_bw", "version": "0.1.0",
  *   "command_line": ["gd_write_bw", "-a", ...], "started_at": ISO-8601 UTC,
  *   "hostname": "...", "role": "client"|"server"|"loopback",
  *   "labels": {"k": "v", ...},          from --label K=V (gd_plan uses them)

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
-# Labelled synthetic corpus for gd_report's tests: one gdperf.run/3 document
+# Labelled synthetic corpus for gd_report's tests: one gdperf.run/4 document
 # (the shape the gd_* binaries write; tests/schemas.sh validates it) per
 # side of every execution of a gd_plan JSON plan, bandwidth curves with
 # deterministic noise, injected faults whose failure domain is known, and
@@ -18,7 +18,7 @@ HH_MIBPS = {4096: 9000.0, 65536: 40000.0, 262144: 45000.0, 1048576: 46000.0}
 DD_OVER_HH = 0.95
 # The run schema the gd_* binaries write (src/report/report.c) and
 # schemas/gdperf.run.schema.json describes; gd_doctor's own document.
-RUN_SCHEMA = "gdperf.run/3"
+RUN_SCHEMA = "gdperf.run/4"
 DOCTOR_SCHEMA = "gdperf.doctor/1"
 
 
@@ -71,6 +71,7 @@ def document(ex, role, host, hh, dd, rng):
                        "phases": "HH,DD", "report_gbits": False},
            "test": {"verb": "write", "measure": "bw", "connection": "RC",
                     "qps": 1, "all": True, "phases": "HH,DD",
+                    "no_interleave": False,
                     "min_size_bytes": SIZES[0],
                     "max_size_bytes": SIZES[-1]},
            "header": {"device": nic, "port": 1, "role": role},

@@ -54,21 +54,26 @@ for bad in gdperf.run/9 gdperf.doctor/2; do
 	"$B/gd_report" --json "$T/mixed.json" "$T/mixed" >/dev/null 2>"$T/mixed.err"
 	rc=$?
 	[ $rc -eq 2 ] || fail "a $bad document: exit $rc, expected 2"
-	grep -q "$T/mixed/zz-new.json: schema '$bad' is not one this gd_report reads (gdperf.run/1, /2, /3 and gdperf.doctor/1)" \
+	grep -q "$T/mixed/zz-new.json: schema '$bad' is not one this gd_report reads (gdperf.run/1, /2, /3, /4 and gdperf.doctor/1)" \
 		"$T/mixed.err" || fail "a $bad document: $(cat "$T/mixed.err")"
 done
-# The same campaign written by a gdperf of /2 documents reads the same.
+# The same campaign written by a gdperf of /3 documents (test keys as the
+# options were spelled), then of /2 documents, reads the same.
 rm "$T/mixed/zz-new.json"
-for f in "$T/mixed/"c*.json "$T/mixed/"[dx]*.json; do
-	sed -i 's|"schema": "gdperf.run/3"|"schema": "gdperf.run/2"|' "$f"
+for old in 3 2; do
+	for f in "$T/mixed/"c*.json "$T/mixed/"[dx]*.json; do
+		sed -i -e 's|"schema": "gdperf.run/[34]"|"schema": "gdperf.run/'$old'"|' \
+			-e 's|"no_interleave":|"no-interleave":|' "$f"
+	done
+	grep -q '"schema": "gdperf.run/'$old'".*"no-interleave": false' "$T/mixed/c1-node01-node12-g0-ab-r1.json" ||
+		fail "no /$old documents made"
+	"$B/gd_report" --plan "$T/plan.json" --json "$T/mixed$old.json" --markdown /dev/null "$T/mixed"
+	[ $? -eq 0 ] || fail "the clean campaign as gdperf.run/$old documents does not pass"
 done
-grep -q '"schema": "gdperf.run/2"' "$T/mixed/c1-node01-node12-g0-ab-r1.json" || fail "no /2 documents made"
-"$B/gd_report" --plan "$T/plan.json" --json "$T/mixed2.json" --markdown /dev/null "$T/mixed"
-[ $? -eq 0 ] || fail "the clean campaign as gdperf.run/2 documents does not pass"
 cp "$T/plan.json" "$T/mixed/"
 "$B/gd_report" --plan "$T/plan.json" --json "$T/mixed.json" --markdown "$T/mixed.md" "$T/mixed"
 [ $? -eq 0 ] || fail "the plan among the documents changed the outcome"
-grep -q ', 1 skipped (not a run or gd_doctor document)' "$T/mixed.md" ||
+grep -q ', 1 skipped (not readable, or not a run or gd_doctor document: each named below)' "$T/mixed.md" ||
 	fail "the plan among the documents was not skipped and counted"
 
 python3 "$S/check_report.py" reference "$T/faulty.json" "$T/plan.json" \

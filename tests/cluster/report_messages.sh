@@ -4,7 +4,8 @@
 # Markdown goes to a file); an empty directory reads "no run documents found
 # under DIR", not "0 of 0 tested executions failed"; a truncated or invalid
 # .json file is named with its reason among the skipped files (stderr,
-# Markdown and inputs.skipped_files); --plan on a missing file says so.
+# Markdown and inputs.skipped_files), and its execution is unreadable in
+# the coverage gate, not missing; --plan on a missing file says so.
 B=${GD_TOP_BUILDDIR:-.}
 F=${GD_TOP_SRCDIR:-.}/tests/fixtures/compare
 T=$(mktemp -d "${TMPDIR:-/tmp}/gd-report-msg.XXXXXX") || exit 1
@@ -48,11 +49,29 @@ has "$T/runs.err" "^gd_report: skipped '$T/runs/invalid.json': not valid JSON: "
 has "$T/runs.md" "^- \`$T/runs/truncated.json\`: not valid JSON: it ends early" "truncated in the Markdown"
 has "$T/runs.md" "^- \`$T/runs/invalid.json\`: not valid JSON" "invalid in the Markdown"
 has "$T/runs.md" "^- \`$T/runs/plan.json\`: schema 'gdperf.plan/1' is not a run or gd_doctor document" "other schema in the Markdown"
-has "$T/runs.md" ", 3 skipped \(not a run or gd_doctor document\)" "three skipped counted"
+has "$T/runs.md" ", 3 skipped \(not readable, or not a run or gd_doctor document: each named below\)" "three skipped counted"
 if command -v jq >/dev/null 2>&1; then
 	n=$((n + 1))
 	[ "$(jq -r '.inputs.skipped_files | map(.file | split("/") | last) | join(" ")' "$T/runs.json")" = "invalid.json plan.json truncated.json" ] ||
 		fail "inputs.skipped_files: $(jq -c .inputs.skipped_files "$T/runs.json")"
+fi
+
+# A planned execution whose document is truncated is not "missing": the
+# coverage gate names its file and the reason, and only executions with no
+# file are missing.
+if command -v jq >/dev/null 2>&1; then
+	mkdir "$T/camp" || exit 1
+	"$B/gd_plan" --servers 2 --gpus-per-server 1 --rails 1 --nic-gbps 100 \
+		--seconds 5 --quiet --json "$T/camp.plan.json" || fail "gd_plan for the campaign"
+	first=$(jq -r '.executions[0].id' "$T/camp.plan.json")
+	second=$(jq -r '.executions[1].id' "$T/camp.plan.json")
+	head -c 2000 "$F/write_bw-sweep.json" >"$T/camp/$first.json"
+	"$B/gd_report" --plan "$T/camp.plan.json" --markdown "$T/camp.md" \
+		"$T/camp" 2>"$T/camp.err"
+	has "$T/camp.md" "^\| coverage \| FAIL \| 0 of [0-9]+ planned executions have result documents; 1 with an unreadable document \(first: $T/camp/$first.json: not valid JSON: it ends early" "truncated execution in the coverage gate"
+	has "$T/camp.md" "; first missing: $second \|" "the first execution without a file is the first missing"
+	n=$((n + 1))
+	! grep -q "first missing: $first" "$T/camp.md" || fail "a truncated document's execution reads 'first missing'"
 fi
 
 "$B/gd_report" --plan "$T/missing.json" "$T/runs" >/dev/null 2>"$T/plan.err"

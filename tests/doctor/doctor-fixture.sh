@@ -52,7 +52,7 @@ check "ACS bridges of GPU0's PIX path: downstream, upstream, downstream" \
 	test "$("$dump" get "$tmp/doc.json" envelope.topology.map.0.acs_path.0.bridge) $("$dump" get "$tmp/doc.json" envelope.topology.map.0.acs_path.1.bridge) $("$dump" get "$tmp/doc.json" envelope.topology.map.0.acs_path.2.bridge)" = "0000:16:00.0 0000:16:01.0 0000:15:00.0"
 check "nothing on stderr" test ! -s "$tmp/stderr.txt"
 # Messages are whole (the CUDA error was cut at 159 bytes, mid-word) in
-# the JSON and the text, and the text's lines fit 100 columns (but for
+# the JSON and the text, and the text's lines fit 80 columns (but for
 # the GPU-to-NIC table, one column per NIC, and the first line, which
 # holds the root's path).
 cuda_tail='or point GD_CUDA_LIBRARY at libcuda.so.1'
@@ -62,8 +62,8 @@ for key in envelope.registration_route.0.evidence.facts.driver_error \
 		sh -c "'$dump' get '$tmp/doc.json' $key | grep -q '$cuda_tail\$'"
 done
 prose='/^GPU-to-NIC map/ { t = 1 } /^$/ { t = 0 } NR > 1 && !t'
-check "the report's lines fit 100 columns (longest $(awk "$prose" "$tmp/report.txt" | awk '{ if (length($0) > m) m = length($0) } END { print m + 0 }'))" \
-	test -z "$(awk "$prose" "$tmp/report.txt" | awk 'length($0) > 100')"
+check "the report's lines fit 80 columns (longest $(awk "$prose" "$tmp/report.txt" | awk '{ if (length($0) > m) m = length($0) } END { print m + 0 }'))" \
+	test -z "$(awk "$prose" "$tmp/report.txt" | awk 'length($0) > 80')"
 check "the CUDA message is whole in the text: driver, route stop and finding" \
 	test "$(tr -s ' \n' '  ' <"$tmp/report.txt" | grep -o "$cuda_tail" | wc -l)" -eq 3
 # A container: its finding points at the limits printed above it.

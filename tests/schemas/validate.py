@@ -22,10 +22,9 @@ except ImportError:
 
 
 def validator(s, store):
-    """A draft 2020-12 validator of @s whose $refs to the other schema
-    files (by their $id, as gdperf.compare's to the run schema's $defs)
-    resolve among @store: with the referencing library where jsonschema
-    has it (4.18 on), else with the older RefResolver."""
+    """A draft 2020-12 validator of @s whose $refs to other schemas (by
+    their $id) resolve among @store: with the referencing library where
+    jsonschema has it (4.18 on), else with the older RefResolver."""
     V = jsonschema.Draft202012Validator
     try:
         import referencing
@@ -43,6 +42,23 @@ def validator(s, store):
 ENVELOPE = "urn:gdperf:schema:gdperf.doctor/1#/$defs/envelope"
 
 
+def check_bundled(docs):
+    """A schema's $defs/run_X is a copy of the run schema's $defs/X (so
+    that the file resolves alone): the two must agree, $comment aside."""
+    run = [x for x in docs.values()
+           if x["properties"]["schema"]["const"].startswith("gdperf.run/")]
+    for name, s in docs.items():
+        for key, d in s.get("$defs", {}).items():
+            if not key.startswith("run_") or not run:
+                continue
+            want = run[0]["$defs"].get(key[4:])
+            got = {k: v for k, v in d.items() if k != "$comment"}
+            if got != want:
+                print("FAIL: %s: $defs/%s is not a copy of %s's $defs/%s: "
+                      "copy it again" % (name, key, run[0]["$id"], key[4:]))
+                sys.exit(1)
+
+
 def load_schemas(d):
     """Schema string -> validator, from each file's properties.schema;
     "gdperf.envelope/1" -> the validator of $defs/envelope of the doctor
@@ -57,7 +73,10 @@ def load_schemas(d):
         docs[name] = s
         store[s["$id"]] = s
     for name, s in docs.items():
-        out[s["properties"]["schema"]["const"]] = (name, validator(s, store))
+        # each file alone, as check-jsonschema --schemafile FILE reads it:
+        # a $ref to another file's $id would be unresolvable there
+        out[s["properties"]["schema"]["const"]] = (name, validator(s, {}))
+    check_bundled(docs)
     doctor = store.get(ENVELOPE.split("#")[0])
     if doctor:
         # The doctor schema itself, rooted at its envelope: its own
@@ -125,10 +144,12 @@ def mutations(kind, doc):
                                                 "summary": "x"}]))),
                ("units.bw 'MB/s'",
                 m(lambda d: d["units"].update(bw="MB/s"))),
-               ("schema gdperf.run/2",
-                m(lambda d: d.update(schema="gdperf.run/2"))),
+               ("schema gdperf.run/3",
+                m(lambda d: d.update(schema="gdperf.run/3"))),
                ("an options key in another style ('ib-dev')",
-                m(lambda d: d["options"].update({"ib-dev": "mlx5_0"})))]
+                m(lambda d: d["options"].update({"ib-dev": "mlx5_0"}))),
+               ("a test key in another style ('noPeak')",
+                m(lambda d: d["test"].update({"noPeak": False})))]
         return out
     if kind == "gdperf.plan":
         return [("direction 'sideways'",

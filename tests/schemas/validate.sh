@@ -13,7 +13,8 @@
 # host and on the sysfs fixture tree of tests/doctor (with and without the
 # fake CUDA driver, --rails, --peer); then mutated copies must fail
 # (validate.py), so the validator is known to bite. (gd_doctor --diff
-# writes text, no document.)
+# writes text, no document.) Every schema file resolves alone, with no
+# other file beside it; check-jsonschema, where installed, says so too.
 B=${GD_TOP_BUILDDIR:-.}
 S=${GD_TOP_SRCDIR:-.}
 [ -z "${GD_PYTHON_WHY:-}" ] || { echo "SKIP: Python checks: $GD_PYTHON_WHY" >&2; exit 77; }
@@ -157,6 +158,19 @@ fi
 rc=$?
 cat "$T/out"
 [ $rc -eq 0 ] || fail "documents against schemas/"
+# Each schema file resolves alone (validate.py gives each an empty store):
+# with check-jsonschema (pip; not in Debian 12), as a user would run it.
+if command -v check-jsonschema >/dev/null 2>&1; then
+	for kind in run compare doctor plan fleet; do
+		f=$(find "$T/$kind" -name '*.json' | sort | sed -n 1p)
+		[ -n "$f" ] || fail "no $kind document for check-jsonschema"
+		check-jsonschema --schemafile "$S/schemas/gdperf.$kind.schema.json" "$f" >"$T/cj.out" 2>&1 ||
+			fail "check-jsonschema --schemafile schemas/gdperf.$kind.schema.json $f: $(tail -n 3 "$T/cj.out")"
+		echo "ok - check-jsonschema --schemafile schemas/gdperf.$kind.schema.json ${f##*/}"
+	done
+else
+	echo "# check-jsonschema not installed (pip install check-jsonschema): each file was validated alone by validate.py"
+fi
 docs=$(sed -n 's/^ok - \([0-9]*\) gdperf\..* document(s) valid$/\1/p' "$T/out" | awk '{n += $1} END {print n + 0}')
 envs=$(sed -n 's/^ok - \([0-9]*\) embedded envelope(s) valid.*/\1/p' "$T/out")
 muts=$(grep -c '^ok - .* is refused$' "$T/out")

@@ -157,7 +157,7 @@ json_ok() {
 	[ -s "$1" ] && jq -e "$2" "$1" >/dev/null 2>&1
 }
 
-GD_JSON_COMMON='.schema == "gdperf.run/3" and .exit_status == 0 and .error == null
+GD_JSON_COMMON='.schema == "gdperf.run/4" and .exit_status == 0 and .error == null
 	and .units.size == "bytes" and (.phases | length) >= 1
 	and ([.phases[].results[]] | length) >= 1'
 
@@ -233,8 +233,8 @@ gd_pair_test() {
 	json_ok "$WORK/$tname.client.json" '.role == "client"'
 	tap_check $? "$tname: client JSON says role \"client\" (top-level .role, src/report/report.h)"
 	st=1
-	json_ok "$WORK/$tname.server.json" '.schema == "gdperf.run/3" and .role == "server" and .exit_status == 0 and .error == null' && st=0
-	tap_check $st "$tname: server JSON is a clean gdperf.run/3 document"
+	json_ok "$WORK/$tname.server.json" '.schema == "gdperf.run/4" and .role == "server" and .exit_status == 0 and .error == null' && st=0
+	tap_check $st "$tname: server JSON is a clean gdperf.run/4 document"
 	[ "$st" = 0 ] || json_diag "$WORK/$tname.server.json"
 	moved=$(counters_moved "$WORK/$tname.hw0" "$WORK/$tname.hw1" \
 		retry_exceeded_err retry_rnr_exceeded_err send_err)

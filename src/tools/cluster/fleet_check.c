@@ -248,10 +248,32 @@ void gd_fleet_checklist(const struct gd_fleet *fl,
 		item_labelled(fl, &items[i]);
 }
 
+/* The skipped file that was execution @id's document (gd_plan names them
+ * ID.json and ID.server.json), or NULL: its execution is not missing, its
+ * document is unreadable. */
+static const struct gd_fleet_skip *skipped_doc_of(const struct gd_fleet *fl,
+						  const char *id)
+{
+	size_t i, n = strlen(id);
+
+	for (i = 0; i < fl->n_skips; i++) {
+		const char *base = strrchr(fl->skips[i].path, '/');
+
+		base = base ? base + 1 : fl->skips[i].path;
+		if (!strncmp(base, id, n) &&
+		    (!strcmp(base + n, ".json") ||
+		     !strcmp(base + n, ".server.json")))
+			return &fl->skips[i];
+	}
+	return NULL;
+}
+
 static void gate_coverage(const struct gd_fleet *fl, struct gd_fleet_gate *g)
 {
-	size_t i, planned = 0, tested = 0;
+	size_t i, planned = 0, tested = 0, unreadable = 0;
 	const char *first = NULL;
+	const struct gd_fleet_skip *bad = NULL, *s;
+	char why[GD_FLEET_TEXT_MAX * 2] = "";
 
 	for (i = 0; i < fl->n_runs; i++) {
 		const struct gd_fleet_run *r = &fl->runs[i];
@@ -261,10 +283,17 @@ static void gate_coverage(const struct gd_fleet *fl, struct gd_fleet_gate *g)
 		planned++;
 		if (r->have_measure || r->have_server)
 			tested++;
-		else
+		else if ((s = skipped_doc_of(fl, r->id)) != NULL) {
+			unreadable++;
+			bad = bad ? bad : s;
+		} else
 			first = first ? first : r->id;
 	}
 	g->pass = fl->have_plan && planned && tested == planned;
+	if (bad)
+		snprintf(why, sizeof(why),
+			 "; %zu with an unreadable document (first: %s: %s)",
+			 unreadable, bad->path, bad->reason);
 	if (!fl->have_plan)
 		snprintf(g->detail, sizeof(g->detail),
 			 "no --plan given: what "
@@ -272,8 +301,8 @@ static void gate_coverage(const struct gd_fleet *fl, struct gd_fleet_gate *g)
 	else
 		snprintf(g->detail, sizeof(g->detail),
 			 "%zu of %zu planned "
-			 "executions have result documents%s%s",
-			 tested, planned, first ? "; first missing: " : "",
+			 "executions have result documents%s%s%s",
+			 tested, planned, why, first ? "; first missing: " : "",
 			 first ? first : "");
 }
 

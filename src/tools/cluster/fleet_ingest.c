@@ -541,16 +541,17 @@ static int skip_file(struct gd_fleet *fl, const char *path, const char *why)
 }
 
 /*
- * The documents gd_report reads: run documents (/2 only added keys and /3
- * renamed those of "options", which gd_report does not read, so one reader
- * reads all three; older campaigns' results still count) and
- * gd_doctor's. Another version of either is refused rather than misread;
- * any other JSON in the directory (the plan, a fleet report) is skipped.
+ * The documents gd_report reads: run documents (/2 only added keys, /3
+ * renamed those of "options" and /4 those of "test" other than "measure",
+ * keys gd_report does not read, so one reader reads all four; older
+ * campaigns' results still count) and gd_doctor's. Another version of either is
+ * refused rather than misread; any other JSON in the directory (the plan, a
+ * fleet report) is skipped.
  */
 static const char *const run_schemas[] = { "gdperf.run/1", "gdperf.run/2",
-					   "gdperf.run/3" };
+					   "gdperf.run/3", "gdperf.run/4" };
 #define DOCTOR_SCHEMA "gdperf.doctor/1"
-#define ACCEPTED "gdperf.run/1, /2, /3 and " DOCTOR_SCHEMA
+#define ACCEPTED "gdperf.run/1, /2, /3, /4 and " DOCTOR_SCHEMA
 
 enum doc_kind { DOC_OTHER, DOC_RUN, DOC_DOCTOR, DOC_UNKNOWN };
 

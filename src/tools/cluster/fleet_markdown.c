@@ -420,7 +420,8 @@ int gd_fleet_write_markdown(struct json_object *doc, const char *path)
 	grid_read(doc, &g);
 	fprintf(f,
 		"# gd_report: cluster acceptance\n\n%zu documents read, %zu "
-		"skipped (not a run or gd_doctor document), %zu without an "
+		"skipped (not readable, or not a run or gd_doctor document: "
+		"each named below), %zu without an "
 		"exec label; %zu executions known, plan %s.\n\n",
 		jcount(in, "documents"), jcount(in, "skipped"),
 		jcount(in, "unlabelled"), jlen(jget(doc, "executions")),

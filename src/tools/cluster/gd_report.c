@@ -57,7 +57,7 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"Usage: gd_report [options] DIR\n"
-		"Aggregate run documents (gdperf.run/1 to /3) and gd_doctor documents\n"
+		"Aggregate run documents (gdperf.run/1 to /4) and gd_doctor documents\n"
 		"(gdperf.doctor/1) under DIR; another version of either is refused.\n\n"
 		"  --plan FILE            the gd_plan JSON: what was intended (coverage)\n"
 		"  --markdown FILE        Markdown report (default: stdout; '-' stdout)\n"

@@ -3,7 +3,7 @@
  * Launch files for engines clusters already run: the command line of each
  * side of an execution (shared with the Slurm files, plan_slurm.c) and a
  * plain command file (one line per execution, for ssh, pdsh, clush or the
- * local shell). Each run writes one gdperf.run/3 document into $RESULTS,
+ * local shell). Each run writes one gdperf.run/4 document into $RESULTS,
  * labelled for gd_report.
  */
 #include <config.h>

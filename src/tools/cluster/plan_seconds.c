@@ -37,10 +37,11 @@ int gd_plan_seconds_from(struct gd_plan_cfg *c, const char *path)
 	schema = gd_json_str(doc, "schema");
 	acct = gd_json_path(doc, "time_account", NULL);
 	if (!schema ||
-	    (strcmp(schema, "gdperf.run/3") && strcmp(schema, "gdperf.run/2")))
+	    (strcmp(schema, "gdperf.run/4") && strcmp(schema, "gdperf.run/3") &&
+	     strcmp(schema, "gdperf.run/2")))
 		ret = gd_err(-EINVAL,
 			     "--seconds-from %s: schema '%s' is not a run "
-			     "document (gdperf.run/3 or /2)",
+			     "document (gdperf.run/4, /3 or /2)",
 			     path, schema ? schema : "none");
 	else if (!acct || !gd_json_num(acct, "wall_s", &wall) || !(wall > 0))
 		ret = gd_err(-EINVAL,

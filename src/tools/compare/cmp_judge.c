@@ -153,8 +153,14 @@ struct json_object *gd_cmp_judge(const struct gd_cmp_opts *o,
 		fputc('\n', out);
 		gd_cmp_legend(out, o, base, cand);
 		gd_compare_print(out, doc, cmp, verd);
-		fprintf(out, " gd_compare: %s vs %s: %s (exit status %d)\n",
-			cand->path, base->path, why, *status);
+		if (base == cand)
+			fprintf(out, " gd_compare: %s: %s (exit status %d)\n",
+				base->path, why, *status);
+		else
+			fprintf(out,
+				" gd_compare: baseline %s, candidate %s: %s "
+				"(exit status %d)\n",
+				base->path, cand->path, why, *status);
 	}
 	return gd_cmp_record(base, cand, doc, cmp, verd, *status, why);
 }

@@ -6,6 +6,7 @@
  */
 #include <config.h>
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,8 +20,10 @@
 #include "util/json_get.h"
 
 /* /3 only renamed the keys of "options" (snake_case), which gd_compare
- * reads under either name. */
-#define GD_CMP_SCHEMA "gdperf.run/3"
+ * reads under either name; /4 those of "test", of which gd_compare reads
+ * only keys that were snake_case already (verb, measure, repeat). */
+#define GD_CMP_SCHEMA "gdperf.run/4"
+#define GD_CMP_SCHEMA_V3 "gdperf.run/3"
 #define GD_CMP_SCHEMA_V2 "gdperf.run/2"
 /* A run document of 128 sizes, 64 rounds and every phase stays far
  * below this; anything larger is not one. */
@@ -65,12 +68,37 @@ static int gd_cmp_read(const char *path, char **buf, size_t *len)
 	return 0;
 }
 
+/* The text from the word that holds byte @at, for a reader, and the word's
+ * offset: json-c's own words ("null expected") name its parser's state,
+ * not what the file holds. */
+static size_t gd_cmp_excerpt(const char *buf, size_t len, size_t at, char *out,
+			     size_t out_len)
+{
+	size_t n = 0, i;
+
+	while (at > 0 && at <= len && isalnum((unsigned char)buf[at - 1]))
+		at--;
+	if (at >= len) {
+		snprintf(out, out_len, "the end of the file");
+		return at;
+	}
+	n = (size_t)snprintf(out, out_len, "'");
+	for (i = at; i < len && i < at + 16 && n + 5 < out_len &&
+		     isprint((unsigned char)buf[i]);
+	     i++)
+		out[n++] = buf[i];
+	snprintf(out + n, out_len - n, "%s'",
+		 i < len && isprint((unsigned char)buf[i]) ? "..." : "");
+	return at;
+}
+
 static int gd_cmp_parse(const char *path, const char *buf, size_t len,
 			struct json_object **doc)
 {
 	struct json_tokener *tok = json_tokener_new();
 	enum json_tokener_error jerr;
 	struct json_object *o;
+	char near[40];
 	size_t end;
 
 	if (!tok)
@@ -78,8 +106,17 @@ static int gd_cmp_parse(const char *path, const char *buf, size_t len,
 	o = json_tokener_parse_ex(tok, buf, (int)len);
 	jerr = json_tokener_get_error(tok);
 	end = json_tokener_get_parse_end(tok);
+	/* a bare literal at the end of the file ("null", "3") waits for a
+	 * terminator: the end of the file is one */
+	if (!o && jerr == json_tokener_continue) {
+		o = json_tokener_parse_ex(tok, "", 1);
+		jerr = json_tokener_get_error(tok);
+		if (jerr != json_tokener_success)
+			jerr = json_tokener_continue;
+	}
 	json_tokener_free(tok);
-	if (o && jerr == json_tokener_success) {
+	/* json-c parses a bare "null" to NULL with success */
+	if (jerr == json_tokener_success) {
 		while (end < len && strchr(" \t\r\n", buf[end]))
 			end++;
 		if (end == len) {
@@ -100,10 +137,32 @@ static int gd_cmp_parse(const char *path, const char *buf, size_t len,
 			      "document at byte %zu; was the run interrupted "
 			      "while writing it?",
 			      path, end);
+	end = gd_cmp_excerpt(buf, len, end, near, sizeof(near));
 	return gd_err(-EINVAL,
-		      "%s: not valid JSON: %s at byte %zu; check that it is a "
-		      "gd_* benchmark's --out_json_file document, unedited",
-		      path, json_tokener_error_desc(jerr), end);
+		      "%s: not valid JSON: unexpected text at byte %zu: %s; "
+		      "check that it is a gd_* benchmark's --out_json_file "
+		      "document, unedited",
+		      path, end, near);
+}
+
+/* What a parsed document is when it is not an object, in words. */
+static const char *gd_cmp_json_kind(struct json_object *o)
+{
+	switch (json_object_get_type(o)) {
+	case json_type_null:
+		return "null";
+	case json_type_boolean:
+		return "boolean";
+	case json_type_double:
+	case json_type_int:
+		return "number";
+	case json_type_string:
+		return "string";
+	case json_type_array:
+		return "array";
+	default:
+		return "object";
+	}
 }
 
 int gd_cmp_load(const char *path, struct json_object **doc)
@@ -120,19 +179,27 @@ int gd_cmp_load(const char *path, struct json_object **doc)
 	free(buf);
 	if (ret)
 		return ret;
-	schema = json_object_is_type(d, json_type_object)
-			 ? gd_json_str(d, "schema")
-			 : NULL;
+	if (!json_object_is_type(d, json_type_object)) {
+		ret = gd_err(
+			-EINVAL,
+			"%s: a JSON %s, not a run document (an object with "
+			"\"schema\": \"%s\"); check that it is a gd_* "
+			"benchmark's --out_json_file",
+			path, gd_cmp_json_kind(d), GD_CMP_SCHEMA);
+		goto put;
+	}
+	schema = gd_json_str(d, "schema");
 	if (!schema || (strcmp(schema, GD_CMP_SCHEMA) &&
+			strcmp(schema, GD_CMP_SCHEMA_V3) &&
 			strcmp(schema, GD_CMP_SCHEMA_V2))) {
 		ret = gd_err(
 			-EINVAL,
-			"%s: schema '%s', not %s or %s: gd_compare judges run "
-			"documents of this release (a gd_* benchmark's "
+			"%s: schema '%s', not %s, %s or %s: gd_compare judges "
+			"run documents of this release (a gd_* benchmark's "
 			"--out_json_file); rerun the test with this "
 			"release",
 			path, schema ? schema : "(none)", GD_CMP_SCHEMA,
-			GD_CMP_SCHEMA_V2);
+			GD_CMP_SCHEMA_V3, GD_CMP_SCHEMA_V2);
 		goto put;
 	}
 	phases = gd_json_path(d, "phases", NULL);

@@ -146,15 +146,22 @@ static void gd_cmp_size_range(struct json_object *ph, struct gd_sbuf *sb)
 		gd_sb_add(sb, "no sizes");
 }
 
-/* A deep copy of @ph in the @slot placement. */
-static struct json_object *gd_cmp_slot(struct json_object *ph, const char *slot)
+/* A deep copy of @ph in the @slot placement; "compared_from" keeps what it
+ * was (@who's phase), since the slot's name is not the memory it used. */
+static struct json_object *gd_cmp_slot(struct json_object *ph, const char *slot,
+				       const char *who)
 {
 	struct json_object *c = NULL;
+	char from[64];
 
 	if (json_object_deep_copy(ph, &c, NULL) || !c)
 		return NULL;
+	snprintf(from, sizeof(from), "%s's %s %s", who, gd_phase_placement(ph),
+		 gd_phase_direction(ph));
 	json_object_object_add(c, "name", json_object_new_string(slot));
 	json_object_object_add(c, "placement", json_object_new_string(slot));
+	json_object_object_add(c, "compared_from",
+			       json_object_new_string(from));
 	json_object_object_del(c, "port_check");
 	return c;
 }
@@ -194,8 +201,8 @@ int gd_cmp_pair_doc(const struct gd_cmp_opts *o,
 		ret = gd_cmp_usable_phase(o, cand, &cp);
 	if (ret)
 		return ret;
-	hh = gd_cmp_slot(bp, "HH");
-	dd = gd_cmp_slot(cp, "DD");
+	hh = gd_cmp_slot(bp, "HH", "baseline");
+	dd = gd_cmp_slot(cp, "DD", "candidate");
 	if (!hh || !dd) {
 		json_object_put(hh);
 		json_object_put(dd);

@@ -45,7 +45,7 @@ struct gd_cmp_input {
 	struct json_object *doc;
 };
 
-/* cmp_load.c: read and check one gdperf.run/3 or /2 document (-EINVAL/-EIO
+/* cmp_load.c: read and check one gdperf.run/4, /3 or /2 document (-EINVAL/-EIO
  * recorded with the file, the reason and the next check). */
 int gd_cmp_load(const char *path, struct json_object **doc);
 /* The run's identity for the gdperf.compare/1 document. */

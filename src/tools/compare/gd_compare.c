@@ -56,7 +56,7 @@ static void usage(FILE *f)
 	fprintf(f,
 		"Usage: gd_compare [options] BASELINE.json CANDIDATE.json...\n"
 		"       gd_compare [options] RUN.json\n"
-		"Judge saved gdperf.run/3 (or /2) documents with the run's own statistics:\n"
+		"Judge saved gdperf.run/4 (or /3, /2) documents with the run's own statistics:\n"
 		"each candidate's phase against the baseline's (candidate/baseline),\n"
 		"or one document's device phases against its HH again.\n\n"
 		"  --expect-ratio=R       floor: candidate at least R x baseline (latency:\n"
@@ -198,7 +198,7 @@ static int parse_args(int argc, char **argv, struct gd_cmp_opts *o)
 	return ret;
 }
 
-/* A run's option by its gdperf.run/3 key, or the option name a /2
+/* A run's option by its gdperf.run/3 and /4 key, or the option name a /2
  * document used for it. */
 static bool run_option(struct json_object *opts, const char *key,
 		       const char *key_v2, double *v)

@@ -70,7 +70,7 @@ static const char *gd_jbytes(struct json_object *o, const char *path,
 	return buf;
 }
 
-#define GD_TEXT_WIDTH 100
+#define GD_TEXT_WIDTH 80
 
 /*
  * @head, then @text's words, each after a space, wrapped so that lines fit
@@ -105,7 +105,8 @@ static void gd_text_wrap(FILE *out, const char *head, const char *text,
 
 static void gd_text_host(FILE *out, struct json_object *h)
 {
-	char b1[64], b2[64];
+	char b1[64], b2[64], line[256];
+	int n;
 
 	fprintf(out, "Host\n");
 	fprintf(out, "  hostname      %s\n", gd_js(h, "hostname"));
@@ -123,18 +124,21 @@ static void gd_text_host(FILE *out, struct json_object *h)
 		gd_jget(h, "cgroup.cpu_limit_cpus")
 			? gd_js(h, "cgroup.cpu_limit_cpus")
 			: "none");
-	fprintf(out, "  memlock       soft %s, hard %s",
+	n = snprintf(
+		line, sizeof(line), "soft %s, hard %s",
 		gd_jbytes(h, "memlock.soft_bytes", "unlimited", b1, sizeof(b1)),
 		gd_jbytes(h, "memlock.hard_bytes", "unlimited", b2,
 			  sizeof(b2)));
-	if (gd_jget(h, "memlock.need_bytes"))
-		fprintf(out, "; need %s bytes: %s",
-			gd_js(h, "memlock.need_bytes"),
-			json_object_get_boolean(
-				gd_jget(h, "memlock.covers_need"))
-				? "covered"
-				: "NOT covered");
-	fprintf(out, "\n\n");
+	if (gd_jget(h, "memlock.need_bytes") && n > 0 &&
+	    (size_t)n < sizeof(line))
+		snprintf(line + n, sizeof(line) - (size_t)n,
+			 "; need %s bytes: %s", gd_js(h, "memlock.need_bytes"),
+			 json_object_get_boolean(
+				 gd_jget(h, "memlock.covers_need"))
+				 ? "covered"
+				 : "NOT covered");
+	gd_text_wrap(out, "  memlock      ", line, 16);
+	fputc('\n', out);
 }
 
 static void gd_text_port(FILE *out, struct json_object *p)

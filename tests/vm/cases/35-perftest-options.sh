@@ -88,7 +88,7 @@ out=$WORK/nopeak
 run_bounded 90 "$out.txt" gd_write_bw $L -N -n 200 --out_json_file="$out.json"
 rc=$?
 st=1
-[ $rc = 0 ] && json_ok "$out.json" 'all(.phases[0].results[]; .bw_peak_MiBps == 0 and .bw_avg_MiBps > 0) and .test.noPeak == true' && st=0
+[ $rc = 0 ] && json_ok "$out.json" 'all(.phases[0].results[]; .bw_peak_MiBps == 0 and .bw_avg_MiBps > 0) and .test.no_peak == true' && st=0
 tap_check $st "gd_write_bw -N: exit $rc, BW peak 0 and the average measured" "$out.txt"
 
 # 5. -w and -y: perftest's limits as gates, exit status 3 when one fails.

@@ -126,8 +126,10 @@ for doc in README gdperf.7; do
 		tap_check 1 "$doc is in the guest's payload (device-tests.tap puts it there)"
 		continue
 	fi
-	# gdperf.7's examples are groff: \- is a minus there
-	sed 's/\\-/-/g' "$f" | sed -En 's/^ *(server|client)?\$ (gd_.*)$/\1|\2/p' >"$WORK/ex-$doc"
+	# gdperf.7's examples are groff: \- is a minus there, and \e a
+	# backslash that continues a command on the next line (80 columns)
+	sed 's/\\-/-/g' "$f" | sed -e ':a' -e '/\\e$/{N;s/ *\\e\n */ /;ba' -e '}' |
+		sed -En 's/^ *(server|client)?\$ (gd_.*)$/\1|\2/p' >"$WORK/ex-$doc"
 	[ "$(wc -l <"$WORK/ex-$doc")" -ge 6 ]
 	tap_check $? "$doc has its examples ($(wc -l <"$WORK/ex-$doc") lines)" "$WORK/ex-$doc"
 	WHERE=$doc

@@ -29,7 +29,7 @@ st=1
 tap_check $st "the plan's command file ran: exit $rc, $n of 6 result documents and $env of 1 gd_doctor envelope (the loopback host's)" "$P/cmds.out"
 
 st=1
-json_ok "$R/c1-node01-node02-g0-ba-r2.json" '.schema == "gdperf.run/3" and
+json_ok "$R/c1-node01-node02-g0-ba-r2.json" '.schema == "gdperf.run/4" and
 	.role == "loopback" and .labels.exec == "c1-node01-node02-g0-ba-r2" and
 	.labels.round == "coverage" and .labels.direction == "b_to_a" and
 	.labels.repeat == "2" and .labels.rail == "0"' && st=0
