@@ -519,8 +519,8 @@ static void gd_opts_design_warn(const struct gd_test *test,
 	gd_assess_bytes_str(b[0], lo, sizeof(lo));
 	gd_assess_bytes_str(b[n - 1], hi, sizeof(hi));
 	gd_report_notice(
-		"%s: warning: --expect-ratio=%g cannot be decided with %u size(s) (%s%s%s) and %" PRIu64
-		" round(s): a band of sizes (up to 4 KiB, 4-64 KiB, from 64 KiB) with fewer than 3 sizes needs rounds; add --repeat=%u (or more sizes)",
+		"%s: warning: --expect-ratio=%g cannot be shown not below with %u size(s) (%s%s%s) and %" PRIu64
+		" round(s): each size needs an interval of its own, over its rounds; add --repeat=%u",
 		test->name, o->expect_ratio, n, lo, n > 1 ? ".." : "",
 		n > 1 ? hi : "", o->repeat, need);
 }

@@ -111,6 +111,15 @@ double gd_t_cdf(double t, unsigned int df)
 	return t >= 0 ? 1 - tail : tail;
 }
 
+double gd_f_cdf(double f, unsigned int d1, unsigned int d2)
+{
+	double a = d1 ? d1 : 1, b = d2 ? d2 : 1;
+
+	if (!(f > 0))
+		return 0;
+	return gd_betai(a / 2, b / 2, a * f / (a * f + b));
+}
+
 /* Student's t density. */
 static double gd_t_pdf(double t, double nu)
 {
