@@ -81,6 +81,7 @@ static const struct scenario precise = {
 
 struct rates {
 	unsigned int trials, slower, not_below, inconclusive;
+	unsigned long rounds; /* adaptive: rounds taken, summed */
 };
 
 static unsigned int trials(void)
@@ -339,6 +340,7 @@ static const char *const noise8_name[] = { "log-normal", "t3",
 struct case8 {
 	char name[40];
 	unsigned int rounds, slow_mask;
+	bool adaptive; /* rounds 3.. @rounds, looking after each */
 	double slow_ratio, slow_cv, rest_ratio, rest_cv;
 	enum noise8 model;
 };
@@ -370,6 +372,25 @@ static void fill8(const struct case8 *c, double *d)
 	}
 }
 
+/* The adaptive design as the run applies it (--until-decided): a look
+ * after every round from the third, at the split levels, until decided or
+ * at @c->rounds; the rounds' figures are drawn up front, so a look sees
+ * the first r rows. */
+static unsigned int assess8(const struct case8 *c, const double *d,
+			    const double *sb, struct gd_assessment *a)
+{
+	unsigned int first = c->adaptive ? 3 : c->rounds;
+	unsigned int looks = gd_assess_looks(first, c->rounds);
+
+	for (unsigned int r = first;; r++) {
+		assert_int_equal(
+			gd_assess_seq(d, sb, r, S8, FLOOR, looks, a, NULL), 0);
+		gd_assess_run(a, 1);
+		if (r >= c->rounds || gd_assess_all_decided(a, 1))
+			return r;
+	}
+}
+
 static void run8(const struct case8 *c, uint64_t seed, struct rates *out)
 {
 	double d[MAX_R * S8], sb[S8];
@@ -382,9 +403,7 @@ static void run8(const struct case8 *c, uint64_t seed, struct rates *out)
 		sb[z] = (double)(65536ULL << z);
 	for (unsigned int t = 0; t < n; t++) {
 		fill8(c, d);
-		assert_int_equal(
-			gd_assess(d, sb, c->rounds, S8, FLOOR, &a, NULL), 0);
-		gd_assess_run(&a, 1);
+		out->rounds += assess8(c, d, sb, &a);
 		out->slower += a.decision == GD_DECISION_SLOWER;
 		out->not_below += a.decision == GD_DECISION_NOT_BELOW;
 		out->inconclusive += a.decision == GD_DECISION_INCONCLUSIVE;
@@ -394,7 +413,7 @@ static void run8(const struct case8 *c, uint64_t seed, struct rates *out)
 
 static void print8(const struct case8 *c, const struct rates *r)
 {
-	char row[256], noise[40];
+	char row[256], noise[40], rounds[24];
 
 	if (c->slow_mask)
 		snprintf(noise, sizeof(noise), "%s %.0f%% | %.0f%%",
@@ -403,8 +422,14 @@ static void print8(const struct case8 *c, const struct rates *r)
 	else
 		snprintf(noise, sizeof(noise), "%s %.0f%%",
 			 noise8_name[c->model], 100 * c->rest_cv);
-	snprintf(row, sizeof(row), "%-30s %-24s %2u %5.1f %5.1f %5.1f\n",
-		 c->name, noise, c->rounds, 100.0 * r->slower / r->trials,
+	/* adaptive: at most so many rounds (the mean taken) */
+	if (c->adaptive)
+		snprintf(rounds, sizeof(rounds), "<=%u (%4.1f)", c->rounds,
+			 (double)r->rounds / r->trials);
+	else
+		snprintf(rounds, sizeof(rounds), "%2u", c->rounds);
+	snprintf(row, sizeof(row), "%-30s %-24s %s %5.1f %5.1f %5.1f\n",
+		 c->name, noise, rounds, 100.0 * r->slower / r->trials,
 		 100.0 * r->not_below / r->trials,
 		 100.0 * r->inconclusive / r->trials);
 	printf("# %s", row);
@@ -518,11 +543,101 @@ static void test_every_size(void **state)
 	}
 }
 
+/*
+ * The adaptive design (--until-decided, and --precision's stop): a look
+ * after every round from the third to at most 10 or 20 rounds, stopping
+ * once decided, at the levels split over the planned looks. Beside each
+ * case, the fixed design with the same most rounds from the same draws:
+ * looking early must not make a false "not below" or a false "slower"
+ * more likely than measuring every round.
+ */
+static void run_adaptive(struct case8 *c, uint64_t seed, bool assert_aa)
+{
+	struct rates ad, fx;
+
+	c->adaptive = true;
+	run8(c, seed, &ad);
+	print8(c, &ad);
+	check8(c, &ad);
+	c->adaptive = false;
+	run8(c, seed, &fx);
+	/* a false "not below" where a size is at or below 0.9 x the floor,
+	 * and a false "slower" at the floor: no likelier than fixed (the
+	 * slack: two runs' Monte Carlo error, about one point at 2,000) */
+	if (c->slow_mask || c->rest_ratio <= 0.9 * FLOOR)
+		assert_true(ad.not_below * 1000 <=
+			    fx.not_below * 1000 + fx.trials * 10);
+	if (c->rest_ratio == FLOOR && !c->slow_mask && c->model != N8_ROUND_AR)
+		assert_true(ad.slower * 1000 <=
+			    fx.slower * 1000 + fx.trials * 10);
+	/* two identical paths at 5% noise: decided "not below" */
+	if (assert_aa)
+		assert_true(ad.not_below * 100 >= ad.trials * 90);
+}
+
+static void test_adaptive(void **state)
+{
+	static const unsigned int slow_runs[] = { 1, 2, 3, 5 };
+	static const double mixes[][2] = { { 0.02, 0.15 }, { 0.05, 0.25 } };
+	static const double aa_cv[] = { 0.05, 0.10, 0.15 };
+	uint64_t seed = SEED ^ 0xada9;
+	struct case8 c;
+
+	(void)state;
+	printf("# adaptive: a look after rounds 3..max, levels split over "
+	       "the looks; rounds: max (mean taken)\n");
+	printf("# %-30s %-24s %-11s %5s %5s %5s\n", "truth",
+	       "noise (slow | rest)", "r (mean)", "slow%", "ok%", "und%");
+	for (size_t k = 0; k < sizeof(slow_runs) / sizeof(slow_runs[0]); k++)
+		for (int where = 0; where < 3; where++)
+			for (size_t m = 0; m < 2; m++) {
+				c = (struct case8){
+					.rounds = 10,
+					.slow_ratio = 0.75,
+					.slow_cv = mixes[m][0],
+					.rest_ratio = 1.0,
+					.rest_cv = mixes[m][1],
+					.model = N8_LN,
+				};
+				c.slow_mask = placement(slow_runs[k], where,
+							c.name, sizeof(c.name));
+				run_adaptive(&c, seed++, false);
+			}
+	for (int model = N8_LN; model <= N8_T3; model++) {
+		c = (struct case8){ .rounds = 10,
+				    .slow_mask = 1u << 3,
+				    .slow_ratio = 0.65,
+				    .slow_cv = 0.10,
+				    .rest_ratio = 1.0,
+				    .rest_cv = 0.10,
+				    .model = (enum noise8)model };
+		snprintf(c.name, sizeof(c.name), "512 KiB at 0.65");
+		run_adaptive(&c, seed++, false);
+	}
+	for (int model = N8_LN; model <= N8_ROUND_AR; model++)
+		for (unsigned int most = 10; most <= 20; most += 10) {
+			c = (struct case8){ .rounds = most,
+					    .rest_ratio = FLOOR,
+					    .rest_cv = 0.10,
+					    .model = (enum noise8)model };
+			snprintf(c.name, sizeof(c.name), "all 0.80 (floor)");
+			run_adaptive(&c, seed++, false);
+		}
+	for (size_t i = 0; i < sizeof(aa_cv) / sizeof(aa_cv[0]); i++) {
+		c = (struct case8){ .rounds = 10,
+				    .rest_ratio = 1.0,
+				    .rest_cv = aa_cv[i] };
+		snprintf(c.name, sizeof(c.name), "all 1.00");
+		run_adaptive(&c, seed++, i == 0);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_operating_characteristics),
 		cmocka_unit_test(test_every_size),
+		cmocka_unit_test(test_adaptive),
 	};
 	int ret = cmocka_run_group_tests(tests, NULL, NULL);
 

@@ -49,6 +49,7 @@ struct gd_ev_in {
 	unsigned int span;	  /* round numbers seen: 0 .. span - 1 */
 	uint64_t gate_from;	  /* sizes below it are not judged */
 	unsigned int skipped;	  /* sizes with figures below gate_from */
+	unsigned int looks;	  /* an adaptive run's planned looks, or 1 */
 };
 
 static unsigned int gd_fig_rounds(struct json_object *fig, const char *key,
@@ -153,7 +154,8 @@ static int gd_ev_decide(const struct gd_ev_in *in, struct gd_ev_out *o)
 		for (unsigned int r = 0; r < in->span; r++)
 			d[r * in->nsz + z] = in->sz[z].d[r];
 	}
-	ret = gd_assess(d, sb, in->span, in->nsz, in->floor, &o->a, NULL);
+	ret = gd_assess_seq(d, sb, in->span, in->nsz, in->floor, in->looks,
+			    &o->a, NULL);
 	free(d);
 	o->label = in->label;
 	o->dir = in->dir;
@@ -504,6 +506,7 @@ static struct json_object *gd_ev_json(const struct gd_ev_out *o, bool lat)
 			       json_object_new_double(GD_ASSESS_POWER));
 	json_object_object_add(j, "repeats_needed",
 			       json_object_new_int((int)a->repeats_needed));
+	json_object_object_add(j, "looks", json_object_new_int((int)a->looks));
 	gd_ev_text(o, &sb);
 	json_object_object_add(j, "evidence", json_object_new_string(sb.buf));
 	return j;
@@ -513,7 +516,7 @@ static struct json_object *gd_ev_json(const struct gd_ev_out *o, bool lat)
  * assessed into @o; their number. */
 static unsigned int gd_ev_all(struct json_object *rows, struct gd_ev_in *in,
 			      struct gd_ev_out *o, uint64_t gate_from,
-			      double floor, bool lat)
+			      double floor, bool lat, unsigned int looks)
 {
 	struct json_object *seen = json_object_new_object();
 	unsigned int n = 0;
@@ -537,7 +540,8 @@ static unsigned int gd_ev_all(struct json_object *rows, struct gd_ev_in *in,
 			*in = (struct gd_ev_in){ .label = label,
 						 .dir = dir,
 						 .lat = lat,
-						 .floor = floor };
+						 .floor = floor,
+						 .looks = looks ? looks : 1 };
 			gd_ev_collect(in, rows, gate_from);
 			if (in->nsz && !gd_ev_decide(in, &o[n]))
 				n++;
@@ -553,7 +557,8 @@ static unsigned int gd_ev_all(struct json_object *rows, struct gd_ev_in *in,
  * is the one gdperf(7) states however many phases and directions it has.
  */
 struct json_object *gd_evidence_assess(struct json_object *rows, bool lat,
-				       uint64_t gate_from, double floor)
+				       uint64_t gate_from, double floor,
+				       unsigned int looks)
 {
 	struct json_object *out = json_object_new_array();
 	struct gd_ev_in *in = calloc(1, sizeof(*in));
@@ -563,7 +568,7 @@ struct json_object *gd_evidence_assess(struct json_object *rows, bool lat,
 
 	if (!in || !o || !a)
 		goto free_all;
-	n = gd_ev_all(rows, in, o, gate_from, floor, lat);
+	n = gd_ev_all(rows, in, o, gate_from, floor, lat, looks);
 	for (unsigned int i = 0; i < n; i++)
 		a[i] = o[i].a;
 	gd_assess_run(a, n);

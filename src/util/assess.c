@@ -297,7 +297,8 @@ static void gd_size_spread(const struct gd_assessment *a, const int *idx,
  * side, at its moderated spread (the pool's degrees of freedom kept, its
  * own growing): n = (t * sd / gap)^2, its t taken at the last guess, a
  * few times over; at most GD_ASSESS_REPEATS_CAP. */
-static unsigned int gd_size_need(const struct gd_assess_size *s, double lf)
+static unsigned int gd_size_need(const struct gd_assess_size *s, double lf,
+				 double conf)
 {
 	double gap = fabs(s->mean - lf), n = s->n + 1;
 	unsigned int pool = s->df_nb - (s->n - 1);
@@ -305,8 +306,7 @@ static unsigned int gd_size_need(const struct gd_assess_size *s, double lf)
 	if (!(s->sd_nb > 0))
 		return s->n + 1;
 	for (int i = 0; i < 3 && n < GD_ASSESS_REPEATS_CAP; i++) {
-		double q = gd_t_quantile(GD_INFER_CONFIDENCE,
-					 pool + (unsigned int)n - 1);
+		double q = gd_t_quantile(conf, pool + (unsigned int)n - 1);
 
 		n = ceil(q * q * s->sd_nb * s->sd_nb / (gap * gap));
 		if (n <= s->n)
@@ -325,6 +325,7 @@ static void gd_sizes_not_below(struct gd_assess_ctx *c, struct gd_assessment *a)
 {
 	int idx[GD_ASSESS_MAX_SIZES];
 	double w[GD_ASSESS_MAX_SIZES], q = 0;
+	double conf = 1 - 2 * a->alpha_not_below;
 	unsigned int k = 0, qdf = 0;
 
 	for (unsigned int z = 0; z < c->nsz; z++)
@@ -340,7 +341,7 @@ static void gd_sizes_not_below(struct gd_assess_ctx *c, struct gd_assessment *a)
 		/* pooled sizes share their df: one quantile per run of them */
 		if (s->df_nb != qdf) {
 			qdf = s->df_nb;
-			q = gd_t_quantile(GD_INFER_CONFIDENCE, qdf);
+			q = gd_t_quantile(conf, qdf);
 		}
 		s->lo = exp(s->mean - q * se);
 		if (!(se > 0)) {
@@ -350,8 +351,8 @@ static void gd_sizes_not_below(struct gd_assess_ctx *c, struct gd_assessment *a)
 		}
 		t = (s->mean - c->lf) / se;
 		s->p_not_below = gd_t_cdf(-t, s->df_nb);
-		if (s->p_not_below > (1 - GD_INFER_CONFIDENCE) / 2)
-			s->need = gd_size_need(s, c->lf);
+		if (s->p_not_below > a->alpha_not_below)
+			s->need = gd_size_need(s, c->lf, conf);
 	}
 }
 
@@ -444,12 +445,23 @@ int gd_assess(const double *d, const double *size_bytes, unsigned int rounds,
 	      unsigned int sizes, double floor, struct gd_assessment *a,
 	      struct gd_assess_size *per)
 {
+	return gd_assess_seq(d, size_bytes, rounds, sizes, floor, 1, a, per);
+}
+
+int gd_assess_seq(const double *d, const double *size_bytes,
+		  unsigned int rounds, unsigned int sizes, double floor,
+		  unsigned int looks, struct gd_assessment *a,
+		  struct gd_assess_size *per)
+{
 	struct gd_assess_ctx c = { .d = d, .rounds = rounds, .cols = sizes };
 	int ret;
 
 	gd_assess_init(a);
-	if (sizes > GD_ASSESS_MAX_SIZES || !(floor > 0))
+	if (sizes > GD_ASSESS_MAX_SIZES || !(floor > 0) || !looks)
 		return -EINVAL;
+	a->looks = looks;
+	a->alpha_not_below = (1 - GD_INFER_CONFIDENCE) / 2 / looks;
+	a->alpha_slower = GD_ASSESS_ALPHA / looks;
 	c.lf = log(floor);
 	ret = gd_assess_setup(&c, a, size_bytes, floor);
 	if (!ret && c.nsz) {

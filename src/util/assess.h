@@ -117,6 +117,10 @@ struct gd_assessment {
 	unsigned int repeats_needed; /* inconclusive: what would settle it */
 	bool can_clear;		     /* every size's lower bound clears */
 	unsigned int nundecided;     /* inconclusive: sizes not settled */
+	/* the design's looks (gd_assess_seq): the levels of this look,
+	 * "not below" one-sided per size and "slower" across the run */
+	unsigned int looks;
+	double alpha_not_below, alpha_slower;
 	/* the judged sizes, compacted: input column, bytes, statistics */
 	unsigned int col[GD_ASSESS_MAX_SIZES];
 	double size_bytes[GD_ASSESS_MAX_SIZES];
@@ -134,6 +138,25 @@ struct gd_assessment {
 int gd_assess(const double *d, const double *size_bytes, unsigned int rounds,
 	      unsigned int sizes, double floor, struct gd_assessment *a,
 	      struct gd_assess_size *per);
+
+/*
+ * gd_assess() at one look of an adaptive design (rounds added until every
+ * assessment is decided) that plans at most @looks looks: each look's
+ * levels are the fixed design's divided by @looks (an alpha split, valid
+ * however the looks are chosen and whenever the run stops), so that the
+ * run's rates of a false "not below" and a false "slower" stay within the
+ * fixed design's. @looks 1 is gd_assess().
+ */
+int gd_assess_seq(const double *d, const double *size_bytes,
+		  unsigned int rounds, unsigned int sizes, double floor,
+		  unsigned int looks, struct gd_assessment *a,
+		  struct gd_assess_size *per);
+/* Looks an adaptive design plans when it looks after every round from
+ * @first_round to @max_rounds: at least 1. */
+unsigned int gd_assess_looks(unsigned int first_round, unsigned int max_rounds);
+/* Every assessment of a run decided ("slower", or every size "not
+ * below"): an adaptive design stops adding rounds. */
+bool gd_assess_all_decided(const struct gd_assessment *a, unsigned int n);
 
 /* Holm across the @n assessments of one run (every device phase and
  * direction): "slower" at the run-level GD_ASSESS_ALPHA. "not below" needs

@@ -71,8 +71,7 @@ static unsigned int gd_needed(struct gd_assessment *a)
 
 		s->undecided =
 			!s->slow &&
-			!(s->df_nb &&
-			  s->p_not_below <= (1 - GD_INFER_CONFIDENCE) / 2);
+			!(s->df_nb && s->p_not_below <= a->alpha_not_below);
 		if (!s->undecided)
 			continue;
 		a->nundecided++;
@@ -91,7 +90,7 @@ static void gd_flag(struct gd_assessment *a, double mult, double share)
 	a->worst = a->slow_band = -1;
 	for (unsigned int b = 0; b < GD_ASSESS_BANDS; b++)
 		if (a->band[b].decided &&
-		    a->band[b].holm_p * mult <= GD_ASSESS_ALPHA &&
+		    a->band[b].holm_p * mult <= a->alpha_slower &&
 		    a->band[b].ci.ratio < worst_band) {
 			worst_band = a->band[b].ci.ratio;
 			a->slow_band = (int)b;
@@ -99,13 +98,13 @@ static void gd_flag(struct gd_assessment *a, double mult, double share)
 	for (unsigned int z = 0; z < a->sizes; z++) {
 		struct gd_assess_size *s = &a->st[z];
 
-		s->slow = s->df && s->holm_p * mult <= GD_ASSESS_ALPHA;
+		s->slow = s->df && s->holm_p * mult <= a->alpha_slower;
 		s->half = 0;
 		if (!s->slow)
 			continue;
 		/* its upper bound at the first Holm step, for the record */
 		s->half =
-			gd_t_upper(GD_ASSESS_ALPHA / (share * a->tests * mult),
+			gd_t_upper(a->alpha_slower / (share * a->tests * mult),
 				   s->df) *
 			s->sd_mod / sqrt((double)s->n);
 		if (!a->nslow++ || exp(s->mean) < a->worst_ratio) {
@@ -134,13 +133,13 @@ static void gd_decide(struct gd_assessment *a, double mult)
 			continue;
 		bd->detectable_ratio = gd_detectable(
 			bd, a->floor,
-			GD_ASSESS_ALPHA / (share * a->bands_decided * mult));
+			a->alpha_slower / (share * a->bands_decided * mult));
 		if (!(a->detectable_ratio >= bd->detectable_ratio))
 			a->detectable_ratio = bd->detectable_ratio;
 	}
 	gd_flag(a, mult, share);
 	a->repeats_needed = 0;
-	if (a->p_slower_run <= GD_ASSESS_ALPHA) {
+	if (a->p_slower_run <= a->alpha_slower) {
 		a->decision = GD_DECISION_SLOWER;
 		a->decision_name = "slower";
 		a->reason = NULL;
@@ -196,7 +195,7 @@ void gd_assess_combine(struct gd_assessment *a)
 	 * its own lower bound (an intersection-union test: no correction);
 	 * bands only summarise, and refuse it when rounds are correlated */
 	a->can_clear = a->sizes && k == a->sizes &&
-		       a->p_not_below <= (1 - GD_INFER_CONFIDENCE) / 2 &&
+		       a->p_not_below <= a->alpha_not_below &&
 		       !a->reason; /* gd_band's: correlated rounds */
 	share = gd_share(a);
 	a->p_slower = 1;
@@ -230,6 +229,19 @@ void gd_assess_run(struct gd_assessment *a, unsigned int n)
 		a[i].family = n;
 		gd_decide(&a[i], n - rank[i]);
 	}
+}
+
+unsigned int gd_assess_looks(unsigned int first_round, unsigned int max_rounds)
+{
+	return max_rounds > first_round ? max_rounds - first_round + 1 : 1;
+}
+
+bool gd_assess_all_decided(const struct gd_assessment *a, unsigned int n)
+{
+	for (unsigned int i = 0; i < n; i++)
+		if (a[i].decision == GD_DECISION_INCONCLUSIVE)
+			return false;
+	return n > 0;
 }
 
 unsigned int gd_assess_band_of(double size_bytes)
