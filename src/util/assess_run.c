@@ -156,6 +156,9 @@ static void gd_decide(struct gd_assessment *a, double mult)
 	a->repeats_needed = gd_needed(a);
 	if (!a->reason && a->tests < a->sizes)
 		a->reason = "a size's own interval needs two or more rounds";
+	else if (!a->reason && a->looks > 1)
+		a->reason = "a size's interval at this look's level (split "
+			    "over the looks) reaches below the floor";
 	else if (!a->reason)
 		a->reason = "a size's 95% interval reaches below the floor";
 }
