@@ -301,8 +301,8 @@ static void test_latency_diff_and_gates(void **state)
 	assert_non_null(
 		strstr(evidence(verdict(&r, "GD_INCONCLUSIVE"), ev, sizeof(ev)),
 		       "DD/HH forward: undecided against 0.80: ratio 0.67"));
-	assert_non_null(strstr(
-		ev, "a band has too few rounds or sizes for an interval"));
+	assert_non_null(
+		strstr(ev, "a size's own interval needs two or more rounds"));
 	run_free(&r);
 
 	g.max_lat_us = 4.0;
@@ -629,14 +629,15 @@ static void test_ok_scope(void **state)
 	(void)state;
 	run_doc(&r, doc, &g);
 	assert_int_equal(json_object_array_length(r.verdicts), 1);
-	v = verdict(&r, "GD_OK");
-	assert_string_equal(
-		vstr(v, "summary"),
-		"all phases passed and device (D) memory is not below the expected ratio of HH; forward direction only (--reverse tests the other)");
+	/* one round: no size has an interval of its own, so "not below"
+	 * cannot be shown, however close the figures */
+	assert_null(verdict(&r, "GD_OK"));
+	v = verdict(&r, "GD_INCONCLUSIVE");
 	evidence(v, ev, sizeof(ev));
 	assert_non_null(strstr(
 		ev,
-		"DD/HH forward: not below 0.80: ratio 0.95, 95% interval 0.95..0.95 (sizes 64 KiB..1 MiB, 1 band(s), 1 round(s))"));
+		"DD/HH forward: undecided against 0.80: ratio 0.95, 95% interval 0.95..0.95 (sizes 64 KiB..1 MiB, 1 band(s), 1 round(s))"));
+	assert_non_null(strstr(ev, "2 size(s) undecided: 64 KiB..1 MiB"));
 	assert_non_null(
 		strstr(ev, "1 size(s) below 64 KiB not judged (--gate-from)"));
 	run_free(&r);

@@ -35,7 +35,7 @@ static const char *const travelling[] = {
 	"sizes",	  "noPeak",	    "outs",
 	"send_with_imm",  "use-srq",	    "rate_limit",
 	"rate_units",	  "burst_size",	    "mcg",
-	"MGID",
+	"MGID",		  "until-decided",
 };
 #define N_TRAVELLING (sizeof(travelling) / sizeof(travelling[0]))
 

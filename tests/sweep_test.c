@@ -343,8 +343,9 @@ static void fill_rounds(struct gd_session *s, struct gd_step_outcome *outs,
 	rd->done[0] = n;
 }
 
-/* --precision: a size stops when the DD/HH interval is narrow enough,
- * else at --max-repeat, else at --precision-time; the note records it. */
+/* --precision: the judged sizes stop when the DD/HH interval is narrow
+ * enough and the assessments are decided, else at --max-repeat, else at
+ * --precision-time; the note records it. */
 static void test_precision_stop(void **state)
 {
 	static const double tight[] = { 100, 101, 99, 100 };
@@ -362,14 +363,14 @@ static void test_precision_stop(void **state)
 	plan(&s, &o, &t_write_bw);
 	assert_int_equal(gd_precision_base(&o), 3);
 	fill_rounds(&s, outs, &rd, tight, 3, 100);
-	assert_string_equal(gd_precision_stop(&s, outs, &rd, 0, 0),
+	assert_string_equal(gd_precision_stop(&s, outs, &rd, 3, 0),
 			    "precision");
 	fill_rounds(&s, outs, &rd, wide, 3, 100);
-	assert_null(gd_precision_stop(&s, outs, &rd, 0, 0));
-	assert_string_equal(gd_precision_stop(&s, outs, &rd, 0, 601),
+	assert_null(gd_precision_stop(&s, outs, &rd, 3, 0));
+	assert_string_equal(gd_precision_stop(&s, outs, &rd, 3, 601),
 			    "time_limit");
 	fill_rounds(&s, outs, &rd, wide, 6, 100);
-	assert_string_equal(gd_precision_stop(&s, outs, &rd, 0, 0),
+	assert_string_equal(gd_precision_stop(&s, outs, &rd, 6, 0),
 			    "max_repeat");
 	gd_precision_note(&s, &pr, outs, &rd, 0, "max_repeat");
 	assert_int_equal(pr.n, 1);
@@ -379,8 +380,23 @@ static void test_precision_stop(void **state)
 	/* a failed round is left out of the pairs, not taken as zero */
 	fill_rounds(&s, outs, &rd, tight, 4, 100);
 	outs[(1 * s.num_sizes) * rd.stride + 1].ok = false;
-	assert_string_equal(gd_precision_stop(&s, outs, &rd, 0, 0),
+	assert_string_equal(gd_precision_stop(&s, outs, &rd, 4, 0),
 			    "precision");
+	assert_int_equal(gd_precision_looks(&o), 4);
+	unplan(&s, &o);
+	/* --until-decided: no width target; an A/A within 1% is decided
+	 * "not below" at 3 rounds, a clear slowdown "slower", and 40% noise
+	 * is not decided (levels split over 4 looks) */
+	assert_int_equal(PARSE(&t_write_bw, &o, "--phases=HH,DD",
+			       "--until-decided", "--max-repeat=6", "server1"),
+			 0);
+	plan(&s, &o, &t_write_bw);
+	fill_rounds(&s, outs, &rd, tight, 3, 100);
+	assert_string_equal(gd_precision_stop(&s, outs, &rd, 3, 0), "decided");
+	fill_rounds(&s, outs, &rd, tight, 3, 200);
+	assert_string_equal(gd_precision_stop(&s, outs, &rd, 3, 0), "decided");
+	fill_rounds(&s, outs, &rd, wide, 3, 100);
+	assert_null(gd_precision_stop(&s, outs, &rd, 3, 0));
 	unplan(&s, &o);
 	/* the limits mean nothing without --precision; no --no-interleave */
 	REJECT(&t_write_bw, -EINVAL, "limit --precision", "--max-repeat=5",

@@ -286,16 +286,17 @@ int gd_opts_check_cpu(const struct gd_opts *o)
 	return 0;
 }
 
-/* --precision adds rounds per size, so it needs rounds and sizes in the
- * interleaved order; its two limits mean nothing without it. */
+/* --precision and --until-decided add rounds, so they need rounds and
+ * sizes in the interleaved order; their two limits mean nothing without
+ * them. */
 static int gd_opts_precision_check(const struct gd_opts *o)
 {
-	if (!(o->precision_pct > 0)) {
+	if (!gd_opts_adaptive(o)) {
 		if (gd_opts_given(o, "max-repeat") ||
 		    gd_opts_given(o, "precision-time"))
 			return gd_err(
 				-EINVAL,
-				"--max-repeat and --precision-time limit --precision; add --precision=PCT or drop them");
+				"--max-repeat and --precision-time limit --precision and --until-decided; add one of them or drop the limits");
 		return 0;
 	}
 	if (o->run_infinitely)
@@ -505,7 +506,7 @@ static void gd_opts_design_warn(const struct gd_test *test,
 	unsigned int n = 0, need;
 	char lo[32], hi[32];
 
-	if (!(o->expect_ratio > 0) || o->precision_pct > 0)
+	if (!(o->expect_ratio > 0) || gd_opts_adaptive(o))
 		return;
 	if (gd_opts_sizes(o, sz, GD_MAX_SIZE_LIST * 2, &n)) {
 		gd_err_clear(); /* a warning only: the sweep reports it */
@@ -519,8 +520,8 @@ static void gd_opts_design_warn(const struct gd_test *test,
 	gd_assess_bytes_str(b[0], lo, sizeof(lo));
 	gd_assess_bytes_str(b[n - 1], hi, sizeof(hi));
 	gd_report_notice(
-		"%s: warning: --expect-ratio=%g cannot be decided with %u size(s) (%s%s%s) and %" PRIu64
-		" round(s): a band of sizes (up to 4 KiB, 4-64 KiB, from 64 KiB) with fewer than 3 sizes needs rounds; add --repeat=%u (or more sizes)",
+		"%s: warning: --expect-ratio=%g cannot be shown not below with %u size(s) (%s%s%s) and %" PRIu64
+		" round(s): each size needs an interval of its own, over its rounds; add --repeat=%u",
 		test->name, o->expect_ratio, n, lo, n > 1 ? ".." : "",
 		n > 1 ? hi : "", o->repeat, need);
 }

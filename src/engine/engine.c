@@ -494,9 +494,9 @@ static int gd_run_role(const struct gd_test *test, struct gd_opts *o, int argc,
 		.only = o->output,
 		.json_path = is_server && o->loopback ? NULL : o->json_path,
 		.text = quiet ? NULL : stdout,
-		.repeats = o->precision_pct > 0 ? gd_precision_base(o)
-						: (unsigned int)o->repeat,
-		.repeats_vary = o->precision_pct > 0,
+		.repeats = gd_opts_adaptive(o) ? gd_precision_base(o)
+					       : (unsigned int)o->repeat,
+		.repeats_vary = gd_opts_adaptive(o),
 		.live = true,
 		.brief = o->brief,
 		.metrics_path =

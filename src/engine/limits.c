@@ -170,7 +170,7 @@ int gd_limits_request(const struct gd_opts *o, struct gd_request *r)
 		.forever = o->run_infinitely,
 	};
 	unsigned int phases, places;
-	uint64_t rounds = o->precision_pct > 0 ? o->max_repeat : o->repeat;
+	uint64_t rounds = gd_opts_adaptive(o) ? o->max_repeat : o->repeat;
 	int ret = gd_opts_sizes(o, sizes, GD_MAX_SIZE_LIST, &sh.num_sizes);
 
 	if (!ret)

@@ -146,6 +146,7 @@ struct gd_opts {
 	double precision_pct; /* --precision: target half-width, 0 off */
 	uint64_t max_repeat;  /* --precision: rounds per size at most */
 	uint64_t precision_time_s; /* --precision: no new round after this */
+	bool until_decided;	   /* --until-decided: rounds until decided */
 	bool verify;
 	bool verify_debug;     /* --data_validation_debug: accepted */
 	bool old_post_send;    /* --use_old_post_send: accepted */
@@ -221,5 +222,12 @@ int gd_opts_sizes(const struct gd_opts *o, uint64_t *sizes, unsigned int max,
 		  unsigned int *n);
 /* The largest of those sizes, what the buffers must hold. */
 uint64_t gd_opts_max_size(const struct gd_opts *o);
+
+/* --precision or --until-decided: rounds are added, looking after each,
+ * until the run's assessments are decided (sweep_precision.c). */
+static inline bool gd_opts_adaptive(const struct gd_opts *o)
+{
+	return o->precision_pct > 0 || o->until_decided;
+}
 
 #endif

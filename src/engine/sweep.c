@@ -307,7 +307,7 @@ static void gd_walk_progress(struct gd_session *s, const struct gd_walk *w,
 		.size_bytes = s->sizes[z],
 		.round = r + 1,
 		.rounds = w->rd.stride,
-		.rounds_at_most = s->o->precision_pct > 0,
+		.rounds_at_most = gd_opts_adaptive(s->o),
 		.done = w->step,
 		.total = w->total,
 		.elapsed_s = (double)(gd_now_ns() - w->t0_ns) / 1e9,
@@ -396,12 +396,13 @@ static void gd_walk_fixed(struct gd_session *s, struct gd_walk *w)
 	}
 }
 
-/* --precision: why size @z takes no round @r, or NULL. */
+/* --until-decided, --precision: why size @z takes no round @r, or NULL;
+ * @judged: the judged sizes' answer at this look. */
 static const char *gd_precise_why(struct gd_session *s, struct gd_walk *w,
 				  unsigned int z, unsigned int r,
-				  double elapsed_s)
+				  const char *judged)
 {
-	bool gated = s->sizes[z] >= s->o->gate_from_bytes;
+	bool gated = gd_precision_judged(s->o, s->sizes[z]);
 	unsigned int base =
 		gated ? gd_precision_base(s->o) : (unsigned int)s->o->repeat;
 
@@ -411,15 +412,17 @@ static const char *gd_precise_why(struct gd_session *s, struct gd_walk *w,
 		return NULL;
 	if (!gated)
 		return "not_gated";
-	return gd_precision_stop(s, w->outs, &w->rd, z, elapsed_s);
+	return judged;
 }
 
 /*
- * --precision, client: rounds over every size still open, so that rounds
- * stay blocks of time as with --repeat; a gated size closes once its
- * interval is narrow enough, after --max-repeat rounds, or at
- * --precision-time. The server follows the announcements and learns the
- * end from a last SYNC frame.
+ * --until-decided, --precision, client: rounds over every size still
+ * open, so that rounds stay blocks of time as with --repeat. The judged
+ * sizes move together (each look's assessments then see the same rounds
+ * at every size, a fixed design of that many rounds) and close together
+ * once decided, after --max-repeat rounds, or at --precision-time. The
+ * server follows the announcements and learns the end from a last SYNC
+ * frame.
  */
 static void gd_walk_precise(struct gd_session *s, struct gd_walk *w,
 			    struct gd_precision *pr)
@@ -430,12 +433,21 @@ static void gd_walk_precise(struct gd_session *s, struct gd_walk *w,
 
 	for (unsigned int r = 0; open; r++) {
 		double elapsed_s = (double)(gd_now_ns() - t0) / 1e9;
+		const char *judged = NULL;
 
+		for (unsigned int z = 0; z < s->num_sizes; z++)
+			if (!why[z])
+				w->rd.done[z] = r;
+		if (!w->fatal && r >= gd_precision_base(s->o)) {
+			judged = gd_precision_stop(s, w->outs, &w->rd, r,
+						   elapsed_s);
+			pr->decided = judged && (!strcmp(judged, "decided") ||
+						 !strcmp(judged, "precision"));
+		}
 		for (unsigned int z = 0; z < s->num_sizes; z++) {
 			if (why[z])
 				continue;
-			w->rd.done[z] = r;
-			why[z] = gd_precise_why(s, w, z, r, elapsed_s);
+			why[z] = gd_precise_why(s, w, z, r, judged);
 			open -= why[z] != NULL;
 			for (unsigned int p = 0; why[z] && p < s->num_phases;
 			     p++)
@@ -534,7 +546,7 @@ void gd_sweep_announce(const struct gd_session *s)
 
 int gd_sweep_run(struct gd_session *s)
 {
-	bool precise = s->o->precision_pct > 0;
+	bool precise = gd_opts_adaptive(s->o);
 	struct gd_walk w = { .rd.stride =
 				     precise ? (unsigned int)s->o->max_repeat
 					     : (unsigned int)s->o->repeat };

@@ -62,21 +62,27 @@ struct gd_precision_size {
 	uint64_t size_bytes;
 	unsigned int rounds;
 	double half_pct;     /* widest interval's half-width, percent */
-	const char *stopped; /* precision, max_repeat, time_limit, ... */
-	bool reached, gated;
+	const char *stopped; /* decided, precision, max_repeat, ... */
+	bool reached, gated; /* gated: judged */
 };
 struct gd_precision {
 	struct gd_precision_size sz[GD_MAX_SIZES];
 	unsigned int n;
 	double elapsed_s;
+	bool decided; /* the judged sizes closed decided */
 };
-/* Rounds every gated size gets before the first check (at least 3). */
+/* Rounds every judged size gets before the first look (at least 3). */
 unsigned int gd_precision_base(const struct gd_opts *o);
-/* Why size @z needs no further round ("precision", "max_repeat",
- * "time_limit"), or NULL. */
+/* Looks the design plans: one after each round from the base to
+ * --max-repeat; the levels are split over them. */
+unsigned int gd_precision_looks(const struct gd_opts *o);
+/* A size the run's assessments judge: every one, or from --gate-from. */
+bool gd_precision_judged(const struct gd_opts *o, uint64_t size_bytes);
+/* Why the judged sizes need no round after their first @rounds
+ * ("decided", "precision", "max_repeat", "time_limit"), or NULL. */
 const char *gd_precision_stop(const struct gd_session *s,
 			      const struct gd_step_outcome *outs,
-			      const struct gd_rounds *rd, unsigned int z,
+			      const struct gd_rounds *rd, unsigned int rounds,
 			      double elapsed_s);
 void gd_precision_note(const struct gd_session *s, struct gd_precision *pr,
 		       const struct gd_step_outcome *outs,

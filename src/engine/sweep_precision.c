@@ -1,20 +1,26 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
- * --precision: when a gated size has had enough rounds. The figure is the
- * widest 95% interval at that size of a device phase's ratio to HH over the
- * paired rounds (of each phase's own figure when there is no device phase),
- * computed as the comparison computes it; the sizes' outcome goes into the
- * document's "precision" section and one text line.
+ * --until-decided and --precision: when the judged sizes have had enough
+ * rounds. After each round from the third (a look) the run's assessments
+ * are made as the comparison makes them, at levels split over the planned
+ * looks (util/assess.h); the judged sizes close together once every one is
+ * decided and, with --precision, once the widest 95% interval at each of a
+ * device phase's ratio to HH (each phase's own figure when there is no
+ * device phase) is narrow enough. The outcome goes into the document's
+ * "precision" section and one text line.
  */
 #include <config.h>
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <json-c/json.h>
 
+#include "util/assess.h"
 #include "util/infer.h"
+#include "report/compare.h"
 #include "engine/session.h"
 #include "engine/sweep.h"
 
@@ -24,6 +30,17 @@ unsigned int gd_precision_base(const struct gd_opts *o)
 	uint64_t base = o->repeat > 3 ? o->repeat : 3;
 
 	return (unsigned int)(base < o->max_repeat ? base : o->max_repeat);
+}
+
+unsigned int gd_precision_looks(const struct gd_opts *o)
+{
+	return gd_assess_looks(gd_precision_base(o),
+			       (unsigned int)o->max_repeat);
+}
+
+bool gd_precision_judged(const struct gd_opts *o, uint64_t size_bytes)
+{
+	return !o->gate_from_given || size_bytes >= o->gate_from_bytes;
 }
 
 /* HH's phase in the direction of @ph, or -1. */
@@ -98,14 +115,97 @@ static double gd_widest_pct(const struct gd_session *s,
 	return worst;
 }
 
+/* Phase @p against @hh over the first @rounds rounds of the judged sizes
+ * (@col), as the comparison pairs them (bandwidth: log device / HH,
+ * latency: log HH / device), into @d, rounds by sizes; NAN where missing. */
+static void gd_look_matrix(const struct gd_session *s,
+			   const struct gd_step_outcome *outs,
+			   const struct gd_rounds *rd, unsigned int p,
+			   unsigned int hh, const unsigned int *col,
+			   unsigned int nz, unsigned int rounds, double *d)
+{
+	for (unsigned int i = 0; i < nz; i++)
+		for (unsigned int r = 0; r < rounds; r++) {
+			const struct gd_step_outcome *x =
+				&outs[(p * s->num_sizes + col[i]) * rd->stride +
+				      r];
+			const struct gd_step_outcome *h =
+				&outs[(hh * s->num_sizes + col[i]) *
+					      rd->stride +
+				      r];
+			double fx =
+				x->ok ? gd_outcome_figure(x, &s->phases[p]) : 0;
+			double fh = h->ok ? gd_outcome_figure(h, &s->phases[hh])
+					  : 0;
+
+			d[r * nz + i] = NAN;
+			if (fx > 0 && fh > 0)
+				d[r * nz + i] = x->res.is_bw ? log(fx / fh)
+							     : log(fh / fx);
+		}
+}
+
+/* Every device phase and direction decided, at this look's levels, over
+ * the judged sizes' first @rounds rounds; true when there is none. */
+static bool gd_precision_decided(const struct gd_session *s,
+				 const struct gd_step_outcome *outs,
+				 const struct gd_rounds *rd,
+				 unsigned int rounds)
+{
+	double floor = s->o->expect_ratio > 0 ? s->o->expect_ratio
+					      : GD_COMPARE_SLOW_RATIO;
+	unsigned int col[GD_MAX_SIZES], nz = 0, n = 0;
+	double sb[GD_MAX_SIZES], *d;
+	struct gd_assessment *a;
+	bool decided = false;
+
+	for (unsigned int z = 0; z < s->num_sizes && nz < GD_ASSESS_MAX_SIZES;
+	     z++)
+		if (gd_precision_judged(s->o, s->sizes[z])) {
+			sb[nz] = (double)s->sizes[z];
+			col[nz++] = z;
+		}
+	a = calloc(s->num_phases, sizeof(*a));
+	d = malloc(sizeof(*d) * (rounds ? rounds : 1) * (nz ? nz : 1));
+	if (!a || !d)
+		goto free_all; /* no answer: keep measuring */
+	for (unsigned int p = 0; p < s->num_phases; p++) {
+		const struct gd_phase *ph = &s->phases[p];
+		int hh = gd_hh_of(s, ph);
+
+		if (hh < 0 || (ph->client_place == GD_PLACE_HOST &&
+			       ph->server_place == GD_PLACE_HOST))
+			continue;
+		gd_look_matrix(s, outs, rd, p, (unsigned int)hh, col, nz,
+			       rounds, d);
+		if (gd_assess_seq(d, sb, rounds, nz, floor,
+				  gd_precision_looks(s->o), &a[n], NULL))
+			goto free_all;
+		n++;
+	}
+	gd_assess_run(a, n);
+	decided = !n || gd_assess_all_decided(a, n);
+free_all:
+	free(a);
+	free(d);
+	return decided;
+}
+
 const char *gd_precision_stop(const struct gd_session *s,
 			      const struct gd_step_outcome *outs,
-			      const struct gd_rounds *rd, unsigned int z,
+			      const struct gd_rounds *rd, unsigned int rounds,
 			      double elapsed_s)
 {
-	if (gd_widest_pct(s, outs, rd, z) <= s->o->precision_pct)
-		return "precision";
-	if (rd->done[z] >= s->o->max_repeat)
+	bool narrow = true;
+
+	for (unsigned int z = 0; s->o->precision_pct > 0 && z < s->num_sizes;
+	     z++)
+		if (gd_precision_judged(s->o, s->sizes[z]) &&
+		    gd_widest_pct(s, outs, rd, z) > s->o->precision_pct)
+			narrow = false;
+	if (narrow && gd_precision_decided(s, outs, rd, rounds))
+		return s->o->precision_pct > 0 ? "precision" : "decided";
+	if (rounds >= s->o->max_repeat)
 		return "max_repeat";
 	if (elapsed_s >= (double)s->o->precision_time_s)
 		return "time_limit";
@@ -126,8 +226,10 @@ void gd_precision_note(const struct gd_session *s, struct gd_precision *pr,
 	e->rounds = rd->done[z];
 	e->half_pct = gd_widest_pct(s, outs, rd, z);
 	e->stopped = why;
-	e->reached = e->half_pct <= s->o->precision_pct;
-	e->gated = s->sizes[z] >= s->o->gate_from_bytes;
+	e->reached = s->o->precision_pct > 0
+			     ? e->half_pct <= s->o->precision_pct
+			     : !strcmp(why, "decided");
+	e->gated = gd_precision_judged(s->o, s->sizes[z]);
 }
 
 static struct json_object *gd_precision_json(const struct gd_session *s,
@@ -135,8 +237,17 @@ static struct json_object *gd_precision_json(const struct gd_session *s,
 {
 	struct json_object *j = json_object_new_object(), *arr;
 
+	json_object_object_add(
+		j, "rule",
+		json_object_new_string(s->o->precision_pct > 0
+					       ? "precision"
+					       : "until_decided"));
 	json_object_object_add(j, "target_pct",
 			       json_object_new_double(s->o->precision_pct));
+	json_object_object_add(
+		j, "looks", json_object_new_int((int)gd_precision_looks(s->o)));
+	json_object_object_add(j, "decided",
+			       json_object_new_boolean(pr->decided));
 	json_object_object_add(j, "confidence",
 			       json_object_new_double(GD_INFER_CONFIDENCE));
 	json_object_object_add(
@@ -190,10 +301,22 @@ void gd_precision_report(struct gd_session *s, const struct gd_precision *pr)
 		gated++;
 		reached += e->reached;
 	}
+	if (!(s->o->precision_pct > 0)) {
+		snprintf(
+			text, sizeof(text),
+			" Until decided: %s after %u round(s) of %u judged size(s), at most %llu (levels split over %u looks), %.1f s",
+			pr->decided ? "decided" : "not decided", hi, gated,
+			(unsigned long long)s->o->max_repeat,
+			gd_precision_looks(s->o), pr->elapsed_s);
+		gd_report_section_text(s->rep, "precision",
+				       gd_precision_json(s, pr), text);
+		return;
+	}
 	len = (size_t)snprintf(
 		text, sizeof(text),
-		" Precision: %u of %u gated size(s) reached +/-%.3g%% (95%% interval of the ratio to HH) in %u..%u rounds, %.1f s",
-		reached, gated, s->o->precision_pct, lo, hi, pr->elapsed_s);
+		" Precision: %u of %u judged size(s) reached +/-%.3g%% (95%% interval of the ratio to HH) in %u..%u rounds, %s, %.1f s",
+		reached, gated, s->o->precision_pct, lo, hi,
+		pr->decided ? "decided" : "not decided", pr->elapsed_s);
 	for (unsigned int i = 0; i < pr->n && len < sizeof(text) - 64; i++) {
 		const struct gd_precision_size *e = &pr->sz[i];
 

@@ -602,6 +602,7 @@ int gd_compare_run(struct json_object *doc, const struct gd_gate_cfg *gates,
 	uint64_t sizes[GD_CMP_MAX_SIZES];
 	const char *dirs[GD_CMP_MAX_DIRS];
 	struct json_object *rows, *assess;
+	double looks = 1;
 	size_t nd;
 
 	*comparison = *verdicts = NULL;
@@ -630,10 +631,16 @@ int gd_compare_run(struct json_object *doc, const struct gd_gate_cfg *gates,
 			json_object_object_add(ph, "port_check",
 					       gd_compare_port_check(doc, ph));
 	}
+	/* an adaptive run's levels are split over its planned looks */
+	if (!gd_json_num(gd_json_path(doc, "precision", NULL), "looks",
+			 &looks) ||
+	    !(looks >= 1))
+		looks = 1;
 	assess = gd_evidence_assess(rows, c.lat, c.gates->judge_from_bytes,
 				    c.gates->expect_ratio > 0
 					    ? c.gates->expect_ratio
-					    : GD_COMPARE_SLOW_RATIO);
+					    : GD_COMPARE_SLOW_RATIO,
+				    (unsigned int)looks);
 	gd_gate_failed_phases(&c);
 	gd_gate_ratio(c.gates, c.lat, rows, assess, c.gate_evidence);
 	gd_gate_collect(&c, rows);

@@ -50,7 +50,8 @@ struct json_object *gd_verdicts_build(struct json_object *doc,
  * else its single figure.
  */
 struct json_object *gd_evidence_assess(struct json_object *rows, bool lat,
-				       uint64_t gate_from, double floor);
+				       uint64_t gate_from, double floor,
+				       unsigned int looks);
 extern const char gd_evidence_method[];
 extern const char gd_evidence_assumptions[];
 

@@ -26,7 +26,7 @@
 #define GD_EV_MAX_ROUNDS 64
 
 const char gd_evidence_method[] =
-	"per device phase and direction, the sizes judged in three bands (at most 4 KiB, 4-64 KiB, at least 64 KiB): with two or more rounds, each band's paired log-ratio t-interval over rounds (each round, a block of time, gives the mean over the band's sizes of log(device/HH); its spread shrunk towards the band's sizes' spread over rounds / sqrt(sizes), 2 prior degrees of freedom), and each size's t-test over its rounds with its own spread shrunk towards its band's (2 prior degrees of freedom); with one round, each band's t-interval over its sizes; slower when a band or a size lies below the floor at the Holm-adjusted level (half to the bands, half to the sizes, then across the run's assessments, 2.5%); not below when every band's 95% lower bound clears the floor; else inconclusive";
+	"per device phase and direction, the sizes judged in three bands (at most 4 KiB, 4-64 KiB, at least 64 KiB): with two or more rounds, each band's paired log-ratio t-interval over rounds (each round, a block of time, gives the mean over the band's sizes of log(device/HH); its spread shrunk towards the band's sizes' spread over rounds / sqrt(sizes), 2 prior degrees of freedom), and each size's t-test over its rounds with its own spread shrunk towards its band's (2 prior degrees of freedom); with one round, each band's t-interval over its sizes; slower when a band or a size lies below the floor at the Holm-adjusted level (half to the bands, half to the sizes, then across the run's assessments, 2.5%); not below when every judged size's own 95% lower bound clears the floor, its spread pooled only with sizes of like noise (neighbours' median log variance within a factor 4, and its own variance agreeing with the pool's by an F test); else inconclusive, naming the undecided sizes";
 const char gd_evidence_assumptions[] =
 	"rounds are blocks of time, alike and independent (the lag-1 autocorrelation of the rounds is reported; from 6 rounds an interval is widened by sqrt((1+rho)/(1-rho)) and refused above 0.5); log-ratios are close to normal; with one round, a band's sizes stand in for repeats";
 
@@ -49,6 +49,7 @@ struct gd_ev_in {
 	unsigned int span;	  /* round numbers seen: 0 .. span - 1 */
 	uint64_t gate_from;	  /* sizes below it are not judged */
 	unsigned int skipped;	  /* sizes with figures below gate_from */
+	unsigned int looks;	  /* an adaptive run's planned looks, or 1 */
 };
 
 static unsigned int gd_fig_rounds(struct json_object *fig, const char *key,
@@ -153,7 +154,8 @@ static int gd_ev_decide(const struct gd_ev_in *in, struct gd_ev_out *o)
 		for (unsigned int r = 0; r < in->span; r++)
 			d[r * in->nsz + z] = in->sz[z].d[r];
 	}
-	ret = gd_assess(d, sb, in->span, in->nsz, in->floor, &o->a, NULL);
+	ret = gd_assess_seq(d, sb, in->span, in->nsz, in->floor, in->looks,
+			    &o->a, NULL);
 	free(d);
 	o->label = in->label;
 	o->dir = in->dir;
@@ -253,6 +255,38 @@ static void gd_ev_text_nearest(const struct gd_assessment *a,
 	}
 }
 
+/* The sizes not settled, as runs of neighbouring sizes, each with the
+ * rounds that would settle its slowest-to-settle size: "2 MiB..8 MiB
+ * (about 7 rounds), 64 KiB (about 12 rounds)". */
+static void gd_ev_text_undecided(const struct gd_assessment *a,
+				 struct gd_sbuf *sb)
+{
+	const char *sep = "";
+
+	gd_sb_add(sb, "; %u size(s) undecided: ", a->nundecided);
+	for (unsigned int z = 0; z < a->sizes; z++) {
+		unsigned int e = z, need = 0;
+
+		if (!a->st[z].undecided)
+			continue;
+		while (e < a->sizes && a->st[e].undecided) {
+			need = a->st[e].need > need ? a->st[e].need : need;
+			e++;
+		}
+		gd_sb_add(sb, "%s", sep);
+		sep = ", ";
+		if (e - z > 1)
+			gd_ev_range(sb, a->size_bytes[z], a->size_bytes[e - 1]);
+		else
+			gd_sb_add(sb, "%s",
+				  gd_assess_bytes_str(a->size_bytes[z],
+						      (char[32]){ 0 }, 32));
+		gd_sb_add(sb, " (about %u%s rounds)", need,
+			  need >= GD_ASSESS_REPEATS_CAP ? " or more" : "");
+		z = e - 1;
+	}
+}
+
 /* One line for the verdicts: the decision, the figures, what was judged. */
 static void gd_ev_text(const struct gd_ev_out *o, struct gd_sbuf *sb)
 {
@@ -295,6 +329,8 @@ static void gd_ev_text(const struct gd_ev_out *o, struct gd_sbuf *sb)
 			a->repeats_needed >= GD_ASSESS_REPEATS_CAP ? " or more"
 								   : "",
 			a->repeats_needed);
+	if (a->decision == GD_DECISION_INCONCLUSIVE && a->nundecided)
+		gd_ev_text_undecided(a, sb);
 }
 
 static struct json_object *gd_ev_band_json(const struct gd_assess_band *bd)
@@ -348,6 +384,16 @@ static struct json_object *gd_ev_size_json(const struct gd_assessment *a,
 			       json_object_new_double(s->p_slower));
 	json_object_object_add(e, "holm_p", json_object_new_double(s->holm_p));
 	json_object_object_add(e, "slow", json_object_new_boolean(s->slow));
+	json_object_object_add(e, "pooled_df",
+			       json_object_new_int((int)s->df_nb));
+	json_object_object_add(e, "low", gd_dbl_or_null(s->lo));
+	json_object_object_add(e, "p_not_below",
+			       json_object_new_double(s->p_not_below));
+	json_object_object_add(e, "undecided",
+			       json_object_new_boolean(s->undecided));
+	json_object_object_add(
+		e, "rounds_needed",
+		json_object_new_int((int)(s->undecided ? s->need : 0)));
 	json_object_object_add(
 		e, "high",
 		s->slow ? json_object_new_double(exp(s->mean + s->half))
@@ -460,6 +506,7 @@ static struct json_object *gd_ev_json(const struct gd_ev_out *o, bool lat)
 			       json_object_new_double(GD_ASSESS_POWER));
 	json_object_object_add(j, "repeats_needed",
 			       json_object_new_int((int)a->repeats_needed));
+	json_object_object_add(j, "looks", json_object_new_int((int)a->looks));
 	gd_ev_text(o, &sb);
 	json_object_object_add(j, "evidence", json_object_new_string(sb.buf));
 	return j;
@@ -469,7 +516,7 @@ static struct json_object *gd_ev_json(const struct gd_ev_out *o, bool lat)
  * assessed into @o; their number. */
 static unsigned int gd_ev_all(struct json_object *rows, struct gd_ev_in *in,
 			      struct gd_ev_out *o, uint64_t gate_from,
-			      double floor, bool lat)
+			      double floor, bool lat, unsigned int looks)
 {
 	struct json_object *seen = json_object_new_object();
 	unsigned int n = 0;
@@ -493,7 +540,8 @@ static unsigned int gd_ev_all(struct json_object *rows, struct gd_ev_in *in,
 			*in = (struct gd_ev_in){ .label = label,
 						 .dir = dir,
 						 .lat = lat,
-						 .floor = floor };
+						 .floor = floor,
+						 .looks = looks ? looks : 1 };
 			gd_ev_collect(in, rows, gate_from);
 			if (in->nsz && !gd_ev_decide(in, &o[n]))
 				n++;
@@ -509,7 +557,8 @@ static unsigned int gd_ev_all(struct json_object *rows, struct gd_ev_in *in,
  * is the one gdperf(7) states however many phases and directions it has.
  */
 struct json_object *gd_evidence_assess(struct json_object *rows, bool lat,
-				       uint64_t gate_from, double floor)
+				       uint64_t gate_from, double floor,
+				       unsigned int looks)
 {
 	struct json_object *out = json_object_new_array();
 	struct gd_ev_in *in = calloc(1, sizeof(*in));
@@ -519,7 +568,7 @@ struct json_object *gd_evidence_assess(struct json_object *rows, bool lat,
 
 	if (!in || !o || !a)
 		goto free_all;
-	n = gd_ev_all(rows, in, o, gate_from, floor, lat);
+	n = gd_ev_all(rows, in, o, gate_from, floor, lat, looks);
 	for (unsigned int i = 0; i < n; i++)
 		a[i] = o[i].a;
 	gd_assess_run(a, n);

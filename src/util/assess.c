@@ -36,7 +36,9 @@ static void gd_size_stats(const double *d, unsigned int rounds,
 	double sum = 0, sq = 0;
 
 	memset(st, 0, sizeof(*st));
-	st->p_slower = st->holm_p = 1;
+	st->p_slower = st->holm_p = st->p_not_below = 1;
+	st->lo = NAN;
+	st->need = 3; /* one round: a size's own interval needs three */
 	for (unsigned int r = 0; r < rounds; r++)
 		if (!isnan(d[r * cols + z])) {
 			sum += d[r * cols + z];
@@ -177,7 +179,7 @@ static void gd_band(struct gd_assess_ctx *c, struct gd_assessment *a,
  * freedom), so that one size's lucky small spread does not flag it and a
  * noisy size keeps most of its own spread instead of the pool's.
  */
-static void gd_sizes(struct gd_assess_ctx *c, struct gd_assessment *a)
+static void gd_sizes_slower(struct gd_assess_ctx *c, struct gd_assessment *a)
 {
 	double ss[GD_ASSESS_BANDS] = { 0 };
 	unsigned int df[GD_ASSESS_BANDS] = { 0 };
@@ -210,6 +212,147 @@ static void gd_sizes(struct gd_assess_ctx *c, struct gd_assessment *a)
 		}
 		t = (s->mean - c->lf) / (s->sd_mod / sqrt((double)s->n));
 		s->p_slower = gd_t_cdf(t, s->df);
+	}
+}
+
+/* Median of the @n figures at @v (n <= 5), sorted in place. */
+static double gd_median5(double *v, unsigned int n)
+{
+	for (unsigned int i = 1; i < n; i++)
+		for (unsigned int j = i; j > 0 && v[j] < v[j - 1]; j--) {
+			double t = v[j];
+
+			v[j] = v[j - 1];
+			v[j - 1] = t;
+		}
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/*
+ * Each size's noise level for pooling: the median of the log variances of
+ * it and its two neighbours either side (sizes with rounds, in size
+ * order). Noise changes with size in steps, so neighbours say more about
+ * a size's noise than its own two degrees of freedom, and the median
+ * keeps one lucky or unlucky size from choosing its own pool.
+ */
+static void gd_noise_levels(const struct gd_assessment *a, const int *idx,
+			    unsigned int k, double *w)
+{
+	for (unsigned int i = 0; i < k; i++) {
+		double v[2 * GD_ASSESS_POOL_REACH + 1];
+		unsigned int n = 0;
+
+		for (unsigned int j = i > GD_ASSESS_POOL_REACH
+					      ? i - GD_ASSESS_POOL_REACH
+					      : 0;
+		     j < k && j <= i + GD_ASSESS_POOL_REACH; j++) {
+			double sd = a->st[idx[j]].sd;
+
+			v[n++] = log(sd * sd > 1e-300 ? sd * sd : 1e-300);
+		}
+		w[i] = gd_median5(v, n);
+	}
+}
+
+/*
+ * A size's spread, moderated only towards sizes of like noise: its pool is
+ * the other sizes whose noise level (gd_noise_levels) is within a factor
+ * GD_ASSESS_POOL_FACTOR of its own, and it joins the pool only when its own
+ * variance agrees with the pool's (two-sided F test at
+ * GD_ASSESS_POOL_CHECK). A precise slow size among noisy ones keeps its
+ * own spread, and a noisy size beside precise ones cannot borrow their
+ * precision; many equally noisy sizes pool, so that three rounds (two
+ * degrees of freedom each) can still show every size not below the floor.
+ */
+static void gd_size_spread(const struct gd_assessment *a, const int *idx,
+			   const double *w, unsigned int k, unsigned int i,
+			   struct gd_assess_size *s)
+{
+	double ss = 0, own = s->sd * s->sd, f;
+	unsigned int d0 = 0, df = s->n - 1;
+
+	for (unsigned int j = 0; j < k; j++)
+		if (j != i && fabs(w[j] - w[i]) <= log(GD_ASSESS_POOL_FACTOR)) {
+			const struct gd_assess_size *o = &a->st[idx[j]];
+
+			ss += o->sd * o->sd * (o->n - 1);
+			d0 += o->n - 1;
+		}
+	s->df_nb = df;
+	s->sd_nb = s->sd;
+	if (!d0)
+		return;
+	if (ss > 0) {
+		f = gd_f_cdf(own / (ss / d0), df, d0);
+		if (f < GD_ASSESS_POOL_LOW || f > 1 - GD_ASSESS_POOL_HIGH)
+			return;
+	} else if (own > 0) {
+		return;
+	}
+	s->df_nb = df + d0;
+	s->sd_nb = sqrt((ss + own * df) / s->df_nb);
+}
+
+/* Rounds with which size @s's 95% interval would leave the floor on one
+ * side, at its moderated spread (the pool's degrees of freedom kept, its
+ * own growing): n = (t * sd / gap)^2, its t taken at the last guess, a
+ * few times over; at most GD_ASSESS_REPEATS_CAP. */
+static unsigned int gd_size_need(const struct gd_assess_size *s, double lf,
+				 double conf)
+{
+	double gap = fabs(s->mean - lf), n = s->n + 1;
+	unsigned int pool = s->df_nb - (s->n - 1);
+
+	if (!(s->sd_nb > 0))
+		return s->n + 1;
+	for (int i = 0; i < 3 && n < GD_ASSESS_REPEATS_CAP; i++) {
+		double q = gd_t_quantile(conf, pool + (unsigned int)n - 1);
+
+		n = ceil(q * q * s->sd_nb * s->sd_nb / (gap * gap));
+		if (n <= s->n)
+			n = s->n + 1;
+	}
+	return n < GD_ASSESS_REPEATS_CAP ? (unsigned int)n
+					 : GD_ASSESS_REPEATS_CAP;
+}
+
+/*
+ * Per size, for "not below": the spread moderated towards like sizes
+ * (gd_size_spread), the lower end of the 95% two-sided interval, which
+ * must clear the floor, and its one-sided p-value.
+ */
+static void gd_sizes_not_below(struct gd_assess_ctx *c, struct gd_assessment *a)
+{
+	int idx[GD_ASSESS_MAX_SIZES];
+	double w[GD_ASSESS_MAX_SIZES], q = 0;
+	double conf = 1 - 2 * a->alpha_not_below;
+	unsigned int k = 0, qdf = 0;
+
+	for (unsigned int z = 0; z < c->nsz; z++)
+		if (a->st[z].n >= 2)
+			idx[k++] = (int)z;
+	gd_noise_levels(a, idx, k, w);
+	for (unsigned int i = 0; i < k; i++) {
+		struct gd_assess_size *s = &a->st[idx[i]];
+		double se, t;
+
+		gd_size_spread(a, idx, w, k, i, s);
+		se = s->sd_nb / sqrt((double)s->n);
+		/* pooled sizes share their df: one quantile per run of them */
+		if (s->df_nb != qdf) {
+			qdf = s->df_nb;
+			q = gd_t_quantile(conf, qdf);
+		}
+		s->lo = exp(s->mean - q * se);
+		if (!(se > 0)) {
+			s->p_not_below = s->mean > c->lf ? 0 : 1;
+			s->need = s->n + 1;
+			continue;
+		}
+		t = (s->mean - c->lf) / se;
+		s->p_not_below = gd_t_cdf(-t, s->df_nb);
+		if (s->p_not_below > a->alpha_not_below)
+			s->need = gd_size_need(s, c->lf, conf);
 	}
 }
 
@@ -302,12 +445,23 @@ int gd_assess(const double *d, const double *size_bytes, unsigned int rounds,
 	      unsigned int sizes, double floor, struct gd_assessment *a,
 	      struct gd_assess_size *per)
 {
+	return gd_assess_seq(d, size_bytes, rounds, sizes, floor, 1, a, per);
+}
+
+int gd_assess_seq(const double *d, const double *size_bytes,
+		  unsigned int rounds, unsigned int sizes, double floor,
+		  unsigned int looks, struct gd_assessment *a,
+		  struct gd_assess_size *per)
+{
 	struct gd_assess_ctx c = { .d = d, .rounds = rounds, .cols = sizes };
 	int ret;
 
 	gd_assess_init(a);
-	if (sizes > GD_ASSESS_MAX_SIZES || !(floor > 0))
+	if (sizes > GD_ASSESS_MAX_SIZES || !(floor > 0) || !looks)
 		return -EINVAL;
+	a->looks = looks;
+	a->alpha_not_below = (1 - GD_INFER_CONFIDENCE) / 2 / looks;
+	a->alpha_slower = GD_ASSESS_ALPHA / looks;
 	c.lf = log(floor);
 	ret = gd_assess_setup(&c, a, size_bytes, floor);
 	if (!ret && c.nsz) {
@@ -323,8 +477,10 @@ int gd_assess(const double *d, const double *size_bytes, unsigned int rounds,
 			if (a->band[b].sizes)
 				gd_band(&c, a, b);
 		}
-		if (a->by_rounds)
-			gd_sizes(&c, a);
+		if (a->by_rounds) {
+			gd_sizes_slower(&c, a);
+			gd_sizes_not_below(&c, a);
+		}
 		gd_cv(&c, a);
 		gd_assess_combine(a);
 	}

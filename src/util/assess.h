@@ -3,9 +3,11 @@
  * Is a device phase slower than host memory beyond a floor? One decision
  * for the run's verdicts (report/evidence.c) and for a campaign's repeats
  * (gd_report), on a plain matrix of log speed ratios, rounds (blocks of
- * time) by sizes. Sizes are judged in three bands (<= 4 KiB, 4-64 KiB,
- * >= 64 KiB) and one by one, each with its own spread; no band or size
- * can hide another. gd_assess_run() corrects across a run's assessments.
+ * time) by sizes. "Not below" needs every size's own 95% lower bound to
+ * clear the floor; "slower" is shown by a band (<= 4 KiB, 4-64 KiB,
+ * >= 64 KiB) or a size, Holm-corrected. A size's spread is moderated only
+ * towards sizes of like noise, so no size can hide another.
+ * gd_assess_run() corrects "slower" across a run's assessments.
  */
 #ifndef GD_ASSESS_H
 #define GD_ASSESS_H
@@ -28,9 +30,20 @@
 #define GD_ASSESS_ALPHA 0.025
 /* Power at which the detectable ratio is quoted. */
 #define GD_ASSESS_POWER 0.80
-/* Prior degrees of freedom of a size's spread: it is shrunk towards its
- * band's pooled spread with this weight, never floored at it. */
+/* Prior degrees of freedom of a band's spread: it is shrunk towards its
+ * sizes' pooled spread with this weight, never floored at it. */
 #define GD_ASSESS_PRIOR_DF 2
+/* A size's spread pools with the sizes whose noise level (the median log
+ * variance of a size and GD_ASSESS_POOL_REACH neighbours either side) is
+ * within this factor of its own, and only when its own variance agrees
+ * with the pool's: an F test, at GD_ASSESS_POOL_LOW for a size more
+ * precise than its pool and GD_ASSESS_POOL_HIGH for a noisier one (a
+ * false alarm there costs "not below" its power over many sizes); see
+ * assess.c and tests/assess_sim_test.c for the rates this gives. */
+#define GD_ASSESS_POOL_FACTOR 4.0
+#define GD_ASSESS_POOL_REACH 2
+#define GD_ASSESS_POOL_LOW 0.025
+#define GD_ASSESS_POOL_HIGH 0.001
 /* Lag-1 autocorrelation of the rounds: acted on from this many rounds
  * (fewer give no usable estimate); above GD_ASSESS_RHO_HIGH a band has
  * no interval, between 0 and it the interval is widened. */
@@ -59,14 +72,21 @@ struct gd_assess_band {
 	double detectable_ratio; /* flagged with GD_ASSESS_POWER */
 };
 
-/* Per column (size): its rounds' mean and spread, the spread shrunk
- * towards its band's, the one-sided p-value and its Holm adjustment
- * (within the assessment; gd_assess_run() scales it for the run). */
+/* Per column (size): its rounds' mean and spread; for "slower" the spread
+ * shrunk towards its band's (sd_mod, df), the one-sided p-value and its
+ * Holm adjustment (within the assessment; gd_assess_run() scales it for
+ * the run); for "not below" the spread pooled with sizes of like noise
+ * (sd_nb, df_nb counting the pool's), the 95% lower bound and its
+ * one-sided p-value; and, when undecided, the rounds that would settle
+ * it. */
 struct gd_assess_size {
 	unsigned int n, df, band;
 	double mean, sd, sd_mod, half;
 	double p_slower, holm_p;
-	bool slow;
+	unsigned int df_nb;
+	double sd_nb, p_not_below, lo;
+	unsigned int need;
+	bool slow, undecided;
 };
 
 struct gd_assessment {
@@ -84,7 +104,7 @@ struct gd_assessment {
 	/* slower: the assessment's p-value (Holm within it: half of the
 	 * level to the bands, half to the sizes) and after the run's Holm */
 	double p_slower, p_slower_run;
-	double p_not_below; /* the largest band's: every band must clear */
+	double p_not_below; /* the largest size's: every size must clear */
 	unsigned int tests; /* sizes with a per-size test */
 	unsigned int nslow; /* sizes flagged on their own */
 	int worst;	    /* column of the slowest flagged size, -1 */
@@ -95,7 +115,12 @@ struct gd_assessment {
 	double resolution_pct;	     /* overall interval half-width, percent */
 	double detectable_ratio;     /* flagged with GD_ASSESS_POWER */
 	unsigned int repeats_needed; /* inconclusive: what would settle it */
-	bool can_clear;		     /* every band's lower bound clears */
+	bool can_clear;		     /* every size's lower bound clears */
+	unsigned int nundecided;     /* inconclusive: sizes not settled */
+	/* the design's looks (gd_assess_seq): the levels of this look,
+	 * "not below" one-sided per size and "slower" across the run */
+	unsigned int looks;
+	double alpha_not_below, alpha_slower;
 	/* the judged sizes, compacted: input column, bytes, statistics */
 	unsigned int col[GD_ASSESS_MAX_SIZES];
 	double size_bytes[GD_ASSESS_MAX_SIZES];
@@ -114,14 +139,33 @@ int gd_assess(const double *d, const double *size_bytes, unsigned int rounds,
 	      unsigned int sizes, double floor, struct gd_assessment *a,
 	      struct gd_assess_size *per);
 
+/*
+ * gd_assess() at one look of an adaptive design (rounds added until every
+ * assessment is decided) that plans at most @looks looks: each look's
+ * levels are the fixed design's divided by @looks (an alpha split, valid
+ * however the looks are chosen and whenever the run stops), so that the
+ * run's rates of a false "not below" and a false "slower" stay within the
+ * fixed design's. @looks 1 is gd_assess().
+ */
+int gd_assess_seq(const double *d, const double *size_bytes,
+		  unsigned int rounds, unsigned int sizes, double floor,
+		  unsigned int looks, struct gd_assessment *a,
+		  struct gd_assess_size *per);
+/* Looks an adaptive design plans when it looks after every round from
+ * @first_round to @max_rounds: at least 1. */
+unsigned int gd_assess_looks(unsigned int first_round, unsigned int max_rounds);
+/* Every assessment of a run decided ("slower", or every size "not
+ * below"): an adaptive design stops adding rounds. */
+bool gd_assess_all_decided(const struct gd_assessment *a, unsigned int n);
+
 /* Holm across the @n assessments of one run (every device phase and
  * direction): "slower" at the run-level GD_ASSESS_ALPHA. "not below" needs
- * every band of every assessment to clear the floor, an intersection-union
+ * every size of every assessment to clear the floor, an intersection-union
  * test that needs no correction. */
 void gd_assess_run(struct gd_assessment *a, unsigned int n);
 
-/* The least --repeat with which every non-empty band of these sizes can
- * be decided (1 or 3); 0 without sizes. */
+/* The least --repeat with which these sizes can be decided: 3 (a size's
+ * own interval needs rounds); 0 without sizes. */
 unsigned int gd_assess_rounds_needed(const double *size_bytes,
 				     unsigned int sizes);
 

@@ -58,24 +58,24 @@ static double gd_detectable(const struct gd_assess_band *b, double floor,
 	return floor * exp(-q * b->se_log);
 }
 
-/* Rounds that would bring every band's half-width within its gap to the
- * floor; with one round a band's spread is across its sizes, and a
- * round's mean over k sizes varies sqrt(k) times less than one size. */
-static unsigned int gd_needed(const struct gd_assessment *a)
+/* The sizes that neither clear the floor nor are flagged, each with the
+ * rounds that would settle it; the most of those (at least 3, what a
+ * size's own interval needs when there is one round). */
+static unsigned int gd_needed(struct gd_assessment *a)
 {
 	unsigned int most = 3;
 
-	for (unsigned int b = 0; b < GD_ASSESS_BANDS; b++) {
-		struct gd_log_ci per_round = a->band[b].ci;
-		unsigned int n;
+	a->nundecided = 0;
+	for (unsigned int z = 0; z < a->sizes; z++) {
+		struct gd_assess_size *s = &a->st[z];
 
-		if (!a->band[b].sizes || per_round.n < 2)
+		s->undecided =
+			!s->slow &&
+			!(s->df_nb && s->p_not_below <= a->alpha_not_below);
+		if (!s->undecided)
 			continue;
-		if (!a->band[b].by_rounds)
-			per_round.sd_log /= sqrt((double)a->band[b].sizes);
-		n = gd_repeats_needed(&per_round, a->floor,
-				      GD_ASSESS_REPEATS_CAP);
-		most = n > most ? n : most;
+		a->nundecided++;
+		most = s->need > most ? s->need : most;
 	}
 	return most;
 }
@@ -90,7 +90,7 @@ static void gd_flag(struct gd_assessment *a, double mult, double share)
 	a->worst = a->slow_band = -1;
 	for (unsigned int b = 0; b < GD_ASSESS_BANDS; b++)
 		if (a->band[b].decided &&
-		    a->band[b].holm_p * mult <= GD_ASSESS_ALPHA &&
+		    a->band[b].holm_p * mult <= a->alpha_slower &&
 		    a->band[b].ci.ratio < worst_band) {
 			worst_band = a->band[b].ci.ratio;
 			a->slow_band = (int)b;
@@ -98,13 +98,13 @@ static void gd_flag(struct gd_assessment *a, double mult, double share)
 	for (unsigned int z = 0; z < a->sizes; z++) {
 		struct gd_assess_size *s = &a->st[z];
 
-		s->slow = s->df && s->holm_p * mult <= GD_ASSESS_ALPHA;
+		s->slow = s->df && s->holm_p * mult <= a->alpha_slower;
 		s->half = 0;
 		if (!s->slow)
 			continue;
 		/* its upper bound at the first Holm step, for the record */
 		s->half =
-			gd_t_upper(GD_ASSESS_ALPHA / (share * a->tests * mult),
+			gd_t_upper(a->alpha_slower / (share * a->tests * mult),
 				   s->df) *
 			s->sd_mod / sqrt((double)s->n);
 		if (!a->nslow++ || exp(s->mean) < a->worst_ratio) {
@@ -133,13 +133,13 @@ static void gd_decide(struct gd_assessment *a, double mult)
 			continue;
 		bd->detectable_ratio = gd_detectable(
 			bd, a->floor,
-			GD_ASSESS_ALPHA / (share * a->bands_decided * mult));
+			a->alpha_slower / (share * a->bands_decided * mult));
 		if (!(a->detectable_ratio >= bd->detectable_ratio))
 			a->detectable_ratio = bd->detectable_ratio;
 	}
 	gd_flag(a, mult, share);
 	a->repeats_needed = 0;
-	if (a->p_slower_run <= GD_ASSESS_ALPHA) {
+	if (a->p_slower_run <= a->alpha_slower) {
 		a->decision = GD_DECISION_SLOWER;
 		a->decision_name = "slower";
 		a->reason = NULL;
@@ -154,11 +154,13 @@ static void gd_decide(struct gd_assessment *a, double mult)
 	a->decision = GD_DECISION_INCONCLUSIVE;
 	a->decision_name = "inconclusive";
 	a->repeats_needed = gd_needed(a);
-	if (!a->reason && a->bands_decided < a->nbands)
-		a->reason =
-			"a band has too few rounds or sizes for an interval";
+	if (!a->reason && a->tests < a->sizes)
+		a->reason = "a size's own interval needs two or more rounds";
+	else if (!a->reason && a->looks > 1)
+		a->reason = "a size's interval at this look's level (split "
+			    "over the looks) reaches below the floor";
 	else if (!a->reason)
-		a->reason = "an interval reaches below the floor";
+		a->reason = "a size's 95% interval reaches below the floor";
 }
 
 void gd_assess_combine(struct gd_assessment *a)
@@ -182,25 +184,22 @@ void gd_assess_combine(struct gd_assessment *a)
 		}
 		if (!isnan(bd->rho) && !(a->rho >= bd->rho))
 			a->rho = bd->rho;
-		if (!bd->decided || bd->p_not_below > a->p_not_below)
-			a->p_not_below = bd->decided ? bd->p_not_below : 1;
 	}
-	a->can_clear = a->nbands && a->bands_decided == a->nbands &&
-		       a->p_not_below <= (1 - GD_INFER_CONFIDENCE) / 2;
-	for (unsigned int z = 0; z < a->sizes; z++)
+	for (unsigned int z = 0; z < a->sizes; z++) {
+		if (!a->st[z].df_nb || a->st[z].p_not_below > a->p_not_below)
+			a->p_not_below =
+				a->st[z].df_nb ? a->st[z].p_not_below : 1;
 		if (a->st[z].df) {
 			is[k] = z;
 			ps[k++] = a->st[z].p_slower;
 		}
-	/* "not below" is a claim about every size: one that lies below the
-	 * floor on its own, even short of the corrected level, withholds it
-	 * (a slowdown at one size would otherwise hide in its band) */
-	for (unsigned int i = 0; a->can_clear && i < k; i++)
-		if (ps[i] <= GD_ASSESS_ALPHA) {
-			a->can_clear = false;
-			a->reason =
-				"a size lies below the floor on its own, short of the corrected level";
-		}
+	}
+	/* "not below" is a claim about every size, so each must show it by
+	 * its own lower bound (an intersection-union test: no correction);
+	 * bands only summarise, and refuse it when rounds are correlated */
+	a->can_clear = a->sizes && k == a->sizes &&
+		       a->p_not_below <= a->alpha_not_below &&
+		       !a->reason; /* gd_band's: correlated rounds */
 	share = gd_share(a);
 	a->p_slower = 1;
 	gd_holm(pb, a->bands_decided, share, adj, NULL);
@@ -235,6 +234,19 @@ void gd_assess_run(struct gd_assessment *a, unsigned int n)
 	}
 }
 
+unsigned int gd_assess_looks(unsigned int first_round, unsigned int max_rounds)
+{
+	return max_rounds > first_round ? max_rounds - first_round + 1 : 1;
+}
+
+bool gd_assess_all_decided(const struct gd_assessment *a, unsigned int n)
+{
+	for (unsigned int i = 0; i < n; i++)
+		if (a[i].decision == GD_DECISION_INCONCLUSIVE)
+			return false;
+	return n > 0;
+}
+
 unsigned int gd_assess_band_of(double size_bytes)
 {
 	return size_bytes <= GD_ASSESS_SMALL_BYTES  ? 0
@@ -245,18 +257,10 @@ unsigned int gd_assess_band_of(double size_bytes)
 unsigned int gd_assess_rounds_needed(const double *size_bytes,
 				     unsigned int sizes)
 {
-	unsigned int in[GD_ASSESS_BANDS] = { 0 };
-
-	if (!sizes)
-		return 0;
-	for (unsigned int z = 0; z < sizes; z++)
-		in[gd_assess_band_of(size_bytes[z])]++;
-	/* one round: a band's interval is over its sizes, and fewer than
-	 * three (one degree of freedom) leave it too wide to decide */
-	for (unsigned int b = 0; b < GD_ASSESS_BANDS; b++)
-		if (in[b] && in[b] < 3)
-			return 3;
-	return 1;
+	(void)size_bytes;
+	/* "not below" needs each size's own interval, over its rounds, and
+	 * two rounds (one degree of freedom each) rarely give one */
+	return sizes ? 3 : 0;
 }
 
 const char *gd_assess_bytes_str(double bytes, char *buf, size_t len)

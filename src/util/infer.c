@@ -111,6 +111,15 @@ double gd_t_cdf(double t, unsigned int df)
 	return t >= 0 ? 1 - tail : tail;
 }
 
+double gd_f_cdf(double f, unsigned int d1, unsigned int d2)
+{
+	double a = d1 ? d1 : 1, b = d2 ? d2 : 1;
+
+	if (!(f > 0))
+		return 0;
+	return gd_betai(a / 2, b / 2, a * f / (a * f + b));
+}
+
 /* Student's t density. */
 static double gd_t_pdf(double t, double nu)
 {
@@ -122,13 +131,11 @@ static double gd_t_pdf(double t, double nu)
  * heavy tails of few degrees of freedom cannot throw it off: a handful of
  * cdf evaluations instead of sixty-four (the simulation test calls it
  * hundreds of thousands of times). */
-double gd_t_quantile(double conf, unsigned int df)
+static double gd_t_quantile_solve(double conf, unsigned int df)
 {
 	double nu = df ? (double)df : 1, target = (1 + conf) / 2;
 	double lo = 0, hi = 1e7, t = 2;
 
-	if (!(conf > 0 && conf < 1))
-		return NAN;
 	for (int i = 0; i < 200; i++) {
 		double f = gd_t_cdf(t, df) - target, step;
 
@@ -144,6 +151,29 @@ double gd_t_quantile(double conf, unsigned int df)
 			break;
 	}
 	return t;
+}
+
+/* An assessment asks for the same few quantiles again and again (one
+ * level, the pooled degrees of freedom; an adaptive run at every look):
+ * the last answer per df slot is kept, per thread. */
+#define GD_T_QUANTILE_SLOTS 64
+
+double gd_t_quantile(double conf, unsigned int df)
+{
+	static _Thread_local struct {
+		double conf, t;
+		unsigned int df;
+	} memo[GD_T_QUANTILE_SLOTS];
+	unsigned int slot = df % GD_T_QUANTILE_SLOTS;
+
+	if (!(conf > 0 && conf < 1))
+		return NAN;
+	if (memo[slot].conf != conf || memo[slot].df != df) {
+		memo[slot].t = gd_t_quantile_solve(conf, df);
+		memo[slot].conf = conf;
+		memo[slot].df = df;
+	}
+	return memo[slot].t;
 }
 
 double gd_binom_tail(unsigned int n, unsigned int k, double p)

@@ -36,6 +36,10 @@ double gd_t_cdf(double t, unsigned int df);
 /* Two-sided quantile: the t with P(|T| <= t) = @conf (0 < conf < 1). */
 double gd_t_quantile(double conf, unsigned int df);
 
+/* Fisher's F distribution: P(F <= @f) with @d1 and @d2 degrees of
+ * freedom (a ratio of two variances). */
+double gd_f_cdf(double f, unsigned int d1, unsigned int d2);
+
 /* P(X >= k) for X ~ Binomial(n, p). */
 double gd_binom_tail(unsigned int n, unsigned int k, double p);
 /* P(longest run of successes >= @len) in @n Bernoulli(p) trials. */
