@@ -96,6 +96,23 @@ jq '.phases |= map(.results |= map(if .size_bytes < 65536 then
 run 3 small-slow "$sweep" "$T/small-slow.json"
 run 3 small-slow-gated --gate-from=4K "$sweep" "$T/small-slow.json"
 run 0 small-slow-above --gate-from=64K "$sweep" "$T/small-slow.json"
+# Where the curves part: DD from 1 MiB up at 0.75 is slower "from 1 MiB
+# up", and the JSON keeps the segment; the unscaled copy names none.
+jq '.phases |= map(if .placement == "DD" then .results |= map(
+	if .size_bytes >= 1048576 then .bw_avg_MiBps *= 0.75
+		| .samples |= map(.bw_avg_MiBps *= 0.75) else . end) else . end)' \
+	"$sweep" >"$T/tail-slow.json"
+run 3 tail-slow --phase DD --json "$T/tail-slow-doc.json" "$sweep" "$T/tail-slow.json"
+has tail-slow 'GD_GPU_SLOWER'
+has tail-slow 'below 0\.80 from 1 MiB up: 0\.75 \(0\.75\.\.0\.75\), 4 sizes'
+[ "$(jq -r '[.comparisons[0].statistics.assessments[] | select(.segment.found)
+	| "\(.segment.from_bytes) \(.segment.to_bytes) \(.segment.sizes)"] | join(";")' "$T/tail-slow-doc.json")" = "1048576 8388608 4" ] ||
+	fail "--json: the segment is not 1 MiB..8 MiB, 4 sizes"
+run 0 tail-same --phase DD --json "$T/tail-same-doc.json" "$sweep" "$sweep"
+grep -q 'below 0\.80 from' "$T/tail-same.out" "$T/tail-same.err" &&
+	fail "tail-same: the unscaled copy names a segment"
+[ "$(jq -r '[.comparisons[0].statistics.assessments[] | .segment.found // false] | any' "$T/tail-same-doc.json")" = false ] ||
+	fail "--json: the unscaled copy has a segment found"
 # a faster candidate is not slower
 scale 1.3 >"$T/fast.json"
 run 0 fast "$sweep" "$T/fast.json"

@@ -357,7 +357,9 @@ static void test_latency_repeats(void **state)
 	evidence(verdict(&r, "GD_OK"), ev, sizeof(ev));
 	assert_non_null(
 		strstr(ev, "DD/HH forward: not below 0.80: ratio 1.00"));
-	assert_non_null(strstr(ev, "would be flagged with 80% probability"));
+	/* no power statement: the detectable ratio did not hold as one
+	 * (issue 35); the document keeps it as a figure */
+	assert_null(strstr(ev, "would be flagged"));
 	run_free(&r);
 }
 

@@ -215,7 +215,9 @@ static void test_aa_quiet(void **state)
 	assert_non_null(
 		strstr(ev, "(sizes 2 B..8 MiB, 3 band(s), 3 round(s))"));
 	assert_non_null(strstr(ev, "; bands 2 B..4 KiB "));
-	assert_non_null(strstr(ev, "would be flagged with 80% probability"));
+	/* no power statement: the detectable ratio did not hold as one
+	 * (issue 35); the document keeps it as a figure */
+	assert_null(strstr(ev, "would be flagged"));
 	json_object_put(cmp);
 	json_object_put(verd);
 	json_object_put(doc);

@@ -142,3 +142,22 @@ TESTS += tests/ci-formats.sh
 EXTRA_DIST += tests/ci-formats.sh tests/ci-formats-lib.sh tests/junit.xsd \
 	tests/junit_read.py \
 	tests/fixtures/ci-formats/run.json tests/fixtures/ci-formats/lat.json
+
+# Where the curves part (util/assess_segment.c): the segment scan's
+# power and its rate at the floor, simulated; gdperf(7)'s segment table.
+if HAVE_CMOCKA
+check_PROGRAMS += tests/assess_segment_sim_test
+TESTS += tests/assess_segment_sim_test
+tests_assess_segment_sim_test_SOURCES = tests/assess_segment_sim_test.c tests/synth_util.h
+tests_assess_segment_sim_test_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_assess_segment_sim_test_LDADD = $(gd_common_ldadd) $(CMOCKA_LIBS) -lm
+endif
+
+# The segment scan and its words on hand-made figures.
+if HAVE_CMOCKA
+check_PROGRAMS += tests/assess_segment_test
+TESTS += tests/assess_segment_test
+tests_assess_segment_test_SOURCES = tests/assess_segment_test.c
+tests_assess_segment_test_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_assess_segment_test_LDADD = $(gd_common_ldadd) $(CMOCKA_LIBS) -lm
+endif

@@ -19,6 +19,7 @@
 #include <json-c/json.h>
 
 #include "report/compare_priv.h"
+#include "report/evidence_segment.h"
 #include "util/assess.h"
 #include "util/infer.h"
 
@@ -26,7 +27,7 @@
 #define GD_EV_MAX_ROUNDS 64
 
 const char gd_evidence_method[] =
-	"per device phase and direction, the sizes judged in three bands (at most 4 KiB, 4-64 KiB, at least 64 KiB): with two or more rounds, each band's paired log-ratio t-interval over rounds (each round, a block of time, gives the mean over the band's sizes of log(device/HH); its spread shrunk towards the band's sizes' spread over rounds / sqrt(sizes), 2 prior degrees of freedom), and each size's t-test over its rounds with its own spread shrunk towards its band's (2 prior degrees of freedom); with one round, each band's t-interval over its sizes; slower when a band or a size lies below the floor at the Holm-adjusted level (half to the bands, half to the sizes, then across the run's assessments, 2.5%); not below when every judged size's own 95% lower bound clears the floor, its spread pooled only with sizes of like noise (neighbours' median log variance within a factor 4, and its own variance agreeing with the pool's by an F test); else inconclusive, naming the undecided sizes";
+	"per device phase and direction, the sizes judged in three bands (at most 4 KiB, 4-64 KiB, at least 64 KiB): with two or more rounds, each band's paired log-ratio t-interval over rounds (each round, a block of time, gives the mean over the band's sizes of log(device/HH); its spread shrunk towards the band's sizes' spread over rounds / sqrt(sizes), 2 prior degrees of freedom), and each size's t-test over its rounds with its own spread shrunk towards its band's (2 prior degrees of freedom); with one round, each band's t-interval over its sizes; slower when a band, a size or a contiguous run of sizes (every segment scanned wherever it starts, Bonferroni over them, its spread from its sizes' pooled spreads and their correlation within a round) lies below the floor at the Holm-adjusted level (half to the bands, a quarter to the sizes, a quarter to the segments, then across the run's assessments, 2.5%), naming the segment furthest below; not below when every judged size's own 95% lower bound clears the floor, its spread pooled only with sizes of like noise (neighbours' median log variance within a factor 4, and its own variance agreeing with the pool's by an F test); else inconclusive, naming the undecided sizes";
 const char gd_evidence_assumptions[] =
 	"rounds are blocks of time, alike and independent (the lag-1 autocorrelation of the rounds is reported; from 6 rounds an interval is widened by sqrt((1+rho)/(1-rho)) and refused above 0.5); log-ratios are close to normal; with one round, a band's sizes stand in for repeats";
 
@@ -205,6 +206,7 @@ static void gd_ev_text_slower(const struct gd_ev_out *o, struct gd_sbuf *sb)
 	const struct gd_assessment *a = &o->a;
 	char w[32];
 
+	gd_ev_text_segment(a, sb);
 	gd_sb_add(sb, "below %.2f at the Holm-adjusted %.1f%% level (p=%.2g",
 		  a->floor, GD_ASSESS_ALPHA * 100, a->p_slower_run);
 	if (a->family > 1)
@@ -315,11 +317,6 @@ static void gd_ev_text(const struct gd_ev_out *o, struct gd_sbuf *sb)
 			  o->skipped,
 			  gd_assess_bytes_str((double)o->gate_from, g,
 					      sizeof(g)));
-	if (a->decision != GD_DECISION_SLOWER && isfinite(a->detectable_ratio))
-		gd_sb_add(
-			sb,
-			"; a ratio of %.2f would be flagged with %.0f%% probability",
-			a->detectable_ratio, GD_ASSESS_POWER * 100);
 	if (a->decision == GD_DECISION_INCONCLUSIVE)
 		gd_sb_add(
 			sb,
@@ -496,6 +493,7 @@ static struct json_object *gd_ev_json(const struct gd_ev_out *o, bool lat)
 	json_object_object_add(j, "bands", bands);
 	if (a->by_rounds)
 		json_object_object_add(j, "per_size", gd_ev_per_size_json(a));
+	json_object_object_add(j, "segment", gd_ev_segment_json(a));
 	json_object_object_add(j, "ratio_cv_pct",
 			       json_object_new_double(a->ratio_cv_pct));
 	json_object_object_add(j, "resolution_pct",

@@ -9,6 +9,7 @@ libgdperf_la_SOURCES += \
 	src/report/doc_read.c src/report/doc_read.h \
 	src/report/verdict.c src/report/compare_print.c \
 	src/report/evidence.c src/report/gates.c src/report/verdict_counters.c \
+	src/report/evidence_segment.c src/report/evidence_segment.h \
 	src/report/plot.c src/report/plot.h \
 	src/report/perftest_modes.c src/report/perftest_modes.h \
 	src/report/perftest_limits.c src/report/perftest_limits.h

@@ -433,6 +433,7 @@ static void gd_assess_init(struct gd_assessment *a)
 	a->rho = NAN;
 	a->p_slower = a->p_slower_run = a->p_not_below = 1;
 	a->family = 1;
+	gd_assess_segment_init(&a->seg);
 	for (unsigned int b = 0; b < GD_ASSESS_BANDS; b++) {
 		a->band[b].ci.ratio = a->band[b].ci.lo = NAN;
 		a->band[b].ci.hi = a->band[b].rho = NAN;
@@ -480,6 +481,7 @@ int gd_assess_seq(const double *d, const double *size_bytes,
 		if (a->by_rounds) {
 			gd_sizes_slower(&c, a);
 			gd_sizes_not_below(&c, a);
+			gd_assess_segments(d, rounds, sizes, c.lf, a);
 		}
 		gd_cv(&c, a);
 		gd_assess_combine(a);

@@ -15,6 +15,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "util/assess_segment.h"
 #include "util/infer.h"
 
 #define GD_ASSESS_MAX_SIZES 128
@@ -100,6 +101,7 @@ struct gd_assessment {
 	struct gd_log_ci ci;	   /* all judged sizes, geometric mean */
 	struct gd_assess_band band[GD_ASSESS_BANDS];
 	unsigned int nbands, bands_decided;
+	struct gd_assess_segment seg; /* where the curves part */
 	double rho; /* largest lag-1 autocorrelation of any band; NAN */
 	/* slower: the assessment's p-value (Holm within it: half of the
 	 * level to the bands, half to the sizes) and after the run's Holm */

@@ -80,14 +80,16 @@ static unsigned int gd_needed(struct gd_assessment *a)
 	return most;
 }
 
-/* Bands and sizes flagged at the run's level, with @mult the assessment's
- * Holm multiplier across the run and @share its split within. */
+/* Bands, sizes and the segment flagged at the run's level, with @mult the
+ * assessment's Holm multiplier across the run and @share the sizes' (and
+ * the segments') split within. */
 static void gd_flag(struct gd_assessment *a, double mult, double share)
 {
 	double worst_band = INFINITY;
 
 	a->nslow = 0;
 	a->worst = a->slow_band = -1;
+	gd_assess_segment_flag(&a->seg, share, mult);
 	for (unsigned int b = 0; b < GD_ASSESS_BANDS; b++)
 		if (a->band[b].decided &&
 		    a->band[b].holm_p * mult <= a->alpha_slower &&
@@ -115,9 +117,17 @@ static void gd_flag(struct gd_assessment *a, double mult, double share)
 	}
 }
 
+/* The "slower" family's split of the level: half to the bands, half to
+ * the sizes, and that half shared with the segments (assess_segment.h),
+ * so that the bands keep their power for a slowdown at every size. */
 static double gd_share(const struct gd_assessment *a)
 {
 	return a->bands_decided && a->tests ? 2 : 1;
+}
+
+static double gd_share_sizes(const struct gd_assessment *a)
+{
+	return gd_share(a) * (a->seg.tested ? 2 : 1);
 }
 
 static void gd_decide(struct gd_assessment *a, double mult)
@@ -137,7 +147,7 @@ static void gd_decide(struct gd_assessment *a, double mult)
 		if (!(a->detectable_ratio >= bd->detectable_ratio))
 			a->detectable_ratio = bd->detectable_ratio;
 	}
-	gd_flag(a, mult, share);
+	gd_flag(a, mult, gd_share_sizes(a));
 	a->repeats_needed = 0;
 	if (a->p_slower_run <= a->alpha_slower) {
 		a->decision = GD_DECISION_SLOWER;
@@ -207,11 +217,14 @@ void gd_assess_combine(struct gd_assessment *a)
 		a->band[ib[i]].holm_p = adj[i];
 		a->p_slower = adj[i] < a->p_slower ? adj[i] : a->p_slower;
 	}
-	gd_holm(ps, k, share, adj, NULL);
+	gd_holm(ps, k, gd_share_sizes(a), adj, NULL);
 	for (unsigned int i = 0; i < k; i++) {
 		a->st[is[i]].holm_p = adj[i];
 		a->p_slower = adj[i] < a->p_slower ? adj[i] : a->p_slower;
 	}
+	gd_assess_segment_flag(&a->seg, gd_share_sizes(a), 1);
+	if (a->seg.tested && a->seg.p_adj < a->p_slower)
+		a->p_slower = a->seg.p_adj;
 	a->p_slower_run = a->p_slower;
 	a->family = 1;
 	gd_decide(a, 1);

@@ -11,6 +11,7 @@ libgdperf_la_SOURCES += \
 	src/util/clock.c src/util/stats.c src/util/stats_json.c src/util/stats.h \
 	src/util/infer.c src/util/infer.h src/util/assess.c src/util/assess.h \
 	src/util/assess_run.c src/util/assess_priv.h \
+	src/util/assess_segment.c src/util/assess_segment.h \
 	src/util/keyval.c src/util/keyval.h \
 	src/util/stop.c src/util/stop.h
 

@@ -143,6 +143,16 @@ static void slower_text(const struct gd_fleet_slower *s, char *dst, size_t len)
 		     "repeat(s) and %u sizes, Holm-adjusted p=%.2g",
 		     s->id, s->phase, a->ci.ratio, GD_INFER_CONFIDENCE * 100,
 		     a->ci.lo, a->ci.hi, a->rounds, a->sizes, a->p_slower_run);
+	if (a->seg.found && n > 0 && (size_t)n < len) {
+		char w2[32];
+
+		n += snprintf(
+			dst + n, len - n,
+			"; sizes %s..%s below R: %.2f (%.2f..%.2f)",
+			gd_assess_bytes_str(a->seg.lo_bytes, w, sizeof(w)),
+			gd_assess_bytes_str(a->seg.hi_bytes, w2, sizeof(w2)),
+			a->seg.ratio, a->seg.lo, a->seg.hi);
+	}
 	if (a->slow_band >= 0 && n > 0 && (size_t)n < len)
 		n += snprintf(
 			dst + n, len - n, "; band from %s %.2f (%.2f..%.2f)",

@@ -4,8 +4,10 @@
 # phase DD against phase DD are never "slower" (exit 0, or 4 when the two
 # runs' figures differ too much to decide); run b against a copy of itself
 # with its DD figures from 64 KiB up scaled by 0.7 (samples too, with jq)
-# is slower (exit 3); one document judged again against an impossible
-# floor (--expect-ratio=100) is slower too, and its --json says so.
+# is slower (exit 3); scaled by 0.75 from 1 MiB up it is slower "from
+# 1 MiB up" (where the curves part), and an unscaled copy is not; one
+# document judged again against an impossible floor (--expect-ratio=100)
+# is slower too, and its --json says so.
 # Between two runs on a shared machine under TCG the figures move by more
 # than within one run: with 3 rounds the same path was undecided (0.94,
 # 95% interval 0.78..1.12), with 5 rounds it passed once (1.12,
@@ -51,6 +53,32 @@ gd_compare --phase DD "$WORK/cmp-b.json" "$WORK/cmp-b07.json" >"$WORK/cmp-slow.t
 rc=$?
 [ $rc = 3 ] && grep -q GD_GPU_SLOWER "$WORK/cmp-slow.txt"
 tap_check $? "gd_compare of run b against its copy with DD at 0.7 from 64 KiB up: exit $rc (3 expected), GD_GPU_SLOWER" "$WORK/cmp-slow.txt"
+
+# where the curves part: run b's DD figures from 1 MiB up at 0.75 (4 of
+# its 8 sizes; samples too) are "slower" with "from 1 MiB up" in the
+# evidence and the segment 1..8 MiB in the JSON; the unscaled copy of the
+# same document names no segment and is not slower
+jq '.phases |= map(if .placement == "DD" then .results |= map(
+	if .size_bytes >= 1048576 then .bw_avg_MiBps *= 0.75
+		| .samples |= map(.bw_avg_MiBps *= 0.75) else . end) else . end)' \
+	"$WORK/cmp-b.json" >"$WORK/cmp-b075.json"
+cp "$WORK/cmp-b.json" "$WORK/cmp-bcopy.json"
+gd_compare --phase DD --json "$WORK/cmp-tail.json" "$WORK/cmp-b.json" \
+	"$WORK/cmp-b075.json" >"$WORK/cmp-tail.txt" 2>&1
+rc=$?
+[ $rc = 3 ] && grep -q 'slower: below 0.80 from 1 MiB up' "$WORK/cmp-tail.txt" &&
+	json_ok "$WORK/cmp-tail.json" 'any(.comparisons[0].statistics.assessments[];
+		.decision == "slower" and (.evidence | contains("from 1 MiB up"))
+		and .segment.found and .segment.from_bytes == 1048576
+		and .segment.to_bytes == 8388608)'
+tap_check $? "gd_compare of run b against its copy with DD at 0.75 from 1 MiB up: exit $rc (3 expected), $(jq -r '[.comparisons[0].statistics.assessments[] | .segment // {} | "segment \(.from_bytes)..\(.to_bytes) found \(.found)"] | join("; ")' "$WORK/cmp-tail.json" 2>/dev/null)" "$WORK/cmp-tail.txt"
+gd_compare --phase DD --json "$WORK/cmp-same.json" "$WORK/cmp-b.json" \
+	"$WORK/cmp-bcopy.json" >"$WORK/cmp-same.txt" 2>&1
+rc=$?
+[ $rc != 3 ] && ! grep -q 'below 0.80 from' "$WORK/cmp-same.txt" &&
+	json_ok "$WORK/cmp-same.json" 'all(.comparisons[0].statistics.assessments[];
+		.decision != "slower" and ((.segment.found // false) | not))'
+tap_check $? "gd_compare of run b against its unscaled copy: exit $rc (not 3), no segment below the floor" "$WORK/cmp-same.txt"
 
 gd_compare --expect-ratio=100 -q --json "$WORK/cmp-self.json" "$WORK/cmp-a.json" \
 	>"$WORK/cmp-self.txt" 2>&1

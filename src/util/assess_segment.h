@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+/*
+ * Where the curves part: the contiguous run of sizes (a segment) whose mean
+ * log ratio lies furthest below the floor, found by a scan over every
+ * segment of the judged sizes, wherever it starts; its p-value is
+ * Bonferroni-corrected over the segments scanned. Fixed band edges play no
+ * part. One part of an assessment's "slower" family (assess_run.c).
+ */
+#ifndef GD_ASSESS_SEGMENT_H
+#define GD_ASSESS_SEGMENT_H
+
+#include <stdbool.h>
+
+struct gd_assessment;
+
+/* The segment of one assessment; from and to index its judged sizes. */
+struct gd_assess_segment {
+	unsigned int tested; /* segments scanned: the correction's count */
+	int from, to;	     /* the best segment's first and last size, -1 */
+	unsigned int sizes;
+	double lo_bytes, hi_bytes;
+	double ratio, lo, hi; /* geometric mean, 95% two-sided interval */
+	double t;	      /* (mean log ratio - log floor) / its se */
+	unsigned int df;
+	double rho;   /* pooled correlation of sizes within a round, >= 0 */
+	double widen; /* variance factor for correlated rounds, >= 1 */
+	double p;     /* one-sided "at or above the floor", unadjusted */
+	double p_adj; /* times the segments scanned and the family's share */
+	double p_run; /* p_adj after the run's Holm */
+	bool found;   /* below the floor at the run's level */
+};
+
+void gd_assess_segment_init(struct gd_assess_segment *s);
+
+/*
+ * Scan every contiguous run of @a's sizes that have two or more rounds
+ * (their order in @a: ascending size) for the one furthest below log
+ * floor @lf. A segment's mean is the mean of its sizes' means; its
+ * variance their variances of the mean (the "not below" spread, pooled
+ * with sizes of like noise) plus their covariance within a round, from
+ * the correlation of the sizes' residuals pooled over every pair of
+ * sizes, so that a drift a round's sizes share is counted; all of it
+ * widened when neighbouring rounds are correlated. @d is gd_assess's
+ * matrix, @rounds by @cols. Fills a->seg but for p_adj, p_run and found.
+ */
+void gd_assess_segments(const double *d, unsigned int rounds, unsigned int cols,
+			double lf, struct gd_assessment *a);
+
+/* Holm within the assessment (@share: its parts) and across the run
+ * (@mult), at the run's level: fills p_adj, p_run and found. */
+void gd_assess_segment_flag(struct gd_assess_segment *s, double share,
+			    double mult);
+
+#endif
