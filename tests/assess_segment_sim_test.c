@@ -165,7 +165,7 @@ static void print(const struct scase *c, const struct srates *r)
 	else
 		snprintf(noise, sizeof(noise), "%s %.0f%%",
 			 model_name[c->model], 100 * c->rest_cv);
-	printf("# %-26s %-24s %2u %6.1f %6.1f %6.1f %5.1f\n", c->name, noise,
+	printf("# %-24s %-19s %2u %5.1f %5.1f %5.1f %5.1f\n", c->name, noise,
 	       c->rounds, 100.0 * r->slower / r->trials,
 	       100.0 * r->found / r->trials, 100.0 * r->exact / r->trials,
 	       100.0 * r->ok / r->trials);
@@ -184,11 +184,11 @@ static unsigned int placement(unsigned int k, int where, char *name, size_t len)
 
 static void header(void)
 {
-	printf("# 8 sizes 64 KiB..8 MiB, one assessment, %u trials per case, "
-	       "floor %.2f, seed %#llx\n",
+	printf("# 8 sizes 64 KiB..8 MiB, one assessment, %u trials per case,\n"
+	       "# floor %.2f, seed %#llx; %% of runs\n",
 	       trials(), FLOOR, (unsigned long long)SEED);
-	printf("# %-26s %-24s %2s %6s %6s %6s %5s\n", "truth",
-	       "noise (slow | rest)", "r", "slow%", "seg%", "exact%", "ok%");
+	printf("# %-24s %-19s %2s %5s %5s %5s %5s\n", "truth",
+	       "noise (slow | rest)", "r", "slow", "seg", "exact", "ok");
 }
 
 /* Where the design has the power to find a run of @k slow sizes (in 90%

@@ -450,7 +450,7 @@ static void print8(const struct case8 *c, const struct rates *r)
 			 (double)r->rounds / r->trials);
 	else
 		snprintf(rounds, sizeof(rounds), "%2u", c->rounds);
-	snprintf(row, sizeof(row), "%-30s %-24s %s %5.1f %5.1f %5.1f\n",
+	snprintf(row, sizeof(row), "%-20s %-20s %s %5.1f %5.1f %5.1f\n",
 		 c->name, noise, rounds, 100.0 * r->slower / r->trials,
 		 100.0 * r->not_below / r->trials,
 		 100.0 * r->inconclusive / r->trials);
@@ -510,7 +510,7 @@ static void test_every_size(void **state)
 	printf("# 8 sizes 64 KiB..8 MiB, one assessment, %u trials per "
 	       "case, floor %.2f\n",
 	       trials(), FLOOR);
-	printf("# %-30s %-24s %2s %5s %5s %5s\n", "truth",
+	printf("# %-20s %-20s %2s %5s %5s %5s\n", "truth",
 	       "noise (slow | rest)", "r", "slow%", "ok%", "und%");
 	for (size_t k = 0; k < sizeof(slow_runs) / sizeof(slow_runs[0]); k++)
 		for (int where = 0; where < 3; where++)
@@ -606,9 +606,9 @@ static void test_adaptive(void **state)
 	struct case8 c;
 
 	(void)state;
-	printf("# adaptive: a look after rounds 3..max, levels split over "
-	       "the looks; rounds: max (mean taken)\n");
-	printf("# %-30s %-24s %-11s %5s %5s %5s\n", "truth",
+	printf("# adaptive: a look after rounds 3..max, levels split over\n"
+	       "# the looks; r: the most rounds (the mean taken)\n");
+	printf("# %-20s %-20s %-11s %5s %5s %5s\n", "truth",
 	       "noise (slow | rest)", "r (mean)", "slow%", "ok%", "und%");
 	for (size_t k = 0; k < sizeof(slow_runs) / sizeof(slow_runs[0]); k++)
 		for (int where = 0; where < 3; where++)

@@ -89,7 +89,7 @@ static void gd_flag(struct gd_assessment *a, double mult, double share)
 
 	a->nslow = 0;
 	a->worst = a->slow_band = -1;
-	gd_assess_segment_flag(&a->seg, share, mult);
+	gd_assess_segment_flag(&a->seg, share, mult, a->alpha_slower);
 	for (unsigned int b = 0; b < GD_ASSESS_BANDS; b++)
 		if (a->band[b].decided &&
 		    a->band[b].holm_p * mult <= a->alpha_slower &&
@@ -222,7 +222,7 @@ void gd_assess_combine(struct gd_assessment *a)
 		a->st[is[i]].holm_p = adj[i];
 		a->p_slower = adj[i] < a->p_slower ? adj[i] : a->p_slower;
 	}
-	gd_assess_segment_flag(&a->seg, gd_share_sizes(a), 1);
+	gd_assess_segment_flag(&a->seg, gd_share_sizes(a), 1, a->alpha_slower);
 	if (a->seg.tested && a->seg.p_adj < a->p_slower)
 		a->p_slower = a->seg.p_adj;
 	a->p_slower_run = a->p_slower;

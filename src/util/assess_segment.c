@@ -278,12 +278,12 @@ void gd_assess_segments(const double *d, unsigned int rounds, unsigned int cols,
 }
 
 void gd_assess_segment_flag(struct gd_assess_segment *s, double share,
-			    double mult)
+			    double mult, double alpha)
 {
 	if (!s->tested)
 		return;
 	s->p_adj = share * s->tested * s->p;
 	s->p_adj = s->p_adj > 1 ? 1 : s->p_adj;
 	s->p_run = s->p_adj * mult > 1 ? 1 : s->p_adj * mult;
-	s->found = s->p_run <= GD_ASSESS_ALPHA;
+	s->found = s->p_run <= alpha;
 }

@@ -47,8 +47,10 @@ void gd_assess_segments(const double *d, unsigned int rounds, unsigned int cols,
 			double lf, struct gd_assessment *a);
 
 /* Holm within the assessment (@share: its parts) and across the run
- * (@mult), at the run's level: fills p_adj, p_run and found. */
+ * (@mult), at @alpha, the assessment's "slower" level (the fixed design's
+ * 2.5%, split over the looks of an adaptive run): fills p_adj, p_run and
+ * found. */
 void gd_assess_segment_flag(struct gd_assess_segment *s, double share,
-			    double mult);
+			    double mult, double alpha);
 
 #endif
