@@ -46,38 +46,10 @@ struct srates {
 	unsigned int trials, slower, found, exact, ok;
 };
 
-static unsigned int trials(void)
-{
-	const char *e = getenv("GD_SIM_TRIALS");
-	long n = e ? strtol(e, NULL, 10) : 0;
-
-#if defined(__SANITIZE_ADDRESS__)
-	return n > 0 ? (unsigned int)n : 400;
-#else
-	return n > 0 ? (unsigned int)n : 2000;
-#endif
-}
-
-static double log_sd(double cv)
-{
-	return sqrt(log(1 + cv * cv));
-}
-
-static double t3(void)
-{
-	double c = 0;
-
-	for (int i = 0; i < 3; i++) {
-		double g = gauss();
-
-		c += g * g;
-	}
-	return gauss() / sqrt(c / 3);
-}
-
 static double draw(enum model m, double cv)
 {
-	return m == M_T3 ? log_sd(cv) * t3() / sqrt(3) : log_sd(cv) * gauss();
+	return m == M_T3 ? log_sd(cv) * t3_draw() / sqrt(3)
+			 : log_sd(cv) * gauss();
 }
 
 /* Log ratios, HH and device noisy independently; under M_SIZE_AR each
@@ -127,7 +99,7 @@ static void run(const struct scase *c, uint64_t seed, struct srates *out)
 {
 	double d[MAX_R * S8], sb[S8];
 	struct gd_assessment *a = calloc(1, sizeof(*a));
-	unsigned int n = trials();
+	unsigned int n = sim_trials();
 
 	assert_non_null(a);
 	rng_state = seed;
@@ -186,7 +158,7 @@ static void header(void)
 {
 	printf("# 8 sizes 64 KiB..8 MiB, one assessment, %u trials per case,\n"
 	       "# floor %.2f, seed %#llx; %% of runs\n",
-	       trials(), FLOOR, (unsigned long long)SEED);
+	       sim_trials(), FLOOR, (unsigned long long)SEED);
 	printf("# %-24s %-19s %2s %5s %5s %5s %5s\n", "truth",
 	       "noise (slow | rest)", "r", "slow", "seg", "exact", "ok");
 }

@@ -84,35 +84,6 @@ struct rates {
 	unsigned long rounds; /* adaptive: rounds taken, summed */
 };
 
-static unsigned int trials(void)
-{
-	const char *e = getenv("GD_SIM_TRIALS");
-	long n = e ? strtol(e, NULL, 10) : 0;
-
-#if defined(__SANITIZE_ADDRESS__)
-	return n > 0 ? (unsigned int)n : 400;
-#else
-	return n > 0 ? (unsigned int)n : 2000;
-#endif
-}
-
-static double t3(void)
-{
-	double c = 0;
-
-	for (int i = 0; i < 3; i++) {
-		double g = gauss();
-
-		c += g * g;
-	}
-	return gauss() / sqrt(c / 3);
-}
-
-static double log_sd(double cv)
-{
-	return sqrt(log(1 + cv * cv));
-}
-
 /* One figure's log noise under @m at size exponent @e (2^e bytes);
  * @prev: this figure's previous round (AR(1)). */
 static double noise(enum model m, int e, double prev, int round)
@@ -125,7 +96,7 @@ static double noise(enum model m, int e, double prev, int round)
 	case M_LN30:
 		return log_sd(0.30) * gauss();
 	case M_T3:
-		return log_sd(0.10) * t3() / sqrt(3);
+		return log_sd(0.10) * t3_draw() / sqrt(3);
 	case M_HALVED:
 		return log_sd(0.10) * gauss() +
 		       (uniform01() < 0.05 ? log(0.5) : 0);
@@ -195,7 +166,7 @@ static void run_case(const struct scenario *s, enum model m, uint64_t seed,
 {
 	double d[DIRS][MAX_ROUNDS * SIZES], sb[SIZES];
 	struct gd_assessment *a = calloc(DIRS, sizeof(*a));
-	unsigned int n = trials();
+	unsigned int n = sim_trials();
 
 	assert_non_null(a);
 	rng_state = seed;
@@ -295,7 +266,7 @@ static void print_row(const struct scenario *s, const char *model,
  * word for word: the page's table is this test's output. */
 static void check_block(void)
 {
-	if (man_page && trials() == 2000 && !strstr(man_page, block))
+	if (man_page && sim_trials() == 2000 && !strstr(man_page, block))
 		fail_msg("gdperf(7)'s STATISTICS table lacks these lines:\n%s",
 			 block);
 }
@@ -326,7 +297,7 @@ static void test_operating_characteristics(void **state)
 	load_man_page();
 	printf("# seed %#llx, %u trials per case, floor %.2f, 23 sizes,\n"
 	       "# 3 rounds, 2 assessments per run; %% of runs [95%% interval]\n",
-	       (unsigned long long)SEED, trials(), FLOOR);
+	       (unsigned long long)SEED, sim_trials(), FLOOR);
 	printf("# %-20s %-19s %-19s %s\n", "truth / noise", "slower",
 	       "not below", "undecided");
 	for (size_t i = 0; i < sizeof(scenarios) / sizeof(scenarios[0]); i++) {
@@ -369,7 +340,8 @@ struct case8 {
 
 static double draw8(enum noise8 m, double cv)
 {
-	return m == N8_T3 ? log_sd(cv) * t3() / sqrt(3) : log_sd(cv) * gauss();
+	return m == N8_T3 ? log_sd(cv) * t3_draw() / sqrt(3)
+			  : log_sd(cv) * gauss();
 }
 
 static void fill8(const struct case8 *c, double *d)
@@ -417,7 +389,7 @@ static void run8(const struct case8 *c, uint64_t seed, struct rates *out)
 {
 	double d[MAX_R * S8], sb[S8];
 	struct gd_assessment a;
-	unsigned int n = trials();
+	unsigned int n = sim_trials();
 
 	rng_state = seed;
 	memset(out, 0, sizeof(*out));
@@ -509,7 +481,7 @@ static void test_every_size(void **state)
 	(void)state;
 	printf("# 8 sizes 64 KiB..8 MiB, one assessment, %u trials per "
 	       "case, floor %.2f\n",
-	       trials(), FLOOR);
+	       sim_trials(), FLOOR);
 	printf("# %-20s %-20s %2s %5s %5s %5s\n", "truth",
 	       "noise (slow | rest)", "r", "slow%", "ok%", "und%");
 	for (size_t k = 0; k < sizeof(slow_runs) / sizeof(slow_runs[0]); k++)

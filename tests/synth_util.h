@@ -2,14 +2,16 @@
 /*
  * Seeded synthetic measurements for the tests that measure the verdicts'
  * error rates (tests/evidence_test.c, tests/cluster/test_cluster.c): a fixed
- * xorshift64* generator, so every machine draws the same figures, and
- * log-normal noise of a given coefficient of variation.
+ * xorshift64* generator, so every machine draws the same figures,
+ * log-normal noise of a given coefficient of variation, Student's t with 3
+ * degrees of freedom for heavy tails, and the simulation tests' trial count.
  */
 #ifndef GD_TESTS_SYNTH_UTIL_H
 #define GD_TESTS_SYNTH_UTIL_H
 
 #include <math.h>
 #include <stdint.h>
+#include <stdlib.h>
 
 static uint64_t rng_state;
 
@@ -35,6 +37,39 @@ static inline double noisy(double mean, double cv)
 	double s = sqrt(log(1 + cv * cv));
 
 	return mean * exp(s * gauss() - s * s / 2);
+}
+
+/* The log's stdev of log-normal noise with coefficient of variation @cv. */
+static inline double log_sd(double cv)
+{
+	return sqrt(log(1 + cv * cv));
+}
+
+/* Student's t with 3 degrees of freedom (variance 3): heavy tails. */
+static inline double t3_draw(void)
+{
+	double c = 0;
+
+	for (int i = 0; i < 3; i++) {
+		double g = gauss();
+
+		c += g * g;
+	}
+	return gauss() / sqrt(c / 3);
+}
+
+/* Trials per simulated case: GD_SIM_TRIALS, else 2000 (the figures the
+ * pages print), 400 under ASan, which runs them several times slower. */
+static inline unsigned int sim_trials(void)
+{
+	const char *e = getenv("GD_SIM_TRIALS");
+	long n = e ? strtol(e, NULL, 10) : 0;
+
+#if defined(__SANITIZE_ADDRESS__)
+	return n > 0 ? (unsigned int)n : 400;
+#else
+	return n > 0 ? (unsigned int)n : 2000;
+#endif
 }
 
 #endif
