@@ -99,7 +99,7 @@ diag "fault campaign executions: $(jq -c '[.executions[] | {id, status}]' "$D/fa
 P512=$CAMP/p512
 mkdir -p "$P512"
 run_bounded 120 "$D/p512.out" gd_plan --servers 512 --gpus-per-server 8 \
-	--rails 8 --nic-gbps 400 --repeats 1 --seconds 10 --name big --quiet \
+	--rails 8 --nic-gbps 400 --campaign-repeats 1 --seconds 10 --name big --quiet \
 	--gpu-mem none --slurm "$P512/plan.sbatch"
 sz=$(wc -c <"$P512/plan.sbatch" 2>/dev/null)
 (cd "$P512" && sbatch --test-only -p big plan.sbatch) >"$D/p512.test-only" 2>&1

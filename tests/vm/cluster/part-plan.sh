@@ -8,19 +8,20 @@
 # Its files go to the same path on node02 (ssh), as on a shared file system.
 PLAN=$CAMP/plan
 # camp_plan ARGS...: gd_plan with the campaign plan's arguments (HACKING's
-# Slurm example uses the same); later arguments override (the Slurm part's
-# fault campaign).
+# Slurm example uses the same, with --seconds 5, which the callers give:
+# gd_plan refuses it beside --tool-args' own -D, as the Slurm part's fault
+# campaign has); later arguments override.
 camp_plan() {
-	gd_plan --servers 2 --gpus-per-server 2 --rails 1 --nic-gbps 10 --repeats 1 \
-		--seconds 5 --name camp --nic-prefix rxe --gpu-mem hugepage \
+	gd_plan --servers 2 --gpus-per-server 2 --rails 1 --nic-gbps 10 \
+		--campaign-repeats 1 --name camp --nic-prefix rxe --gpu-mem hugepage \
 		--gid-index "$GD_GID_INDEX" --base-port 18600 --run-limit 40 \
 		--tool-args "-n 50 -s 65536" "$@"
 }
 if [ "$GD_NODE" = node01 ]; then
 	mkdir -p "$PLAN"
-	camp_plan --launcher pdsh --out-dir "$PLAN" >"$WORK/plan.worksheet" 2>&1
+	camp_plan --seconds 5 --launcher pdsh --out-dir "$PLAN" >"$WORK/plan.worksheet" 2>&1
 	rc=$?
-	camp_plan --quiet --launcher local --commands "$PLAN/local.cmds" \
+	camp_plan --seconds 5 --quiet --launcher local --commands "$PLAN/local.cmds" \
 		--json "$PLAN/local.json" >"$WORK/plan-local.out" 2>&1
 	rc2=$?
 	NEXEC=$(jq '.executions | length' "$PLAN/plan.json" 2>/dev/null)
