@@ -59,17 +59,23 @@ static inline double t3_draw(void)
 }
 
 /* Trials per simulated case: GD_SIM_TRIALS, else 2000 (the figures the
- * pages print), 400 under ASan, which runs them several times slower. */
-static inline unsigned int sim_trials(void)
+ * pages print), or @asan_trials under ASan, which runs them several times
+ * slower. */
+static inline unsigned int sim_trials_asan(unsigned int asan_trials)
 {
 	const char *e = getenv("GD_SIM_TRIALS");
 	long n = e ? strtol(e, NULL, 10) : 0;
 
 #if defined(__SANITIZE_ADDRESS__)
-	return n > 0 ? (unsigned int)n : 400;
+	return n > 0 ? (unsigned int)n : asan_trials;
 #else
 	return n > 0 ? (unsigned int)n : 2000;
 #endif
+}
+
+static inline unsigned int sim_trials(void)
+{
+	return sim_trials_asan(400);
 }
 
 #endif
