@@ -284,6 +284,32 @@ static void test_pair_error_frame(void **state)
 		"peer peer-a:2 failed (code -12): cannot register 64 MiB on GPU 0");
 }
 
+/* A measured loop's look at the side channel: heartbeats are read, a
+ * SYNC frame stays for its reader, and the peer's ERROR frame ends the
+ * loop with the peer's message (a server stopped at --max-time). */
+static void test_pair_heard_within(void **state)
+{
+	struct pair *p = *state;
+	struct json_object *out = NULL;
+	bool heard = false;
+
+	assert_int_equal(gd_oob_send(&p->a, GD_FRAME_BEAT, NULL), 0);
+	assert_int_equal(gd_oob_send(&p->a, GD_FRAME_SYNC, NULL), 0);
+	poll(NULL, 0, 20);
+	assert_int_equal(gd_oob_heard_within(&p->b, 1000, &heard), 0);
+	assert_true(heard);
+	assert_int_equal(gd_oob_recv(&p->b, GD_FRAME_SYNC, &out), 0);
+	json_object_put(out);
+
+	gd_oob_send_error(&p->a, -62, "the run reached this server's limit");
+	poll(NULL, 0, 20);
+	assert_int_equal(gd_oob_heard_within(&p->b, 1000, &heard),
+			 -ECONNABORTED);
+	assert_string_equal(
+		gd_err_msg(),
+		"peer peer-a:2 failed (code -62): the run reached this server's limit");
+}
+
 static void test_pair_reject_frame(void **state)
 {
 	struct pair *p = *state;
@@ -885,6 +911,41 @@ static void test_stop_ends_accept_and_connect(void **state)
 	signal(SIGTERM, SIG_DFL);
 }
 
+/* --persist's wait between clients: returns when a connection is pending
+ * (accepting nothing), and -EINTR, with nothing recorded, on a signal. */
+static void test_wait_client(void **state)
+{
+	struct gd_oob oob;
+	int sig = SIGINT, lfd, cfd;
+	pthread_t tid;
+	struct sockaddr_in sin = { .sin_family = AF_INET };
+	int64_t t0;
+
+	(void)state;
+	assert_int_equal(gd_stop_install(), 0);
+	assert_int_equal(gd_oob_listen("127.0.0.1", 0, &lfd), 0);
+	sin.sin_port = htons(local_port(lfd));
+	sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	cfd = socket(AF_INET, SOCK_STREAM, 0);
+	assert_int_equal(connect(cfd, (struct sockaddr *)&sin, sizeof(sin)), 0);
+	assert_int_equal(gd_oob_wait_client(lfd), 0);
+	/* still pending: the run that follows accepts it */
+	gd_oob_init(&oob, 1000);
+	assert_int_equal(gd_oob_accept_fd(&oob, lfd), 0);
+	gd_oob_close(&oob);
+	close(cfd);
+
+	t0 = mono_ms();
+	assert_int_equal(pthread_create(&tid, NULL, signal_later, &sig), 0);
+	assert_int_equal(gd_oob_wait_client(lfd), -EINTR);
+	assert_true(mono_ms() - t0 < 1000);
+	pthread_join(tid, NULL);
+	assert_string_equal(gd_err_msg(), "");
+	close(lfd);
+	gd_stop_reset();
+	signal(SIGINT, SIG_DFL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -899,6 +960,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_pair_error_frame,
 						pair_setup, pair_teardown),
 		cmocka_unit_test_setup_teardown(test_pair_reject_frame,
+						pair_setup, pair_teardown),
+		cmocka_unit_test_setup_teardown(test_pair_heard_within,
 						pair_setup, pair_teardown),
 		cmocka_unit_test_setup_teardown(test_pair_wrong_type,
 						pair_setup, pair_teardown),
@@ -943,6 +1006,7 @@ int main(void)
 						pair_setup, stop_teardown),
 		cmocka_unit_test_setup(test_stop_ends_accept_and_connect,
 				       reset),
+		cmocka_unit_test_setup(test_wait_client, reset),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL) ? 1 : 0;

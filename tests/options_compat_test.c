@@ -128,6 +128,7 @@ static const struct sample samples[] = {
 	{ "warmup", "5", { NULL } },
 	{ "timeout", "500", { NULL } },
 	{ "max-memory", "1G", { NULL } },
+	{ "max-clients", "2", { "--persist", NULL } },
 	{ "cpu", "0", { NULL } },
 	{ "phases", "HH", { NULL } },
 	{ "repeat", "2", { NULL } },

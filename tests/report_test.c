@@ -31,6 +31,7 @@
 #include "report/compare.h"
 #include "report/report.h"
 #include "transport/counters.h"
+#include "util/output.h"
 
 #define BW_COLUMNS_MiB                                                         \
 	" #bytes     #iterations    BW peak[MiB/sec]    BW average[MiB/sec]   MsgRate[Mpps]\n"
@@ -635,6 +636,31 @@ static void test_status_line(void **state)
 	gd_report_free(rep);
 }
 
+/* --persist numbers each client's documents before the extension, in the
+ * file's name only, padded so that they sort; stdout stays stdout. */
+static void test_numbered_paths(void **state)
+{
+	char buf[64], tiny[8];
+
+	(void)state;
+	assert_string_equal(gd_out_numbered("run.json", 1, buf, sizeof(buf)),
+			    "run-0001.json");
+	assert_string_equal(
+		gd_out_numbered("out.d/run.json", 12, buf, sizeof(buf)),
+		"out.d/run-0012.json");
+	assert_string_equal(gd_out_numbered("out.d/run", 3, buf, sizeof(buf)),
+			    "out.d/run-0003");
+	assert_string_equal(gd_out_numbered(".hidden", 2, buf, sizeof(buf)),
+			    ".hidden-0002");
+	assert_string_equal(gd_out_numbered("m.prom", 10000, buf, sizeof(buf)),
+			    "m-10000.prom");
+	assert_string_equal(gd_out_numbered("-", 5, buf, sizeof(buf)), "-");
+	/* too long for the buffer: the path as given, never a cut name */
+	assert_string_equal(
+		gd_out_numbered("abcdef.json", 1, tiny, sizeof(tiny)),
+		"abcdef.json");
+}
+
 /* The --loopback server half's lines go through a pipe to the client
  * half, which knows the lines it printed itself. */
 static void test_notices_to_fd(void **state)
@@ -1065,6 +1091,7 @@ int main(void)
 		cmocka_unit_test(test_notice_and_error_lines),
 		cmocka_unit_test(test_errno_names),
 		cmocka_unit_test(test_status_line),
+		cmocka_unit_test(test_numbered_paths),
 		cmocka_unit_test(test_notices_to_fd),
 		cmocka_unit_test(test_unwritable_file_rescued),
 		cmocka_unit_test(test_counters_merged_across_sizes),

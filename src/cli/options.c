@@ -623,6 +623,15 @@ int gd_opts_validate(const struct gd_test *test, struct gd_opts *o)
 			      test->measure == GD_MEASURE_LAT
 				      ? "latency"
 				      : "bandwidth or --output=message_rate");
+	if (o->persist && (o->server_host || o->loopback))
+		return gd_err(
+			-EINVAL,
+			"--persist is for a server, which serves one client after another; drop it%s",
+			o->loopback ? " with --loopback" : " on the client");
+	if (o->max_clients && !o->persist)
+		return gd_err(
+			-EINVAL,
+			"--max-clients counts the clients of a --persist server; give --persist too, or drop it");
 	if (o->out_json && !o->json_path)
 		o->json_path = strdup("gdperf_out.json");
 	if (o->metrics_sizes && !o->metrics_path)

@@ -189,7 +189,7 @@ static int gd_dry_server(const struct gd_test *test, struct gd_opts *o,
 static int gd_dry_server_role(const struct gd_opts *o, struct gd_report *rep)
 {
 	struct gd_request own;
-	char mem[320] = "host";
+	char mem[320] = "host", clients[64] = "one client";
 	size_t used = strlen(mem);
 
 	for (unsigned int k = 0; k < o->num_mem && used < sizeof(mem); k++)
@@ -198,10 +198,17 @@ static int gd_dry_server_role(const struct gd_opts *o, struct gd_report *rep)
 	/* what its own options ask for raises its limits: it must parse */
 	if (gd_limits_request(o, &own))
 		return gd_err_code();
+	if (o->persist && o->max_clients)
+		snprintf(clients, sizeof(clients),
+			 "%" PRIu64 " clients one after another (--persist)",
+			 o->max_clients);
+	else if (o->persist)
+		snprintf(clients, sizeof(clients),
+			 "clients until a signal (--persist)");
 	gd_report_status(rep,
 			 " Role         : server on port %" PRIu64
-			 ": the test comes from the client",
-			 o->tcp_port);
+			 ": the test comes from the client; %s",
+			 o->tcp_port, clients);
 	gd_report_status(rep, " Memories     : %s", mem);
 	gd_report_status(
 		rep,

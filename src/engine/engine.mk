@@ -11,6 +11,7 @@ libgdperf_la_SOURCES += \
 	src/engine/payload.c src/engine/payload.h src/engine/numa.c src/engine/numa.h \
 	src/engine/session.c src/engine/session.h \
 	src/engine/session_auth.c src/engine/session_auth.h \
+	src/engine/handshake.c src/engine/serve.c src/engine/serve.h \
 	src/engine/preflight.c src/engine/preflight.h \
 	src/engine/time_account.c src/engine/time_account.h \
 	src/engine/limits.c src/engine/limits.h \
@@ -18,4 +19,5 @@ libgdperf_la_SOURCES += \
 	src/engine/sweep_precision.c src/engine/step.c \
 	src/engine/loop.c src/engine/ops_bw.c src/engine/ops_lat.c \
 	src/engine/lat_tail.c src/engine/lat_tail.h \
-	src/engine/dry_run.c src/engine/engine.c
+	src/engine/dry_run.c src/engine/role.c src/engine/role.h \
+	src/engine/persist.c src/engine/persist.h src/engine/engine.c

@@ -9,6 +9,7 @@
 
 #include <arpa/inet.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -238,7 +239,12 @@ static int gd_bw_check(struct gd_bw_loop *L, uint64_t deadline_ns,
 	uint64_t timeout_ns = gd_step_silence_ns(L->st);
 	uint64_t now = gd_now_ns();
 	int ret = gd_step_check_stop(L->st);
+	bool heard;
 
+	/* the peer's ERROR frame (it failed, or stopped at --max-time) ends
+	 * this side's loop now, not after the silence limit */
+	if (!ret && !L->st->oob_elsewhere)
+		ret = gd_oob_heard_within(&s->oob, INT_MAX, &heard);
 	if (ret)
 		return ret;
 	if (L->done_total != *last_total) {

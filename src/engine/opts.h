@@ -82,6 +82,10 @@ struct gd_opts {
 	char *auth_key;
 	/* server: what a client may ask for (engine/limits.h) */
 	uint64_t max_memory_bytes, max_time_s, max_qps, max_memories;
+	/* server: one client after another until a signal, or --max-clients
+	 * of them (0: no end) */
+	bool persist;
+	uint64_t max_clients;
 	/* test shape (travels) */
 	enum gd_conn conn;
 	uint64_t size_bytes;

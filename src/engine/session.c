@@ -27,210 +27,12 @@
 #include "engine/payload.h"
 #include "engine/limits.h"
 #include "engine/session_auth.h"
-
-#define GD_SERVER_ACCEPT_WAIT_MS (INT_MAX / 2)
-
-int gd_session_take_hello(struct gd_session *s, struct json_object *peer)
-{
-	const char *tool = gd_json_str(peer, "tool");
-	const char *ver = gd_json_str(peer, "version");
-
-	if (!tool || strcmp(tool, s->test->name))
-		return gd_err(
-			-EINVAL,
-			"the peer %s runs %.64s, this side runs %s; start the same test on both ends",
-			s->oob.peer_name, tool ? tool : "an unnamed tool",
-			s->test->name);
-	if (!ver || strcmp(ver, PACKAGE_VERSION))
-		gd_report_notice(
-			"%s: note: peer %s runs gdperf %.64s, this side %s",
-			s->test->name, s->oob.peer_name,
-			ver ? ver : "(version not given)", PACKAGE_VERSION);
-	return 0;
-}
-
-static int gd_hello(struct gd_session *s)
-{
-	struct json_object *h = json_object_new_object(), *peer = NULL;
-	int ret;
-
-	json_object_object_add(h, "tool",
-			       json_object_new_string(s->test->name));
-	json_object_object_add(h, "version",
-			       json_object_new_string(PACKAGE_VERSION));
-	json_object_object_add(h, "protocol",
-			       json_object_new_int(GD_OOB_VERSION));
-	ret = gd_session_auth_prepare(s);
-	if (!ret) {
-		gd_session_auth_hello(s, h);
-		ret = gd_oob_send(&s->oob, GD_FRAME_HELLO, h);
-	}
-	json_object_put(h);
-	if (!ret)
-		ret = gd_oob_recv(&s->oob, GD_FRAME_HELLO, &peer);
-	if (!ret)
-		ret = gd_session_take_hello(s, peer);
-	if (!ret)
-		ret = gd_session_auth(s, peer);
-	json_object_put(peer);
-	/* Both ends speak this protocol (and proved the key where one was
-	 * given): from here on either may beat. */
-	return ret ? ret : gd_oob_beat_start(&s->oob);
-}
-
-void gd_session_default_phases(struct gd_opts *o)
-{
-	char list[64];
-
-	if (o->phases)
-		return;
-	/* HH, then each device memory against itself: DD, or D1D1, D2D2 */
-	gd_placement_default(o->num_mem, list, sizeof(list));
-	o->phases = strdup(list);
-}
-
-/* The request the server just adopted, against its limits, raised to what
- * its own command line asked for (an operator's explicit options run as
- * given; the client must match them). */
-static int gd_check_limits(struct gd_session *s, char *field, size_t field_len,
-			   char *ours, char *theirs, size_t val_len)
-{
-	struct gd_limits l;
-	struct gd_request r;
-	char msg[512];
-	int ret = gd_limits_request(s->o, &r);
-
-	if (ret)
-		return ret;
-	gd_limits_from_opts(s->o, &l);
-	gd_limits_raise(&l, &s->server_own);
-	ret = gd_limits_check(&l, &r, field, field_len, msg, sizeof(msg));
-	s->limit_time_s = l.time_s;
-	if (!ret)
-		return 0;
-	gd_limits_values(&l, &r, field, ours, theirs, val_len);
-	return gd_err(ret, "%s", msg);
-}
-
-int gd_session_adopt(struct gd_session *s, struct json_object *w, char *field,
-		     size_t field_len, char *ours, char *theirs, size_t val_len)
-{
-	int ret;
-
-	/* before the first client's values: later ones must not raise it */
-	if (!s->server_own_set)
-		s->server_own_set = !gd_limits_request(s->o, &s->server_own);
-	ret = s->o->ops->from_wire(s->test, s->o, w, field, field_len, ours,
-				   theirs, val_len);
-	if (!ret)
-		ret = gd_check_limits(s, field, field_len, ours, theirs,
-				      val_len);
-	return ret;
-}
-
-static int gd_exchange_test(struct gd_session *s)
-{
-	struct json_object *w = NULL;
-	char field[64], ours[128], theirs[128];
-	int ret;
-
-	if (!s->is_server) {
-		gd_session_default_phases(s->o);
-		w = s->o->ops->to_wire(s->test, s->o);
-		ret = gd_oob_send(&s->oob, GD_FRAME_TEST, w);
-		json_object_put(w);
-		return ret ? ret : gd_oob_recv(&s->oob, GD_FRAME_ACCEPT, NULL);
-	}
-	ret = gd_oob_recv(&s->oob, GD_FRAME_TEST, &w);
-	if (ret)
-		return ret;
-	ret = gd_session_adopt(s, w, field, sizeof(field), ours, theirs,
-			       sizeof(ours));
-	json_object_put(w);
-	if (ret) {
-		struct json_object *r = json_object_new_object();
-
-		json_object_object_add(r, "field",
-				       json_object_new_string(field));
-		json_object_object_add(r, "local",
-				       json_object_new_string(ours));
-		json_object_object_add(r, "peer",
-				       json_object_new_string(theirs));
-		json_object_object_add(r, "message",
-				       json_object_new_string(gd_err_msg()));
-		gd_oob_send(&s->oob, GD_FRAME_REJECT, r);
-		json_object_put(r);
-		return ret;
-	}
-	return gd_oob_send(&s->oob, GD_FRAME_ACCEPT, NULL);
-}
-
-/*
- * A server waits for its client as long as it takes, like perftest; a
- * connection that fails the handshake (silent past --handshake-timeout,
- * garbage, another test or version, a request over a limit) is closed with
- * one line and the next one is awaited. The first valid client is the run.
- */
-static int gd_serve_loop(struct gd_session *s, int listen_fd,
-			 struct json_object *own)
-{
-	const struct gd_opts *o = s->o;
-	int ret;
-
-	for (;;) {
-		s->oob.timeout_ms = GD_SERVER_ACCEPT_WAIT_MS;
-		ret = gd_oob_accept_fd(&s->oob, listen_fd);
-		if (ret)
-			return ret;
-		s->oob.timeout_ms = (int)(o->handshake_timeout_s * 1000);
-		gd_stop_during("setting up the test with peer %s",
-			       s->oob.peer_name);
-		ret = gd_session_handshake(s);
-		s->oob.timeout_ms = (int)o->oob_timeout_ms;
-		/* --loopback: the one client is this process's other half */
-		if (o->loopback ||
-		    !gd_limits_next_client(ret, gd_stop_signal()))
-			return ret;
-		if (ret == -ETIMEDOUT)
-			gd_report_notice(
-				"%s: closed the connection from %s: no hello%s test within %" PRIu64
-				" s (--handshake-timeout); waiting for the next client",
-				s->test->name, s->oob.peer_name,
-				s->auth.on ? ", proof of the key and" : " and",
-				o->handshake_timeout_s);
-		else
-			gd_report_notice(
-				"%s: closed the connection from %s: %s; waiting for the next client",
-				s->test->name, s->oob.peer_name, gd_err_msg());
-		gd_oob_close(&s->oob);
-		gd_err_clear();
-		ret = o->ops->restore(s->test, s->o, own);
-		if (ret)
-			return ret;
-		gd_stop_during("waiting for a client on port %" PRIu64,
-			       o->tcp_port);
-	}
-}
-
-static int gd_serve_first_valid(struct gd_session *s, int listen_fd)
-{
-	const struct gd_opts *o = s->o;
-	struct json_object *own = o->ops->to_wire(s->test, o);
-	int ret = gd_serve_loop(s, listen_fd, own);
-
-	json_object_put(own);
-	return ret;
-}
+#include "engine/serve.h"
 
 static int gd_connect_oob(struct gd_session *s)
 {
 	struct gd_opts *o = s->o;
 	int ret;
-
-	const char *host = !o->loopback	  ? o->bind_addr
-			   : o->ipv6_addr ? GD_LOOPBACK_IPV6
-					  : GD_LOOPBACK_IPV4;
-	int listen_fd;
 
 	gd_oob_init(&s->oob, (int)o->oob_timeout_ms);
 	s->oob.bind_host = o->bind_addr;
@@ -239,28 +41,11 @@ static int gd_connect_oob(struct gd_session *s)
 	ret = gd_session_auth_prepare(s);
 	if (ret)
 		return ret;
-	if (!s->is_server) {
-		gd_stop_during("connecting to %s port %" PRIu64, o->server_host,
-			       o->tcp_port);
-		return gd_oob_connect(&s->oob, o->server_host,
-				      (uint16_t)o->tcp_port);
-	}
-	ret = gd_oob_listen_af(host, (uint16_t)o->tcp_port, s->oob.family,
-			       &listen_fd);
-	if (ret)
-		return ret;
-	gd_stop_during("waiting for a client on port %" PRIu64, o->tcp_port);
-	gd_report_status(
-		s->rep,
-		" Waiting for client on %s%sport %" PRIu64
-		" (%s%s%s, the test travels from the client; %s may run one within this server's limits)...",
-		o->bind_addr ? o->bind_addr : "", o->bind_addr ? " " : "",
-		o->tcp_port, s->test->name, s->ready[0] ? " on " : "", s->ready,
-		s->auth.on ? "only a client with this server's key (--auth-key)"
-			   : "anyone who can reach this port");
-	ret = gd_serve_first_valid(s, listen_fd);
-	close(listen_fd);
-	return ret;
+	if (s->is_server)
+		return gd_session_serve(s);
+	gd_stop_during("connecting to %s port %" PRIu64, o->server_host,
+		       o->tcp_port);
+	return gd_oob_connect(&s->oob, o->server_host, (uint16_t)o->tcp_port);
 }
 
 /* cuda:near, cuda:far: the device the GPU-to-NIC map of this side's
@@ -736,13 +521,6 @@ static int gd_setup_verbs(struct gd_session *s, char *cm_ip, size_t len)
 	if (!ret && s->is_server)
 		ret = gd_cm_listen(&s->cm, cm_ip, (uint16_t)(o->tcp_port + 1));
 	return ret;
-}
-
-int gd_session_handshake(struct gd_session *s)
-{
-	int ret = gd_hello(s);
-
-	return ret ? ret : gd_exchange_test(s);
 }
 
 int gd_session_setup(struct gd_session *s)

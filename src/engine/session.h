@@ -149,11 +149,16 @@ struct gd_session {
 	bool picked[GD_PLACE_COUNT];
 	/* --precision, server: the announcement gd_step_follow took */
 	struct json_object *announced;
+	/* server, --persist: the listen socket the loop keeps across
+	 * clients (serve.c neither opens nor closes it) */
+	bool listen_kept;
+	int listen_fd;
+	bool client_seen; /* server: a client connected to this run */
 };
 
 /* session.c: setup and teardown of everything before the steps.
- * gd_session_handshake: hello and test description (accept or reject)
- * over an already connected s->oob; no RDMA device involved. */
+ * gd_session_handshake (handshake.c): hello and test description (accept
+ * or reject) over an already connected s->oob; no RDMA device involved. */
 int gd_session_handshake(struct gd_session *s);
 /* Client: the --phases a run without one gets (HH and each device memory
  * against itself), set in @o before the test travels. */
@@ -212,6 +217,9 @@ struct gd_step {
 	bool initiator;
 	bool target;
 	const char *phase; /* its phase's name, for what the loops print */
+	/* another thread reads the side channel (bidirectional receive):
+	 * the sending loop leaves it alone */
+	bool oob_elsewhere;
 };
 /* The measured loops: ops_bw.c and ops_lat.c. */
 int gd_bw_initiate(struct gd_step *st, struct gd_step_result *r);

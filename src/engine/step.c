@@ -407,14 +407,18 @@ static int gd_step_bidir_recv(struct gd_step_ctx *c, struct gd_step_result *r,
 	pthread_t tid;
 	int ret;
 
+	st->oob_elsewhere = true;
 	ret = pthread_create(&tid, NULL, gd_recv_thread_main, &t);
-	if (ret)
+	if (ret) {
+		st->oob_elsewhere = false;
 		return gd_err(-ret, "cannot start the receive thread: %s",
 			      strerror(ret));
+	}
 	ret = gd_bw_initiate(st, r);
 	if (gd_send_done(st->s, r->msgs_done, ret) && !ret)
 		ret = gd_err_code();
 	pthread_join(tid, NULL);
+	st->oob_elsewhere = false;
 	*received = t.received;
 	if (!ret && t.ret)
 		ret = gd_err(t.ret, "%s", t.msg);

@@ -214,6 +214,10 @@ bool gd_report_notice_covers(const char *text);
  */
 void gd_report_status(struct gd_report *rep, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* The same line outside any run's report (--persist's waiting line between
+ * clients): stdout, or stderr when @json_to_stdout (--out_json_file=-). */
+void gd_report_status_line(bool json_to_stdout, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 /*
  * The run's error, printed once as "@who: error: @msg" (gd_report_notice)
  * and, when @rep is not NULL, recorded in its document

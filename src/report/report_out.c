@@ -84,19 +84,33 @@ void gd_report_notice(const char *fmt, ...)
 	gd_notice_remember(line);
 }
 
+static void gd_status_to(FILE *f, const char *fmt, va_list ap)
+{
+	gd_progress_clear();
+	vfprintf(f, fmt, ap);
+	fputc('\n', f);
+	/* a script waiting for the line reads a pipe, which stdio buffers */
+	fflush(f);
+}
+
 void gd_report_status(struct gd_report *rep, const char *fmt, ...)
 {
 	va_list ap;
 
 	if (!rep || !rep->text)
 		return;
-	gd_progress_clear();
 	va_start(ap, fmt);
-	vfprintf(rep->text, fmt, ap);
+	gd_status_to(rep->text, fmt, ap);
 	va_end(ap);
-	fputc('\n', rep->text);
-	/* a script waiting for the line reads a pipe, which stdio buffers */
-	fflush(rep->text);
+}
+
+void gd_report_status_line(bool json_to_stdout, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	gd_status_to(json_to_stdout ? stderr : stdout, fmt, ap);
+	va_end(ap);
 }
 
 void gd_report_error(struct gd_report *rep, const char *who, int err,

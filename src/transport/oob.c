@@ -220,6 +220,21 @@ int gd_oob_accept(struct gd_oob *oob, const char *bind_host, uint16_t port)
 	return rc;
 }
 
+int gd_oob_wait_client(int listen_fd)
+{
+	int rc;
+
+	do
+		rc = gd_oob_wait_fd(listen_fd, POLLIN,
+				    gd_oob_now_ms() + 3600 * 1000);
+	while (rc == -ETIMEDOUT);
+	if (rc && rc != -EINTR)
+		return gd_err(rc,
+			      "side channel: waiting for a client failed: %s",
+			      strerror(-rc));
+	return rc;
+}
+
 /* One non-blocking connect attempt bounded by the deadline, from @src when
  * given (the first of its addresses in @ai's family): fd or -errno. */
 static int gd_connect_once(const struct addrinfo *ai,

@@ -98,6 +98,10 @@ int gd_oob_listen(const char *bind_host, uint16_t port, int *listen_fd);
 int gd_oob_listen_af(const char *bind_host, uint16_t port, int family,
 		     int *listen_fd);
 int gd_oob_accept_fd(struct gd_oob *oob, int listen_fd);
+/* Wait, as long as it takes, until a connection is pending on @listen_fd
+ * (0) or SIGINT/SIGTERM came (-EINTR, nothing recorded): --persist waits
+ * so between clients, accepting nothing yet. */
+int gd_oob_wait_client(int listen_fd);
 /* Client: connect with retry until timeout_ms (the server may start later). */
 int gd_oob_connect(struct gd_oob *oob, const char *host, uint16_t port);
 /* Wrap an already connected socket (tests use socketpair). */
@@ -150,11 +154,14 @@ static inline void gd_oob_alive(struct gd_oob *oob)
 			      memory_order_relaxed);
 }
 /*
- * For loops that wait on the fabric, not on the side channel (ping-pong
- * latency): read the heartbeats waiting on the socket, never any other
- * frame (that one stays for its reader), and say whether the peer was heard
+ * For loops that wait on the fabric, not on the side channel (the measured
+ * loops): read the heartbeats waiting on the socket, never any other frame
+ * (that one stays for its reader), and say whether the peer was heard
  * within @within_ms. A healthy peer whose CPU is busy still beats; one that
- * is gone does not. -errno when the socket failed or the peer closed it.
+ * is gone does not. -errno when the socket failed or the peer closed it,
+ * and the peer's own failure when it sent an ERROR frame (a server that
+ * stopped the run at --max-time, an interrupted peer): the loop ends then,
+ * not at its silence limit. Only the thread that reads the side channel.
  */
 int gd_oob_heard_within(struct gd_oob *oob, int within_ms, bool *heard);
 /* Send one whole frame without marking the caller alive (the beat thread). */

@@ -345,12 +345,17 @@ int gd_oob_heard_within(struct gd_oob *oob, int within_ms, bool *heard)
 				oob->peer_name);
 		if (n < (ssize_t)sizeof(hdr_buf) ||
 		    gd_frame_decode_header(hdr_buf, sizeof(hdr_buf), &hdr) ||
-		    hdr.type != GD_FRAME_BEAT)
+		    (hdr.type != GD_FRAME_BEAT && hdr.type != GD_FRAME_ERROR))
 			break; /* not (yet) a whole beat: leave it */
-		rc = gd_oob_read_frame(oob, GD_FRAME_BEAT, oob->timeout_ms,
-				       &hdr, &obj);
+		rc = gd_oob_read_frame(oob, hdr.type, oob->timeout_ms, &hdr,
+				       &obj);
 		if (rc)
 			return rc;
+		/* the peer failed (or was stopped): nothing it would
+		 * still send is worth waiting for */
+		if (hdr.type == GD_FRAME_ERROR)
+			return gd_oob_peer_failed(oob, hdr.type, obj,
+						  GD_FRAME_BEAT);
 		json_object_put(obj);
 	}
 	*heard = gd_oob_now_ms() - oob->heard_ms < within_ms;

@@ -112,6 +112,24 @@ int gd_out_file_atomic(const char *opt, const char *path, const char *text)
 	return ret;
 }
 
+const char *gd_out_numbered(const char *path, unsigned int n, char *buf,
+			    size_t len)
+{
+	const char *base = strrchr(path, '/'), *dot;
+	int used;
+
+	if (!strcmp(path, "-"))
+		return path;
+	base = base ? base + 1 : path;
+	/* a leading dot is a hidden file's name, not an extension */
+	dot = strrchr(base, '.');
+	if (!dot || dot == base)
+		dot = path + strlen(path);
+	used = snprintf(buf, len, "%.*s-%04u%s", (int)(dot - path), path, n,
+			dot);
+	return used < 0 || (size_t)used >= len ? path : buf;
+}
+
 int gd_out_exit(const char *prog, int status)
 {
 	int err = 0, failed;

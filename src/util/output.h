@@ -38,6 +38,15 @@ int gd_out_file(const char *opt, const char *path, const char *text);
 int gd_out_file_atomic(const char *opt, const char *path, const char *text);
 
 /*
+ * @path with @n before its extension, zero-padded to 4 digits so that the
+ * files sort in order ("out/run.json", 3: "out/run-0003.json"; "run":
+ * "run-0003"), written to @buf; '-' (stdout) stays '-'. Returns @buf, or
+ * @path itself when it is '-' or does not fit.
+ */
+const char *gd_out_numbered(const char *path, unsigned int n, char *buf,
+			    size_t len);
+
+/*
  * main's last call: stdout flushed. When that or an earlier write to stdout
  * failed, "@prog: error writing '-': reason" goes to stderr (unless
  * gd_out_close() already recorded it) and the result is 1, or @status when

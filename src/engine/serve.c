@@ -1,0 +1,133 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+/*
+ * The server's side channel: listen, say who may run a test, and take the
+ * first connection whose handshake succeeds; the others are closed with one
+ * line each while the server goes on waiting.
+ */
+#include <config.h>
+
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <sys/socket.h>
+
+#include "engine/limits.h"
+#include "engine/serve.h"
+#include "util/error.h"
+#include "util/stop.h"
+
+#define GD_SERVER_ACCEPT_WAIT_MS (INT_MAX / 2)
+
+int gd_serve_listen(const struct gd_opts *o, int *fd)
+{
+	const char *host = !o->loopback	  ? o->bind_addr
+			   : o->ipv6_addr ? GD_LOOPBACK_IPV6
+					  : GD_LOOPBACK_IPV4;
+
+	return gd_oob_listen_af(host, (uint16_t)o->tcp_port,
+				o->ipv6_addr ? AF_INET6 : AF_UNSPEC, fd);
+}
+
+void gd_serve_waiting_text(const struct gd_test *test, const struct gd_opts *o,
+			   const char *ready, unsigned int client_no, char *buf,
+			   size_t len)
+{
+	char nth[32] = "";
+
+	if (client_no)
+		snprintf(nth, sizeof(nth), " %u", client_no);
+	snprintf(
+		buf, len,
+		" Waiting for client%s on %s%sport %" PRIu64
+		" (%s%s%s, the test travels from the client; %s may run one within this server's limits)...",
+		nth, o->bind_addr ? o->bind_addr : "", o->bind_addr ? " " : "",
+		o->tcp_port, test->name, ready[0] ? " on " : "", ready,
+		o->auth_key
+			? "only a client with this server's key (--auth-key)"
+			: "anyone who can reach this port");
+}
+
+/*
+ * A server waits for its client as long as it takes, like perftest; a
+ * connection that fails the handshake (silent past --handshake-timeout,
+ * garbage, another test or version, a request over a limit) is closed with
+ * one line and the next one is awaited. The first valid client is the run.
+ */
+static int gd_serve_loop(struct gd_session *s, int listen_fd,
+			 struct json_object *own)
+{
+	const struct gd_opts *o = s->o;
+	int ret;
+
+	for (;;) {
+		s->oob.timeout_ms = GD_SERVER_ACCEPT_WAIT_MS;
+		ret = gd_oob_accept_fd(&s->oob, listen_fd);
+		if (ret)
+			return ret;
+		s->client_seen = true;
+		s->oob.timeout_ms = (int)(o->handshake_timeout_s * 1000);
+		gd_stop_during("setting up the test with peer %s",
+			       s->oob.peer_name);
+		ret = gd_session_handshake(s);
+		s->oob.timeout_ms = (int)o->oob_timeout_ms;
+		/* --loopback: the one client is this process's other half */
+		if (o->loopback ||
+		    !gd_limits_next_client(ret, gd_stop_signal()))
+			return ret;
+		if (ret == -ETIMEDOUT)
+			gd_report_notice(
+				"%s: closed the connection from %s: no hello%s test within %" PRIu64
+				" s (--handshake-timeout); waiting for the next client",
+				s->test->name, s->oob.peer_name,
+				s->auth.on ? ", proof of the key and" : " and",
+				o->handshake_timeout_s);
+		else
+			gd_report_notice(
+				"%s: closed the connection from %s: %s; waiting for the next client",
+				s->test->name, s->oob.peer_name, gd_err_msg());
+		gd_oob_close(&s->oob);
+		gd_err_clear();
+		ret = o->ops->restore(s->test, s->o, own);
+		if (ret)
+			return ret;
+		gd_stop_during("waiting for a client on port %" PRIu64,
+			       o->tcp_port);
+	}
+}
+
+static int gd_serve_first_valid(struct gd_session *s, int listen_fd)
+{
+	const struct gd_opts *o = s->o;
+	struct json_object *own = o->ops->to_wire(s->test, o);
+	int ret = gd_serve_loop(s, listen_fd, own);
+
+	json_object_put(own);
+	return ret;
+}
+
+int gd_session_serve(struct gd_session *s)
+{
+	const struct gd_opts *o = s->o;
+	char line[1024];
+	int listen_fd, ret;
+
+	if (s->listen_kept) {
+		/* --persist: its loop said who it waits for */
+		gd_stop_during("waiting for a client on port %" PRIu64,
+			       o->tcp_port);
+		return gd_serve_first_valid(s, s->listen_fd);
+	}
+	ret = gd_serve_listen(o, &listen_fd);
+	if (ret)
+		return ret;
+	gd_stop_during("waiting for a client on port %" PRIu64, o->tcp_port);
+	gd_serve_waiting_text(s->test, o, s->ready, 0, line, sizeof(line));
+	gd_report_status(s->rep, "%s", line);
+	ret = gd_serve_first_valid(s, listen_fd);
+	close(listen_fd);
+	return ret;
+}
