@@ -444,7 +444,7 @@ static void check8(const struct case8 *c, const struct rates *r)
 	if (lowest <= 0.9 * FLOOR || (c->slow_mask && c->slow_cv <= 0.05))
 		assert_true(r->not_below * 100 <= r->trials * 5);
 	/* false "slower" at the floor, per run */
-	if (lowest >= FLOOR && c->model != N8_ROUND_AR)
+	if (lowest >= FLOOR)
 		assert_true(r->slower * 1000 <= r->trials * 25);
 }
 
@@ -561,7 +561,7 @@ static void run_adaptive(struct case8 *c, uint64_t seed, bool assert_aa)
 	if (c->slow_mask || c->rest_ratio <= 0.9 * FLOOR)
 		assert_true(ad.not_below * 1000 <=
 			    fx.not_below * 1000 + fx.trials * 10);
-	if (c->rest_ratio == FLOOR && !c->slow_mask && c->model != N8_ROUND_AR)
+	if (c->rest_ratio == FLOOR && !c->slow_mask)
 		assert_true(ad.slower * 1000 <=
 			    fx.slower * 1000 + fx.trials * 10);
 	/* two identical paths at 5% noise: decided "not below" */

@@ -27,9 +27,9 @@
 #define GD_EV_MAX_ROUNDS 64
 
 const char gd_evidence_method[] =
-	"per device phase and direction, the sizes judged in three bands (at most 4 KiB, 4-64 KiB, at least 64 KiB): with two or more rounds, each band's paired log-ratio t-interval over rounds (each round, a block of time, gives the mean over the band's sizes of log(device/HH); its spread shrunk towards the band's sizes' spread over rounds / sqrt(sizes), 2 prior degrees of freedom), and each size's t-test over its rounds with its own spread shrunk towards its band's (2 prior degrees of freedom); with one round, each band's t-interval over its sizes; slower when a band, a size or a contiguous run of sizes (every segment scanned wherever it starts, Bonferroni over them, its spread from its sizes' pooled spreads and their correlation within a round) lies below the floor at the Holm-adjusted level (half to the bands, a quarter to the sizes, a quarter to the segments, then across the run's assessments, 2.5%), naming the segment furthest below; not below when every judged size's own 95% lower bound clears the floor, its spread pooled only with sizes of like noise (neighbours' median log variance within a factor 4, and its own variance agreeing with the pool's by an F test); else inconclusive, naming the undecided sizes";
+	"per device phase and direction, the sizes judged in three bands (at most 4 KiB, 4-64 KiB, at least 64 KiB): with two or more rounds, each band's paired log-ratio t-interval over rounds (each round, a block of time, gives the mean over the band's sizes of log(device/HH); its spread shrunk towards what the band's sizes' spreads and their correlation within a round say, 2 prior degrees of freedom), and each size's t-test over its rounds with its own spread shrunk towards its band's (2 prior degrees of freedom); with one round, each band's t-interval over its sizes; slower when a band, a size or a contiguous run of sizes (every segment scanned wherever it starts, Bonferroni over them, its spread from its sizes' pooled spreads and their correlation within a round) lies below the floor at the Holm-adjusted level (a quarter to the bands, three eighths to the sizes, three eighths to the segments, then across the run's assessments, 2.5%), each interval widened for correlated rounds, naming the segment furthest below; not below when every judged size's own 95% lower bound clears the floor, its spread pooled only with sizes of like noise (neighbours' median log variance within a factor 4, and its own variance agreeing with the pool's by an F test); else inconclusive, naming the undecided sizes";
 const char gd_evidence_assumptions[] =
-	"rounds are blocks of time, alike and independent (the lag-1 autocorrelation of the rounds is reported; from 6 rounds an interval is widened by sqrt((1+rho)/(1-rho)) and refused above 0.5); log-ratios are close to normal; with one round, a band's sizes stand in for repeats";
+	"rounds are blocks of time, alike; from 5 rounds their correlation is read (a drift a round's sizes share, and the lag-1 correlation of neighbouring rounds for a size's own noise and for that drift, each pooled over the sizes and bias-corrected) and every interval for \"slower\" is widened by it, never refused; a drift that stays through every round of a run cannot be told from a slowdown; log-ratios are close to normal; with one round, a band's sizes stand in for repeats";
 
 #define GD_EV_MAX_ASSESS 32
 
@@ -356,6 +356,8 @@ static struct json_object *gd_ev_band_json(const struct gd_assess_band *bd)
 			       json_object_new_double(bd->p_not_below));
 	json_object_object_add(j, "holm_p", json_object_new_double(bd->holm_p));
 	json_object_object_add(j, "autocorrelation", gd_dbl_or_null(bd->rho));
+	json_object_object_add(j, "correlation_widen",
+			       json_object_new_double(bd->widen));
 	json_object_object_add(j, "detectable_ratio",
 			       gd_dbl_or_null(bd->detectable_ratio));
 	return j;
@@ -432,6 +434,26 @@ static struct json_object *gd_ev_judged_json(const struct gd_ev_out *o)
 	return j;
 }
 
+/* The correlation model every "slower" interval was widened by. */
+static struct json_object *gd_ev_corr_json(const struct gd_assess_corr *c)
+{
+	struct json_object *j = json_object_new_object();
+
+	json_object_object_add(j, "within_round",
+			       json_object_new_double(c->within));
+	json_object_object_add(j, "lag1_own",
+			       json_object_new_double(c->rho_own));
+	json_object_object_add(j, "lag1_shared",
+			       json_object_new_double(c->rho_shared));
+	json_object_object_add(j, "widen_own",
+			       json_object_new_double(c->f_own));
+	json_object_object_add(j, "widen_shared",
+			       json_object_new_double(c->f_shared));
+	json_object_object_add(j, "from_rounds",
+			       json_object_new_int(GD_ASSESS_CORR_MIN_ROUNDS));
+	return j;
+}
+
 static void gd_ev_json_decision(struct json_object *j,
 				const struct gd_assessment *a)
 {
@@ -453,6 +475,7 @@ static void gd_ev_json_decision(struct json_object *j,
 	json_object_object_add(j, "alpha",
 			       json_object_new_double(GD_ASSESS_ALPHA));
 	json_object_object_add(j, "autocorrelation", gd_dbl_or_null(a->rho));
+	json_object_object_add(j, "correlation", gd_ev_corr_json(&a->corr));
 }
 
 static struct json_object *gd_ev_json(const struct gd_ev_out *o, bool lat)

@@ -103,34 +103,44 @@ static unsigned int gd_band_reps(const struct gd_assess_ctx *c,
 }
 
 /*
+ * The variance of a mean over the band's sizes in one round, as its sizes'
+ * spreads over rounds and their correlation within a round say (@f: with
+ * the correlation model's factors for neighbouring rounds, else without).
+ */
+static double gd_band_model_var(const struct gd_assessment *a, unsigned int b,
+				bool f)
+{
+	double v = 0, sq = 0, m = 0;
+
+	for (unsigned int z = 0; z < a->sizes; z++)
+		if (a->st[z].band == b && a->st[z].n >= 2) {
+			v += a->st[z].sd * a->st[z].sd;
+			sq += a->st[z].sd;
+			m++;
+		}
+	if (!m)
+		return NAN;
+	if (f)
+		return gd_assess_corr_var(&a->corr, v, sq, m);
+	return ((1 - a->corr.within) * v + a->corr.within * sq * sq) / (m * m);
+}
+
+/*
  * The spread of a band's round figures, moderated: a few rounds give it
  * with very few degrees of freedom, so it is shrunk towards what the
- * band's sizes say a round's mean over k of them varies by (their pooled
- * spread over rounds / sqrt(k)), with GD_ASSESS_PRIOR_DF prior degrees of
- * freedom, never floored at it. The sizes' own spread over rounds already
- * holds whatever a round shares; @ci's df grows by the prior's.
+ * band's sizes say a round's mean over them varies by (their spreads and
+ * their correlation within a round), with GD_ASSESS_PRIOR_DF prior degrees
+ * of freedom, never floored at it; @ci's df grows by the prior's.
  */
 static double gd_band_sd(const struct gd_assessment *a, unsigned int b,
 			 struct gd_log_ci *ci)
 {
-	double ss = 0, k = 0, v;
-	unsigned int df = 0, d0 = GD_ASSESS_PRIOR_DF;
+	double target = gd_band_model_var(a, b, false), v;
+	unsigned int d0 = GD_ASSESS_PRIOR_DF;
 
-	if (!a->band[b].by_rounds)
+	if (!a->band[b].by_rounds || !(target >= 0))
 		return ci->sd_log;
-	for (unsigned int z = 0; z < a->sizes; z++) {
-		if (a->st[z].band != b)
-			continue;
-		k += (double)a->st[z].n / ci->n;
-		if (a->st[z].n < 2)
-			continue;
-		ss += a->st[z].sd * a->st[z].sd * (a->st[z].n - 1);
-		df += a->st[z].n - 1;
-	}
-	if (!df || !(k > 0))
-		return ci->sd_log;
-	v = (d0 * ss / df / k + ci->df * ci->sd_log * ci->sd_log) /
-	    (d0 + ci->df);
+	v = (d0 * target + ci->df * ci->sd_log * ci->sd_log) / (d0 + ci->df);
 	ci->df += d0;
 	return sqrt(v);
 }
@@ -138,28 +148,32 @@ static double gd_band_sd(const struct gd_assessment *a, unsigned int b,
 /*
  * A band's interval and one-sided p-values against the floor. Rounds are
  * blocks of time: when neighbouring ones are correlated the t-interval is
- * too narrow by sqrt((1 + rho) / (1 - rho)), so it is widened by that
- * much, and refused when rho is high (an interval would still mislead).
+ * too narrow, so it is widened by the correlation model's factor for the
+ * band's sizes (assess_corr.h), never refused.
  */
 static void gd_band(struct gd_assess_ctx *c, struct gd_assessment *a,
 		    unsigned int b)
 {
 	struct gd_assess_band *bd = &a->band[b];
 	unsigned int n = gd_band_reps(c, a, b, &bd->by_rounds);
-	double t, half, widen = 1;
+	double t, half, plain, widened;
 
 	bd->rho = bd->by_rounds ? gd_lag1(c->m, n) : NAN;
+	bd->widen = 1;
 	gd_log_ci(c->m, n, GD_INFER_CONFIDENCE, &bd->ci);
 	if (bd->ci.n < 2 || !(bd->ci.sd_log >= 0))
 		return;
-	if (n >= GD_ASSESS_RHO_MIN_ROUNDS && bd->rho > GD_ASSESS_RHO_HIGH) {
-		a->reason = "neighbouring rounds are correlated";
-		return;
-	}
-	if (n >= GD_ASSESS_RHO_MIN_ROUNDS && bd->rho > 0)
-		widen = sqrt((1 + bd->rho) / (1 - bd->rho));
+	plain = gd_band_model_var(a, b, false);
+	widened = gd_band_model_var(a, b, true);
+	if (bd->by_rounds && plain > 0 && widened > plain)
+		bd->widen = widened / plain;
+	/* correlated rounds also tell less about the spread: its degrees of
+	 * freedom shrink by the same factor (at least one) */
+	if (bd->widen > 1)
+		bd->ci.df = (unsigned int)fmax(1, floor(bd->ci.df / bd->widen));
 	bd->decided = true;
-	bd->se_log = widen * gd_band_sd(a, b, &bd->ci) / sqrt((double)n);
+	bd->se_log =
+		sqrt(bd->widen) * gd_band_sd(a, b, &bd->ci) / sqrt((double)n);
 	half = gd_t_quantile(GD_INFER_CONFIDENCE, bd->ci.df) * bd->se_log;
 	bd->ci.lo = exp(bd->ci.mean_log - half);
 	bd->ci.hi = exp(bd->ci.mean_log + half);
@@ -171,6 +185,13 @@ static void gd_band(struct gd_assess_ctx *c, struct gd_assessment *a,
 		bd->p_slower = bd->ci.mean_log < c->lf ? 0 : 1;
 		bd->p_not_below = bd->ci.mean_log >= c->lf ? 0 : 1;
 	}
+}
+
+/* A size's variance factor for correlated rounds: its own noise's and its
+ * share of the drift a round's sizes share (assess_corr.h). */
+static double gd_size_widen(const struct gd_assessment *a)
+{
+	return gd_assess_corr_var(&a->corr, 1, 1, 1);
 }
 
 /*
@@ -204,7 +225,7 @@ static void gd_sizes_slower(struct gd_assess_ctx *c, struct gd_assessment *a)
 			       : 0;
 		v = (d0 * pool + own * s->sd * s->sd) / (d0 + own);
 		s->df = d0 + own;
-		s->sd_mod = sqrt(v);
+		s->sd_mod = sqrt(v * gd_size_widen(a));
 		a->tests++;
 		if (!(s->sd_mod > 0)) {
 			s->p_slower = s->mean < c->lf ? 0 : 1;
@@ -300,15 +321,15 @@ static void gd_size_spread(const struct gd_assessment *a, const int *idx,
 static unsigned int gd_size_need(const struct gd_assess_size *s, double lf,
 				 double conf)
 {
-	double gap = fabs(s->mean - lf), n = s->n + 1;
+	double gap = fabs(s->mean - lf), n = s->n + 1, sd = s->sd_nb;
 	unsigned int pool = s->df_nb - (s->n - 1);
 
-	if (!(s->sd_nb > 0))
+	if (!(sd > 0))
 		return s->n + 1;
 	for (int i = 0; i < 3 && n < GD_ASSESS_REPEATS_CAP; i++) {
 		double q = gd_t_quantile(conf, pool + (unsigned int)n - 1);
 
-		n = ceil(q * q * s->sd_nb * s->sd_nb / (gap * gap));
+		n = ceil(q * q * sd * sd / (gap * gap));
 		if (n <= s->n)
 			n = s->n + 1;
 	}
@@ -434,9 +455,11 @@ static void gd_assess_init(struct gd_assessment *a)
 	a->p_slower = a->p_slower_run = a->p_not_below = 1;
 	a->family = 1;
 	gd_assess_segment_init(&a->seg);
+	a->corr.f_own = a->corr.f_shared = 1;
 	for (unsigned int b = 0; b < GD_ASSESS_BANDS; b++) {
 		a->band[b].ci.ratio = a->band[b].ci.lo = NAN;
 		a->band[b].ci.hi = a->band[b].rho = NAN;
+		a->band[b].widen = 1;
 		a->band[b].p_slower = a->band[b].p_not_below = 1;
 		a->band[b].holm_p = 1;
 	}
@@ -467,6 +490,7 @@ int gd_assess_seq(const double *d, const double *size_bytes,
 	ret = gd_assess_setup(&c, a, size_bytes, floor);
 	if (!ret && c.nsz) {
 		gd_overall(&c, a);
+		gd_assess_corr(d, rounds, sizes, a, &a->corr);
 		for (unsigned int b = 0; b < GD_ASSESS_BANDS; b++) {
 			for (unsigned int z = 0; z < c.nsz; z++) {
 				if (a->st[z].band != b)

@@ -5,8 +5,9 @@
  * (gd_report), on a plain matrix of log speed ratios, rounds (blocks of
  * time) by sizes. "Not below" needs every size's own 95% lower bound to
  * clear the floor; "slower" is shown by a band (<= 4 KiB, 4-64 KiB,
- * >= 64 KiB) or a size, Holm-corrected. A size's spread is moderated only
- * towards sizes of like noise, so no size can hide another.
+ * >= 64 KiB), a size or a run of sizes, Holm-corrected, each interval
+ * widened for correlated rounds (assess_corr.h). A size's spread is moderated
+ * only towards sizes of like noise, so no size can hide another.
  * gd_assess_run() corrects "slower" across a run's assessments.
  */
 #ifndef GD_ASSESS_H
@@ -15,6 +16,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "util/assess_corr.h"
 #include "util/assess_segment.h"
 #include "util/infer.h"
 
@@ -45,11 +47,6 @@
 #define GD_ASSESS_POOL_REACH 2
 #define GD_ASSESS_POOL_LOW 0.025
 #define GD_ASSESS_POOL_HIGH 0.001
-/* Lag-1 autocorrelation of the rounds: acted on from this many rounds
- * (fewer give no usable estimate); above GD_ASSESS_RHO_HIGH a band has
- * no interval, between 0 and it the interval is widened. */
-#define GD_ASSESS_RHO_MIN_ROUNDS 6
-#define GD_ASSESS_RHO_HIGH 0.5
 
 enum gd_decision {
 	GD_DECISION_INCONCLUSIVE,
@@ -63,10 +60,11 @@ struct gd_assess_band {
 	unsigned int sizes;	   /* with a figure */
 	double lo_bytes, hi_bytes; /* smallest and largest of them */
 	bool by_rounds;
-	bool decided;		 /* has an interval (enough replicates, rho) */
-	struct gd_log_ci ci;	 /* 95%, two-sided, widened for rho */
+	bool decided;		 /* has an interval (enough replicates) */
+	struct gd_log_ci ci;	 /* 95%, two-sided, widened (assess_corr.h) */
 	double se_log;		 /* standard error of ci.mean_log */
 	double rho;		 /* lag-1 autocorrelation of rounds; NAN */
+	double widen;		 /* its variance's factor for correlation */
 	double p_slower;	 /* one-sided, "at or above the floor" */
 	double p_not_below;	 /* one-sided, "below the floor" */
 	double holm_p;		 /* p_slower adjusted within the run */
@@ -102,6 +100,7 @@ struct gd_assessment {
 	struct gd_assess_band band[GD_ASSESS_BANDS];
 	unsigned int nbands, bands_decided;
 	struct gd_assess_segment seg; /* where the curves part */
+	struct gd_assess_corr corr;   /* how rounds and sizes correlate */
 	double rho; /* largest lag-1 autocorrelation of any band; NAN */
 	/* slower: the assessment's p-value (Holm within it: half of the
 	 * level to the bands, half to the sizes) and after the run's Holm */

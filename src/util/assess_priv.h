@@ -8,7 +8,8 @@
 
 #include "util/assess.h"
 
-/* Holm within @a (half the level to the bands, half to the sizes), then
+/* Holm within @a (a quarter of the level to the bands, three eighths to
+ * the sizes and to the segments each), then
  * the decision as if @a were the run's only assessment. */
 void gd_assess_combine(struct gd_assessment *a);
 

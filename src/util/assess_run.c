@@ -117,17 +117,32 @@ static void gd_flag(struct gd_assessment *a, double mult, double share)
 	}
 }
 
-/* The "slower" family's split of the level: half to the bands, half to
- * the sizes, and that half shared with the segments (assess_segment.h),
- * so that the bands keep their power for a slowdown at every size. */
+/* The part of the "slower" level the bands get: a quarter beside the
+ * sizes and segments (three eighths each), all of it alone. Bands find a
+ * slowdown at every size with the most power, but they also feel most of
+ * a drift that every size of a round shares, and one that stays through
+ * every round of a run cannot be told from a slowdown: the quarter keeps
+ * the rate at the floor within GD_ASSESS_ALPHA under round-shared AR(1)
+ * 0.5 (tests/assess_sim_test.c). */
+static double gd_part_bands(const struct gd_assessment *a)
+{
+	return !a->bands_decided ? 0 : a->tests ? 0.25 : 1;
+}
+
 static double gd_share(const struct gd_assessment *a)
 {
-	return a->bands_decided && a->tests ? 2 : 1;
+	double part = gd_part_bands(a);
+
+	return part > 0 ? 1 / part : 1;
 }
 
 static double gd_share_sizes(const struct gd_assessment *a)
 {
-	return gd_share(a) * (a->seg.tested ? 2 : 1);
+	double rest = 1 - gd_part_bands(a);
+
+	if (!(rest > 0))
+		return 1;
+	return (a->seg.tested ? 2 : 1) / rest;
 }
 
 static void gd_decide(struct gd_assessment *a, double mult)
@@ -206,10 +221,9 @@ void gd_assess_combine(struct gd_assessment *a)
 	}
 	/* "not below" is a claim about every size, so each must show it by
 	 * its own lower bound (an intersection-union test: no correction);
-	 * bands only summarise, and refuse it when rounds are correlated */
+	 * the bands only summarise */
 	a->can_clear = a->sizes && k == a->sizes &&
-		       a->p_not_below <= a->alpha_not_below &&
-		       !a->reason; /* gd_band's: correlated rounds */
+		       a->p_not_below <= a->alpha_not_below;
 	share = gd_share(a);
 	a->p_slower = 1;
 	gd_holm(pb, a->bands_decided, share, adj, NULL);

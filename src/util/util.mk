@@ -12,6 +12,7 @@ libgdperf_la_SOURCES += \
 	src/util/infer.c src/util/infer.h src/util/assess.c src/util/assess.h \
 	src/util/assess_run.c src/util/assess_priv.h \
 	src/util/assess_segment.c src/util/assess_segment.h \
+	src/util/assess_corr.c src/util/assess_corr.h \
 	src/util/keyval.c src/util/keyval.h \
 	src/util/stop.c src/util/stop.h
 

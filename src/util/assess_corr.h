@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+/*
+ * How an assessment's rounds are correlated (assess_corr.c): a drift the
+ * sizes of one round share, and a state neighbouring rounds share, for a
+ * size's own noise and for the shared drift apart. Every interval of the
+ * assessment (a size's, a band's, a segment's) is widened by it; none is
+ * refused for it.
+ */
+#ifndef GD_ASSESS_CORR_H
+#define GD_ASSESS_CORR_H
+
+struct gd_assessment;
+
+/* Rounds from which the lag-1 correlation of neighbouring rounds is read:
+ * fewer give a ratio too noisy to act on (it would widen at random). */
+#define GD_ASSESS_CORR_MIN_ROUNDS 5
+
+struct gd_assess_corr {
+	/* correlation of two sizes within a round, pooled over every pair,
+	 * >= 0: the share of a size's variance that a round's sizes share */
+	double within;
+	/* lag-1 autocorrelation of neighbouring rounds, bias-corrected, of a
+	 * size's own noise and of the shared drift; 0 where not shown */
+	double rho_own, rho_shared;
+	/* the factors by which each part's variance of a mean over the
+	 * rounds exceeds what its spread over them says, >= 1 */
+	double f_own, f_shared;
+};
+
+/* Read the model from @d (@rounds by @cols, gd_assess's matrix) over
+ * @a's sizes with every round; a model of independence (every factor 1)
+ * where there are too few rounds or sizes to read one. */
+void gd_assess_corr(const double *d, unsigned int rounds, unsigned int cols,
+		    const struct gd_assessment *a, struct gd_assess_corr *c);
+
+/*
+ * The variance of a mean over @m sizes and the rounds, given @v, the sum
+ * of the sizes' own variances of their means, and @sq, the sum of their
+ * square roots: (1 - within) * f_own * v + within * f_shared * sq^2, over
+ * m^2. With @c NULL, independent rounds: the factors left out.
+ */
+double gd_assess_corr_var(const struct gd_assess_corr *c, double v, double sq,
+			  double m);
+
+#endif
