@@ -55,37 +55,18 @@ static unsigned int seg_trials(void)
 	return sim_trials_asan(2000);
 }
 
-static double draw(enum model m, double cv)
-{
-	return m == M_T3 ? log_sd(cv) * t3_draw() / sqrt(3)
-			 : log_sd(cv) * gauss();
-}
-
 /* Log ratios, HH and device noisy independently; under M_SIZE_AR each
  * size's noise AR(1) 0.5 from round to round; under M_ROUND_AR a 5%
  * drift every size of a round shares, AR(1) 0.5 from round to round. */
 static void fill(const struct scase *c, double *d)
 {
-	double shift = 0, prev[S8] = { 0 };
+	struct synth8 s = synth8_case(c->rounds, c->slow_mask, c->slow_ratio,
+				      c->slow_cv, c->rest_ratio, c->rest_cv);
 
-	for (unsigned int r = 0; r < c->rounds; r++) {
-		if (c->model == M_ROUND_AR)
-			shift = r ? 0.5 * shift + sqrt(0.75) * log_sd(0.05) *
-							  gauss()
-				  : log_sd(0.05) * gauss();
-		for (unsigned int z = 0; z < S8; z++) {
-			bool slow = c->slow_mask >> z & 1;
-			double cv = slow ? c->slow_cv : c->rest_cv;
-			double ratio = slow ? c->slow_ratio : c->rest_ratio;
-
-			double e = draw(c->model, cv) - draw(c->model, cv);
-
-			if (c->model == M_SIZE_AR)
-				e = prev[z] =
-					r ? 0.5 * prev[z] + sqrt(0.75) * e : e;
-			d[r * S8 + z] = log(ratio) + e + shift;
-		}
-	}
+	s.t3 = c->model == M_T3;
+	s.round_ar = c->model == M_ROUND_AR;
+	s.size_ar = c->model == M_SIZE_AR;
+	synth_fill8(&s, d);
 }
 
 static int first_bit(unsigned int m)

@@ -338,32 +338,14 @@ struct case8 {
 	enum noise8 model;
 };
 
-static double draw8(enum noise8 m, double cv)
-{
-	return m == N8_T3 ? log_sd(cv) * t3_draw() / sqrt(3)
-			  : log_sd(cv) * gauss();
-}
-
 static void fill8(const struct case8 *c, double *d)
 {
-	double shift = 0;
+	struct synth8 s = synth8_case(c->rounds, c->slow_mask, c->slow_ratio,
+				      c->slow_cv, c->rest_ratio, c->rest_cv);
 
-	for (unsigned int r = 0; r < c->rounds; r++) {
-		/* a drift every size of a round shares, correlated from one
-		 * round to the next (rho 0.5), 5% */
-		if (c->model == N8_ROUND_AR)
-			shift = r ? 0.5 * shift + sqrt(0.75) * log_sd(0.05) *
-							  gauss()
-				  : log_sd(0.05) * gauss();
-		for (unsigned int z = 0; z < S8; z++) {
-			bool slow = c->slow_mask >> z & 1;
-			double cv = slow ? c->slow_cv : c->rest_cv;
-			double ratio = slow ? c->slow_ratio : c->rest_ratio;
-
-			d[r * S8 + z] = log(ratio) + draw8(c->model, cv) -
-					draw8(c->model, cv) + shift;
-		}
-	}
+	s.t3 = c->model == N8_T3;
+	s.round_ar = c->model == N8_ROUND_AR;
+	synth_fill8(&s, d);
 }
 
 /* The adaptive design as the run applies it (--until-decided): a look

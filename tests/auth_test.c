@@ -31,16 +31,10 @@
 #include "engine/session.h"
 #include "report/report.h"
 #include "opts_util.h"
+#include "session_pair.h"
 
 static char dir[] = "/tmp/gd-auth-test-XXXXXX";
 static char key_a[64], key_b[64];
-
-struct side {
-	struct gd_session s;
-	struct gd_opts o;
-	int ret;
-	char msg[GD_ERR_MSG_MAX];
-};
 
 static void write_key(const char *path, const char *text, mode_t mode)
 {
@@ -73,65 +67,17 @@ static int teardown_dir(void **state)
 	return system(cmd) ? -1 : 0;
 }
 
-static void assert_has(const char *text, const char *needle)
-{
-	if (!strstr(text, needle)) {
-		print_error("message '%s' lacks '%s'\n", text, needle);
-		fail();
-	}
-}
-
-static void side_init(struct side *sd, bool server, int fd,
-		      const char *const *args)
-{
-	memset(sd, 0, sizeof(*sd));
-	assert_int_equal(parse_list(&t_write_bw, &sd->o, NULL, args), 0);
-	sd->s.test = &t_write_bw;
-	sd->s.o = &sd->o;
-	sd->s.is_server = server;
-	gd_oob_init(&sd->s.oob, 5000);
-	if (fd >= 0)
-		gd_oob_attach(&sd->s.oob, fd,
-			      server ? "client(test)" : "server(test)");
-}
-
-static void side_free(struct side *sd)
-{
-	gd_session_teardown(&sd->s);
-	gd_opts_free(&sd->o);
-}
-
-static void side_handshake(struct side *sd)
-{
-	gd_err_clear();
-	sd->ret = gd_session_handshake(&sd->s);
-	snprintf(sd->msg, sizeof(sd->msg), "%s", gd_err_msg());
-}
-
-/* gd_err is thread-local: the server thread keeps its own message. */
-static void *server_thread(void *arg)
-{
-	side_handshake(arg);
-	return NULL;
-}
-
 /* A client with @cargs against a server with @sargs over a socketpair. */
-static void run_pair(struct side *c, struct side *s, const char *const *cargs,
-		     const char *const *sargs)
+static void pair_up(struct side *c, struct side *s, const char *const *cargs,
+		    const char *const *sargs)
 {
 	int fds[2];
-	pthread_t th;
 
-	assert_int_equal(
-		socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds), 0);
-	side_init(c, false, fds[0], cargs);
-	side_init(s, true, fds[1], sargs);
-	assert_int_equal(pthread_create(&th, NULL, server_thread, s), 0);
-	side_handshake(c);
-	assert_int_equal(pthread_join(th, NULL), 0);
+	make_pair(fds);
+	side_init(c, &t_write_bw, false, fds[0], 5000, cargs);
+	side_init(s, &t_write_bw, true, fds[1], 5000, sargs);
+	run_pair(c, s);
 }
-
-#define ARGS(...) ((const char *const[]){ __VA_ARGS__, NULL })
 
 static void test_key_file_checks(void **state)
 {
@@ -182,7 +128,7 @@ static void test_same_key(void **state)
 
 	(void)state;
 	snprintf(arg, sizeof(arg), "--auth-key=%s", key_a);
-	run_pair(c, s, ARGS(arg, "-s", "4096", "server1"), ARGS(arg));
+	pair_up(c, s, ARGS(arg, "-s", "4096", "server1"), ARGS(arg));
 	if (c->ret || s->ret)
 		print_error("client %d '%s', server %d '%s'\n", c->ret, c->msg,
 			    s->ret, s->msg);
@@ -211,7 +157,7 @@ static void test_other_key(void **state)
 	(void)state;
 	snprintf(ca, sizeof(ca), "--auth-key=%s", key_b);
 	snprintf(sa, sizeof(sa), "--auth-key=%s", key_a);
-	run_pair(c, s, ARGS(ca, "-s", "4096", "server1"), ARGS(sa));
+	pair_up(c, s, ARGS(ca, "-s", "4096", "server1"), ARGS(sa));
 	assert_int_equal(s->ret, -EACCES);
 	assert_has(s->msg, "did not prove it has this server's key");
 	/* the server's key file stays its own: not in what it sends */
@@ -234,7 +180,7 @@ static void test_client_without_key(void **state)
 
 	(void)state;
 	snprintf(sa, sizeof(sa), "--auth-key=%s", key_a);
-	run_pair(c, s, ARGS("-s", "4096", "server1"), ARGS(sa));
+	pair_up(c, s, ARGS("-s", "4096", "server1"), ARGS(sa));
 	assert_int_equal(c->ret, -EACCES);
 	assert_has(c->msg, "requires authentication: give --auth-key=FILE");
 	assert_int_equal(s->ret, -EACCES);
@@ -253,7 +199,7 @@ static void test_server_without_key(void **state)
 
 	(void)state;
 	snprintf(ca, sizeof(ca), "--auth-key=%s", key_a);
-	run_pair(c, s, ARGS(ca, "-s", "4096", "server1"), ARGS("-n", "5"));
+	pair_up(c, s, ARGS(ca, "-s", "4096", "server1"), ARGS("-n", "5"));
 	assert_int_equal(c->ret, -EACCES);
 	assert_has(c->msg, "has no --auth-key");
 	assert_has(c->msg, "anyone who can reach its port");
@@ -362,7 +308,8 @@ static void scripted_case(bool offer_auth, int want_ret, const char *want)
 	assert_int_equal(
 		socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds), 0);
 	sc.fd = fds[1];
-	side_init(c, false, fds[0], ARGS(ca, "-s", "4096", "server1"));
+	side_init(c, &t_write_bw, false, fds[0], 5000,
+		  ARGS(ca, "-s", "4096", "server1"));
 	assert_int_equal(pthread_create(&th, NULL, scripted_server, &sc), 0);
 	side_handshake(c);
 	gd_oob_close(&c->s.oob);
@@ -403,7 +350,8 @@ static void client_with(struct side *sd, uint16_t port, const char *key)
 
 	snprintf(p, sizeof(p), "%u", port);
 	snprintf(ka, sizeof(ka), "--auth-key=%s", key);
-	side_init(sd, false, -1, ARGS(ka, "-p", p, "127.0.0.1"));
+	side_init(sd, &t_write_bw, false, -1, 5000,
+		  ARGS(ka, "-p", p, "127.0.0.1"));
 	sd->ret = gd_oob_connect(&sd->s.oob, "127.0.0.1", port);
 	if (!sd->ret)
 		side_handshake(sd);
@@ -454,7 +402,7 @@ static void test_server_serves_next(void **state)
 	close(fd);
 	snprintf(port, sizeof(port), "%u", ntohs(sin.sin_port));
 	snprintf(sa, sizeof(sa), "--auth-key=%s", key_a);
-	side_init(srv, true, -1, ARGS(sa, "-p", port));
+	side_init(srv, &t_write_bw, true, -1, 5000, ARGS(sa, "-p", port));
 	srv->s.rep = gd_report_new(&cfg, 0, NULL);
 	gd_report_notices_to(fileno(notices));
 	assert_int_equal(pthread_create(&th, NULL, serve_thread, srv), 0);

@@ -29,19 +29,11 @@
 #include "transport/oob.h"
 #include "cli/options.h"
 #include "opts_util.h"
+#include "session_pair.h"
 #include "engine/limits.h"
 #include "engine/session.h"
 
 #define MIB (1ULL << 20)
-#define ARGS(...) ((const char *const[]){ __VA_ARGS__, NULL })
-
-static void assert_has(const char *text, const char *needle)
-{
-	if (!strstr(text, needle)) {
-		print_error("'%s' lacks '%s'\n", text, needle);
-		fail();
-	}
-}
 
 /* The request of a client's command line, checked against the defaults;
  * returns the check's result, @field and @msg its refusal. */
@@ -222,25 +214,6 @@ static void test_next_client(void **state)
 	assert_false(gd_limits_next_client(-ENOMEM, 0));
 }
 
-/* One end of the accept-loop test. */
-struct side {
-	struct gd_session s;
-	struct gd_opts o;
-	int ret;
-	char msg[GD_ERR_MSG_MAX];
-};
-
-static void side_init(struct side *sd, const struct gd_test *t, bool server,
-		      const char *const *args)
-{
-	memset(sd, 0, sizeof(*sd));
-	assert_int_equal(parse_list(t, &sd->o, NULL, args), 0);
-	sd->s.test = t;
-	sd->s.o = &sd->o;
-	sd->s.is_server = server;
-	gd_oob_init(&sd->s.oob, 5000);
-}
-
 struct clients {
 	uint16_t port;
 	struct side over, along, valid;
@@ -336,13 +309,13 @@ static void test_accept_loop(void **state)
 	(void)state;
 	c->port = free_port();
 	snprintf(port, sizeof(port), "%u", c->port);
-	side_init(srv, &t_write_bw, true,
+	side_init(srv, &t_write_bw, true, -1, 5000,
 		  ARGS("-p", port, "--handshake-timeout=1"));
-	side_init(&c->over, &t_write_bw, false,
+	side_init(&c->over, &t_write_bw, false, -1, 5000,
 		  ARGS("-p", port, "-q", "17", "127.0.0.1"));
-	side_init(&c->along, &t_write_bw, false,
+	side_init(&c->along, &t_write_bw, false, -1, 5000,
 		  ARGS("-p", port, "-D", "86400", "127.0.0.1"));
-	side_init(&c->valid, &t_write_bw, false,
+	side_init(&c->valid, &t_write_bw, false, -1, 5000,
 		  ARGS("-p", port, "-s", "4096", "127.0.0.1"));
 	cfg.text = f;
 	srv->s.rep = gd_report_new(&cfg, 0, NULL);

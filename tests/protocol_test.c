@@ -33,89 +33,10 @@
 #include "transport/oob.h"
 #include "cli/options.h"
 #include "opts_util.h"
+#include "session_pair.h"
 #include "engine/session.h"
 #include "engine/sweep.h"
 #include "report/compare.h"
-
-/* One end: its session, its options and what its handshake returned. */
-struct side {
-	struct gd_session s;
-	struct gd_opts o;
-	int ret;
-	char msg[GD_ERR_MSG_MAX];
-	char *argv_store[MAX_ARGS];
-};
-
-static void side_init(struct side *sd, const struct gd_test *t, bool server,
-		      int fd, int timeout_ms, const char *const *args)
-{
-	char *argv[MAX_ARGS + 1];
-	int argc = 0;
-
-	memset(sd, 0, sizeof(*sd));
-	argv[argc++] = sd->argv_store[0] = strdup(t->name);
-	for (; *args; args++) {
-		assert_true(argc < MAX_ARGS);
-		argv[argc] = sd->argv_store[argc] = strdup(*args);
-		argc++;
-	}
-	argv[argc] = NULL;
-	gd_err_clear();
-	assert_int_equal(gd_opts_parse(t, argc, argv, &sd->o, stdout), 0);
-	sd->s.test = t;
-	sd->s.o = &sd->o;
-	sd->s.is_server = server;
-	gd_oob_init(&sd->s.oob, timeout_ms);
-	gd_oob_attach(&sd->s.oob, fd, server ? "client(test)" : "server(test)");
-}
-
-static void side_free(struct side *sd)
-{
-	gd_oob_close(&sd->s.oob);
-	gd_opts_free(&sd->o);
-	for (int i = 0; i < MAX_ARGS; i++)
-		free(sd->argv_store[i]);
-}
-
-static void side_handshake(struct side *sd)
-{
-	gd_err_clear();
-	sd->ret = gd_session_handshake(&sd->s);
-	snprintf(sd->msg, sizeof(sd->msg), "%s", gd_err_msg());
-}
-
-/* gd_err is thread-local, so the server thread keeps its own diagnosis. */
-static void *server_thread(void *arg)
-{
-	side_handshake(arg);
-	return NULL;
-}
-
-static void run_pair(struct side *client, struct side *server)
-{
-	pthread_t th;
-
-	assert_int_equal(pthread_create(&th, NULL, server_thread, server), 0);
-	side_handshake(client);
-	assert_int_equal(pthread_join(th, NULL), 0);
-}
-
-static void make_pair(int fds[2])
-{
-	assert_int_equal(
-		socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds), 0);
-}
-
-#define ARGS(...) ((const char *const[]){ __VA_ARGS__, NULL })
-#define NOARGS ((const char *const[]){ NULL })
-
-static void assert_has(const char *text, const char *needle)
-{
-	if (!strstr(text, needle)) {
-		print_error("message '%s' lacks '%s'\n", text, needle);
-		fail();
-	}
-}
 
 static uint64_t now_ms(void)
 {

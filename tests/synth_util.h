@@ -10,6 +10,7 @@
 #define GD_TESTS_SYNTH_UTIL_H
 
 #include <math.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 
@@ -76,6 +77,66 @@ static inline unsigned int sim_trials_asan(unsigned int asan_trials)
 static inline unsigned int sim_trials(void)
 {
 	return sim_trials_asan(400);
+}
+
+/* One log ratio's noise: HH's and the device's figure each noisy with
+ * coefficient of variation @cv, log-normal or (@t3) t with 3 degrees of
+ * freedom scaled to the same spread. */
+static inline double synth_draw(bool t3, double cv)
+{
+	return t3 ? log_sd(cv) * t3_draw() / sqrt(3) : log_sd(cv) * gauss();
+}
+
+/* The eight-size simulations' truth and noise (tests/assess_sim_test.c,
+ * tests/assess_segment_sim_test.c). */
+struct synth8 {
+	unsigned int sizes, rounds, slow_mask;
+	double slow_ratio, slow_cv, rest_ratio, rest_cv;
+	bool t3;
+	bool round_ar; /* a 5% drift a round's sizes share, AR(1) 0.5 */
+	bool size_ar;  /* each size's noise AR(1) 0.5 from round to round */
+};
+
+/* Eight sizes, @mask of them at @slow_ratio with @slow_cv, the rest at
+ * @rest_ratio with @rest_cv, independent rounds of log-normal noise. */
+static inline struct synth8 synth8_case(unsigned int rounds, unsigned int mask,
+					double slow_ratio, double slow_cv,
+					double rest_ratio, double rest_cv)
+{
+	return (struct synth8){ .sizes = 8,
+				.rounds = rounds,
+				.slow_mask = mask,
+				.slow_ratio = slow_ratio,
+				.slow_cv = slow_cv,
+				.rest_ratio = rest_ratio,
+				.rest_cv = rest_cv };
+}
+
+/* @c->rounds rows of @c->sizes (at most 64) log ratios into @d, drawn in
+ * one order (the drift of a round first, then its sizes, two draws each)
+ * so that a seed gives both tests the figures their tables print. */
+static inline void synth_fill8(const struct synth8 *c, double *d)
+{
+	double shift = 0, prev[64] = { 0 };
+
+	for (unsigned int r = 0; r < c->rounds; r++) {
+		if (c->round_ar)
+			shift = r ? 0.5 * shift + sqrt(0.75) * log_sd(0.05) *
+							  gauss()
+				  : log_sd(0.05) * gauss();
+		for (unsigned int z = 0; z < c->sizes && z < 64; z++) {
+			bool slow = c->slow_mask >> z & 1;
+			double cv = slow ? c->slow_cv : c->rest_cv;
+			double ratio = slow ? c->slow_ratio : c->rest_ratio;
+			double e =
+				synth_draw(c->t3, cv) - synth_draw(c->t3, cv);
+
+			if (c->size_ar)
+				e = prev[z] =
+					r ? 0.5 * prev[z] + sqrt(0.75) * e : e;
+			d[r * c->sizes + z] = log(ratio) + e + shift;
+		}
+	}
 }
 
 #endif

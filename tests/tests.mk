@@ -27,15 +27,18 @@ tests_options_rate_test_SOURCES = tests/options_rate_test.c tests/opts_util.h
 tests_options_rate_test_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_options_rate_test_LDADD = $(gd_common_ldadd) $(CMOCKA_LIBS)
 
-tests_protocol_test_SOURCES = tests/protocol_test.c
+tests_protocol_test_SOURCES = tests/protocol_test.c tests/opts_util.h \
+	tests/session_pair.h
 tests_protocol_test_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS) -pthread
 tests_protocol_test_LDADD = $(gd_common_ldadd) $(CMOCKA_LIBS) -lpthread
 
-tests_limits_test_SOURCES = tests/limits_test.c tests/opts_util.h
+tests_limits_test_SOURCES = tests/limits_test.c tests/opts_util.h \
+	tests/session_pair.h
 tests_limits_test_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS) -pthread
 tests_limits_test_LDADD = $(gd_common_ldadd) $(CMOCKA_LIBS) -lpthread
 
-tests_auth_test_SOURCES = tests/auth_test.c tests/opts_util.h
+tests_auth_test_SOURCES = tests/auth_test.c tests/opts_util.h \
+	tests/session_pair.h
 tests_auth_test_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS) -pthread
 tests_auth_test_LDADD = $(gd_common_ldadd) $(CMOCKA_LIBS) -lpthread
 

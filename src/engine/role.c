@@ -470,13 +470,16 @@ static void gd_report_time_account(struct gd_session *s)
 								   : line);
 }
 
-/* --persist names each client's documents by its number. */
+/* Where a document goes: nowhere from the --loopback server half (the
+ * client half writes the run's), and with --persist under each client's
+ * number. */
 static const char *gd_role_path(const char *path, const struct gd_role *r,
-				char *buf, size_t len)
+				const struct gd_opts *o, char *buf, size_t len)
 {
-	if (!path || !r->client_no)
-		return path;
-	return gd_out_numbered(path, r->client_no, buf, len);
+	if (!path || (r->is_server && o->loopback))
+		return NULL;
+	return r->client_no ? gd_out_numbered(path, r->client_no, buf, len)
+			    : path;
 }
 
 int gd_role_run(const struct gd_test *test, struct gd_opts *o, int argc,
@@ -489,13 +492,9 @@ int gd_role_run(const struct gd_test *test, struct gd_opts *o, int argc,
 		.version = PACKAGE_VERSION,
 		.measure = test->measure,
 		.report_gbits = o->report_gbits,
-		/* the loopback server child must not overwrite the client's
-		   file */
 		.only = o->output,
-		.json_path = is_server && o->loopback
-				     ? NULL
-				     : gd_role_path(o->json_path, r, json_path,
-						    sizeof(json_path)),
+		.json_path = gd_role_path(o->json_path, r, o, json_path,
+					  sizeof(json_path)),
 		.text = quiet ? NULL : stdout,
 		.repeats = gd_opts_adaptive(o) ? gd_precision_base(o)
 					       : (unsigned int)o->repeat,
@@ -503,16 +502,11 @@ int gd_role_run(const struct gd_test *test, struct gd_opts *o, int argc,
 		.live = true,
 		.brief = o->brief,
 		.metrics_path =
-			is_server && o->loopback
-				? NULL
-				: gd_role_path(o->metrics_path, r, metrics_path,
-					       sizeof(metrics_path)),
+			gd_role_path(o->metrics_path, r, o, metrics_path,
+				     sizeof(metrics_path)),
 		.metrics_sizes = o->metrics_sizes,
-		.junit_path =
-			is_server && o->loopback
-				? NULL
-				: gd_role_path(o->junit_path, r, junit_path,
-					       sizeof(junit_path)),
+		.junit_path = gd_role_path(o->junit_path, r, o, junit_path,
+					   sizeof(junit_path)),
 	};
 	struct gd_session s = { .test = test,
 				.o = o,
