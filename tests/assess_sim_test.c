@@ -432,6 +432,21 @@ static void check8(const struct case8 *c, const struct rates *r)
 		assert_true(r->slower * 1000 <= r->trials * 25);
 }
 
+/* One size, 512 KiB, at 0.65 among seven at 1.00, all with 10% noise. */
+static struct case8 one_slow_size(unsigned int rounds, enum noise8 model)
+{
+	struct case8 c = { .rounds = rounds,
+			   .slow_mask = 1u << 3,
+			   .slow_ratio = 0.65,
+			   .slow_cv = 0.10,
+			   .rest_ratio = 1.0,
+			   .rest_cv = 0.10,
+			   .model = model };
+
+	snprintf(c.name, sizeof(c.name), "512 KiB at 0.65");
+	return c;
+}
+
 static const unsigned int rounds8[] = { 3, 5, 10, 20 };
 
 /* Runs of @k slow sizes at the bottom, in the middle, at the top. */
@@ -490,14 +505,7 @@ static void test_every_size(void **state)
 				}
 	for (int model = N8_LN; model <= N8_T3; model++)
 		for (size_t i = 0; i < 4; i++) {
-			c = (struct case8){ .rounds = rounds8[i],
-					    .slow_mask = 1u << 3,
-					    .slow_ratio = 0.65,
-					    .slow_cv = 0.10,
-					    .rest_ratio = 1.0,
-					    .rest_cv = 0.10,
-					    .model = (enum noise8)model };
-			snprintf(c.name, sizeof(c.name), "512 KiB at 0.65");
+			c = one_slow_size(rounds8[i], (enum noise8)model);
 			run_checked8(&c, &seed);
 		}
 	for (int model = N8_LN; model <= N8_ROUND_AR; model++)
@@ -582,14 +590,7 @@ static void test_adaptive(void **state)
 				run_adaptive(&c, seed++, false);
 			}
 	for (int model = N8_LN; model <= N8_T3; model++) {
-		c = (struct case8){ .rounds = 10,
-				    .slow_mask = 1u << 3,
-				    .slow_ratio = 0.65,
-				    .slow_cv = 0.10,
-				    .rest_ratio = 1.0,
-				    .rest_cv = 0.10,
-				    .model = (enum noise8)model };
-		snprintf(c.name, sizeof(c.name), "512 KiB at 0.65");
+		c = one_slow_size(10, (enum noise8)model);
 		run_adaptive(&c, seed++, false);
 	}
 	for (int model = N8_LN; model <= N8_ROUND_AR; model++)

@@ -104,11 +104,11 @@ static unsigned int gd_band_reps(const struct gd_assess_ctx *c,
 
 /*
  * The variance of a mean over the band's sizes in one round, as its sizes'
- * spreads over rounds and their correlation within a round say (@f: with
- * the correlation model's factors for neighbouring rounds, else without).
+ * spreads over rounds and their correlation within a round say (@rounds:
+ * with the correlation model's factors for neighbouring rounds too).
  */
 static double gd_band_model_var(const struct gd_assessment *a, unsigned int b,
-				bool f)
+				bool rounds)
 {
 	double v = 0, sq = 0, m = 0;
 
@@ -118,11 +118,7 @@ static double gd_band_model_var(const struct gd_assessment *a, unsigned int b,
 			sq += a->st[z].sd;
 			m++;
 		}
-	if (!m)
-		return NAN;
-	if (f)
-		return gd_assess_corr_var(&a->corr, v, sq, m);
-	return ((1 - a->corr.within) * v + a->corr.within * sq * sq) / (m * m);
+	return m ? gd_assess_corr_var(&a->corr, v, sq, m, rounds) : NAN;
 }
 
 /*
@@ -191,7 +187,7 @@ static void gd_band(struct gd_assess_ctx *c, struct gd_assessment *a,
  * share of the drift a round's sizes share (assess_corr.h). */
 static double gd_size_widen(const struct gd_assessment *a)
 {
-	return gd_assess_corr_var(&a->corr, 1, 1, 1);
+	return gd_assess_corr_var(&a->corr, 1, 1, 1, true);
 }
 
 /*
@@ -505,7 +501,7 @@ int gd_assess_seq(const double *d, const double *size_bytes,
 		if (a->by_rounds) {
 			gd_sizes_slower(&c, a);
 			gd_sizes_not_below(&c, a);
-			gd_assess_segments(d, rounds, sizes, c.lf, a);
+			gd_assess_segments(c.lf, a);
 		}
 		gd_cv(&c, a);
 		gd_assess_combine(a);

@@ -211,10 +211,9 @@ void gd_assess_corr(const double *d, unsigned int rounds, unsigned int cols,
 }
 
 double gd_assess_corr_var(const struct gd_assess_corr *c, double v, double sq,
-			  double m)
+			  double m, bool rounds)
 {
-	double w = c ? c->within : 0, fo = c ? c->f_own : 1;
-	double fs = c ? c->f_shared : 1;
+	double fo = rounds ? c->f_own : 1, fs = rounds ? c->f_shared : 1;
 
-	return ((1 - w) * fo * v + w * fs * sq * sq) / (m * m);
+	return ((1 - c->within) * fo * v + c->within * fs * sq * sq) / (m * m);
 }

@@ -9,6 +9,8 @@
 #ifndef GD_ASSESS_CORR_H
 #define GD_ASSESS_CORR_H
 
+#include <stdbool.h>
+
 struct gd_assessment;
 
 /* Rounds from which the lag-1 correlation of neighbouring rounds is read:
@@ -37,9 +39,10 @@ void gd_assess_corr(const double *d, unsigned int rounds, unsigned int cols,
  * The variance of a mean over @m sizes and the rounds, given @v, the sum
  * of the sizes' own variances of their means, and @sq, the sum of their
  * square roots: (1 - within) * f_own * v + within * f_shared * sq^2, over
- * m^2. With @c NULL, independent rounds: the factors left out.
+ * m^2; without @rounds, the factors for neighbouring rounds left out (the
+ * sizes' correlation within a round alone).
  */
 double gd_assess_corr_var(const struct gd_assess_corr *c, double v, double sq,
-			  double m);
+			  double m, bool rounds);
 
 #endif

@@ -33,7 +33,7 @@ struct gd_seg_sums {
 	double v[GD_ASSESS_MAX_SIZES + 1];    /* variance of a size's mean */
 	double sq[GD_ASSESS_MAX_SIZES + 1];   /* its square root */
 	double v2df[GD_ASSESS_MAX_SIZES + 1]; /* v^2 / df (Satterthwaite) */
-	unsigned int rounds, k, dfmax;
+	unsigned int k, dfmax;
 	const struct gd_assess_corr *corr;
 	double lf;
 };
@@ -60,9 +60,8 @@ static void gd_seg_eval(const struct gd_seg_sums *s, unsigned int i,
 {
 	double m = j - i + 1, v = s->v[j + 1] - s->v[i];
 	double sq = s->sq[j + 1] - s->sq[i], v2 = s->v2df[j + 1] - s->v2df[i];
-	double var = gd_assess_corr_var(s->corr, v, sq, m);
-	double plain = ((1 - s->corr->within) * v + s->corr->within * sq * sq) /
-		       (m * m);
+	double var = gd_assess_corr_var(s->corr, v, sq, m, true);
+	double plain = gd_assess_corr_var(s->corr, v, sq, m, false);
 	double df = v2 > 0 ? v * v / v2 : s->dfmax;
 
 	df = df > s->dfmax ? s->dfmax : df < 1 ? 1 : df;
@@ -119,10 +118,9 @@ static void gd_seg_keep(struct gd_assessment *a, const unsigned int *idx,
 	s->widen = c->widen;
 }
 
-void gd_assess_segments(const double *d, unsigned int rounds, unsigned int cols,
-			double lf, struct gd_assessment *a)
+void gd_assess_segments(double lf, struct gd_assessment *a)
 {
-	struct gd_seg_sums s = { .rounds = rounds, .lf = lf };
+	struct gd_seg_sums s = { .lf = lf };
 	unsigned int idx[GD_ASSESS_MAX_SIZES];
 	struct gd_seg_cand best = { .t = INFINITY }, c;
 

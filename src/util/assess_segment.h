@@ -39,12 +39,11 @@ void gd_assess_segment_init(struct gd_assess_segment *s);
  * variance their variances of the mean (the "not below" spread, pooled
  * with sizes of like noise) plus their covariance within a round, from
  * the correlation of the sizes' residuals pooled over every pair of
- * sizes, so that a drift a round's sizes share is counted; all of it
- * widened when neighbouring rounds are correlated. @d is gd_assess's
- * matrix, @rounds by @cols. Fills a->seg but for p_adj, p_run and found.
+ * sizes, so that a drift a round's sizes share is counted; each part
+ * widened when neighbouring rounds are correlated (a->corr, read
+ * before). Fills a->seg but for p_adj, p_run and found.
  */
-void gd_assess_segments(const double *d, unsigned int rounds, unsigned int cols,
-			double lf, struct gd_assessment *a);
+void gd_assess_segments(double lf, struct gd_assessment *a);
 
 /* Holm within the assessment (@share: its parts) and across the run
  * (@mult), at @alpha, the assessment's "slower" level (the fixed design's
