@@ -40,10 +40,13 @@ struct scase {
 	unsigned int rounds, slow_mask;
 	double slow_ratio, slow_cv, rest_ratio, rest_cv;
 	enum model model;
+	unsigned int dip_mask; /* two slow runs: this one and the rest */
 };
 
 struct srates {
 	unsigned int trials, slower, found, exact, ok;
+	unsigned int also; /* a further slow run named */
+	unsigned int both; /* two runs: both named, each exactly */
 };
 
 /* Every case at 2000 trials, under ASan too (6 s in the plain build): the
@@ -85,6 +88,29 @@ static int last_bit(unsigned int m)
 	return -1;
 }
 
+/* Is segment @s exactly the run of sizes @mask? */
+static bool names(const struct gd_assess_segment *s, unsigned int mask)
+{
+	return s->from == first_bit(mask) && s->to == last_bit(mask);
+}
+
+/* Were both runs of a two-run case named, each exactly? */
+static bool both_named(const struct scase *c, const struct gd_assessment *a)
+{
+	unsigned int one = c->dip_mask, other = c->slow_mask & ~c->dip_mask;
+
+	if (names(&a->seg, other)) {
+		one = other;
+		other = c->dip_mask;
+	} else if (!names(&a->seg, one)) {
+		return false;
+	}
+	for (unsigned int n = 0; n < a->nseg_also; n++)
+		if (a->seg_also[n].found && names(&a->seg_also[n], other))
+			return true;
+	return false;
+}
+
 static void run(const struct scase *c, uint64_t seed, struct srates *out)
 {
 	double d[MAX_R * S8], sb[S8];
@@ -108,9 +134,9 @@ static void run(const struct scase *c, uint64_t seed, struct srates *out)
 		/* a found segment is always part of a "slower" decision */
 		assert_int_equal(a->decision, GD_DECISION_SLOWER);
 		out->found++;
-		out->exact += c->slow_mask &&
-			      a->seg.from == first_bit(c->slow_mask) &&
-			      a->seg.to == last_bit(c->slow_mask);
+		out->exact += c->slow_mask && names(&a->seg, c->slow_mask);
+		out->also += a->nseg_also && a->seg_also[0].found;
+		out->both += c->dip_mask && both_named(c, a);
 	}
 	out->trials = n;
 	free(a);
@@ -131,6 +157,23 @@ static void print(const struct scase *c, const struct srates *r)
 	       c->rounds, 100.0 * r->slower / r->trials,
 	       100.0 * r->found / r->trials, 100.0 * r->exact / r->trials,
 	       100.0 * r->ok / r->trials);
+}
+
+/* A row of the two-run table: "both" and "also" for "exact" and "ok". */
+static void print_two(const struct scase *c, const struct srates *r)
+{
+	char noise[40];
+
+	if (c->slow_mask)
+		snprintf(noise, sizeof(noise), "log-normal %.0f%% | %.0f%%",
+			 100 * c->slow_cv, 100 * c->rest_cv);
+	else
+		snprintf(noise, sizeof(noise), "log-normal %.0f%%",
+			 100 * c->rest_cv);
+	printf("# %-24s %-19s %2u %5.1f %5.1f %5.1f %5.1f\n", c->name, noise,
+	       c->rounds, 100.0 * r->slower / r->trials,
+	       100.0 * r->found / r->trials, 100.0 * r->both / r->trials,
+	       100.0 * r->also / r->trials);
 }
 
 static unsigned int placement(unsigned int k, int where, char *name, size_t len)
@@ -279,12 +322,72 @@ static void test_floor(void **state)
 	}
 }
 
+/*
+ * Two slow runs apart (64..128 KiB and 2..8 MiB at 0.75, 2%, beside 1.00,
+ * 15%): both named, each exactly; and where the truth has one run or none,
+ * a further run is named in at most 2.5% of runs (it takes a segment at
+ * the same corrected level as the first).
+ */
+static void test_two_runs(void **state)
+{
+	static const unsigned int rounds[] = { 5, 10, 20 };
+	uint64_t seed = SEED ^ 0x2d2d;
+	struct srates r;
+	struct scase c;
+
+	(void)state;
+	printf("# two slow runs, and a further run named where there is\n"
+	       "# one or none; %% of runs\n");
+	printf("# %-24s %-19s %2s %5s %5s %5s %5s\n", "truth",
+	       "noise (slow | rest)", "r", "slow", "seg", "both", "also");
+	for (size_t i = 0; i < 3; i++) {
+		c = (struct scase){ .rounds = rounds[i],
+				    .slow_mask = 0xe3,
+				    .dip_mask = 0x03,
+				    .slow_ratio = 0.75,
+				    .slow_cv = 0.02,
+				    .rest_ratio = 1.0,
+				    .rest_cv = 0.15 };
+		snprintf(c.name, sizeof(c.name), "64..128K, 2..8M at 0.75");
+		run(&c, seed++, &r);
+		print_two(&c, &r);
+		/* the second run found from 10 rounds, both named exactly
+		 * at 20 (the two-size run's ends beside noisy sizes) */
+		if (rounds[i] >= 10)
+			assert_true(r.also * 100 >= r.trials * 90);
+		if (rounds[i] >= 20)
+			assert_true(r.both * 100 >= r.trials * 90);
+	}
+	for (size_t i = 0; i < 3; i++) {
+		c = (struct scase){ .rounds = rounds[i],
+				    .slow_mask = 0xe0,
+				    .slow_ratio = 0.75,
+				    .slow_cv = 0.02,
+				    .rest_ratio = 1.0,
+				    .rest_cv = 0.15 };
+		snprintf(c.name, sizeof(c.name), "2..8 MiB at 0.75");
+		run(&c, seed++, &r);
+		print_two(&c, &r);
+		assert_true(r.also * 1000 <= r.trials * 25);
+	}
+	for (size_t i = 0; i < 3; i++) {
+		c = (struct scase){ .rounds = rounds[i],
+				    .rest_ratio = FLOOR,
+				    .rest_cv = 0.10 };
+		snprintf(c.name, sizeof(c.name), "all 0.80 (floor)");
+		run(&c, seed++, &r);
+		print_two(&c, &r);
+		assert_true(r.also * 1000 <= r.trials * 25);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_first_size_named),
 		cmocka_unit_test(test_slow_runs),
 		cmocka_unit_test(test_floor),
+		cmocka_unit_test(test_two_runs),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -98,6 +98,68 @@ static void test_exact_anywhere(void **state)
 	check_named(0, 7, 0.75, "below 0.80 from 64 KiB up: 0.75");
 }
 
+/* Two dips apart, the curve back at 1.00 between them: both named, the
+ * deeper first, and the JSON lists the other under "also"; one dip names
+ * nothing else, and two dips side by side are one run. */
+static void test_exact_two_dips(void **state)
+{
+	double d[R5 * S8];
+	struct gd_assessment a;
+	struct json_object *j, *also;
+	char ev[1024];
+
+	(void)state;
+	exact(d, 5, 7, 0.6);
+	for (unsigned int r = 0; r < R5; r++)
+		d[r * S8 + 1] = d[r * S8 + 2] = log(0.7);
+	assess(d, &a);
+	words(&a, ev, sizeof(ev));
+	printf("# %s\n", ev);
+	assert_int_equal(a.decision, GD_DECISION_SLOWER);
+	assert_int_equal(a.seg.from, 5);
+	assert_int_equal(a.seg.to, 7);
+	assert_true(a.nseg_also >= 1 && a.seg_also[0].found);
+	assert_int_equal(a.seg_also[0].from, 1);
+	assert_int_equal(a.seg_also[0].to, 2);
+	assert_true(fabs(a.seg_also[0].ratio - 0.7) < 1e-9);
+	for (unsigned int n = 1; n < a.nseg_also; n++)
+		assert_false(a.seg_also[n].found);
+	assert_non_null(strstr(ev, "below 0.80 from 2 MiB up: 0.60"));
+	assert_non_null(strstr(
+		ev,
+		"also below 0.80 from 128 KiB to 256 KiB: 0.70 (0.70..0.70), "
+		"2 sizes (adjusted p="));
+	j = gd_ev_segment_json(&a);
+	also = json_object_object_get(j, "also");
+	assert_int_equal(json_object_array_length(also), 1);
+	assert_int_equal(
+		json_object_get_int64(json_object_object_get(
+			json_object_array_get_idx(also, 0), "from_bytes")),
+		131072);
+	json_object_put(j);
+	/* 512 KiB at 0.9 between them is not below: still two runs */
+	for (unsigned int r = 0; r < R5; r++)
+		d[r * S8 + 3] = d[r * S8 + 4] = log(0.9);
+	assess(d, &a);
+	assert_true(a.nseg_also >= 1 && a.seg_also[0].found);
+	/* a dip right beside the other one: one run, nothing else named */
+	exact(d, 4, 7, 0.6);
+	for (unsigned int r = 0; r < R5; r++)
+		d[r * S8 + 3] = log(0.7);
+	assess(d, &a);
+	words(&a, ev, sizeof(ev));
+	assert_null(strstr(ev, "also"));
+	assert_true(a.seg.found);
+	for (unsigned int n = 0; n < a.nseg_also; n++)
+		assert_false(a.seg_also[n].found);
+	/* one dip: nothing else named */
+	exact(d, 4, 7, 0.75);
+	assess(d, &a);
+	assert_true(a.seg.found);
+	for (unsigned int n = 0; n < a.nseg_also; n++)
+		assert_false(a.seg_also[n].found);
+}
+
 /* The unscaled copy: nothing below the floor, no words, and the JSON
  * object says so. */
 static void test_exact_unscaled(void **state)
@@ -178,6 +240,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_exact_from_up),
 		cmocka_unit_test(test_exact_anywhere),
+		cmocka_unit_test(test_exact_two_dips),
 		cmocka_unit_test(test_exact_unscaled),
 		cmocka_unit_test(test_one_round),
 		cmocka_unit_test(test_precise_run_named),

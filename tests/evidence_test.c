@@ -356,6 +356,43 @@ static void test_autocorrelation(void **state)
 	assert_true(a.p_slower < p_drift);
 }
 
+/* A run's assessments over as many rounds read one correlation model
+ * from all of their sums: the drifting rounds and the alternating ones
+ * above, pooled, widen between the two alone; an assessment over fewer
+ * rounds keeps its own model. */
+static void test_corr_pooled(void **state)
+{
+	double drift[10], alt[10], sb[1] = { 65536 }, f_drift, f_alt;
+	struct gd_assessment *a = calloc(3, sizeof(*a));
+
+	(void)state;
+	assert_non_null(a);
+	for (int r = 0; r < 10; r++) {
+		drift[r] = log(0.9) + 0.02 * (r < 5 ? r : 9 - r);
+		alt[r] = log(0.9) + 0.02 * (r % 2 ? 4 - r / 2 : r / 2);
+	}
+	assert_int_equal(gd_assess(drift, sb, 10, 1, 0.8, &a[0], NULL), 0);
+	assert_int_equal(gd_assess(alt, sb, 10, 1, 0.8, &a[1], NULL), 0);
+	assert_int_equal(gd_assess(drift, sb, 5, 1, 0.8, &a[2], NULL), 0);
+	f_drift = a[0].corr.f_own;
+	f_alt = a[1].corr.f_own;
+	assert_true(f_drift > 1.5 && f_alt == 1);
+	assert_int_equal(a[2].corr.pooled, 1);
+	gd_assess_run(a, 3);
+	assert_int_equal(a[0].corr.pooled, 2);
+	assert_int_equal(a[1].corr.pooled, 2);
+	assert_true(a[0].corr.f_own == a[1].corr.f_own);
+	assert_true(a[0].corr.f_own > f_alt && a[0].corr.f_own < f_drift);
+	/* the band widened by the pooled model, not its own */
+	assert_true(a[0].band[2].widen < f_drift);
+	assert_int_equal(a[2].corr.pooled, 1);
+	/* twice gives the same: the pool is read from the sums */
+	gd_assess_run(a, 3);
+	assert_true(a[0].corr.f_own == a[1].corr.f_own &&
+		    a[0].corr.pooled == 2);
+	free(a);
+}
+
 /*
  * The issue's trial: 2, 4 and 8 MiB at about 0.75 with 1-3% spread beside
  * 64 KiB..1 MiB at 1.00 with about 15%. The band's mean cleared the floor
@@ -440,6 +477,7 @@ int main(void)
 		cmocka_unit_test_setup(test_judged_range, reset_case),
 		cmocka_unit_test_setup(test_run_holm, reset_case),
 		cmocka_unit_test_setup(test_autocorrelation, reset_case),
+		cmocka_unit_test_setup(test_corr_pooled, reset_case),
 		cmocka_unit_test_setup(test_rounds_needed, reset_case),
 		cmocka_unit_test(test_precise_slow_run),
 		cmocka_unit_test_setup(test_method_names_levels, reset_case),

@@ -451,6 +451,8 @@ static struct json_object *gd_ev_corr_json(const struct gd_assess_corr *c)
 			       json_object_new_double(c->f_shared));
 	json_object_object_add(j, "from_rounds",
 			       json_object_new_int(GD_ASSESS_CORR_MIN_ROUNDS));
+	json_object_object_add(j, "pooled_assessments",
+			       json_object_new_int((int)c->pooled));
 	return j;
 }
 

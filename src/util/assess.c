@@ -147,16 +147,25 @@ static double gd_band_sd(const struct gd_assessment *a, unsigned int b,
  * too narrow, so it is widened by the correlation model's factor for the
  * band's sizes (assess_corr.h), never refused.
  */
-static void gd_band(struct gd_assess_ctx *c, struct gd_assessment *a,
-		    unsigned int b)
+static void gd_band_read(struct gd_assess_ctx *c, struct gd_assessment *a,
+			 unsigned int b)
 {
 	struct gd_assess_band *bd = &a->band[b];
 	unsigned int n = gd_band_reps(c, a, b, &bd->by_rounds);
-	double t, half, plain, widened;
 
 	bd->rho = bd->by_rounds ? gd_lag1(c->m, n) : NAN;
+	gd_log_ci(c->m, n, GD_INFER_CONFIDENCE, &bd->ci_plain);
+}
+
+static void gd_band(struct gd_assessment *a, unsigned int b, double lf)
+{
+	struct gd_assess_band *bd = &a->band[b];
+	unsigned int n = bd->ci_plain.n;
+	double t, half, plain, widened;
+
 	bd->widen = 1;
-	gd_log_ci(c->m, n, GD_INFER_CONFIDENCE, &bd->ci);
+	bd->decided = false;
+	bd->ci = bd->ci_plain;
 	if (bd->ci.n < 2 || !(bd->ci.sd_log >= 0))
 		return;
 	plain = gd_band_model_var(a, b, false);
@@ -174,12 +183,12 @@ static void gd_band(struct gd_assess_ctx *c, struct gd_assessment *a,
 	bd->ci.lo = exp(bd->ci.mean_log - half);
 	bd->ci.hi = exp(bd->ci.mean_log + half);
 	if (bd->se_log > 0) {
-		t = (bd->ci.mean_log - c->lf) / bd->se_log;
+		t = (bd->ci.mean_log - lf) / bd->se_log;
 		bd->p_slower = gd_t_cdf(t, bd->ci.df);
 		bd->p_not_below = gd_t_cdf(-t, bd->ci.df);
 	} else {
-		bd->p_slower = bd->ci.mean_log < c->lf ? 0 : 1;
-		bd->p_not_below = bd->ci.mean_log >= c->lf ? 0 : 1;
+		bd->p_slower = bd->ci.mean_log < lf ? 0 : 1;
+		bd->p_not_below = bd->ci.mean_log >= lf ? 0 : 1;
 	}
 }
 
@@ -196,18 +205,19 @@ static double gd_size_widen(const struct gd_assessment *a)
  * freedom), so that one size's lucky small spread does not flag it and a
  * noisy size keeps most of its own spread instead of the pool's.
  */
-static void gd_sizes_slower(struct gd_assess_ctx *c, struct gd_assessment *a)
+static void gd_sizes_slower(struct gd_assessment *a, double lf)
 {
 	double ss[GD_ASSESS_BANDS] = { 0 };
 	unsigned int df[GD_ASSESS_BANDS] = { 0 };
 
-	for (unsigned int z = 0; z < c->nsz; z++)
+	a->tests = 0;
+	for (unsigned int z = 0; z < a->sizes; z++)
 		if (a->st[z].n >= 2) {
 			ss[a->st[z].band] +=
 				a->st[z].sd * a->st[z].sd * (a->st[z].n - 1);
 			df[a->st[z].band] += a->st[z].n - 1;
 		}
-	for (unsigned int z = 0; z < c->nsz; z++) {
+	for (unsigned int z = 0; z < a->sizes; z++) {
 		struct gd_assess_size *s = &a->st[z];
 		unsigned int b = s->band, own = s->n - 1, d0;
 		double pool, v, t;
@@ -224,10 +234,10 @@ static void gd_sizes_slower(struct gd_assess_ctx *c, struct gd_assessment *a)
 		s->sd_mod = sqrt(v * gd_size_widen(a));
 		a->tests++;
 		if (!(s->sd_mod > 0)) {
-			s->p_slower = s->mean < c->lf ? 0 : 1;
+			s->p_slower = s->mean < lf ? 0 : 1;
 			continue;
 		}
-		t = (s->mean - c->lf) / (s->sd_mod / sqrt((double)s->n));
+		t = (s->mean - lf) / (s->sd_mod / sqrt((double)s->n));
 		s->p_slower = gd_t_cdf(t, s->df);
 	}
 }
@@ -455,6 +465,7 @@ static void gd_assess_init(struct gd_assessment *a)
 	for (unsigned int b = 0; b < GD_ASSESS_BANDS; b++) {
 		a->band[b].ci.ratio = a->band[b].ci.lo = NAN;
 		a->band[b].ci.hi = a->band[b].rho = NAN;
+		a->band[b].ci_plain = a->band[b].ci;
 		a->band[b].widen = 1;
 		a->band[b].p_slower = a->band[b].p_not_below = 1;
 		a->band[b].holm_p = 1;
@@ -496,15 +507,12 @@ int gd_assess_seq(const double *d, const double *size_bytes,
 				a->band[b].hi_bytes = a->size_bytes[z];
 			}
 			if (a->band[b].sizes)
-				gd_band(&c, a, b);
+				gd_band_read(&c, a, b);
 		}
-		if (a->by_rounds) {
-			gd_sizes_slower(&c, a);
+		if (a->by_rounds)
 			gd_sizes_not_below(&c, a);
-			gd_assess_segments(c.lf, a);
-		}
 		gd_cv(&c, a);
-		gd_assess_combine(a);
+		gd_assess_retest(a, &a->corr);
 	}
 	free(c.m);
 	for (unsigned int z = 0; per && z < sizes; z++)
@@ -512,4 +520,21 @@ int gd_assess_seq(const double *d, const double *size_bytes,
 	for (unsigned int z = 0; per && z < a->sizes; z++)
 		per[a->col[z]] = a->st[z];
 	return ret;
+}
+
+void gd_assess_retest(struct gd_assessment *a,
+		      const struct gd_assess_corr *corr)
+{
+	double lf = log(a->floor);
+
+	if (corr != &a->corr)
+		a->corr = *corr;
+	for (unsigned int b = 0; b < GD_ASSESS_BANDS; b++)
+		if (a->band[b].sizes)
+			gd_band(a, b, lf);
+	if (a->by_rounds) {
+		gd_sizes_slower(a, lf);
+		gd_assess_segments(lf, a);
+	}
+	gd_assess_combine(a);
 }

@@ -60,15 +60,16 @@ struct gd_assess_band {
 	unsigned int sizes;	   /* with a figure */
 	double lo_bytes, hi_bytes; /* smallest and largest of them */
 	bool by_rounds;
-	bool decided;		 /* has an interval (enough replicates) */
-	struct gd_log_ci ci;	 /* 95%, two-sided, widened (assess_corr.h) */
-	double se_log;		 /* standard error of ci.mean_log */
-	double rho;		 /* lag-1 autocorrelation of rounds; NAN */
-	double widen;		 /* its variance's factor for correlation */
-	double p_slower;	 /* one-sided, "at or above the floor" */
-	double p_not_below;	 /* one-sided, "below the floor" */
-	double holm_p;		 /* p_slower adjusted within the run */
-	double detectable_ratio; /* flagged with GD_ASSESS_POWER */
+	bool decided;		   /* has an interval (enough replicates) */
+	struct gd_log_ci ci;	   /* 95%, two-sided, widened (assess_corr.h) */
+	struct gd_log_ci ci_plain; /* as its replicates say, before that */
+	double se_log;		   /* standard error of ci.mean_log */
+	double rho;		   /* lag-1 autocorrelation of rounds; NAN */
+	double widen;		   /* its variance's factor for correlation */
+	double p_slower;	   /* one-sided, "at or above the floor" */
+	double p_not_below;	   /* one-sided, "below the floor" */
+	double holm_p;		   /* p_slower adjusted within the run */
+	double detectable_ratio;   /* flagged with GD_ASSESS_POWER */
 };
 
 /* Per column (size): its rounds' mean and spread; for "slower" the spread
@@ -100,7 +101,11 @@ struct gd_assessment {
 	struct gd_assess_band band[GD_ASSESS_BANDS];
 	unsigned int nbands, bands_decided;
 	struct gd_assess_segment seg; /* where the curves part */
-	struct gd_assess_corr corr;   /* how rounds and sizes correlate */
+	/* further slow runs, each apart from the others by a size not below
+	 * the floor, weaker than seg: named only where seg is */
+	struct gd_assess_segment seg_also[GD_ASSESS_SEG_ALSO];
+	unsigned int nseg_also;
+	struct gd_assess_corr corr; /* how rounds and sizes correlate */
 	double rho; /* largest lag-1 autocorrelation of any band; NAN */
 	/* slower: the assessment's p-value (Holm within it: half of the
 	 * level to the bands, half to the sizes) and after the run's Holm */

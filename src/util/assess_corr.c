@@ -6,7 +6,8 @@
  * A size's spread over its rounds then understates the spread of its
  * mean, and a mean over many sizes most, since the shared part does not
  * average out over them. Neither part can be read from one size's few
- * rounds, so each is pooled over the sizes: the own part from the lag-1
+ * rounds, so each is pooled over the sizes, and in a run over its phases
+ * and directions (gd_assess_corr_pool): the own part from the lag-1
  * ratio of each size's residuals, the shared part from the lag-1
  * covariance between different sizes (where a size's own noise has no
  * part), each bias-corrected by inverting its expectation under AR(1).
@@ -74,24 +75,21 @@ static double gd_corr_pair(const double *d, unsigned int rounds,
 	return n >= 3 && sxx > 0 && syy > 0 ? sxy / sqrt(sxx * syy) : NAN;
 }
 
-/* The correlation of sizes within a round, averaged over every pair of
- * sizes with two or more rounds, at least 0. */
-static double gd_corr_within(const double *d, unsigned int rounds,
-			     unsigned int cols, const struct gd_assessment *a)
+/* The correlations of sizes within a round, summed over every pair of
+ * sizes with three or more rounds, into @s. */
+static void gd_corr_within(const double *d, unsigned int rounds,
+			   unsigned int cols, const struct gd_assessment *a,
+			   struct gd_assess_corr_sums *s)
 {
-	double sum = 0;
-	unsigned int n = 0;
-
 	for (unsigned int i = 0; i < a->sizes; i++)
 		for (unsigned int j = i + 1; j < a->sizes; j++) {
 			double c = gd_corr_pair(d, rounds, cols, a, i, j);
 
 			if (!isnan(c)) {
-				sum += c;
-				n++;
+				s->within_sum += c;
+				s->within_pairs++;
 			}
 		}
-	return n && sum > 0 ? sum / n : 0;
 }
 
 /*
@@ -128,6 +126,7 @@ static double gd_ar1_invert(double ratio, unsigned int n, double *f)
 	double lo = 0, hi = gd_rho_cap(n), g;
 
 	gd_ar1(0, n, &g, f);
+	*f = 1; /* independence: exactly, not as rounded */
 	if (!(ratio > g))
 		return 0;
 	for (int it = 0; it < 40; it++) {
@@ -145,17 +144,15 @@ static double gd_ar1_invert(double ratio, unsigned int n, double *f)
 	return lo;
 }
 
-/* Lag-1 ratios over the sizes with every round: each size's own (their
- * mean, each weighted alike), and the one between different sizes. */
+/* Lag-1 sums over the sizes with every round into @s: each size's own
+ * ratio, and the covariances between different sizes. */
 static void gd_corr_lags(const double *d, unsigned int rounds,
 			 unsigned int cols, const struct gd_assessment *a,
-			 double *own, double *shared)
+			 struct gd_assess_corr_sums *s)
 {
-	double sum_own = 0, c0 = 0, c1 = 0, s[GD_CORR_MAX_ROUNDS] = { 0 };
+	double c0 = 0, c1 = 0, sum[GD_CORR_MAX_ROUNDS] = { 0 };
 	double d0 = 0, d1 = 0;
-	unsigned int m = 0;
 
-	*own = *shared = NAN;
 	for (unsigned int z = 0; z < a->sizes; z++) {
 		double num = 0, den = 0;
 
@@ -164,7 +161,7 @@ static void gd_corr_lags(const double *d, unsigned int rounds,
 		for (unsigned int r = 0; r < rounds; r++) {
 			double e = gd_res(d, cols, a, r, z);
 
-			s[r] += e;
+			sum[r] += e;
 			den += e * e;
 			if (r + 1 < rounds)
 				num += e * gd_res(d, cols, a, r + 1, z);
@@ -172,42 +169,84 @@ static void gd_corr_lags(const double *d, unsigned int rounds,
 		d0 += den;
 		d1 += num;
 		if (den > 0) {
-			sum_own += num / den;
-			m++;
+			s->own_sum += num / den;
+			s->own_sizes++;
 		}
 	}
-	if (m)
-		*own = sum_own / m;
 	/* between sizes: the sums over every size less each size with
 	 * itself, at lag 0 and lag 1 */
 	for (unsigned int r = 0; r < rounds; r++) {
-		c0 += s[r] * s[r];
+		c0 += sum[r] * sum[r];
 		if (r + 1 < rounds)
-			c1 += s[r] * s[r + 1];
+			c1 += sum[r] * sum[r + 1];
 	}
-	c0 -= d0;
-	c1 -= d1;
-	if (m >= 2 && c0 > 0)
-		*shared = c1 / c0;
+	if (s->own_sizes >= 2) {
+		s->cross0 = c0 - d0;
+		s->cross1 = c1 - d1;
+		s->cross_sizes = s->own_sizes;
+	}
+}
+
+/* The model from @n sums (one assessment's, or a run's pooled). */
+static void gd_corr_model(const struct gd_assess_corr_sums *s, unsigned int n,
+			  struct gd_assess_corr *c)
+{
+	double within = 0, own = 0, c0 = 0, c1 = 0;
+	unsigned int pairs = 0, m = 0, cross = 0, rounds = s[0].rounds;
+
+	c->within = c->rho_own = c->rho_shared = 0;
+	c->f_own = c->f_shared = 1;
+	c->pooled = n;
+	for (unsigned int i = 0; i < n; i++) {
+		within += s[i].within_sum;
+		pairs += s[i].within_pairs;
+		own += s[i].own_sum;
+		m += s[i].own_sizes;
+		c0 += s[i].cross0;
+		c1 += s[i].cross1;
+		cross += s[i].cross_sizes;
+	}
+	if (pairs && within > 0)
+		c->within = within / pairs;
+	if (rounds < GD_ASSESS_CORR_MIN_ROUNDS || rounds > GD_CORR_MAX_ROUNDS)
+		return;
+	if (m)
+		c->rho_own = gd_ar1_invert(own / m, rounds, &c->f_own);
+	if (cross && c0 > 0 && c->within > 0)
+		c->rho_shared = gd_ar1_invert(c1 / c0, rounds, &c->f_shared);
 }
 
 void gd_assess_corr(const double *d, unsigned int rounds, unsigned int cols,
 		    const struct gd_assessment *a, struct gd_assess_corr *c)
 {
-	double own, shared;
-
 	memset(c, 0, sizeof(*c));
-	c->f_own = c->f_shared = 1;
-	if (rounds < 2)
-		return;
-	c->within = gd_corr_within(d, rounds, cols, a);
-	if (rounds < GD_ASSESS_CORR_MIN_ROUNDS || rounds > GD_CORR_MAX_ROUNDS)
-		return;
-	gd_corr_lags(d, rounds, cols, a, &own, &shared);
-	if (!isnan(own))
-		c->rho_own = gd_ar1_invert(own, rounds, &c->f_own);
-	if (!isnan(shared) && c->within > 0)
-		c->rho_shared = gd_ar1_invert(shared, rounds, &c->f_shared);
+	c->sums.rounds = rounds;
+	if (rounds >= 2)
+		gd_corr_within(d, rounds, cols, a, &c->sums);
+	if (rounds >= GD_ASSESS_CORR_MIN_ROUNDS && rounds <= GD_CORR_MAX_ROUNDS)
+		gd_corr_lags(d, rounds, cols, a, &c->sums);
+	gd_corr_model(&c->sums, 1, c);
+}
+
+void gd_assess_corr_pool(const struct gd_assessment *a, unsigned int n,
+			 unsigned int i, struct gd_assess_corr *c)
+{
+	struct gd_assess_corr_sums s[GD_ASSESS_MAX_SIZES];
+	unsigned int k = 0;
+
+	*c = a[i].corr;
+	for (unsigned int j = 0; j < n && k < GD_ASSESS_MAX_SIZES; j++)
+		if (a[j].corr.sums.rounds == a[i].corr.sums.rounds)
+			s[k++] = a[j].corr.sums;
+	gd_corr_model(s, k, c);
+}
+
+bool gd_assess_corr_same(const struct gd_assess_corr *x,
+			 const struct gd_assess_corr *y)
+{
+	return x->within == y->within && x->rho_own == y->rho_own &&
+	       x->rho_shared == y->rho_shared && x->f_own == y->f_own &&
+	       x->f_shared == y->f_shared;
 }
 
 double gd_assess_corr_var(const struct gd_assess_corr *c, double v, double sq,

@@ -17,6 +17,20 @@ struct gd_assessment;
  * fewer give a ratio too noisy to act on (it would widen at random). */
 #define GD_ASSESS_CORR_MIN_ROUNDS 5
 
+/* The sums a model is read from, kept so that a run's assessments can
+ * pool them (gd_assess_corr_pool): pair correlations within a round,
+ * sizes' own lag-1 ratios, and the lag-0 and lag-1 covariances between
+ * different sizes. */
+struct gd_assess_corr_sums {
+	unsigned int rounds;	   /* the rounds they were read over */
+	double within_sum;	   /* pair correlations, summed */
+	unsigned int within_pairs; /* their number */
+	double own_sum;		   /* sizes' own lag-1 ratios, summed */
+	unsigned int own_sizes;	   /* their number */
+	double cross0, cross1;	   /* between sizes: lag-0 and lag-1 */
+	unsigned int cross_sizes;  /* sizes in them (two or more count) */
+};
+
 struct gd_assess_corr {
 	/* correlation of two sizes within a round, pooled over every pair,
 	 * >= 0: the share of a size's variance that a round's sizes share */
@@ -27,6 +41,9 @@ struct gd_assess_corr {
 	/* the factors by which each part's variance of a mean over the
 	 * rounds exceeds what its spread over them says, >= 1 */
 	double f_own, f_shared;
+	/* what it was read from, and over how many assessments */
+	struct gd_assess_corr_sums sums;
+	unsigned int pooled;
 };
 
 /* Read the model from @d (@rounds by @cols, gd_assess's matrix) over
@@ -34,6 +51,19 @@ struct gd_assess_corr {
  * where there are too few rounds or sizes to read one. */
 void gd_assess_corr(const double *d, unsigned int rounds, unsigned int cols,
 		    const struct gd_assessment *a, struct gd_assess_corr *c);
+
+/*
+ * The model of @a[@i] read from the sums of every one of the @n
+ * assessments (a run's phases and directions) read over as many rounds as
+ * it: one run's phases share its rounds' times, and pooling them reads a
+ * correlation that a few sizes of one phase cannot.
+ */
+void gd_assess_corr_pool(const struct gd_assessment *a, unsigned int n,
+			 unsigned int i, struct gd_assess_corr *c);
+
+/* Do @x and @y widen alike (the same correlations and factors)? */
+bool gd_assess_corr_same(const struct gd_assess_corr *x,
+			 const struct gd_assess_corr *y);
 
 /*
  * The variance of a mean over @m sizes and the rounds, given @v, the sum

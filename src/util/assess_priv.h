@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
- * Between assess.c (one assessment's figures) and assess_run.c (its
- * p-values combined, within it and across a run, into the decision).
+ * Between assess.c (one assessment's figures), assess_run.c (its
+ * p-values combined, within it and across a run, into the decision) and
+ * assess_family.c (a run's assessments together).
  */
 #ifndef GD_ASSESS_PRIV_H
 #define GD_ASSESS_PRIV_H
@@ -12,5 +13,15 @@
  * the sizes and to the segments each), then
  * the decision as if @a were the run's only assessment. */
 void gd_assess_combine(struct gd_assessment *a);
+
+/* Holm across the @n (at most GD_ASSESS_MAX_SIZES) assessments of a run
+ * and each one's decision after it (gd_assess_run's last step). */
+void gd_assess_run_holm(struct gd_assessment *a, unsigned int n);
+
+/* Every "slower" test of @a (bands, sizes, segments) again with the
+ * correlation model @corr (a run's pooled one: gd_assess_run), then
+ * gd_assess_combine(); "not below" does not depend on it. */
+void gd_assess_retest(struct gd_assessment *a,
+		      const struct gd_assess_corr *corr);
 
 #endif

@@ -89,7 +89,7 @@ static void gd_flag(struct gd_assessment *a, double mult, double share)
 
 	a->nslow = 0;
 	a->worst = a->slow_band = -1;
-	gd_assess_segment_flag(&a->seg, share, mult, a->alpha_slower);
+	gd_assess_segment_flag(a, share, mult, a->alpha_slower);
 	for (unsigned int b = 0; b < GD_ASSESS_BANDS; b++)
 		if (a->band[b].decided &&
 		    a->band[b].holm_p * mult <= a->alpha_slower &&
@@ -236,7 +236,7 @@ void gd_assess_combine(struct gd_assessment *a)
 		a->st[is[i]].holm_p = adj[i];
 		a->p_slower = adj[i] < a->p_slower ? adj[i] : a->p_slower;
 	}
-	gd_assess_segment_flag(&a->seg, gd_share_sizes(a), 1, a->alpha_slower);
+	gd_assess_segment_flag(a, gd_share_sizes(a), 1, a->alpha_slower);
 	if (a->seg.tested && a->seg.p_adj < a->p_slower)
 		a->p_slower = a->seg.p_adj;
 	a->p_slower_run = a->p_slower;
@@ -244,13 +244,11 @@ void gd_assess_combine(struct gd_assessment *a)
 	gd_decide(a, 1);
 }
 
-void gd_assess_run(struct gd_assessment *a, unsigned int n)
+void gd_assess_run_holm(struct gd_assessment *a, unsigned int n)
 {
 	double p[GD_ASSESS_MAX_SIZES] = { 0 }, adj[GD_ASSESS_MAX_SIZES];
 	unsigned int rank[GD_ASSESS_MAX_SIZES];
 
-	if (n > GD_ASSESS_MAX_SIZES)
-		n = GD_ASSESS_MAX_SIZES;
 	for (unsigned int i = 0; i < n; i++)
 		p[i] = a[i].p_slower;
 	gd_holm(p, n, 1, adj, rank);

@@ -99,9 +99,9 @@ static bool gd_seg_better(const struct gd_seg_cand *c,
 }
 
 static void gd_seg_keep(struct gd_assessment *a, const unsigned int *idx,
-			const struct gd_seg_cand *c)
+			const struct gd_seg_cand *c,
+			struct gd_assess_segment *s)
 {
-	struct gd_assess_segment *s = &a->seg;
 	double half = gd_t_quantile(GD_INFER_CONFIDENCE, c->df) * c->se;
 
 	s->from = (int)idx[c->i];
@@ -118,13 +118,37 @@ static void gd_seg_keep(struct gd_assessment *a, const unsigned int *idx,
 	s->widen = c->widen;
 }
 
+/* May [i, j] be named beside the segments kept in @kept (@n of them,
+ * compacted indices)? Below the floor, and apart from each by a size
+ * whose mean is not below it (@up: prefix counts of such sizes). */
+static bool gd_seg_apart(const struct gd_seg_cand *c,
+			 const struct gd_seg_cand *kept, unsigned int n,
+			 const unsigned int *up)
+{
+	if (!(c->t < 0))
+		return false;
+	for (unsigned int k = 0; k < n; k++) {
+		unsigned int lo = c->j < kept[k].i ? c->j + 1 : kept[k].j + 1;
+		unsigned int hi = c->j < kept[k].i ? kept[k].i : c->i;
+
+		/* overlapping, or no size between that is not below */
+		if (c->i <= kept[k].j && kept[k].i <= c->j)
+			return false;
+		if (up[hi] - up[lo] == 0)
+			return false;
+	}
+	return true;
+}
+
 void gd_assess_segments(double lf, struct gd_assessment *a)
 {
 	struct gd_seg_sums s = { .lf = lf };
-	unsigned int idx[GD_ASSESS_MAX_SIZES];
-	struct gd_seg_cand best = { .t = INFINITY }, c;
+	unsigned int idx[GD_ASSESS_MAX_SIZES],
+		up[GD_ASSESS_MAX_SIZES + 1] = { 0 };
+	struct gd_seg_cand kept[1 + GD_ASSESS_SEG_ALSO], c;
 
 	gd_assess_segment_init(&a->seg);
+	a->nseg_also = 0;
 	for (unsigned int z = 0; z < a->sizes; z++)
 		if (a->st[z].n >= 2 && a->st[z].df_nb)
 			idx[s.k++] = z;
@@ -143,24 +167,53 @@ void gd_assess_segments(double lf, struct gd_assessment *a)
 		s.dfmax = z->df_nb > s.dfmax ? z->df_nb : s.dfmax;
 		if (s.dfmax > (z->n - 1) * (z->n - 1))
 			s.dfmax = (z->n - 1) * (z->n - 1);
+		up[i + 1] = up[i] + (z->mean >= lf);
 	}
-	for (unsigned int i = 0; i < s.k; i++)
-		for (unsigned int j = i; j < s.k; j++) {
-			gd_seg_eval(&s, i, j, &c);
-			if (gd_seg_better(&c, &best))
-				best = c;
-		}
 	a->seg.tested = s.k * (s.k + 1) / 2;
-	gd_seg_keep(a, idx, &best);
+	for (unsigned int n = 0; n <= GD_ASSESS_SEG_ALSO; n++) {
+		struct gd_seg_cand best = { .t = INFINITY };
+
+		for (unsigned int i = 0; i < s.k; i++)
+			for (unsigned int j = i; j < s.k; j++) {
+				gd_seg_eval(&s, i, j, &c);
+				if ((!n || gd_seg_apart(&c, kept, n, up)) &&
+				    gd_seg_better(&c, &best))
+					best = c;
+			}
+		if (!n) {
+			gd_seg_keep(a, idx, &best, &a->seg);
+		} else {
+			struct gd_assess_segment *o = &a->seg_also[n - 1];
+
+			if (!isfinite(best.t))
+				break;
+			gd_assess_segment_init(o);
+			o->tested = a->seg.tested;
+			o->rho = a->seg.rho;
+			gd_seg_keep(a, idx, &best, o);
+			a->nseg_also = n;
+		}
+		kept[n] = best;
+	}
 }
 
-void gd_assess_segment_flag(struct gd_assess_segment *s, double share,
-			    double mult, double alpha)
+static void gd_seg_flag(struct gd_assess_segment *s, double share, double mult,
+			double alpha)
 {
-	if (!s->tested)
-		return;
 	s->p_adj = share * s->tested * s->p;
 	s->p_adj = s->p_adj > 1 ? 1 : s->p_adj;
 	s->p_run = s->p_adj * mult > 1 ? 1 : s->p_adj * mult;
 	s->found = s->p_run <= alpha;
+}
+
+void gd_assess_segment_flag(struct gd_assessment *a, double share, double mult,
+			    double alpha)
+{
+	if (!a->seg.tested)
+		return;
+	gd_seg_flag(&a->seg, share, mult, alpha);
+	for (unsigned int n = 0; n < a->nseg_also; n++) {
+		gd_seg_flag(&a->seg_also[n], share, mult, alpha);
+		a->seg_also[n].found &= a->seg.found;
+	}
 }

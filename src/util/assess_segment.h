@@ -13,6 +13,9 @@
 
 struct gd_assessment;
 
+/* Slow runs named beside the one furthest below the floor, at most. */
+#define GD_ASSESS_SEG_ALSO 3
+
 /* The segment of one assessment; from and to index its judged sizes. */
 struct gd_assess_segment {
 	unsigned int tested; /* segments scanned: the correction's count */
@@ -41,15 +44,21 @@ void gd_assess_segment_init(struct gd_assess_segment *s);
  * the correlation of the sizes' residuals pooled over every pair of
  * sizes, so that a drift a round's sizes share is counted; each part
  * widened when neighbouring rounds are correlated (a->corr, read
- * before). Fills a->seg but for p_adj, p_run and found.
+ * before). Fills a->seg but for p_adj, p_run and found; then, the same
+ * way, a->seg_also: the next furthest below the floor among the segments
+ * below it that are apart from every one kept by a size whose mean is not
+ * (a second dip, where the curve came back up between), at most
+ * GD_ASSESS_SEG_ALSO. Each has the same correction as a->seg (Bonferroni
+ * over every segment scanned), so naming them all keeps the rate of a
+ * wrongly named segment within the level.
  */
 void gd_assess_segments(double lf, struct gd_assessment *a);
 
 /* Holm within the assessment (@share: its parts) and across the run
  * (@mult), at @alpha, the assessment's "slower" level (the fixed design's
  * 2.5%, split over the looks of an adaptive run): fills p_adj, p_run and
- * found. */
-void gd_assess_segment_flag(struct gd_assess_segment *s, double share,
-			    double mult, double alpha);
+ * found of a->seg and of each a->seg_also (found only beside a->seg). */
+void gd_assess_segment_flag(struct gd_assessment *a, double share, double mult,
+			    double alpha);
 
 #endif

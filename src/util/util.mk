@@ -10,7 +10,7 @@ libgdperf_la_SOURCES += \
 	src/util/parse.c src/util/parse.h \
 	src/util/clock.c src/util/stats.c src/util/stats_json.c src/util/stats.h \
 	src/util/infer.c src/util/infer.h src/util/assess.c src/util/assess.h \
-	src/util/assess_run.c src/util/assess_priv.h \
+	src/util/assess_run.c src/util/assess_family.c src/util/assess_priv.h \
 	src/util/assess_segment.c src/util/assess_segment.h \
 	src/util/assess_corr.c src/util/assess_corr.h \
 	src/util/keyval.c src/util/keyval.h \

@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+/*
+ * A run's assessments decided together (assess.h, gd_assess_run): each
+ * one's correlation model read again from the sums of all of them, its
+ * "slower" tests again where that changes the model (assess.c), then Holm
+ * across them (assess_run.c). Apart from both so that neither calls the
+ * other back.
+ */
+#include <config.h>
+
+#include "util/assess.h"
+#include "util/assess_priv.h"
+
+void gd_assess_run(struct gd_assessment *a, unsigned int n)
+{
+	if (n > GD_ASSESS_MAX_SIZES)
+		n = GD_ASSESS_MAX_SIZES;
+	/* a retest keeps the sums the pool is read from: the order is free */
+	for (unsigned int i = 0; n > 1 && i < n; i++) {
+		struct gd_assess_corr pooled;
+
+		if (!a[i].sizes)
+			continue;
+		gd_assess_corr_pool(a, n, i, &pooled);
+		if (gd_assess_corr_same(&pooled, &a[i].corr))
+			a[i].corr.pooled = pooled.pooled;
+		else
+			gd_assess_retest(&a[i], &pooled);
+	}
+	gd_assess_run_holm(a, n);
+}
