@@ -132,6 +132,22 @@ static void ratio_rows(const struct gd_fleet *fl, const char *name,
 	}
 }
 
+/* "; sizes 1 MiB..8 MiB below R: 0.75 (0.73..0.77)" at @dst + @n when
+ * @g was found; the new length. */
+static int segment_text(const struct gd_assess_segment *g, char *dst,
+			size_t len, int n)
+{
+	char w[32], w2[32];
+
+	if (!g->found || n < 0 || (size_t)n >= len)
+		return n;
+	return n + snprintf(dst + n, len - n,
+			    "; sizes %s..%s below R: %.2f (%.2f..%.2f)",
+			    gd_assess_bytes_str(g->lo_bytes, w, sizeof(w)),
+			    gd_assess_bytes_str(g->hi_bytes, w2, sizeof(w2)),
+			    g->ratio, g->lo, g->hi);
+}
+
 static void slower_text(const struct gd_fleet_slower *s, char *dst, size_t len)
 {
 	const struct gd_assessment *a = &s->a;
@@ -143,16 +159,9 @@ static void slower_text(const struct gd_fleet_slower *s, char *dst, size_t len)
 		     "repeat(s) and %u sizes, Holm-adjusted p=%.2g",
 		     s->id, s->phase, a->ci.ratio, GD_INFER_CONFIDENCE * 100,
 		     a->ci.lo, a->ci.hi, a->rounds, a->sizes, a->p_slower_run);
-	if (a->seg.found && n > 0 && (size_t)n < len) {
-		char w2[32];
-
-		n += snprintf(
-			dst + n, len - n,
-			"; sizes %s..%s below R: %.2f (%.2f..%.2f)",
-			gd_assess_bytes_str(a->seg.lo_bytes, w, sizeof(w)),
-			gd_assess_bytes_str(a->seg.hi_bytes, w2, sizeof(w2)),
-			a->seg.ratio, a->seg.lo, a->seg.hi);
-	}
+	n = segment_text(&a->seg, dst, len, n);
+	for (unsigned int i = 0; i < a->nseg_also; i++)
+		n = segment_text(&a->seg_also[i], dst, len, n);
 	if (a->slow_band >= 0 && n > 0 && (size_t)n < len)
 		n += snprintf(
 			dst + n, len - n, "; band from %s %.2f (%.2f..%.2f)",
