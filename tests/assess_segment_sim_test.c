@@ -176,6 +176,18 @@ static void print_two(const struct scase *c, const struct srates *r)
 	       100.0 * r->also / r->trials);
 }
 
+/* The sizes of @mask at 0.75 with 2% noise, the rest at 1.00 with 15%: a
+ * precise slow run beside noisy sizes. */
+static struct scase slow_run_case(unsigned int rounds, unsigned int mask)
+{
+	return (struct scase){ .rounds = rounds,
+			       .slow_mask = mask,
+			       .slow_ratio = 0.75,
+			       .slow_cv = 0.02,
+			       .rest_ratio = 1.0,
+			       .rest_cv = 0.15 };
+}
+
 static unsigned int placement(unsigned int k, int where, char *name, size_t len)
 {
 	static const char *const at[] = { "bottom", "middle", "top" };
@@ -230,11 +242,7 @@ static void test_slow_runs(void **state)
 	for (size_t k = 0; k < sizeof(ks) / sizeof(ks[0]); k++)
 		for (int where = 0; where < 3; where++)
 			for (size_t i = 0; i < 3; i++) {
-				c = (struct scase){ .rounds = rounds[i],
-						    .slow_ratio = 0.75,
-						    .slow_cv = 0.02,
-						    .rest_ratio = 1.0,
-						    .rest_cv = 0.15 };
+				c = slow_run_case(rounds[i], 0);
 				c.slow_mask = placement(ks[k], where, c.name,
 							sizeof(c.name));
 				run(&c, seed++, &r);
@@ -254,12 +262,7 @@ static void test_slow_runs(void **state)
  * and the same run with 3 rounds and with 5% | 25% noise. */
 static void test_first_size_named(void **state)
 {
-	struct scase c = { .rounds = 5,
-			   .slow_mask = 0xe0,
-			   .slow_ratio = 0.75,
-			   .slow_cv = 0.02,
-			   .rest_ratio = 1.0,
-			   .rest_cv = 0.15 };
+	struct scase c = slow_run_case(5, 0xe0);
 	struct srates r;
 
 	(void)state;
@@ -341,13 +344,8 @@ static void test_two_runs(void **state)
 	printf("# %-24s %-19s %2s %5s %5s %5s %5s\n", "truth",
 	       "noise (slow | rest)", "r", "slow", "seg", "both", "also");
 	for (size_t i = 0; i < 3; i++) {
-		c = (struct scase){ .rounds = rounds[i],
-				    .slow_mask = 0xe3,
-				    .dip_mask = 0x03,
-				    .slow_ratio = 0.75,
-				    .slow_cv = 0.02,
-				    .rest_ratio = 1.0,
-				    .rest_cv = 0.15 };
+		c = slow_run_case(rounds[i], 0xe3);
+		c.dip_mask = 0x03;
 		snprintf(c.name, sizeof(c.name), "64..128K, 2..8M at 0.75");
 		run(&c, seed++, &r);
 		print_two(&c, &r);
@@ -359,12 +357,7 @@ static void test_two_runs(void **state)
 			assert_true(r.both * 100 >= r.trials * 90);
 	}
 	for (size_t i = 0; i < 3; i++) {
-		c = (struct scase){ .rounds = rounds[i],
-				    .slow_mask = 0xe0,
-				    .slow_ratio = 0.75,
-				    .slow_cv = 0.02,
-				    .rest_ratio = 1.0,
-				    .rest_cv = 0.15 };
+		c = slow_run_case(rounds[i], 0xe0);
 		snprintf(c.name, sizeof(c.name), "2..8 MiB at 0.75");
 		run(&c, seed++, &r);
 		print_two(&c, &r);

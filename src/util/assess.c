@@ -512,7 +512,7 @@ int gd_assess_seq(const double *d, const double *size_bytes,
 		if (a->by_rounds)
 			gd_sizes_not_below(&c, a);
 		gd_cv(&c, a);
-		gd_assess_retest(a, &a->corr);
+		gd_assess_retest(a);
 	}
 	free(c.m);
 	for (unsigned int z = 0; per && z < sizes; z++)
@@ -522,13 +522,10 @@ int gd_assess_seq(const double *d, const double *size_bytes,
 	return ret;
 }
 
-void gd_assess_retest(struct gd_assessment *a,
-		      const struct gd_assess_corr *corr)
+void gd_assess_retest(struct gd_assessment *a)
 {
 	double lf = log(a->floor);
 
-	if (corr != &a->corr)
-		a->corr = *corr;
 	for (unsigned int b = 0; b < GD_ASSESS_BANDS; b++)
 		if (a->band[b].sizes)
 			gd_band(a, b, lf);

@@ -183,7 +183,6 @@ static void gd_corr_lags(const double *d, unsigned int rounds,
 	if (s->own_sizes >= 2) {
 		s->cross0 = c0 - d0;
 		s->cross1 = c1 - d1;
-		s->cross_sizes = s->own_sizes;
 	}
 }
 
@@ -204,7 +203,7 @@ static void gd_corr_model(const struct gd_assess_corr_sums *s, unsigned int n,
 		m += s[i].own_sizes;
 		c0 += s[i].cross0;
 		c1 += s[i].cross1;
-		cross += s[i].cross_sizes;
+		cross += s[i].own_sizes >= 2;
 	}
 	if (pairs && within > 0)
 		c->within = within / pairs;

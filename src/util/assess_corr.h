@@ -27,8 +27,7 @@ struct gd_assess_corr_sums {
 	unsigned int within_pairs; /* their number */
 	double own_sum;		   /* sizes' own lag-1 ratios, summed */
 	unsigned int own_sizes;	   /* their number */
-	double cross0, cross1;	   /* between sizes: lag-0 and lag-1 */
-	unsigned int cross_sizes;  /* sizes in them (two or more count) */
+	double cross0, cross1;	   /* between sizes (from two): lag 0, 1 */
 };
 
 struct gd_assess_corr {

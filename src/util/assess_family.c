@@ -18,14 +18,15 @@ void gd_assess_run(struct gd_assessment *a, unsigned int n)
 	/* a retest keeps the sums the pool is read from: the order is free */
 	for (unsigned int i = 0; n > 1 && i < n; i++) {
 		struct gd_assess_corr pooled;
+		bool same;
 
 		if (!a[i].sizes)
 			continue;
 		gd_assess_corr_pool(a, n, i, &pooled);
-		if (gd_assess_corr_same(&pooled, &a[i].corr))
-			a[i].corr.pooled = pooled.pooled;
-		else
-			gd_assess_retest(&a[i], &pooled);
+		same = gd_assess_corr_same(&pooled, &a[i].corr);
+		a[i].corr = pooled;
+		if (!same)
+			gd_assess_retest(&a[i]);
 	}
 	gd_assess_run_holm(a, n);
 }

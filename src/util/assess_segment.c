@@ -118,21 +118,20 @@ static void gd_seg_keep(struct gd_assessment *a, const unsigned int *idx,
 	s->widen = c->widen;
 }
 
-/* May [i, j] be named beside the segments kept in @kept (@n of them,
- * compacted indices)? Below the floor, and apart from each by a size
- * whose mean is not below it (@up: prefix counts of such sizes). */
-static bool gd_seg_apart(const struct gd_seg_cand *c,
+/* May sizes [i, j] (compacted) be named beside the segments kept in
+ * @kept (@n of them)? Apart from each by a size whose mean is not below
+ * the floor (@up: prefix counts of such sizes); read before the segment
+ * is evaluated, which only then must lie below the floor. */
+static bool gd_seg_apart(unsigned int i, unsigned int j,
 			 const struct gd_seg_cand *kept, unsigned int n,
 			 const unsigned int *up)
 {
-	if (!(c->t < 0))
-		return false;
 	for (unsigned int k = 0; k < n; k++) {
-		unsigned int lo = c->j < kept[k].i ? c->j + 1 : kept[k].j + 1;
-		unsigned int hi = c->j < kept[k].i ? kept[k].i : c->i;
+		unsigned int lo = j < kept[k].i ? j + 1 : kept[k].j + 1;
+		unsigned int hi = j < kept[k].i ? kept[k].i : i;
 
 		/* overlapping, or no size between that is not below */
-		if (c->i <= kept[k].j && kept[k].i <= c->j)
+		if (i <= kept[k].j && kept[k].i <= j)
 			return false;
 		if (up[hi] - up[lo] == 0)
 			return false;
@@ -175,13 +174,19 @@ void gd_assess_segments(double lf, struct gd_assessment *a)
 
 		for (unsigned int i = 0; i < s.k; i++)
 			for (unsigned int j = i; j < s.k; j++) {
+				if (n && !gd_seg_apart(i, j, kept, n, up))
+					continue;
 				gd_seg_eval(&s, i, j, &c);
-				if ((!n || gd_seg_apart(&c, kept, n, up)) &&
-				    gd_seg_better(&c, &best))
+				if ((!n || c.t < 0) && gd_seg_better(&c, &best))
 					best = c;
 			}
 		if (!n) {
 			gd_seg_keep(a, idx, &best, &a->seg);
+			/* the first is the furthest below (smallest p, or t
+			 * with exact figures): when it is not below the
+			 * floor, no other segment is */
+			if (!(best.t < 0))
+				break;
 		} else {
 			struct gd_assess_segment *o = &a->seg_also[n - 1];
 
