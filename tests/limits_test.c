@@ -226,7 +226,8 @@ static int raw_connect(uint16_t port)
 	int fd = socket(AF_INET, SOCK_STREAM, 0);
 
 	sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	for (int i = 0; i < 100; i++) {
+	/* the server thread may start late on a busy machine: up to 20 s */
+	for (int i = 0; i < 1000; i++) {
 		if (!connect(fd, (struct sockaddr *)&sin, sizeof(sin)))
 			return fd;
 		usleep(20000);

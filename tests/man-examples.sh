@@ -317,7 +317,8 @@ while True:
     s.accept()[0].close()
 ' >"$tmp/port" &
 listener=$!
-for _ in $(seq 50); do
+# python's start on a busy machine: up to 30 s (a hang guard, not a bound)
+for _ in $(seq 300); do
 	[ -s "$tmp/port" ] && break
 	sleep 0.1
 done

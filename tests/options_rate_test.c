@@ -109,46 +109,81 @@ static void test_arithmetic(void **state)
 	gd_opts_free(&o);
 }
 
-/* The pacer against the clock: 4 messages every 2 ms for 100 ms posts
- * 4 * (50 + 1) messages, give or take a burst of scheduling noise. Never
- * more; fewer only by the 2 ms windows this loop was not running for (the
- * burst caps what a descheduled sender may catch up: on a loaded CI
- * machine the loop once ran for 12 of its 50 windows and posted 48). */
+/* One burst's worth at @now_ticks, all of it taken: what a sender that
+ * always has room posts in one pass of its loop. */
+static uint64_t take_all(struct gd_pace *p, uint64_t now_ticks)
+{
+	uint64_t room = gd_pace_room(p, now_ticks);
+
+	gd_pace_took(p, room);
+	return room;
+}
+
+/* The pacer on a clock the test steps (1 ns a tick): 4 messages every
+ * 2 ms. Exact counts, whatever the machine is doing: a burst at each
+ * 2 ms mark, none between; a sender away for ten gaps finds ten bursts
+ * due and posts them at once (perftest's catch-up, so the average
+ * holds), then waits again. */
 static void test_pacer(void **state)
 {
 	struct gd_opts o;
 	struct gd_pace p;
-	uint64_t posted = 0, t0, now, prev, room, missed = 0;
+	uint64_t posted = 0, t;
 
 	(void)state;
-	gd_clock_init();
 	assert_int_equal(PARSE(&t_write_bw, &o, "--rate_limit=2000",
 			       "--rate_units=p", "--burst_size=4"),
 			 0);
-	gd_pace_start(&p, &o, 64);
-	assert_int_equal(gd_pace_room(&p), 4);
+	gd_pace_start(&p, &o, 64, 0, 1.0);
+	assert_int_equal(gd_pace_room(&p, 0), 4);
 	gd_pace_took(&p, 3);
-	assert_int_equal(gd_pace_room(&p), 1);
+	assert_int_equal(gd_pace_room(&p, 0), 1);
 	gd_pace_took(&p, 1);
-	assert_int_equal(gd_pace_room(&p), 0);
-	assert_true(gd_pace_wait_ns(&p) > 0 && gd_pace_wait_ns(&p) <= 2000000);
-	posted = 4;
-	t0 = prev = gd_now_ns();
-	while ((now = gd_now_ns()) - t0 < 100000000ULL) {
-		if (now - prev > 2000000)
-			missed += (now - prev) / 2000000;
-		prev = now;
-		room = gd_pace_room(&p);
-		gd_pace_took(&p, room);
-		posted += room;
-	}
-	assert_in_range(posted, 4 * (missed < 50 ? 50 - missed : 0), 4 * 52);
+	assert_int_equal(gd_pace_room(&p, 0), 0);
+	assert_int_equal(gd_pace_wait_ns(&p, 0), 2000000);
+	assert_int_equal(gd_pace_room(&p, 500000), 0);
+	assert_int_equal(gd_pace_wait_ns(&p, 500000), 1500000);
+	assert_int_equal(gd_pace_room(&p, 1999999), 0);
+	assert_int_equal(gd_pace_room(&p, 2000000), 4);
+	assert_int_equal(gd_pace_wait_ns(&p, 2000000), 0);
+	gd_pace_took(&p, 4);
+
+	/* steady: a pass every 100 us for 100 ms, bursts at 0, 2, ... 100 */
+	gd_pace_start(&p, &o, 64, 0, 1.0);
+	for (t = 0; t <= 100000000; t += 100000)
+		posted += take_all(&p, t);
+	assert_int_equal(posted, 4 * 51);
+
+	/* a stall: away from 0 to 20 ms, then ten due bursts, one a call */
+	gd_pace_start(&p, &o, 64, 0, 1.0);
+	posted = take_all(&p, 0);
+	for (int i = 0; i < 10; i++)
+		posted += take_all(&p, 20000000);
+	assert_int_equal(posted, 4 + 4 * 10);
+	assert_int_equal(gd_pace_room(&p, 20000000), 0);
+	assert_int_equal(gd_pace_wait_ns(&p, 20000000), 2000000);
+
+	/* a burst left half-posted stays open past its gap; the next opens
+	 * only once it is done */
+	gd_pace_start(&p, &o, 64, 0, 1.0);
+	gd_pace_took(&p, gd_pace_room(&p, 0) - 2);
+	assert_int_equal(gd_pace_room(&p, 3000000), 2);
+	gd_pace_took(&p, 2);
+	assert_int_equal(gd_pace_room(&p, 3000000), 4);
+
+	/* ticks of another length: a 4 GHz counter, 0.25 ns a tick */
+	gd_pace_start(&p, &o, 64, 1000, 0.25);
+	gd_pace_took(&p, gd_pace_room(&p, 1000));
+	assert_int_equal(gd_pace_room(&p, 1000 + 7999999), 0);
+	assert_int_equal(gd_pace_wait_ns(&p, 1000 + 4000000), 1000000);
+	assert_int_equal(gd_pace_room(&p, 1000 + 8000000), 4);
+
 	/* unpaced: no limit, never a wait */
 	gd_opts_free(&o);
 	assert_int_equal(PARSE0(&t_write_bw, &o), 0);
-	gd_pace_start(&p, &o, 64);
-	assert_true(gd_pace_room(&p) == UINT64_MAX);
-	assert_int_equal(gd_pace_wait_ns(&p), 0);
+	gd_pace_start(&p, &o, 64, 0, 1.0);
+	assert_true(gd_pace_room(&p, 0) == UINT64_MAX);
+	assert_int_equal(gd_pace_wait_ns(&p, 0), 0);
 	gd_opts_free(&o);
 }
 

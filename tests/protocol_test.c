@@ -183,7 +183,6 @@ static void hangup_case(bool answer_hello)
 {
 	struct side *c = calloc(1, sizeof(*c));
 	struct rude_server r = { .answer_hello = answer_hello };
-	uint64_t t0, took_ms;
 	pthread_t th;
 	int fds[2];
 
@@ -191,19 +190,17 @@ static void hangup_case(bool answer_hello)
 	side_init(c, &t_write_bw, false, fds[0], 5000, ARGS("server1"));
 	gd_oob_init(&r.oob, 5000);
 	gd_oob_attach(&r.oob, fds[1], "client(test)");
-	t0 = now_ms();
 	assert_int_equal(pthread_create(&th, NULL, rude_thread, &r), 0);
 	side_handshake(c);
-	took_ms = now_ms() - t0;
 	assert_int_equal(pthread_join(th, NULL), 0);
 	assert_int_equal(r.ret, 0);
 	if (c->ret != -ECONNRESET)
 		print_error("client: %d '%s'\n", c->ret, c->msg);
 	assert_int_equal(c->ret, -ECONNRESET);
 	assert_has(c->msg, "server(test)");
+	/* a hang-up is noticed as one (-ECONNRESET, naming the close), not
+	 * waited out to the 5 s timeout (-ETIMEDOUT) */
 	assert_has(c->msg, "closed the connection");
-	/* a hang-up is noticed at once, not at the 5 s timeout */
-	assert_true(took_ms < 1000);
 	side_free(c);
 	free(c);
 }
@@ -237,7 +234,6 @@ static void test_silent_server(void **state)
 	assert_has(c->msg, "300 ms");
 	assert_has(c->msg, "--timeout");
 	assert_true(took_ms >= 250);
-	assert_true(took_ms < 1000);
 	close(fds[1]);
 	side_free(c);
 	free(c);
@@ -450,7 +446,6 @@ static void test_sweep_interrupted_here(void **state)
 	struct script sc = { .answer = 2, .sig = SIGTERM };
 	struct json_object *ph;
 	pthread_t th;
-	uint64_t t0;
 	int fds[2], ret, sig;
 
 	(void)state;
@@ -459,15 +454,14 @@ static void test_sweep_interrupted_here(void **state)
 	sweep_side(c, false, fds[0], NULL);
 	assert_int_equal(gd_stop_install(), 0);
 	assert_int_equal(pthread_create(&th, NULL, scripted_server, &sc), 0);
-	t0 = now_ms();
 	gd_err_clear();
 	ret = gd_sweep_run(&c->s);
 	pthread_join(th, NULL);
 	sig = gd_stop_signal();
 	gd_stop_reset();
 	signal(SIGTERM, SIG_DFL);
+	/* -EINTR, not the -ETIMEDOUT of the 5 s silence limit */
 	assert_int_equal(ret, -EINTR);
-	assert_true(now_ms() - t0 < 2000);
 	assert_int_equal(sig, SIGTERM);
 	assert_has(gd_err_msg(),
 		   "interrupted by SIGTERM during phase HH size 8 round 1");
@@ -521,7 +515,6 @@ static void test_sweep_interrupted_peer(void **state)
 	struct side *srv = calloc(1, sizeof(*srv));
 	struct script_client sc = { .steps = 2 };
 	pthread_t th;
-	uint64_t t0;
 	int fds[2], ret;
 
 	(void)state;
@@ -530,12 +523,11 @@ static void test_sweep_interrupted_peer(void **state)
 	gd_oob_init(&sc.oob, 5000);
 	gd_oob_attach(&sc.oob, fds[0], "server(test)");
 	assert_int_equal(pthread_create(&th, NULL, scripted_client, &sc), 0);
-	t0 = now_ms();
 	gd_err_clear();
 	ret = gd_sweep_run(&srv->s);
 	pthread_join(th, NULL);
+	/* -EINTR, not the -ETIMEDOUT of the 5 s silence limit */
 	assert_int_equal(ret, -EINTR);
-	assert_true(now_ms() - t0 < 1000);
 	assert_int_equal(gd_stop_signal(), 0);
 	assert_has(gd_err_msg(), "peer client(test) was interrupted by SIGINT "
 				 "during phase HH size 8 round 1");

@@ -79,6 +79,9 @@ TESTS += tests/unit-skip.tap
 endif
 EXTRA_DIST += tests/perftest-options.txt tests/unit-skip.tap
 
+# make check-under-load's wrapper: busy loops around the fast suite.
+EXTRA_DIST += tests/under-load.sh
+
 # A run that fails before it connects still names its execution.
 TESTS += tests/early-failure.sh
 EXTRA_DIST += tests/early-failure.sh

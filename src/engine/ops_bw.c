@@ -145,7 +145,7 @@ static int gd_bw_post_some(struct gd_bw_loop *L, unsigned int q)
 		uint64_t n = L->count[q] - L->posted[q];
 		uint64_t room = depth - (L->posted[q] - L->completed[q]);
 
-		uint64_t paced = gd_pace_room(&L->pace);
+		uint64_t paced = gd_pace_room(&L->pace, gd_clock_ticks());
 		bool burst_end;
 
 		n = n < list ? n : list;
@@ -191,7 +191,7 @@ static int gd_bw_post_some(struct gd_bw_loop *L, unsigned int q)
  * no posted request will bring. */
 static void gd_bw_pace_sleep(const struct gd_bw_loop *L)
 {
-	uint64_t ns = gd_pace_wait_ns(&L->pace);
+	uint64_t ns = gd_pace_wait_ns(&L->pace, gd_clock_ticks());
 	struct timespec ts;
 
 	if (ns > GD_CHECK_MS * 1000000ULL)
@@ -277,7 +277,8 @@ static int gd_bw_burst(struct gd_bw_loop *L, uint64_t deadline_ns)
 	bool stopping = false;
 	int n;
 
-	gd_pace_start(&L->pace, s->o, L->st->size_bytes);
+	gd_pace_start(&L->pace, s->o, L->st->size_bytes, gd_clock_ticks(),
+		      gd_clock_ns_per_tick());
 	while (!gd_bw_all_done(L)) {
 		uint64_t posted = L->posted_total;
 

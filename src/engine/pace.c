@@ -3,13 +3,13 @@
  * The software rate limiter's arithmetic, perftest's: a rate in Gbit/s
  * (10^9 bits of payload), MiB/s or messages per second becomes messages
  * per second at the message size, and bursts of --burst_size start
- * burst/rate seconds apart, timed by the raw clock of the loops.
+ * burst/rate seconds apart, timed by the clock reading each caller
+ * passes (the loops' raw ticks; a test's own steps).
  */
 #include <config.h>
 
 #include "engine/opts.h"
 #include "engine/pace.h"
-#include "util/stats.h"
 
 const char *gd_rate_unit_name(enum gd_rate_unit u)
 {
@@ -60,35 +60,31 @@ uint64_t gd_pace_gap_ns(const struct gd_opts *o, uint64_t size_bytes)
 }
 
 void gd_pace_start(struct gd_pace *p, const struct gd_opts *o,
-		   uint64_t size_bytes)
+		   uint64_t size_bytes, uint64_t now_ticks, double ns_per_tick)
 {
 	uint64_t gap_ns = gd_pace_gap_ns(o, size_bytes);
 
 	p->burst_msgs = gap_ns ? gd_pace_burst_msgs(o) : 0;
-	p->gap_ticks = (uint64_t)((double)gap_ns / gd_clock_ns_per_tick());
-	p->next_tick = gd_clock_ticks();
+	p->ns_per_tick = ns_per_tick > 0 ? ns_per_tick : 1.0;
+	p->gap_ticks = (uint64_t)((double)gap_ns / p->ns_per_tick);
+	p->next_tick = now_ticks;
 	p->left = 0;
 }
 
-uint64_t gd_pace_room(struct gd_pace *p)
+uint64_t gd_pace_room(struct gd_pace *p, uint64_t now_ticks)
 {
 	if (!p->burst_msgs)
 		return UINT64_MAX;
-	if (!p->left && gd_clock_ticks() >= p->next_tick) {
+	if (!p->left && now_ticks >= p->next_tick) {
 		p->left = p->burst_msgs;
 		p->next_tick += p->gap_ticks;
 	}
 	return p->left;
 }
 
-uint64_t gd_pace_wait_ns(const struct gd_pace *p)
+uint64_t gd_pace_wait_ns(const struct gd_pace *p, uint64_t now_ticks)
 {
-	uint64_t now;
-
-	if (!p->burst_msgs || p->left)
+	if (!p->burst_msgs || p->left || now_ticks >= p->next_tick)
 		return 0;
-	now = gd_clock_ticks();
-	return now >= p->next_tick ? 0
-				   : (uint64_t)((double)(p->next_tick - now) *
-						gd_clock_ns_per_tick());
+	return (uint64_t)((double)(p->next_tick - now_ticks) * p->ns_per_tick);
 }

@@ -31,15 +31,21 @@ double gd_acct_now_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-void gd_acct_start(struct gd_time_account *a)
+void gd_acct_start_on(struct gd_time_account *a, double (*now_s)(void))
 {
 	memset(a, 0, sizeof(*a));
-	a->start_s = a->mark_s = gd_acct_now_s();
+	a->now_s = now_s;
+	a->start_s = a->mark_s = now_s();
+}
+
+void gd_acct_start(struct gd_time_account *a)
+{
+	gd_acct_start_on(a, gd_acct_now_s);
 }
 
 double gd_acct_mark(struct gd_time_account *a, enum gd_acct_stage stage)
 {
-	double now = gd_acct_now_s();
+	double now = a->now_s ? a->now_s() : gd_acct_now_s();
 
 	if (a->start_s > 0 && stage < GD_ACCT_STAGES)
 		a->stage_s[stage] += now - a->mark_s;

@@ -44,12 +44,15 @@ struct gd_time_account {
 	unsigned int steps[GD_ACCT_MAX_PHASES];
 	const char *phase_name[GD_ACCT_MAX_PHASES];
 	unsigned int num_phases;
+	double (*now_s)(void); /* the clock of every mark */
 };
 
 /* Monotonic seconds. */
 double gd_acct_now_s(void);
-/* Start the account now. */
+/* Start the account now, on gd_acct_now_s. */
 void gd_acct_start(struct gd_time_account *a);
+/* The same on the clock @now_s: a test steps time instead of sleeping. */
+void gd_acct_start_on(struct gd_time_account *a, double (*now_s)(void));
 /* The time since the last mark goes to @stage; returns now. */
 double gd_acct_mark(struct gd_time_account *a, enum gd_acct_stage stage);
 /* Add one step of phase @p (@name) to the phase's sums. */

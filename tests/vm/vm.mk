@@ -69,10 +69,21 @@ check-fast:
 	GD_FUZZ_SECONDS=$(GD_FAST_FUZZ_SECONDS) \
 		$(MAKE) $(AM_MAKEFLAGS) check GD_DEVICE_TESTS= GD_CLUSTER_TESTS=
 
+# The fast suite with every CPU kept busy, to prove that no test needs a
+# quiet machine (HACKING, "Timing in the tests"): one plain busy loop per
+# CPU (GD_LOAD_CPUS), started here and killed here whatever the outcome,
+# around GD_LOAD_REPEAT (1) runs of check-fast; each run's result and the
+# load average, then "N of M runs passed". Exit 0 only when all passed.
+GD_LOAD_REPEAT = 1
+check-under-load: all
+	@$(abs_top_srcdir)/tests/under-load.sh $(GD_LOAD_REPEAT) \
+		$(MAKE) $(AM_MAKEFLAGS) check-fast
+
 vm-clean:
 	$(GD_VM_ENV) $(GD_VM) clean
 
-.PHONY: vm-image vm-check vm-cluster-check vm-cluster-repeat vm-clean check-fast
+.PHONY: vm-image vm-check vm-cluster-check vm-cluster-repeat vm-clean check-fast \
+	check-under-load
 
 # The cache outlives "make clean" (it is a download cache) but not distclean.
 distclean-local:

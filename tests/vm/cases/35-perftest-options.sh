@@ -288,7 +288,9 @@ wait $wpid
 rc=$?
 took=$(($(now_cs) - t0))
 st=1
-[ $left -gt 0 ] && [ $rc = 0 ] && [ $took -lt 300 ] &&
+# ended by the signal, not by the wait's own end 60 s on (the message
+# says which; the bound is that end, not a guess at how soon)
+[ $left -gt 0 ] && [ $rc = 0 ] && [ $took -lt 5000 ] &&
 	grep -Eq -- '--wait_destroy: SIGINT ended the wait after [0-9.]+ of 60 s; the results are complete' "$out.txt" &&
 	json_ok "$out.json" "$(gd_json_bw_filter 65536 200) and .exit_status == 0 and .test.wait_destroy_s == 60" && st=0
 tap_check $st "gd_write_bw --loopback --wait_destroy=60, SIGINT in the wait: exit $rc $took cs after the signal, the results stand" "$out.txt"

@@ -1,7 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 # SIGINT and SIGTERM mid-sweep to the client, to the server and to a
 # --loopback run: the interrupted end exits 128 + the signal, the other end
-# ends by itself within its --timeout (told over the side channel), and
+# ends by itself because it was told over the side channel (its message
+# names the peer's signal; a peer left to its --timeout would name the
+# silence instead), and
 # both documents are valid JSON marked interrupted, with the results
 # measured before and the steps not run. Then a full disk for
 # --out_json_file: a clear error and the results on stdout. And one error
@@ -9,15 +11,18 @@
 # gd-case-timeout-s: 240
 . /gd/guest-lib.sh
 
-# Centiseconds since boot: the clock of "ended within its timeout".
+# Centiseconds since boot: how long each end took, printed. No check here
+# bounds it from above: each "at once" is proven by what the end says or
+# by the end it would otherwise have met (HACKING, "Timing in the tests").
 now_cs() {
 	awk '{ printf "%d", $1 * 100 }' /proc/uptime
 }
 
 # A sweep long enough (-a to 8 MiB, -n 200: about a minute here) that the
-# signal, 3 s in, lands in its middle, at sizes whose steps are short.
+# signal lands in its middle, at sizes whose steps are short: it is sent
+# once the first row is out (wait_row), not after a fixed sleep, which on
+# a busy host landed before any result (a run with no results kept).
 SWEEP="-d rxe0 -x 1 -a -n 200 --timeout 5000"
-TIMEOUT_CS=500
 
 # interrupted_doc FILE SIGNAL RECEIVED_BY STATUS: the document is valid,
 # marked interrupted, keeps results and says which steps did not run.
@@ -45,7 +50,7 @@ pair_interrupt() {
 	start_bounded 90 "$WORK/$n.client" gd_write_bw $SWEEP -p $PORT \
 		--out_json_file="$WORK/$n.client.json" "$GD_VM_ADDR"
 	cpid=$BG_PID
-	sleep 3
+	wait_row "$WORK/$n.client"
 	t0=$(now_cs)
 	if [ "$who" = client ]; then
 		kill -$sig $cpid
@@ -67,6 +72,33 @@ pair_interrupt() {
 	PEER_CS=$((t1 - t0))
 }
 
+# wait_row FILE: until FILE holds a result row (live rows: a size, the
+# iterations, then figures) or 60 s pass; the signal then lands mid-sweep
+# with at least one result kept, however slow the host.
+wait_row() {
+	local left=600
+	while [ $left -gt 0 ]; do
+		grep -Eq '^ *[0-9]+ +[0-9]+ +[0-9.]+ +[0-9.]+' "$1" 2>/dev/null && return 0
+		usleep 100000
+		left=$((left - 1))
+	done
+	diag "no result row in $1 after 60 s"
+	return 1
+}
+
+# wait_header FILE: until FILE holds the run's header (its closing rule
+# after the first) or 60 s pass: the run is set up or nearly so.
+wait_header() {
+	local left=600
+	while [ $left -gt 0 ]; do
+		[ "$(grep -c '^-----' "$1" 2>/dev/null)" -ge 2 ] && return 0
+		usleep 100000
+		left=$((left - 1))
+	done
+	diag "no header in $1 after 60 s"
+	return 1
+}
+
 # errors_printed FILE: how many "error:" lines the run printed.
 errors_printed() {
 	grep -c 'error:' "$1"
@@ -78,8 +110,8 @@ st=1
 tap_check $st "SIGINT to the client mid-sweep: client exits 130 ($RC_SIG after $SIG_CS cs), server 1 ($RC_PEER)" \
 	"$WORK/cint.client" "$WORK/cint.server"
 st=1
-[ $PEER_CS -lt $TIMEOUT_CS ] && st=0
-tap_check $st "SIGINT to the client: the server ended $PEER_CS cs after the signal, within its 5 s --timeout" "$WORK/cint.server"
+grep -q 'was interrupted by SIGINT' "$WORK/cint.server" && ! grep -q 'within 5000 ms' "$WORK/cint.server" && st=0
+tap_check $st "SIGINT to the client: the server was told and ended $PEER_CS cs after the signal (its message names SIGINT, not its 5 s --timeout)" "$WORK/cint.server"
 st=1
 interrupted_doc "$WORK/cint.client.json" SIGINT client 130 && st=0
 tap_check $st "SIGINT to the client: its JSON is valid, marked interrupted (SIGINT, by the client, during a step), results kept, later steps 'not run: interrupted'"
@@ -96,8 +128,8 @@ st=1
 tap_check $st "SIGTERM to the server mid-sweep: server exits 143 ($RC_SIG after $SIG_CS cs), client 1 ($RC_PEER)" \
 	"$WORK/sterm.server" "$WORK/sterm.client"
 st=1
-[ $PEER_CS -lt $TIMEOUT_CS ] && st=0
-tap_check $st "SIGTERM to the server: the client ended $PEER_CS cs after the signal, within its 5 s --timeout" "$WORK/sterm.client"
+grep -q 'was interrupted by SIGTERM' "$WORK/sterm.client" && ! grep -q 'within 5000 ms' "$WORK/sterm.client" && st=0
+tap_check $st "SIGTERM to the server: the client was told and ended $PEER_CS cs after the signal (its message names SIGTERM, not its 5 s --timeout)" "$WORK/sterm.client"
 st=1
 interrupted_doc "$WORK/sterm.client.json" SIGTERM server 1 && st=0
 tap_check $st "SIGTERM to the server: the client's JSON is valid, marked interrupted by the server's SIGTERM, results kept, later steps not run"
@@ -108,11 +140,14 @@ tap_check $? "SIGTERM to the server: its own JSON is valid and marked interrupte
 grep -q 'was interrupted by SIGTERM during phase HH size' "$WORK/sterm.client"
 tap_check $? "SIGTERM to the server: the client says the server was interrupted, and when" "$WORK/sterm.client"
 
-# One long step (-D 10): the measured loops must look at the stop request
+# One long step (-D 60): the measured loops must look at the stop request
 # themselves (every 10 ms in the bandwidth loops, every 16 turns of a
 # latency one: gd_step_check_stop in engine/loop.c), or the interrupted
-# end would only stop when its step ends.
-for t in "gd_write_bw -D 10 -s 4096" "gd_read_lat -D 10 -s 4096"; do
+# end would only stop when its step ends, at least 57 s after the signal
+# (sent 3 s after the start). The bound is that end: a loop that looks
+# stops long before it, however busy the machine; one that does not look
+# cannot stop before it. A working run costs no more than -D 10 did.
+for t in "gd_write_bw -D 60 -s 4096" "gd_read_lat -D 60 -s 4096"; do
 	prog=${t%% *}
 	n=long_${prog#gd_}
 	PORT=$(next_port)
@@ -123,6 +158,7 @@ for t in "gd_write_bw -D 10 -s 4096" "gd_read_lat -D 10 -s 4096"; do
 	start_bounded 90 "$WORK/$n.client" $t -d rxe0 -x 1 \
 		--timeout 5000 -p $PORT --out_json_file="$WORK/$n.client.json" "$GD_VM_ADDR"
 	cpid=$BG_PID
+	wait_header "$WORK/$n.client"
 	sleep 3
 	t0=$(now_cs)
 	kill -TERM $cpid
@@ -133,7 +169,7 @@ for t in "gd_write_bw -D 10 -s 4096" "gd_read_lat -D 10 -s 4096"; do
 	src=$?
 	t2=$(now_cs)
 	st=1
-	[ $rc = 143 ] && [ $src = 1 ] && [ $((t1 - t0)) -lt 200 ] && st=0
+	[ $rc = 143 ] && [ $src = 1 ] && [ $((t1 - t0)) -lt 5700 ] && st=0
 	if [ $st = 0 ]; then
 		tap_ok "SIGTERM 3 s into a long step of $t: the client stops in $((t1 - t0)) cs (exit $rc), the server in $((t2 - t0)) cs (exit $src)"
 	else
@@ -141,8 +177,8 @@ for t in "gd_write_bw -D 10 -s 4096" "gd_read_lat -D 10 -s 4096"; do
 	fi
 	st=1
 	json_ok "$WORK/$n.client.json" '.interrupted.signal == "SIGTERM" and .exit_status == 143' &&
-		[ $((t2 - t1)) -lt $((TIMEOUT_CS + 100)) ] && st=0
-	tap_check $st "SIGTERM in a long step of $t: the client's JSON is marked interrupted, the server ended within its timeout of the client ($((t2 - t1)) cs)" \
+		grep -q 'was interrupted by SIGTERM' "$WORK/$n.server" && st=0
+	tap_check $st "SIGTERM in a long step of $t: the client's JSON is marked interrupted, the server was told and ended $((t2 - t1)) cs after the client" \
 		"$WORK/$n.client" "$WORK/$n.server"
 done
 
@@ -153,7 +189,7 @@ for sig in TERM INT; do
 	start_bounded 90 "$WORK/$n.out" gd_write_bw --loopback $SWEEP \
 		--out_json_file="$WORK/$n.json"
 	lpid=$BG_PID
-	sleep 3
+	wait_row "$WORK/$n.out"
 	t0=$(now_cs)
 	kill -$sig $lpid
 	wait $lpid
@@ -188,7 +224,7 @@ tap_check $st "--loopback -x 99: exit $rc, the error printed once" "$WORK/lb_bad
 start_bounded 90 "$WORK/inf.out" gd_write_bw --loopback -d rxe0 -x 1 -s 65536 -n 500 \
 	--run_infinitely --timeout 5000 --out_json_file="$WORK/inf.json"
 ipid=$BG_PID
-sleep 4
+wait_row "$WORK/inf.out"
 kill -INT $ipid
 wait $ipid
 rc=$?
@@ -198,8 +234,9 @@ st=1
 tap_check $st "SIGINT to --run_infinitely: exit $rc, JSON marked interrupted with the passes measured" "$WORK/inf.out"
 [ $st = 0 ] || json_diag "$WORK/inf.json"
 
-# A server still waiting for its client: the waiting line, then a prompt
-# end on SIGINT.
+# A server still waiting for its client: the waiting line, then an end on
+# SIGINT (exit 130: without the signal it waits for ever, and the
+# harness's 60 s would end it with 124).
 PORT=$(next_port)
 start_bounded 60 "$WORK/waiting.out" gd_write_bw -d rxe0 -x 1 -p $PORT \
 	--out_json_file="$WORK/waiting.json"
@@ -219,15 +256,16 @@ wait $spid
 rc=$?
 t1=$(now_cs)
 st=1
-[ $rc = 130 ] && [ $((t1 - t0)) -lt 100 ] &&
+[ $rc = 130 ] &&
 	json_ok "$WORK/waiting.json" '.interrupted.signal == "SIGINT" and (.interrupted.during | test("waiting for a client"))
 		and .exit_status == 130' && st=0
 tap_check $st "SIGINT to a waiting server: exit $rc after $((t1 - t0)) cs, JSON says it was waiting for a client" "$WORK/waiting.out"
 
 # A server that is bound to fail says so at once, with no client: a
 # missing RDMA device, a GPU that is not there (no CUDA driver in the
-# guest), a memory spec that does not parse. Each within 2 s, non-zero,
-# naming what to check.
+# guest), a memory spec that does not parse. Each non-zero before it
+# waits (no waiting line, not the 124 of timeout's 20 s), naming what to
+# check; the time it took is printed.
 fail_fast() {
 	local name=$1 want=$2 t0 t1 rc
 	shift 2
@@ -236,7 +274,7 @@ fail_fast() {
 	rc=$?
 	t1=$(now_cs)
 	st=1
-	[ $rc != 0 ] && [ $rc != 124 ] && [ $((t1 - t0)) -lt 200 ] &&
+	[ $rc != 0 ] && [ $rc != 124 ] && [ $rc != 137 ] &&
 		! grep -q 'Waiting for client' "$WORK/ff-$name.out" &&
 		grep -Eq "$want" "$WORK/ff-$name.out" && st=0
 	tap_check $st "a server with $name fails at once: exit $rc after $((t1 - t0)) cs, no waiting line" \
