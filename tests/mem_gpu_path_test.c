@@ -183,6 +183,74 @@ static void test_peermem_enomem_cap(void **state)
 	assert_int_equal(setrlimit(RLIMIT_MEMLOCK, &saved), 0);
 }
 
+/* A fixture file @rel below tmp_root holding @text. */
+static void put_file(const char *rel, const char *text)
+{
+	char path[512];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s%s", tmp_root, rel);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	assert_int_equal(fclose(f), 0);
+}
+
+/* ENOMEM on host memory: with CAP_IPC_LOCK the locked-memory limit is not
+ * blamed; the advice names the capability, free memory and the cgroup's
+ * memory.max as read; without it the limit comes first. */
+static void test_host_enomem_cap(void **state)
+{
+	struct rlimit saved, low;
+	char path[512];
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/sys/fs", tmp_root);
+	(void)mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/sys/fs/cgroup", tmp_root);
+	(void)mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/sys/fs/cgroup/job.slice", tmp_root);
+	(void)mkdir(path, 0755);
+	put_file("/proc/meminfo",
+		 "MemTotal:       8388608 kB\nMemFree:         204800 kB\n"
+		 "MemAvailable:    307200 kB\n");
+	put_file("/proc/self/cgroup", "0::/job.slice\n");
+	put_file("/sys/fs/cgroup/job.slice/memory.max", "1073741824\n");
+	fv.mr_errno = ENOMEM;
+	assert_int_equal(getrlimit(RLIMIT_MEMLOCK, &saved), 0);
+	low = saved;
+	low.rlim_cur = 64 << 10;
+	if (saved.rlim_max != RLIM_INFINITY && saved.rlim_max < low.rlim_cur)
+		low.rlim_cur = saved.rlim_max;
+	assert_int_equal(setrlimit(RLIMIT_MEMLOCK, &low), 0);
+
+	set_capeff("0000000000004000"); /* CAP_IPC_LOCK alone */
+	reg_fails("host", ENOMEM);
+	assert_msg_has("this process has CAP_IPC_LOCK");
+	assert_msg_has("that limit is not the cause");
+	assert_msg_has("MemAvailable 300 MiB in /proc/meminfo");
+	assert_msg_has("memory.max of its cgroup: 1073741824");
+	assert_null(strstr(gd_err_msg(), "ulimit"));
+
+	set_capeff("000001ffffffbfff"); /* everything but CAP_IPC_LOCK */
+	reg_fails("host", ENOMEM);
+	assert_msg_has("soft 65536 bytes");
+	assert_msg_has("ulimit -l");
+	assert_null(strstr(gd_err_msg(), "CAP_IPC_LOCK"));
+	assert_int_equal(setrlimit(RLIMIT_MEMLOCK, &saved), 0);
+
+	/* No limit on locking: free memory and the cgroup, not the limit. */
+	if (saved.rlim_cur == RLIM_INFINITY) {
+		reg_fails("host", ENOMEM);
+		assert_msg_has("so it is not the cause");
+		assert_msg_has("memory.max of its cgroup: 1073741824");
+	}
+	snprintf(path, sizeof(path), "%s/proc/self/cgroup", tmp_root);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/proc/meminfo", tmp_root);
+	unlink(path);
+}
+
 /* Call counters of the fake driver (a test hook, not a CUDA entry). */
 static unsigned int fake_calls(const char *what)
 {
@@ -609,6 +677,7 @@ int main(void)
 		cmocka_unit_test_setup(test_dmabuf_no_import, path_reset),
 		cmocka_unit_test_setup(test_dmabuf_enomem, path_reset),
 		cmocka_unit_test_setup(test_peermem_enomem_cap, path_reset),
+		cmocka_unit_test_setup(test_host_enomem_cap, path_reset),
 		cmocka_unit_test_setup(test_route_probed_once, path_reset),
 		cmocka_unit_test_setup(test_one_flush_per_check, path_reset),
 		cmocka_unit_test_setup(test_pcie_import_refused, path_reset),

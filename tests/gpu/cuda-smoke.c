@@ -77,12 +77,17 @@ static void case_info(int gpu, struct gd_gpu_info *g)
 		return;
 	}
 	step("INFO",
-	     "gpu %d: %s, %s, %s, cc %d.%d, driver %d, %llu MiB, DMA_BUF_SUPPORTED=%d, GPU_DIRECT_RDMA_SUPPORTED=%d, WRITES_ORDERING=%d (%s), FLUSH_WRITES_OPTIONS=%d",
+	     "gpu %d: %s, %s, %s, cc %d.%d, driver %d, %llu MiB, DMA_BUF_SUPPORTED=%d, GPU_DIRECT_RDMA_SUPPORTED=%d, WRITES_ORDERING=%d (%s), FLUSH_WRITES_OPTIONS=%d, COMPUTE_MODE=%d",
 	     gpu, g->name, g->pci_bus_id, g->uuid, g->compute_major,
 	     g->compute_minor, g->driver_version,
 	     (unsigned long long)(g->total_mem_bytes >> 20),
 	     g->dmabuf_supported, g->gdr_supported, g->writes_ordering,
-	     gd_cuda_ordering_name(g->writes_ordering), g->flush_options);
+	     gd_cuda_ordering_name(g->writes_ordering), g->flush_options,
+	     g->compute_mode);
+	if (g->compute_mode == GD_CU_COMPUTE_MODE_EXCLUSIVE_PROCESS)
+		step("INFO",
+		     "gpu %d: compute mode EXCLUSIVE_PROCESS: one process at a time may use it (a --loopback run with both halves on it must keep one half in host memory)",
+		     gpu);
 	if (g->writes_ordering < 0)
 		step("SKIP",
 		     "GPU_DIRECT_RDMA_WRITES_ORDERING not reported (driver < 11.3)");
@@ -251,6 +256,37 @@ out_release:
 	check(!gd_cuda_ctx_release(&ctx), "release the primary context");
 }
 
+/* A failed load: "no GPU" (77, a skip) only where no driver is installed
+ * (no libcuda) or cuInit found no device and the node has no /dev/nvidia0
+ * ($GD_GPU_DEV_NODE for tests); any other cuInit failure is a broken
+ * driver on a GPU node (802 fabric manager, 803 version mismatch, 999...):
+ * FAIL with the hint of its class. */
+static int load_failed(void)
+{
+	const char *node = getenv("GD_GPU_DEV_NODE");
+	int rc = gd_cuda_init_result();
+
+	if (!node || !*node)
+		node = "/dev/nvidia0";
+	if (gd_cuda_load_state() == 0) {
+		step("SKIP", "load CUDA driver: %s", gd_err_msg());
+		return 77;
+	}
+	if (rc == CUDA_ERROR_NO_DEVICE && access(node, F_OK)) {
+		step("SKIP",
+		     "no GPU: cuInit found no device and there is no %s: %s",
+		     node, gd_err_msg());
+		return 77;
+	}
+	step("FAIL", "cuInit (error %d%s): %s", rc,
+	     rc == CUDA_ERROR_NO_DEVICE
+		     ? ", although the node has a GPU device file"
+		     : "",
+	     gd_err_msg());
+	printf("FAIL: 1 step(s) failed\n");
+	return 1;
+}
+
 /* Usage: cuda-smoke [cuda:N|cuda:BDF|N|BDF] (default GPU 0). */
 int main(int argc, char **argv)
 {
@@ -263,10 +299,8 @@ int main(int argc, char **argv)
 	/* First, while this process has not called cuInit (the child forks
 	 * from a process without CUDA state). */
 	case_no_cuinit_retry();
-	if (gd_cuda_load()) {
-		step("SKIP", "load CUDA driver: %s", gd_err_msg());
-		return 77;
-	}
+	if (gd_cuda_load())
+		return load_failed();
 	step("PASS", "load CUDA driver (%s)", gd_cuda_library_name());
 	if (gd_cuda_device_count(&count) || !count) {
 		step("SKIP", "no GPU visible: %s", gd_err_msg());
