@@ -80,6 +80,10 @@ tests_gpu_cuda_smoke_LDADD = -ldl
 tests_gpu_cuda_smoke_mem_SOURCES = tests/gpu/cuda-smoke-mem.c tests/gpu/smoke_report.h
 tests_gpu_cuda_smoke_mem_LDADD = $(gd_common_ldadd)
 TESTS += tests/gpu/fake-smoke.sh
-EXTRA_DIST += tests/gpu/run.sh tests/gpu/fake-smoke.sh
-tests/gpu/fake-smoke.log: tests/fake_cuda/libfakecuda.so$(EXEEXT) \
+# run.sh's NIC part (stub gd_doctor and gd_write_bw, a synthetic sysfs)
+# and its cuInit verdicts (802, 803, 999 FAIL; 100 without /dev/nvidia0 a
+# skip), against the fake driver.
+TESTS += tests/gpu/nic-stub.sh
+EXTRA_DIST += tests/gpu/run.sh tests/gpu/fake-smoke.sh tests/gpu/nic-stub.sh
+tests/gpu/fake-smoke.sh.log tests/gpu/nic-stub.sh.log: tests/fake_cuda/libfakecuda.so$(EXEEXT) \
 	tests/gpu/cuda-smoke$(EXEEXT) tests/gpu/cuda-smoke-mem$(EXEEXT)

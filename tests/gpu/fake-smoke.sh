@@ -23,7 +23,7 @@ check() {
 
 if command -v readelf >/dev/null; then
 	needed=$(readelf -d "$build/tests/gpu/cuda-smoke" | awk '/NEEDED/ { print $NF }')
-	check "cuda-smoke needs none of libibverbs, librdmacm, json-c ($(echo $needed))" \
+	check "cuda-smoke needs none of libibverbs, librdmacm, json-c ($(echo "$needed" | tr '\n' ' '))" \
 		sh -c "! echo '$needed' | grep -Eq 'libibverbs|librdmacm|libjson-c'"
 fi
 # HOST_ATOMIC=1: a coherent platform, where the PCIe export is tried;
