@@ -6,7 +6,8 @@
 # cuda-smoke (the CUDA loader, its error path, the memory backend's pattern
 # fill and check with the cuda backend's copy hooks, and the checks: cuInit,
 # attributes, cuMemAlloc, SYNC_MEMOPS, H2D/D2H copies verified, DMA-BUF
-# export with flags 0 then, on a coherent platform, the PCIe flag, flush, the backend's fill and check of
+# export with flags 0 then, on a coherent platform, the PCIe flag and its
+# attach by a NIC (libibverbs by dlopen, GD_GPU_NIC or the first), flush, the backend's fill and check of
 # device memory and a flipped byte caught at its offset, cuMemFree and the
 # context's release) into a temporary directory and runs it. Given a
 # configured build tree (BUILDDIR or GD_TOP_BUILDDIR) it also runs
