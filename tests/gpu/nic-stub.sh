@@ -71,6 +71,10 @@ refused)
 	echo '{"header": {"route_why": "requested (:dmabuf); GPU reports DMA_BUF_SUPPORTED=1"}}' >"$json"
 	echo "gd_write_bw: cuda:0:dmabuf memory unavailable: ibv_reg_dmabuf_mr of 65536 bytes failed: errno 524 (ENOTSUPP)" >&2
 	exit 1 ;;
+registered-broken)
+	echo '{"header": {"route": "peermem", "route_why": "requested (:peermem) although neither nvidia_peermem nor nv_peer_mem is loaded"}}' >"$json"
+	echo "gd_write_bw: DD: verification failed: first mismatch at offset 0" >&2
+	exit 1 ;;
 broken)
 	echo '{"header": {"route_why": "requested (:'"$route"'); GPU reports DMA_BUF_SUPPORTED=1"}}' >"$json"
 	echo "gd_write_bw: DD: verification failed: first mismatch at offset 4096" >&2
@@ -121,6 +125,10 @@ check "route broken: exit 1 (got $rc)" test "$rc" -eq 1
 check "route broken: FAIL with the error" \
 	has "^FAIL NIC mlx5_0, cuda:0 route dmabuf (exit 1): gd_write_bw: DD: verification failed"
 check "route broken: the tally counts it" has "^[0-9]* passed, 1 failed$"
+
+run STUB_PEERMEM=registered-broken
+check "registered although, then broken: FAIL, not INFO (exit $rc)" \
+	sh -c "test $rc -eq 1 && grep -q '^FAIL NIC mlx5_0, cuda:0 route peermem (exit 1): gd_write_bw: DD: verification failed' '$out'"
 
 ports "1: DOWN" "4: ACTIVE"
 run GD_FAKE_CUDA_GPU_COUNT=2
