@@ -213,7 +213,7 @@ static void test_export_failure(void **state)
 	assert_int_equal(gd_mem_register(&buf, NULL, 0), -EOPNOTSUPP);
 	assert_msg_has("DMA-BUF export of 65536 bytes on GPU 0 (0000:17:00.0)");
 	assert_msg_has(
-		"failed: CUDA_ERROR_NOT_SUPPORTED (801) with flags 0; route decision");
+		"failed: CUDA_ERROR_NOT_SUPPORTED (801): operation not supported with flags 0; route decision");
 	assert_int_equal(fake_calls("export_pcie"), 0);
 	assert_msg_has("route decision: dmabuf because requested (:dmabuf)");
 	assert_msg_has("next: use --mem=cuda:0:peermem");
@@ -444,7 +444,8 @@ static void test_bar1_enomem(void **state)
 	setenv("GD_FAKE_CUDA_BAR1_BYTES", "0", 1);
 	assert_int_equal(alloc_cuda("cuda:0:dmabuf", 4096, &buf), 0);
 	assert_int_equal(gd_mem_register(&buf, &fake_pd, 7), -ENOMEM);
-	assert_msg_has("CUDA_ERROR_OUT_OF_MEMORY (2) with flags 0");
+	assert_msg_has(
+		"CUDA_ERROR_OUT_OF_MEMORY (2): out of memory with flags 0");
 	assert_msg_has("usual cause is BAR1 space");
 	gd_mem_free(&buf);
 }

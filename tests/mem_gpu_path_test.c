@@ -183,6 +183,74 @@ static void test_peermem_enomem_cap(void **state)
 	assert_int_equal(setrlimit(RLIMIT_MEMLOCK, &saved), 0);
 }
 
+/* A fixture file @rel below tmp_root holding @text. */
+static void put_file(const char *rel, const char *text)
+{
+	char path[512];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s%s", tmp_root, rel);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	assert_int_equal(fclose(f), 0);
+}
+
+/* ENOMEM on host memory: with CAP_IPC_LOCK the locked-memory limit is not
+ * blamed; the advice names the capability, free memory and the cgroup's
+ * memory.max as read; without it the limit comes first. */
+static void test_host_enomem_cap(void **state)
+{
+	struct rlimit saved, low;
+	char path[512];
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/sys/fs", tmp_root);
+	(void)mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/sys/fs/cgroup", tmp_root);
+	(void)mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/sys/fs/cgroup/job.slice", tmp_root);
+	(void)mkdir(path, 0755);
+	put_file("/proc/meminfo",
+		 "MemTotal:       8388608 kB\nMemFree:         204800 kB\n"
+		 "MemAvailable:    307200 kB\n");
+	put_file("/proc/self/cgroup", "0::/job.slice\n");
+	put_file("/sys/fs/cgroup/job.slice/memory.max", "1073741824\n");
+	fv.mr_errno = ENOMEM;
+	assert_int_equal(getrlimit(RLIMIT_MEMLOCK, &saved), 0);
+	low = saved;
+	low.rlim_cur = 64 << 10;
+	if (saved.rlim_max != RLIM_INFINITY && saved.rlim_max < low.rlim_cur)
+		low.rlim_cur = saved.rlim_max;
+	assert_int_equal(setrlimit(RLIMIT_MEMLOCK, &low), 0);
+
+	set_capeff("0000000000004000"); /* CAP_IPC_LOCK alone */
+	reg_fails("host", ENOMEM);
+	assert_msg_has("this process has CAP_IPC_LOCK");
+	assert_msg_has("that limit is not the cause");
+	assert_msg_has("MemAvailable 300 MiB in /proc/meminfo");
+	assert_msg_has("memory.max of its cgroup: 1073741824");
+	assert_null(strstr(gd_err_msg(), "ulimit"));
+
+	set_capeff("000001ffffffbfff"); /* everything but CAP_IPC_LOCK */
+	reg_fails("host", ENOMEM);
+	assert_msg_has("soft 65536 bytes");
+	assert_msg_has("ulimit -l");
+	assert_null(strstr(gd_err_msg(), "CAP_IPC_LOCK"));
+	assert_int_equal(setrlimit(RLIMIT_MEMLOCK, &saved), 0);
+
+	/* No limit on locking: free memory and the cgroup, not the limit. */
+	if (saved.rlim_cur == RLIM_INFINITY) {
+		reg_fails("host", ENOMEM);
+		assert_msg_has("so it is not the cause");
+		assert_msg_has("memory.max of its cgroup: 1073741824");
+	}
+	snprintf(path, sizeof(path), "%s/proc/self/cgroup", tmp_root);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/proc/meminfo", tmp_root);
+	unlink(path);
+}
+
 /* Call counters of the fake driver (a test hook, not a CUDA entry). */
 static unsigned int fake_calls(const char *what)
 {
@@ -339,45 +407,70 @@ static void set_groups(const char *gpu_group, const char *nic_group)
 	}
 }
 
-/* --use_cuda_pcie_mapping only where NVIDIA can map it: a coherent
- * platform with GPU and NIC in one IOMMU group; elsewhere skipped (one
- * export, flags 0) and the header says why. */
+/* --use_cuda_pcie_mapping is skipped only off a coherent platform (one
+ * export, flags 0, and the header says why). On one, the IOMMU groups are
+ * advice: the flag is tried, and where the driver's attach refuses it (as
+ * NVIDIA's does for GPU and NIC in different groups, 524) the retry with
+ * flags 0 registers; with no group on either side the flag is used. */
 static void test_pcie_mapping_skipped(void **state)
 {
 	static const struct {
-		const char *atomic, *gpu_group, *nic_group, *text;
-	} rows[] = {
-		{ "0", "7", "7",
-		  "requested, skipped (exported with flags 0): not a cache-coherent platform (CU_DEVICE_ATTRIBUTE_HOST_NATIVE_ATOMIC_SUPPORTED=0" },
-		{ "1", "7", "9",
-		  "requested, skipped (exported with flags 0): GPU 0000:17:00.0 is in IOMMU group 7 and mlx5_9 (0000:01:00.0) in group 9; the mapping needs both in one" },
-		{ "1", NULL, "9",
-		  "requested, skipped (exported with flags 0): no IOMMU group for 0000:17:00.0 (sys/bus/pci/devices/BDF/iommu_group; IOMMU off?)" },
+		const char *gpu_group, *nic_group, *advice;
+	} tried[] = {
+		{ "7", "9",
+		  "coherent platform, GPU 0000:17:00.0 in IOMMU group 7 and mlx5_9 (0000:01:00.0) in group 9: NVIDIA's attach refuses this unless NVreg_GrdmaPciTopoCheckOverride allows it; tried, a refusal is retried with flags 0" },
+		{ NULL, "9",
+		  "GPU 0000:17:00.0 in IOMMU group none and mlx5_9 (0000:01:00.0) in group 9" },
 	};
+	struct json_object *exp;
 	struct gd_mem_buf buf;
 	char text[600];
 
 	(void)state;
 	if (!dmabuf_built)
 		skip();
-	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
-		set_groups(rows[i].gpu_group, rows[i].nic_group);
-		setenv("GD_FAKE_CUDA_HOST_ATOMIC", rows[i].atomic, 1);
+	set_groups("7", "7");
+	setenv("GD_FAKE_CUDA_HOST_ATOMIC", "0", 1);
+	assert_int_equal(reg_pcie(&buf, text, sizeof(text)), 0);
+	assert_has(
+		text,
+		"requested, skipped (exported with flags 0): not a cache-coherent platform (CU_DEVICE_ATTRIBUTE_HOST_NATIVE_ATOMIC_SUPPORTED=0");
+	assert_int_equal(json_object_array_length(import_n(&buf, -1)), 1);
+	assert_int_equal(fv.dmabuf_calls, 1);
+	gd_mem_free(&buf);
+	for (size_t i = 0; i < sizeof(tried) / sizeof(tried[0]); i++) {
+		set_groups(tried[i].gpu_group, tried[i].nic_group);
+		setenv("GD_FAKE_CUDA_HOST_ATOMIC", "1", 1);
+		fv.pcie_dmabuf_errno = GD_ENOTSUPP;
 		assert_int_equal(reg_pcie(&buf, text, sizeof(text)), 0);
 		print_message("row %zu: %s\n", i, text);
-		assert_has(text, rows[i].text);
+		assert_has(text, "requested, refused at import");
+		assert_has(text, "exported again with flags 0 and imported");
 		assert_int_equal(json_object_array_length(import_n(&buf, -1)),
-				 1);
-		assert_int_equal(fv.dmabuf_calls, 1);
+				 2);
+		assert_int_equal(fv.dmabuf_calls, 2);
 		assert_int_equal(buf.route_used, GD_ROUTE_DMABUF);
+		exp = json_object_object_get(buf.evidence, "dmabuf_export");
 		assert_string_equal(
-			json_object_get_string(json_object_object_get(
-				json_object_object_get(buf.evidence,
-						       "dmabuf_export"),
-				"flags")),
+			json_object_get_string(
+				json_object_object_get(exp, "flags")),
 			"0");
+		assert_has(json_object_get_string(json_object_object_get(
+				   exp, "pcie_mapping_platform")),
+			   tried[i].advice);
 		gd_mem_free(&buf);
+		fv.pcie_dmabuf_errno = 0;
 	}
+	/* No IOMMU group on either side: one group to the driver, used. */
+	set_groups(NULL, NULL);
+	assert_int_equal(reg_pcie(&buf, text, sizeof(text)), 0);
+	assert_has(text, "requested and used");
+	assert_has(
+		json_object_get_string(json_object_object_get(
+			json_object_object_get(buf.evidence, "dmabuf_export"),
+			"pcie_mapping_platform")),
+		"neither GPU 0000:17:00.0 nor mlx5_9 (0000:01:00.0) in an IOMMU group (IOMMU off)");
+	gd_mem_free(&buf);
 	/* Coherent and one group: the flag is used, and the record says why
 	 * it could be. */
 	set_groups("7", "7");
@@ -609,6 +702,7 @@ int main(void)
 		cmocka_unit_test_setup(test_dmabuf_no_import, path_reset),
 		cmocka_unit_test_setup(test_dmabuf_enomem, path_reset),
 		cmocka_unit_test_setup(test_peermem_enomem_cap, path_reset),
+		cmocka_unit_test_setup(test_host_enomem_cap, path_reset),
 		cmocka_unit_test_setup(test_route_probed_once, path_reset),
 		cmocka_unit_test_setup(test_one_flush_per_check, path_reset),
 		cmocka_unit_test_setup(test_pcie_import_refused, path_reset),

@@ -203,7 +203,8 @@ static void test_enomem_dmabuf(void **state)
 	setenv("GD_FAKE_CUDA_BAR1_BYTES", "0", 1);
 	assert_int_equal(alloc_cuda("cuda:0:dmabuf", 4096, &buf), 0);
 	assert_int_equal(gd_mem_register(&buf, &fake_pd, 7), -ENOMEM);
-	assert_msg_has("CUDA_ERROR_OUT_OF_MEMORY (2) with flags 0");
+	assert_msg_has(
+		"CUDA_ERROR_OUT_OF_MEMORY (2): out of memory with flags 0");
 	assert_msg_has("not charged to the locked-memory limit");
 	assert_null(strstr(gd_err_msg(), "ulimit -l"));
 	gd_mem_free(&buf);
@@ -378,12 +379,15 @@ static void test_cuinit_classes(void **state)
 	} cases[] = {
 		{ "100", -ENODEV, "CUDA_ERROR_NO_DEVICE (100)",
 		  "CUDA_VISIBLE_DEVICES (an empty or unknown value" },
+		{ "802", -EAGAIN,
+		  "CUDA_ERROR_SYSTEM_NOT_READY (802): system not yet initialized",
+		  "nvidia-fabricmanager is not running: start it at the driver's exact version" },
 		{ "803", -ELIBBAD, "CUDA_ERROR_SYSTEM_DRIVER_MISMATCH (803)",
 		  "does not match the loaded NVIDIA kernel module" },
 		{ "804", -EOPNOTSUPP,
 		  "CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE (804)",
 		  "forward-compatibility libcuda" },
-		{ "999", -EIO, "CUDA_ERROR_UNKNOWN (999)",
+		{ "999", -EIO, "CUDA_ERROR_UNKNOWN (999): unknown error",
 		  "dmesg for NVRM and Xid messages" },
 		{ "3", -EIO, "(3)", "no usable GPU in this process" },
 	};
@@ -397,7 +401,16 @@ static void test_cuinit_classes(void **state)
 		assert_msg_has(cases[i].name);
 		assert_msg_has(cases[i].hint);
 		assert_msg_has("keeps this failure until the process exits");
+		assert_int_equal(gd_cuda_init_result(), atoi(cases[i].rc));
 	}
+	/* A driver without cuGetErrorString's answer: the name alone. */
+	gd_cuda_unload();
+	gd_err_clear();
+	setenv("GD_FAKE_CUDA_INIT_ERROR", "802", 1);
+	setenv("GD_FAKE_CUDA_NO_ERROR_STRING", "1", 1);
+	assert_int_equal(gd_cuda_load(), -EAGAIN);
+	assert_msg_has("CUDA_ERROR_SYSTEM_NOT_READY (802); the system");
+	unsetenv("GD_FAKE_CUDA_NO_ERROR_STRING");
 }
 
 /* cuMemFree and the context's release are checked, not assumed. */

@@ -8,6 +8,7 @@
  */
 #include <config.h>
 
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -26,6 +27,8 @@
 #include "fake_verbs.h"
 
 static char fixtures[4096];
+/* ibv_reg_dmabuf_mr's errno in the next setup (0: succeeds). */
+static int next_dmabuf_errno;
 
 static const char *const bus_ids =
 	"0000:17:00.0,0000:1c:00.0,0000:35:00.0,0000:3a:00.0,"
@@ -57,6 +60,7 @@ static int setup(const char *mem, const char *nic, struct gd_opts *o,
 	snprintf(s->v.port.dev_name, sizeof(s->v.port.dev_name), "%s", nic);
 	s->v.pd = &fake_pd;
 	memset(&fv, 0, sizeof(fv));
+	fv.dmabuf_errno = next_dmabuf_errno;
 	return gd_session_setup_memory(s);
 }
 
@@ -107,6 +111,36 @@ static void test_nic_not_in_map(void **state)
 	teardown_session(&o, &s);
 }
 
+/* A registration that fails keeps its route record: the header's reason
+ * (route_why) is the same words the route decision wrote, beside the
+ * error, and teardown frees it with the buffer. */
+static void test_failed_registration_keeps_route(void **state)
+{
+	struct json_object *why;
+	struct gd_session s;
+	struct gd_opts o;
+
+	(void)state;
+#ifndef HAVE_IBV_REG_DMABUF_MR
+	skip();
+#endif
+	next_dmabuf_errno = EINVAL;
+	assert_int_equal(setup("cuda:0:dmabuf", "mlx5_0", &o, &s), 0);
+	next_dmabuf_errno = 0;
+	assert_true(s.local[0].ok);
+	assert_false(s.local[1].ok);
+	assert_non_null(strstr(s.local[1].why_absent, "errno 22"));
+	assert_null(s.local[1].mem.addr);
+	assert_non_null(s.local[1].mem.evidence);
+	assert_true(json_object_object_get_ex(s.local[1].mem.evidence, "why",
+					      &why));
+	print_message("route why: %s\n", json_object_get_string(why));
+	assert_non_null(
+		strstr(json_object_get_string(why), "requested (:dmabuf)"));
+	teardown_session(&o, &s);
+	assert_null(s.local[1].mem.evidence);
+}
+
 /* A list of two named memories: D1 and D2 allocated, D3 absent with the
  * reason a phase naming it will show. */
 static void test_list(void **state)
@@ -128,6 +162,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_near_and_far),
 		cmocka_unit_test(test_nic_not_in_map),
+		cmocka_unit_test(test_failed_registration_keeps_route),
 		cmocka_unit_test(test_list),
 	};
 	const char *src = getenv("GD_TOP_SRCDIR");

@@ -131,13 +131,22 @@ static void gd_report_header_route_of(struct gd_session *s, unsigned int k)
 	if (!lb->ok) {
 		gd_header_dev(s, k, "route", "Route",
 			      "none: device memory unavailable");
-		gd_header_dev(s, k, "route_why", "  why", lb->why_absent);
-		return;
-	}
-	gd_header_dev(s, k, "route", "Route",
-		      gd_mem_route_name(lb->mem.route_used));
-	if ((v = gd_json_str(ev, "why")))
+		/* The route record of the failed registration, when it got
+		 * that far, is the reason; the error beside it. */
+		v = gd_json_str(ev, "why");
+		if (!v || !*v) {
+			gd_header_dev(s, k, "route_why", "  why",
+				      lb->why_absent);
+			return;
+		}
 		gd_header_dev(s, k, "route_why", "  why", v);
+		gd_header_dev(s, k, "route_error", "  error", lb->why_absent);
+	} else {
+		gd_header_dev(s, k, "route", "Route",
+			      gd_mem_route_name(lb->mem.route_used));
+		if ((v = gd_json_str(ev, "why")))
+			gd_header_dev(s, k, "route_why", "  why", v);
+	}
 	if ((v = gd_json_str(gd_json_path(ev, "why_not", NULL), "dmabuf")))
 		gd_header_dev(s, k, "route_why_not_dmabuf", "  not DMA-BUF", v);
 	if ((v = gd_json_str(gd_json_path(ev, "why_not", NULL), "peermem")))

@@ -124,6 +124,7 @@ static int gd_alloc_place(struct gd_session *s, unsigned int p,
 {
 	struct gd_local_buf *lb = &s->local[p];
 	size_t len = s->slot_bytes * s->o->num_qps;
+	struct json_object *ev;
 	struct gd_mem_spec spec;
 	int ret;
 
@@ -146,8 +147,11 @@ static int gd_alloc_place(struct gd_session *s, unsigned int p,
 			 gd_err_msg());
 		snprintf(lb->stage, sizeof(lb->stage), "register");
 		lb->err = ret;
-		/* the registration's failure is the one recorded */
+		/* the registration's failure is the one recorded; its route
+		 * evidence stays for the header (freed with the buffer) */
+		ev = gd_mem_take_evidence(&lb->mem);
 		(void)gd_release_place(lb);
+		lb->mem.evidence = ev;
 		if (p == GD_PLACE_HOST)
 			return ret;
 		/* A device placement that fails only fails its phases. */

@@ -21,7 +21,8 @@
 #include "util/error.h"
 
 #define GD_CUDA_DEFAULT_LIBRARY "libcuda.so.1"
-#define GD_CUDA_WHY_MAX 768
+#define GD_CUDA_WHY_MAX 1024
+#define GD_CU_ERR_MAX 256 /* "NAME (N): text" */
 
 struct gd_cuda_fns {
 	__typeof__(cuInit) *init;
@@ -45,6 +46,7 @@ struct gd_cuda_fns {
 	__typeof__(cuMemGetHandleForAddressRange) *get_handle_for_range;
 	__typeof__(cuFlushGPUDirectRDMAWrites) *flush_rdma_writes;
 	__typeof__(cuGetErrorName) *get_error_name;
+	__typeof__(cuGetErrorString) *get_error_string;
 	__typeof__(cuDeviceCanAccessPeer) *device_can_access_peer;
 	__typeof__(cuDeviceGetP2PAttribute) *device_get_p2p_attribute;
 };
@@ -85,6 +87,7 @@ static const struct gd_cuda_sym gd_cuda_syms[] = {
 	       true),
 	GD_SYM(flush_rdma_writes, "cuFlushGPUDirectRDMAWrites", NULL, true),
 	GD_SYM(get_error_name, "cuGetErrorName", NULL, false),
+	GD_SYM(get_error_string, "cuGetErrorString", NULL, true),
 	GD_SYM(device_can_access_peer, "cuDeviceCanAccessPeer", NULL, true),
 	GD_SYM(device_get_p2p_attribute, "cuDeviceGetP2PAttribute", NULL, true),
 };
@@ -95,19 +98,26 @@ static struct {
 	bool ready;   /* resolved and cuInit succeeded */
 	int state;    /* gd_cuda_load_state() */
 	int init_err; /* -errno of a failed cuInit, kept: never retried */
+	int init_rc;  /* its CUresult */
 	char init_why[GD_CUDA_WHY_MAX];
 	char library[256];
 	struct gd_cuda_fns fn;
 } gd_cuda = { .lock = PTHREAD_MUTEX_INITIALIZER, .state = -1 };
 
+/* "NAME (N): the driver's text" (the text only where cuGetErrorString is
+ * offered and knows the code). */
 static void gd_cu_errstr(CUresult rc, char *out, size_t len)
 {
-	const char *name = NULL;
+	const char *name = NULL, *text = NULL;
 
 	if (!gd_cuda.fn.get_error_name ||
 	    gd_cuda.fn.get_error_name(rc, &name) || !name)
 		name = "CUDA_ERROR_?";
-	snprintf(out, len, "%s (%d)", name, (int)rc);
+	if (!gd_cuda.fn.get_error_string ||
+	    gd_cuda.fn.get_error_string(rc, &text) || !text)
+		text = NULL;
+	snprintf(out, len, "%s (%d)%s%s", name, (int)rc, text ? ": " : "",
+		 text ? text : "");
 }
 
 static int gd_cu_to_errno(CUresult rc)
@@ -180,6 +190,8 @@ static const struct gd_cu_init_class {
 } gd_cu_init_classes[] = {
 	{ 100, -ENODEV, /* CUDA_ERROR_NO_DEVICE */
 	  "no GPU is visible to this process: check nvidia-smi, CUDA_VISIBLE_DEVICES (an empty or unknown value hides every GPU) and the container's access to /dev/nvidia*" },
+	{ 802, -EAGAIN, /* CUDA_ERROR_SYSTEM_NOT_READY */
+	  "the system is not ready for CUDA, on an NVSwitch (HGX/DGX) node most often because nvidia-fabricmanager is not running: start it at the driver's exact version (systemctl status nvidia-fabricmanager; its version must equal /proc/driver/nvidia/version's), then check nvidia-smi -q | grep -i fabric" },
 	{ 803, -ELIBBAD, /* CUDA_ERROR_SYSTEM_DRIVER_MISMATCH */
 	  "the user-space driver (libcuda) does not match the loaded NVIDIA kernel module, as after a driver upgrade without a reboot or with a container's own libcuda: compare /proc/driver/nvidia/version with the libcuda.so version (ldconfig -p | grep libcuda), then reboot or reload the nvidia modules" },
 	{ 804, -EOPNOTSUPP, /* CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE */
@@ -207,7 +219,7 @@ static const struct gd_cu_init_class *gd_cu_init_class(CUresult rc)
 static int gd_cuda_init_locked(char *why, size_t why_len)
 {
 	const struct gd_cu_init_class *cls;
-	char cu[96];
+	char cu[GD_CU_ERR_MAX];
 	CUresult rc;
 
 	if (gd_cuda.init_err) {
@@ -224,6 +236,7 @@ static int gd_cuda_init_locked(char *why, size_t why_len)
 		"CUDA driver %s loaded but cuInit failed: %s; %s (the driver keeps this failure until the process exits)",
 		gd_cuda.library, cu, cls->hint);
 	gd_cuda.init_err = cls->err;
+	gd_cuda.init_rc = (int)rc;
 	snprintf(why, why_len, "%s", gd_cuda.init_why);
 	return gd_cuda.init_err;
 }
@@ -278,6 +291,11 @@ int gd_cuda_load_state(void)
 	return gd_cuda.state;
 }
 
+int gd_cuda_init_result(void)
+{
+	return gd_cuda.init_rc;
+}
+
 const char *gd_cuda_ordering_name(int writes_ordering)
 {
 	switch (writes_ordering) {
@@ -311,6 +329,7 @@ void gd_cuda_unload(void)
 	gd_cuda.ready = false;
 	gd_cuda.state = -1;
 	gd_cuda.init_err = 0;
+	gd_cuda.init_rc = 0;
 	gd_cuda.init_why[0] = '\0';
 	memset(&gd_cuda.fn, 0, sizeof(gd_cuda.fn));
 	pthread_mutex_unlock(&gd_cuda.lock);
@@ -318,7 +337,7 @@ void gd_cuda_unload(void)
 
 int gd_cuda_device_count(int *count)
 {
-	char cu[96];
+	char cu[GD_CU_ERR_MAX];
 	CUresult rc;
 	int ret = gd_cuda_load();
 
@@ -337,7 +356,7 @@ int gd_cuda_device_count(int *count)
 
 static int gd_cuda_get_device(int index, CUdevice *dev)
 {
-	char cu[96];
+	char cu[GD_CU_ERR_MAX];
 	CUresult rc;
 	int count, ret = gd_cuda_device_count(&count);
 
@@ -371,7 +390,7 @@ static int gd_cuda_p2p_attr(int attr, CUdevice a, CUdevice b)
 int gd_cuda_peer_access(int from, int to, struct gd_gpu_p2p *out)
 {
 	CUdevice a, b;
-	char cu[96];
+	char cu[GD_CU_ERR_MAX];
 	CUresult rc;
 	int ret, can = 0;
 
@@ -479,6 +498,7 @@ int gd_cuda_gpu_info(int index, struct gd_gpu_info *info)
 		gd_cuda_attr(dev, GD_CU_ATTR_GDR_FLUSH_WRITES_OPTIONS);
 	info->host_native_atomic =
 		gd_cuda_attr(dev, GD_CU_ATTR_HOST_NATIVE_ATOMIC);
+	info->compute_mode = gd_cuda_attr(dev, GD_CU_ATTR_COMPUTE_MODE);
 	if (!gd_cuda.fn.device_total_mem(&total, dev))
 		info->total_mem_bytes = total;
 	return 0;
@@ -536,7 +556,7 @@ int gd_cuda_ctx_retain(int index, struct gd_cuda_ctx *ctx)
 	struct gd_gpu_info info;
 	CUcontext cu_ctx = NULL;
 	CUdevice dev;
-	char cu[96];
+	char cu[GD_CU_ERR_MAX];
 	CUresult rc;
 	int ret = gd_cuda_gpu_info(index, &info);
 
@@ -566,7 +586,7 @@ int gd_cuda_ctx_retain(int index, struct gd_cuda_ctx *ctx)
 
 int gd_cuda_ctx_release(struct gd_cuda_ctx *ctx)
 {
-	char cu[96];
+	char cu[GD_CU_ERR_MAX];
 	CUresult rc;
 
 	if (!ctx->context || !gd_cuda.fn.primary_ctx_release) {
@@ -586,7 +606,7 @@ int gd_cuda_ctx_release(struct gd_cuda_ctx *ctx)
 
 static int gd_cuda_make_current(const struct gd_cuda_ctx *ctx)
 {
-	char cu[96];
+	char cu[GD_CU_ERR_MAX];
 	CUresult rc = gd_cuda.fn.ctx_set_current((CUcontext)ctx->context);
 
 	if (!rc)
@@ -601,7 +621,7 @@ int gd_cuda_mem_alloc(const struct gd_cuda_ctx *ctx, size_t len_bytes,
 		      uint64_t *dptr)
 {
 	CUdeviceptr p = 0;
-	char cu[96];
+	char cu[GD_CU_ERR_MAX];
 	CUresult rc;
 	int ret = gd_cuda_make_current(ctx);
 
@@ -621,7 +641,7 @@ int gd_cuda_mem_alloc(const struct gd_cuda_ctx *ctx, size_t len_bytes,
 
 int gd_cuda_mem_free(const struct gd_cuda_ctx *ctx, uint64_t dptr)
 {
-	char cu[96];
+	char cu[GD_CU_ERR_MAX];
 	CUresult rc;
 	int ret = gd_cuda_make_current(ctx);
 
@@ -640,7 +660,7 @@ int gd_cuda_mem_free(const struct gd_cuda_ctx *ctx, uint64_t dptr)
 int gd_cuda_copy_htod(const struct gd_cuda_ctx *ctx, uint64_t dst,
 		      const void *src, size_t len_bytes)
 {
-	char cu[96];
+	char cu[GD_CU_ERR_MAX];
 	CUresult rc;
 	int ret = gd_cuda_make_current(ctx);
 
@@ -659,7 +679,7 @@ int gd_cuda_copy_htod(const struct gd_cuda_ctx *ctx, uint64_t dst,
 int gd_cuda_copy_dtoh(const struct gd_cuda_ctx *ctx, void *dst, uint64_t src,
 		      size_t len_bytes)
 {
-	char cu[96];
+	char cu[GD_CU_ERR_MAX];
 	CUresult rc;
 	int ret = gd_cuda_make_current(ctx);
 
@@ -678,7 +698,7 @@ int gd_cuda_copy_dtoh(const struct gd_cuda_ctx *ctx, void *dst, uint64_t src,
 int gd_cuda_prepare_rdma(const struct gd_cuda_ctx *ctx, uint64_t dptr)
 {
 	unsigned int managed = 0, sync = 1;
-	char cu[96];
+	char cu[GD_CU_ERR_MAX];
 	CUresult rc;
 	int ret = gd_cuda_make_current(ctx);
 
@@ -724,7 +744,7 @@ static int gd_cuda_export_pcie(const struct gd_cuda_ctx *ctx, uint64_t dptr,
 			       size_t len_bytes, struct gd_cuda_export *out)
 {
 	int version = -1;
-	char cu[96];
+	char cu[GD_CU_ERR_MAX];
 
 	if (gd_cuda.fn.driver_get_version(&version) ||
 	    version < GD_CU_DMABUF_PCIE_MIN_DRIVER) {
@@ -750,7 +770,7 @@ int gd_cuda_export_dmabuf(const struct gd_cuda_ctx *ctx, uint64_t dptr,
 			  size_t len_bytes, bool want_pcie,
 			  struct gd_cuda_export *out, char *why, size_t why_len)
 {
-	char cu[96];
+	char cu[GD_CU_ERR_MAX];
 	int ret = gd_cuda_make_current(ctx);
 
 	out->fd = -1;
@@ -794,7 +814,7 @@ const char *gd_cuda_flush_plan(const struct gd_cuda_ctx *ctx)
 
 int gd_cuda_flush_rdma_writes(const struct gd_cuda_ctx *ctx)
 {
-	char cu[96];
+	char cu[GD_CU_ERR_MAX];
 	CUresult rc;
 	int ret;
 

@@ -24,6 +24,8 @@ struct gd_gpu_info {
 	int writes_ordering;  /* GPU_DIRECT_RDMA_WRITES_ORDERING, -1 unknown */
 	int flush_options;    /* GPU_DIRECT_RDMA_FLUSH_WRITES_OPTIONS, -1 */
 	int host_native_atomic; /* HOST_NATIVE_ATOMIC_SUPPORTED, -1 unknown */
+	int compute_mode;	/* COMPUTE_MODE: 0 default, 2 prohibited, 3
+				 * exclusive process; -1 unknown */
 	uint64_t total_mem_bytes;
 };
 
@@ -41,7 +43,8 @@ int gd_cuda_peer_access(int from, int to, struct gd_gpu_p2p *out);
 /* Load and resolve the entry points once. On failure returns -ENOENT with
  * the message "CUDA driver not available (libcuda.so.1: <dlerror>)", or
  * cuInit's failure by class, each with its own next check: -ENODEV (100,
- * no device), -ELIBBAD (803, libcuda and kernel module differ),
+ * no device), -EAGAIN (802, the system not ready: nvidia-fabricmanager),
+ * -ELIBBAD (803, libcuda and kernel module differ),
  * -EOPNOTSUPP (804, forward compatibility refused), -EIO (999, others). */
 int gd_cuda_load(void);
 int gd_cuda_device_count(int *count);
@@ -62,6 +65,9 @@ bool gd_cuda_library_present(void);
 /* What the last load attempt found: -1 not tried, 0 no library (or it lacks
  * needed symbols), 1 cuInit failed, 2 ready. */
 int gd_cuda_load_state(void);
+/* The CUresult of the failed cuInit (0 when none failed or none ran), for
+ * callers that tell "no GPU" (100) from a broken driver (802, 803, 999). */
+int gd_cuda_init_result(void);
 /* "none", "owner", "all_devices" or "unknown" for a WRITES_ORDERING value. */
 const char *gd_cuda_ordering_name(int writes_ordering);
 /* Forget the loaded library so the next load reads GD_CUDA_LIBRARY again
@@ -98,7 +104,7 @@ int gd_cuda_prepare_rdma(const struct gd_cuda_ctx *ctx, uint64_t dptr);
 struct gd_cuda_export {
 	int fd;			  /* -1 until exported */
 	unsigned long long flags; /* flags the export succeeded with */
-	char pcie_note[256];	  /* why the PCIe flag was not used, if asked */
+	char pcie_note[384];	  /* why the PCIe flag was not used, if asked */
 };
 
 /* Export [dptr, dptr+len) as a DMA-BUF fd with flags 0, the driver's

@@ -23,6 +23,10 @@
  * the host is coherent (NVLink-C2C on Grace), where the PCIe mapping type
  * of a DMA-BUF export can be imported. */
 #define GD_CU_ATTR_HOST_NATIVE_ATOMIC 86
+/* CU_DEVICE_ATTRIBUTE_COMPUTE_MODE and its EXCLUSIVE_PROCESS value: one
+ * process at a time may hold a context on the GPU. */
+#define GD_CU_ATTR_COMPUTE_MODE 20
+#define GD_CU_COMPUTE_MODE_EXCLUSIVE_PROCESS 3
 #define GD_CU_FLUSH_OPTION_HOST 0x1
 #define GD_CU_WRITES_ORDERING_NONE 0
 #define GD_CU_WRITES_ORDERING_OWNER 100
@@ -117,6 +121,7 @@ CUresult cuMemGetHandleForAddressRange(void *handle, CUdeviceptr dptr,
 CUresult cuFlushGPUDirectRDMAWrites(CUflushGPUDirectRDMAWritesTarget target,
 				    CUflushGPUDirectRDMAWritesScope scope);
 CUresult cuGetErrorName(CUresult error, const char **name);
+CUresult cuGetErrorString(CUresult error, const char **str);
 typedef int CUdevice_P2PAttribute;
 CUresult cuDeviceCanAccessPeer(int *can_access, CUdevice dev, CUdevice peer);
 CUresult cuDeviceGetP2PAttribute(int *value, CUdevice_P2PAttribute attr,

@@ -102,6 +102,14 @@ int gd_mem_free(struct gd_mem_buf *buf)
 	return ret;
 }
 
+struct json_object *gd_mem_take_evidence(struct gd_mem_buf *buf)
+{
+	struct json_object *ev = buf->evidence;
+
+	buf->evidence = NULL;
+	return ev;
+}
+
 bool gd_mem_effect(const struct gd_mem_buf *buf, const char *what, char *out,
 		   size_t len)
 {

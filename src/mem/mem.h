@@ -237,6 +237,10 @@ int gd_mem_register_part(const struct gd_mem_buf *buf, size_t off, size_t len,
  * (the backend's free, e.g. cuMemFree or the GPU context's release, or
  * ibv_dereg_mr), recorded with gd_err. */
 int gd_mem_free(struct gd_mem_buf *buf);
+/* The route evidence of @buf, detached (the caller owns the reference;
+ * NULL when none): kept across gd_mem_free() of a failed registration so
+ * that its reason reaches the document. */
+struct json_object *gd_mem_take_evidence(struct gd_mem_buf *buf);
 /* What the per-run setting @what ("pcie_mapping": --use_cuda_pcie_mapping)
  * came to on registered @buf, into @out; false when not asked for. */
 bool gd_mem_effect(const struct gd_mem_buf *buf, const char *what, char *out,

@@ -19,6 +19,13 @@ tests_fake_cuda_libfakecuda_so_SOURCES = tests/fake_cuda/fake_cuda.c
 tests_fake_cuda_libfakecuda_so_CFLAGS = $(AM_CFLAGS) -fPIC
 tests_fake_cuda_libfakecuda_so_LINK = $(CCLD) $(tests_fake_cuda_libfakecuda_so_CFLAGS) \
 	$(CFLAGS) $(LDFLAGS) -shared -o $@
+# Its companion, a fake libibverbs of one device (a TEST DOUBLE) for
+# cuda-smoke's attach of the PCIe-mapped export (GD_VERBS_LIBRARY).
+check_PROGRAMS += tests/fake_cuda/libfakeverbs.so
+tests_fake_cuda_libfakeverbs_so_SOURCES = tests/fake_cuda/fake_verbs_lib.c
+tests_fake_cuda_libfakeverbs_so_CFLAGS = $(AM_CFLAGS) -fPIC
+tests_fake_cuda_libfakeverbs_so_LINK = $(CCLD) $(tests_fake_cuda_libfakeverbs_so_CFLAGS) \
+	$(CFLAGS) $(LDFLAGS) -shared -o $@
 
 if HAVE_CMOCKA
 check_PROGRAMS += tests/mem_test
@@ -80,6 +87,11 @@ tests_gpu_cuda_smoke_LDADD = -ldl
 tests_gpu_cuda_smoke_mem_SOURCES = tests/gpu/cuda-smoke-mem.c tests/gpu/smoke_report.h
 tests_gpu_cuda_smoke_mem_LDADD = $(gd_common_ldadd)
 TESTS += tests/gpu/fake-smoke.sh
-EXTRA_DIST += tests/gpu/run.sh tests/gpu/fake-smoke.sh
-tests/gpu/fake-smoke.log: tests/fake_cuda/libfakecuda.so$(EXEEXT) \
+# run.sh's NIC part (stub gd_doctor and gd_write_bw, a synthetic sysfs)
+# and its cuInit verdicts (802, 803, 999 FAIL; 100 without /dev/nvidia0 a
+# skip), against the fake driver.
+TESTS += tests/gpu/nic-stub.sh
+EXTRA_DIST += tests/gpu/run.sh tests/gpu/fake-smoke.sh tests/gpu/nic-stub.sh
+tests/gpu/fake-smoke.sh.log tests/gpu/nic-stub.sh.log: tests/fake_cuda/libfakecuda.so$(EXEEXT) \
+	tests/fake_cuda/libfakeverbs.so$(EXEEXT) \
 	tests/gpu/cuda-smoke$(EXEEXT) tests/gpu/cuda-smoke-mem$(EXEEXT)

@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 
@@ -93,11 +94,80 @@ bool gd_mem_memlock_text(size_t need_bytes, char *out, size_t len)
 	return true;
 }
 
+/* $GD_SYSFS_ROOT stands in for / (tests read a fixture tree). */
+static const char *gd_regerr_root(void)
+{
+	const char *root = getenv("GD_SYSFS_ROOT");
+
+	return root && *root && strcmp(root, "/") ? root : "";
+}
+
+/* The first line of @root@path, its newline dropped; false when absent. */
+static bool gd_read_line(const char *root, const char *path, char *out,
+			 size_t len)
+{
+	char full[768];
+	FILE *f;
+	bool ok;
+
+	snprintf(full, sizeof(full), "%s%s", root, path);
+	f = fopen(full, "r");
+	if (!f)
+		return false;
+	ok = fgets(out, (int)len, f) != NULL;
+	fclose(f);
+	if (ok)
+		out[strcspn(out, "\n")] = '\0';
+	return ok;
+}
+
+/* Where else host memory runs out: MemAvailable, and the memory.max of
+ * this process's cgroup (v2) when one is set. */
+static void gd_memory_room_text(char *out, size_t len)
+{
+	const char *root = gd_regerr_root();
+	char line[256], cg[384] = "", path[512], max[64] = "";
+	long long avail_kib = -1;
+	char avail[48] = "unknown";
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/proc/meminfo", root);
+	f = fopen(path, "r");
+	if (f) {
+		while (fgets(line, sizeof(line), f))
+			if (sscanf(line, "MemAvailable: %lld kB", &avail_kib) ==
+			    1)
+				break;
+		fclose(f);
+	}
+	if (avail_kib >= 0)
+		snprintf(avail, sizeof(avail), "%lld MiB", avail_kib / 1024);
+	if (gd_read_line(root, "/proc/self/cgroup", cg, sizeof(cg)) &&
+	    !strncmp(cg, "0::", 3)) {
+		snprintf(path, sizeof(path), "/sys/fs/cgroup%s/memory.max",
+			 cg + 3);
+		if (!gd_read_line(root, path, max, sizeof(max)))
+			max[0] = '\0';
+	}
+	snprintf(
+		out, len,
+		"free memory (MemAvailable %s in /proc/meminfo) and this process's cgroup limit (memory.max of its cgroup: %s)",
+		avail, max[0] ? max : "none found");
+}
+
 static void gd_explain_enomem(const struct gd_mem_buf *buf, char *out,
 			      size_t len)
 {
-	char memlock[448];
+	char memlock[448], room[320];
 
+	gd_memory_room_text(room, sizeof(room));
+	if (gd_mem_cap_ipc_lock(gd_regerr_root()) == 1) {
+		snprintf(
+			out, len,
+			"this process has CAP_IPC_LOCK (root normally), for which the kernel does not apply the locked-memory limit, so that limit is not the cause; the memory itself ran out: check %s, and the device's MR resources (ibv_devinfo -v: max_mr, max_mr_size)",
+			room);
+		return;
+	}
 	if (gd_mem_memlock_text(buf ? buf->len_bytes : 0, memlock,
 				sizeof(memlock))) {
 		snprintf(out, len, "%s", memlock);
@@ -105,8 +175,8 @@ static void gd_explain_enomem(const struct gd_mem_buf *buf, char *out,
 	}
 	snprintf(
 		out, len,
-		"%s: check free memory and the device's MR resources (ibv_devinfo -v: max_mr, max_mr_size)",
-		memlock);
+		"%s: check %s, and the device's MR resources (ibv_devinfo -v: max_mr, max_mr_size)",
+		memlock, room);
 }
 
 static void gd_explain(int errnum, const struct gd_mem_buf *buf,

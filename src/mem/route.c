@@ -319,34 +319,38 @@ int gd_route_pcie_mapping_fits(const char *sysfs_root, const char *gpu_bdf,
 			host_native_atomic);
 		return 0;
 	}
+	/* From here on advice only: NVIDIA's attach decides (its topology
+	 * check, nv_pci_is_valid_topology_for_direct_pci, takes equal IOMMU
+	 * groups, both absent included, and anything that
+	 * NVreg_GrdmaPciTopoCheckOverride allows), and a refusal is retried
+	 * with flags 0. The flag asked for is always tried here. */
 	gd_link_base(root, nic_bdf, sizeof(nic_bdf),
 		     "sys/class/infiniband/%s/device", ibdev);
 	if (!nic_bdf[0]) {
 		snprintf(
 			why, len,
-			"%s has no PCI function in sysfs (sys/class/infiniband/%s/device), so it shares no IOMMU group with GPU %s",
-			ibdev, ibdev, gpu_bdf);
-		return 0;
+			"coherent platform; %s has no PCI function in sysfs (sys/class/infiniband/%s/device), so its IOMMU group is unknown: tried, a refusal at attach is retried with flags 0",
+			ibdev, ibdev);
+		return 1;
 	}
 	gd_link_base(root, gpu_group, sizeof(gpu_group),
 		     "sys/bus/pci/devices/%s/iommu_group", gpu_bdf);
 	gd_link_base(root, nic_group, sizeof(nic_group),
 		     "sys/bus/pci/devices/%s/iommu_group", nic_bdf);
-	if (!gpu_group[0] || !nic_group[0]) {
+	if (!gpu_group[0] && !nic_group[0]) {
 		snprintf(
 			why, len,
-			"no IOMMU group for %s%s%s (sys/bus/pci/devices/BDF/iommu_group; IOMMU off?), and the mapping needs GPU and NIC in one",
-			!gpu_group[0] ? gpu_bdf : "",
-			!gpu_group[0] && !nic_group[0] ? " and " : "",
-			!nic_group[0] ? nic_bdf : "");
-		return 0;
+			"coherent platform, neither GPU %s nor %s (%s) in an IOMMU group (IOMMU off), which NVIDIA's topology check takes as one group",
+			gpu_bdf, ibdev, nic_bdf);
+		return 1;
 	}
-	if (strcmp(gpu_group, nic_group)) {
+	if (!gpu_group[0] || !nic_group[0] || strcmp(gpu_group, nic_group)) {
 		snprintf(
 			why, len,
-			"GPU %s is in IOMMU group %s and %s (%s) in group %s; the mapping needs both in one",
-			gpu_bdf, gpu_group, ibdev, nic_bdf, nic_group);
-		return 0;
+			"coherent platform, GPU %s in IOMMU group %s and %s (%s) in group %s: NVIDIA's attach refuses this unless NVreg_GrdmaPciTopoCheckOverride allows it; tried, a refusal is retried with flags 0",
+			gpu_bdf, gpu_group[0] ? gpu_group : "none", ibdev,
+			nic_bdf, nic_group[0] ? nic_group : "none");
+		return 1;
 	}
 	snprintf(why, len,
 		 "coherent platform, GPU %s and %s (%s) in IOMMU group %s",

@@ -74,11 +74,12 @@ void gd_route_forget(void);
  * @device (mem_cuda.c). */
 void gd_route_set_nic_probe(struct gd_route_facts *f, const char *device,
 			    int ret);
-/* Can a PCIe-mapped DMA-BUF export of GPU @gpu_bdf be imported by
+/* Should a PCIe-mapped DMA-BUF export of GPU @gpu_bdf be tried for
  * @ibdev? NVIDIA maps it only on a cache-coherent platform
  * (@host_native_atomic, CU_DEVICE_ATTRIBUTE_HOST_NATIVE_ATOMIC_SUPPORTED,
- * is 1) with GPU and NIC in one IOMMU group (<root>/sys/bus/pci/devices/
- * BDF/iommu_group). 1 yes, 0 no; @why says which facts decided. */
+ * is 1): 0 (skip) elsewhere. On such a platform 1 (try) always; the IOMMU
+ * groups (<root>/sys/bus/pci/devices/BDF/iommu_group) are advice in @why,
+ * since the driver's attach decides and a refusal is retried with flags 0. */
 int gd_route_pcie_mapping_fits(const char *sysfs_root, const char *gpu_bdf,
 			       const char *ibdev, int host_native_atomic,
 			       char *why, size_t len);

@@ -36,6 +36,9 @@
  *   GD_FAKE_CUDA_WRITES_ORDERING=N  GPU_DIRECT_RDMA_WRITES_ORDERING: 0 none
  *                                   (default), 100 owner, 200 all devices
  *   GD_FAKE_CUDA_FLUSH_OPTIONS=N    GPU_DIRECT_RDMA_FLUSH_WRITES_OPTIONS (1)
+ *   GD_FAKE_CUDA_COMPUTE_MODE=N     CU_DEVICE_ATTRIBUTE_COMPUTE_MODE (0
+ *                                   default, 3 exclusive process)
+ *   GD_FAKE_CUDA_NO_ERROR_STRING=1  cuGetErrorString knows no code
  *   GD_FAKE_CUDA_HOST_ATOMIC=0|1    HOST_NATIVE_ATOMIC_SUPPORTED (0): 1 is a
  *                                   coherent platform (Grace)
  *   GD_FAKE_CUDA_BAR1_BYTES=N       BAR1 aperture: DMA-BUF exports beyond N
@@ -310,6 +313,9 @@ CUresult cuDeviceGetAttribute(int *value, CUdevice_attribute attr, CUdevice dev)
 	case GD_CU_ATTR_GDR_WRITES_ORDERING:
 		*value = (int)fake_int("GD_FAKE_CUDA_WRITES_ORDERING",
 				       GD_CU_WRITES_ORDERING_NONE);
+		break;
+	case GD_CU_ATTR_COMPUTE_MODE:
+		*value = (int)fake_int("GD_FAKE_CUDA_COMPUTE_MODE", 0);
 		break;
 	case GD_CU_ATTR_HOST_NATIVE_ATOMIC:
 		*value = (int)fake_int("GD_FAKE_CUDA_HOST_ATOMIC", 0);
@@ -696,6 +702,7 @@ CUresult cuGetErrorName(CUresult error, const char **name)
 		{ CUDA_ERROR_INVALID_CONTEXT, "CUDA_ERROR_INVALID_CONTEXT" },
 		{ CUDA_ERROR_NOT_SUPPORTED, "CUDA_ERROR_NOT_SUPPORTED" },
 		{ 700, "CUDA_ERROR_ILLEGAL_ADDRESS" },
+		{ 802, "CUDA_ERROR_SYSTEM_NOT_READY" },
 		{ 803, "CUDA_ERROR_SYSTEM_DRIVER_MISMATCH" },
 		{ 804, "CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE" },
 		{ CUDA_ERROR_UNKNOWN, "CUDA_ERROR_UNKNOWN" },
@@ -704,6 +711,37 @@ CUresult cuGetErrorName(CUresult error, const char **name)
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
 		if (names[i].code == (int)error) {
 			*name = names[i].name;
+			return CUDA_SUCCESS;
+		}
+	}
+	return CUDA_ERROR_INVALID_VALUE;
+}
+
+/* The driver's own sentences for the codes the tests meet (cuda.h's
+ * comments); GD_FAKE_CUDA_NO_ERROR_STRING=1 hides the symbol's answer, as
+ * a driver without it would leave the text out. */
+CUresult cuGetErrorString(CUresult error, const char **str)
+{
+	static const struct {
+		int code;
+		const char *text;
+	} texts[] = {
+		{ CUDA_ERROR_OUT_OF_MEMORY, "out of memory" },
+		{ CUDA_ERROR_NO_DEVICE, "no CUDA-capable device is detected" },
+		{ CUDA_ERROR_INVALID_CONTEXT, "invalid device context" },
+		{ CUDA_ERROR_NOT_SUPPORTED, "operation not supported" },
+		{ 46, "CUDA-capable device(s) is/are busy or unavailable" },
+		{ 802, "system not yet initialized" },
+		{ 803,
+		  "system has unsupported display driver / cuda driver combination" },
+		{ CUDA_ERROR_UNKNOWN, "unknown error" },
+	};
+
+	if (fake_knob("GD_FAKE_CUDA_NO_ERROR_STRING"))
+		return CUDA_ERROR_INVALID_VALUE;
+	for (size_t i = 0; i < sizeof(texts) / sizeof(texts[0]); i++) {
+		if (texts[i].code == (int)error) {
+			*str = texts[i].text;
 			return CUDA_SUCCESS;
 		}
 	}

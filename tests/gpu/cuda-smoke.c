@@ -5,7 +5,8 @@
  * error.c and the backend's libc-only pattern and copy sources, so it
  * starts on any GPU machine): the backend's own calls for load, inventory,
  * allocation, SYNC_MEMOPS, copies, DMA-BUF export with and without the
- * PCIe flag, the write-ordering attribute, the flush before a read-back,
+ * PCIe flag (and its attach by a NIC where libibverbs finds one), the
+ * write-ordering attribute, the flush before a read-back,
  * no cuInit retry, and the memory backend's pattern fill and check of
  * device memory through the cuda backend's copy hooks (mem_pattern.c and
  * mem_cuda_copy.c), with one corrupt byte caught at its offset. Every PASS
@@ -15,6 +16,7 @@
  */
 #include <config.h>
 
+#include <dlfcn.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -77,12 +79,17 @@ static void case_info(int gpu, struct gd_gpu_info *g)
 		return;
 	}
 	step("INFO",
-	     "gpu %d: %s, %s, %s, cc %d.%d, driver %d, %llu MiB, DMA_BUF_SUPPORTED=%d, GPU_DIRECT_RDMA_SUPPORTED=%d, WRITES_ORDERING=%d (%s), FLUSH_WRITES_OPTIONS=%d",
+	     "gpu %d: %s, %s, %s, cc %d.%d, driver %d, %llu MiB, DMA_BUF_SUPPORTED=%d, GPU_DIRECT_RDMA_SUPPORTED=%d, WRITES_ORDERING=%d (%s), FLUSH_WRITES_OPTIONS=%d, COMPUTE_MODE=%d",
 	     gpu, g->name, g->pci_bus_id, g->uuid, g->compute_major,
 	     g->compute_minor, g->driver_version,
 	     (unsigned long long)(g->total_mem_bytes >> 20),
 	     g->dmabuf_supported, g->gdr_supported, g->writes_ordering,
-	     gd_cuda_ordering_name(g->writes_ordering), g->flush_options);
+	     gd_cuda_ordering_name(g->writes_ordering), g->flush_options,
+	     g->compute_mode);
+	if (g->compute_mode == GD_CU_COMPUTE_MODE_EXCLUSIVE_PROCESS)
+		step("INFO",
+		     "gpu %d: compute mode EXCLUSIVE_PROCESS: one process at a time may use it (a --loopback run with both halves on it must keep one half in host memory)",
+		     gpu);
 	if (g->writes_ordering < 0)
 		step("SKIP",
 		     "GPU_DIRECT_RDMA_WRITES_ORDERING not reported (driver < 11.3)");
@@ -119,6 +126,181 @@ out_free:
 	free(out);
 }
 
+/* libibverbs' calls that attach a DMA-BUF export, by dlsym: cuda-smoke
+ * links no libibverbs (it must start where none is installed) and needs no
+ * verbs header, so the objects are opaque here. */
+struct smoke_verbs {
+	void *h;
+	void **(*get_device_list)(int *num);
+	const char *(*get_device_name)(void *dev);
+	void *(*open_device)(void *dev);
+	void *(*alloc_pd)(void *ctx);
+	void *(*reg_dmabuf_mr)(void *pd, uint64_t offset, size_t length,
+			       uint64_t iova, int fd, int access);
+	int (*dereg_mr)(void *mr);
+	int (*dealloc_pd)(void *pd);
+	int (*close_device)(void *ctx);
+	void (*free_device_list)(void **list);
+	void **list;
+	void *ctx, *pd;
+	char name[64];
+};
+
+static void verbs_close(struct smoke_verbs *v)
+{
+	if (v->pd)
+		v->dealloc_pd(v->pd);
+	if (v->ctx)
+		v->close_device(v->ctx);
+	if (v->list)
+		v->free_device_list(v->list);
+	if (v->h)
+		dlclose(v->h);
+	memset(v, 0, sizeof(*v));
+}
+
+/* libibverbs ($GD_VERBS_LIBRARY for tests), the NIC $GD_GPU_NIC or the
+ * first, a context and a PD; -1 with @why when there is none to use. */
+static int verbs_open(struct smoke_verbs *v, char *why, size_t len)
+{
+	const char *lib = getenv("GD_VERBS_LIBRARY");
+	const char *cuda = getenv("GD_CUDA_LIBRARY");
+	const char *want = getenv("GD_GPU_NIC");
+	const char *name = NULL;
+	int n = 0, i;
+
+	memset(v, 0, sizeof(*v));
+	if (want && !strcmp(want, "no")) {
+		snprintf(why, len, "GD_GPU_NIC=no");
+		return -1;
+	}
+	if ((!lib || !*lib) && cuda && *cuda) {
+		snprintf(
+			why, len,
+			"GD_CUDA_LIBRARY names another driver than libcuda.so.1 and GD_VERBS_LIBRARY no verbs library to attach its exports with");
+		return -1;
+	}
+	v->h = dlopen(lib && *lib ? lib : "libibverbs.so.1",
+		      RTLD_NOW | RTLD_LOCAL);
+	if (!v->h) {
+		snprintf(why, len, "no libibverbs (%s)", dlerror());
+		return -1;
+	}
+	*(void **)&v->get_device_list = dlsym(v->h, "ibv_get_device_list");
+	*(void **)&v->get_device_name = dlsym(v->h, "ibv_get_device_name");
+	*(void **)&v->open_device = dlsym(v->h, "ibv_open_device");
+	*(void **)&v->alloc_pd = dlsym(v->h, "ibv_alloc_pd");
+	*(void **)&v->reg_dmabuf_mr = dlsym(v->h, "ibv_reg_dmabuf_mr");
+	*(void **)&v->dereg_mr = dlsym(v->h, "ibv_dereg_mr");
+	*(void **)&v->dealloc_pd = dlsym(v->h, "ibv_dealloc_pd");
+	*(void **)&v->close_device = dlsym(v->h, "ibv_close_device");
+	*(void **)&v->free_device_list = dlsym(v->h, "ibv_free_device_list");
+	if (!v->get_device_list || !v->get_device_name || !v->open_device ||
+	    !v->alloc_pd || !v->reg_dmabuf_mr || !v->dereg_mr ||
+	    !v->dealloc_pd || !v->close_device || !v->free_device_list) {
+		snprintf(
+			why, len,
+			"libibverbs lacks ibv_reg_dmabuf_mr or another call (rdma-core older than 34)");
+		dlclose(v->h);
+		v->h = NULL;
+		return -1;
+	}
+	v->list = v->get_device_list(&n);
+	for (i = 0; v->list && i < n; i++) {
+		name = v->get_device_name(v->list[i]);
+		if (name && (!want || !*want || !strcmp(name, want)))
+			break;
+	}
+	if (!v->list || i == n) {
+		snprintf(why, len, "no RDMA device%s%s",
+			 want && *want ? " " : "", want && *want ? want : "");
+		verbs_close(v);
+		return -1;
+	}
+	snprintf(v->name, sizeof(v->name), "%s", name);
+	v->ctx = v->open_device(v->list[i]);
+	v->pd = v->ctx ? v->alloc_pd(v->ctx) : NULL;
+	if (!v->pd) {
+		snprintf(why, len, "%s: %s failed: %s", v->name,
+			 v->ctx ? "ibv_alloc_pd" : "ibv_open_device",
+			 strerror(errno ? errno : EIO));
+		verbs_close(v);
+		return -1;
+	}
+	return 0;
+}
+
+/* ibv_reg_dmabuf_mr of @fd on the PD, deregistered at once; 0 or errno. */
+static int verbs_attach(struct smoke_verbs *v, int fd, size_t len)
+{
+	void *mr;
+
+	errno = 0;
+	/* IBV_ACCESS_LOCAL_WRITE | REMOTE_WRITE | REMOTE_READ */
+	mr = v->reg_dmabuf_mr(v->pd, 0, len, 0, fd, 1 | 2 | 4);
+	if (!mr)
+		return errno ? errno : EIO;
+	v->dereg_mr(mr);
+	return 0;
+}
+
+/* The PCIe-mapped export @pe attached by a NIC, where NVIDIA's driver
+ * decides (its topology check runs at attach, not at export); refused,
+ * the backend's retry: export with flags 0 and attach that. */
+static void case_attach(const struct gd_cuda_ctx *ctx, uint64_t dptr,
+			const struct gd_cuda_export *pe)
+{
+	struct gd_cuda_export e0;
+	struct smoke_verbs v;
+	char why[512];
+	int err;
+
+	if (verbs_open(&v, why, sizeof(why))) {
+		step("INFO", "PCIe-mapped export not attached to a NIC: %s",
+		     why);
+		return;
+	}
+	err = verbs_attach(&v, pe->fd, SMOKE_LEN_BYTES);
+	if (!err) {
+		step("PASS",
+		     "PCIe-mapped DMA-BUF export attached by %s (ibv_reg_dmabuf_mr)",
+		     v.name);
+		goto out;
+	}
+	if (err == EOPNOTSUPP || err == EPROTONOSUPPORT) {
+		step("INFO",
+		     "PCIe-mapped export not attached: %s has no DMA-BUF import (errno %d, %s), which says nothing of the mapping; choose a NIC with GD_GPU_NIC=<dev>",
+		     v.name, err, strerror(err));
+		goto out;
+	}
+	step("INFO",
+	     "%s refused the PCIe-mapped export at attach: errno %d (%s)%s; gdperf exports again with flags 0 and imports that",
+	     v.name, err,
+	     err == 524 ? "ENOTSUPP, a kernel-internal code" : strerror(err),
+	     err == 524
+		     ? ": NVIDIA's topology check (GPU and NIC in different IOMMU groups, unless NVreg_GrdmaPciTopoCheckOverride allows it)"
+		     : "");
+	if (gd_cuda_export_dmabuf(ctx, dptr, SMOKE_LEN_BYTES, false, &e0, why,
+				  sizeof(why))) {
+		step("FAIL",
+		     "after the refusal at attach, export again with flags 0: %s",
+		     why);
+		goto out;
+	}
+	err = verbs_attach(&v, e0.fd, SMOKE_LEN_BYTES);
+	if (err)
+		step("FAIL",
+		     "after the refusal at attach, the flags-0 export not attached by %s either: errno %d (%s)",
+		     v.name, err, strerror(err));
+	else
+		step("PASS",
+		     "after the refusal at attach, the flags-0 export attached by %s (the backend's retry)",
+		     v.name);
+	close(e0.fd);
+out:
+	verbs_close(&v);
+}
+
 /* The export the backend does by default (flags 0), then with the PCIe
  * flag asked for: used, or refused and recorded with flags 0. The PCIe
  * export only on a coherent platform (@host_atomic 1): elsewhere no NIC
@@ -151,10 +333,11 @@ static void case_export(const struct gd_cuda_ctx *ctx, uint64_t dptr,
 		     why);
 		return;
 	}
-	if (e.flags)
+	if (e.flags) {
 		check(e.fd >= 0 && !e.pcie_note[0],
 		      "DMA-BUF export with CU_MEM_RANGE_FLAG_DMA_BUF_MAPPING_TYPE_PCIE");
-	else
+		case_attach(ctx, dptr, &e);
+	} else
 		check(e.fd >= 0 && e.pcie_note[0],
 		      "DMA-BUF export: PCIe flag not used, fell back to flags 0 and said why");
 	if (e.pcie_note[0])
@@ -251,6 +434,37 @@ out_release:
 	check(!gd_cuda_ctx_release(&ctx), "release the primary context");
 }
 
+/* A failed load: "no GPU" (77, a skip) only where no driver is installed
+ * (no libcuda) or cuInit found no device and the node has no /dev/nvidia0
+ * ($GD_GPU_DEV_NODE for tests); any other cuInit failure is a broken
+ * driver on a GPU node (802 fabric manager, 803 version mismatch, 999...):
+ * FAIL with the hint of its class. */
+static int load_failed(void)
+{
+	const char *node = getenv("GD_GPU_DEV_NODE");
+	int rc = gd_cuda_init_result();
+
+	if (!node || !*node)
+		node = "/dev/nvidia0";
+	if (gd_cuda_load_state() == 0) {
+		step("SKIP", "load CUDA driver: %s", gd_err_msg());
+		return 77;
+	}
+	if (rc == CUDA_ERROR_NO_DEVICE && access(node, F_OK)) {
+		step("SKIP",
+		     "no GPU: cuInit found no device and there is no %s: %s",
+		     node, gd_err_msg());
+		return 77;
+	}
+	step("FAIL", "cuInit (error %d%s): %s", rc,
+	     rc == CUDA_ERROR_NO_DEVICE
+		     ? ", although the node has a GPU device file"
+		     : "",
+	     gd_err_msg());
+	printf("FAIL: 1 step(s) failed\n");
+	return 1;
+}
+
 /* Usage: cuda-smoke [cuda:N|cuda:BDF|N|BDF] (default GPU 0). */
 int main(int argc, char **argv)
 {
@@ -263,10 +477,8 @@ int main(int argc, char **argv)
 	/* First, while this process has not called cuInit (the child forks
 	 * from a process without CUDA state). */
 	case_no_cuinit_retry();
-	if (gd_cuda_load()) {
-		step("SKIP", "load CUDA driver: %s", gd_err_msg());
-		return 77;
-	}
+	if (gd_cuda_load())
+		return load_failed();
 	step("PASS", "load CUDA driver (%s)", gd_cuda_library_name());
 	if (gd_cuda_device_count(&count) || !count) {
 		step("SKIP", "no GPU visible: %s", gd_err_msg());

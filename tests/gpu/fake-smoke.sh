@@ -23,7 +23,7 @@ check() {
 
 if command -v readelf >/dev/null; then
 	needed=$(readelf -d "$build/tests/gpu/cuda-smoke" | awk '/NEEDED/ { print $NF }')
-	check "cuda-smoke needs none of libibverbs, librdmacm, json-c ($(echo $needed))" \
+	check "cuda-smoke needs none of libibverbs, librdmacm, json-c ($(echo "$needed" | tr '\n' ' '))" \
 		sh -c "! echo '$needed' | grep -Eq 'libibverbs|librdmacm|libjson-c'"
 fi
 # HOST_ATOMIC=1: a coherent platform, where the PCIe export is tried;
@@ -53,6 +53,33 @@ rc=$?
 check "PCIe flag refused: cuda-smoke still passes (exit $rc)" test "$rc" -eq 0
 check "PASS fell back to flags 0 and said why" \
 	grep -q "^PASS DMA-BUF export: PCIe flag not used, fell back to flags 0" "$out"
+# The PCIe-mapped export attached by a NIC (the fake libibverbs, a test
+# double): attached; refused at attach with 524, the flags-0 export is.
+verbs=$build/tests/fake_cuda/libfakeverbs.so
+GD_CUDA_LIBRARY=$fake GD_VERBS_LIBRARY=$verbs GD_FAKE_CUDA_DRIVER_VERSION=12080 \
+	GD_FAKE_CUDA_HOST_ATOMIC=1 GD_GPU_NIC='' "$build/tests/gpu/cuda-smoke" cuda:0 >"$out" 2>&1
+rc=$?
+check "attach: cuda-smoke passes (exit $rc)" test "$rc" -eq 0
+check "attach: PASS the PCIe-mapped export attached" \
+	grep -q "^PASS PCIe-mapped DMA-BUF export attached by fakenic0 (ibv_reg_dmabuf_mr)" "$out"
+GD_CUDA_LIBRARY=$fake GD_VERBS_LIBRARY=$verbs GD_FAKE_CUDA_DRIVER_VERSION=12080 \
+	GD_FAKE_CUDA_HOST_ATOMIC=1 GD_FAKE_VERBS_PCIE_REFUSE=1 GD_GPU_NIC='' \
+	"$build/tests/gpu/cuda-smoke" cuda:0 >"$out" 2>&1
+rc=$?
+check "refused at attach: cuda-smoke passes (exit $rc)" test "$rc" -eq 0
+check "refused at attach: INFO 524, then PASS the flags-0 export attached" \
+	sh -c "grep -q '^INFO fakenic0 refused the PCIe-mapped export at attach: errno 524' '$out' &&
+		grep -q '^PASS after the refusal at attach, the flags-0 export attached by fakenic0' '$out'"
+GD_CUDA_LIBRARY=$fake GD_VERBS_LIBRARY=$verbs GD_FAKE_CUDA_DRIVER_VERSION=12080 \
+	GD_FAKE_CUDA_HOST_ATOMIC=1 GD_FAKE_VERBS_PCIE_REFUSE=all GD_GPU_NIC='' \
+	"$build/tests/gpu/cuda-smoke" cuda:0 >"$out" 2>&1
+rc=$?
+check "a NIC without DMA-BUF import: INFO, not a FAIL (exit $rc)" \
+	sh -c "test $rc -eq 0 && grep -q '^INFO PCIe-mapped export not attached: fakenic0 has no DMA-BUF import' '$out'"
+GD_CUDA_LIBRARY=$fake GD_VERBS_LIBRARY=$verbs GD_FAKE_CUDA_DRIVER_VERSION=12080 \
+	GD_FAKE_CUDA_HOST_ATOMIC=1 GD_GPU_NIC=mlx5_7 "$build/tests/gpu/cuda-smoke" cuda:0 >"$out" 2>&1
+check "attach: GD_GPU_NIC names a NIC the library lacks: INFO, not tried" \
+	grep -q "^INFO PCIe-mapped export not attached to a NIC: no RDMA device mlx5_7" "$out"
 # Not a coherent platform: the PCIe export is not tried, and said why.
 GD_CUDA_LIBRARY=$fake GD_FAKE_CUDA_DRIVER_VERSION=12080 \
 	"$build/tests/gpu/cuda-smoke" cuda:0 >"$out" 2>&1

@@ -113,6 +113,9 @@ else
 		"dmabuf run: verdict GD_GPU_REG_FAIL (host passes, device registration fails)"
 	grep -q 'lacks DMA-BUF support' "$WORK/$n.txt"
 	tap_check $? "dmabuf run: stderr names the missing DMA-BUF support" "$WORK/$n.txt"
+	check $n '(.header.route_why | startswith("requested (:dmabuf) although rxe0 cannot import a dma-buf"))
+		and (.header.route_error | contains("ibv_reg_dmabuf_mr"))' \
+		"dmabuf run: the header's route_why is the route record's reason, kept when the registration failed, route_error its error"
 
 	# (f) the default route with the fake's H200-like DMA-BUF attribute 1:
 	# auto asks rxe0 as NCCL does (ibv_reg_dmabuf_mr(pd, 0, 0, 0, -1, 0)),
