@@ -121,5 +121,27 @@ ok "--run_infinitely, -a -D 200 and 520 MiB of buffers refused by a default serv
 dry 2 usage gd_write_bw --junit="$T/out/j.xml" -c XX $H
 ok "a refused line with --dry-run writes no JSON or JUnit file"
 
+# What a run refuses before it measures, --dry-run refuses: exit 2, the
+# run's own line word for word (the run is given the same options and
+# ends at the same check, before any device opens).
+same() { # NAME WANT ARGS...: --dry-run exits 2 with WANT, as the run does
+	sname=$1 sline=$2
+	shift 2
+	dry 2 "$sname" gd_write_bw "$@" || return
+	grep -qxF "gd_write_bw: error: $sline" "$T/$sname.err" ||
+		fail "$sname: $(cat "$T/$sname.err")"
+	timeout 5 "$B/gd_write_bw" "$@" --out_json_file="$T/out/r.json" >/dev/null 2>"$T/$sname.run"
+	rc=$?
+	[ $rc -eq 2 ] && cmp -s "$T/$sname.err" "$T/$sname.run" ||
+		fail "$sname: the run exits $rc with another line: $(cat "$T/$sname.run")"
+}
+same phases '--phases: phase DD cannot run: --loopback runs both halves here and this side has no device memory configured (no --mem); add --mem here, or choose --phases that match' \
+	--loopback --phases=DD
+same gate '--min-bw judges sizes from --gate-from=1 MiB up, and the largest size of this sweep is 64 KiB: the gate would judge no size; lower --gate-from, or add sizes from 1 MiB up' \
+	--min-bw=100 --gate-from=1M --sizes=4K,64K $H
+same undecided '--gate-undecided says what an undecided --expect-ratio gate does, and there is no --expect-ratio gate; give --expect-ratio too, or drop it' \
+	--gate-undecided=pass $H
+ok "--loopback --phases=DD, a --min-bw gate over no size and --gate-undecided without --expect-ratio: exit 2 with the run's own line"
+
 [ $status = 0 ] && echo "PASS: $n checks of --dry-run"
 exit $status

@@ -4,7 +4,8 @@
 # --help=all), the comparison's options come first in their order, the
 # options that have no effect and perftest's refused options appear only
 # under --help=all, and --help=WORD other than all is a usage error that
-# says what it takes.
+# says what it takes. contrib/quickstart --help says what it would install,
+# build and run, exit 0, and runs none of it; an unknown argument exits 2.
 set -u
 
 top_src=${GD_TOP_SRCDIR:-.}
@@ -77,5 +78,35 @@ for bin in $bins; do
 	[ -s "$tmp/out" ] && fail "$bin --help=bogus printed help on stdout"
 	n=$((n + 3))
 done
+# contrib/quickstart --help says what it installs, builds and runs, and
+# does none of it; an unknown argument is refused before any step. Every
+# command a step would run is a stub here that records its call.
+qs=$top_src/contrib/quickstart
+mkdir -p "$tmp/stub"
+for c in apt-get sudo dpkg-query make qemu-system-x86_64 ibv_devices; do
+	printf '#!/bin/sh\necho "%s $*" >>"%s"\n' "$c" "$tmp/called" >"$tmp/stub/$c"
+	chmod +x "$tmp/stub/$c"
+done
+PATH="$tmp/stub:$PATH" GD_BUILD_DIR="$tmp/qs-build" bash "$qs" --help >"$tmp/qs.out" 2>"$tmp/qs.err"
+rc=$?
+[ $rc -eq 0 ] || fail "quickstart --help exited $rc: $(cat "$tmp/qs.err")"
+for want in '^Usage: contrib/quickstart \[--help\]' 'libibverbs-dev' 'qemu-system-x86' \
+	"^     $tmp/qs-build (GD_BUILD_DIR" 'gd_write_bw --loopback -a --until-decided' '-d DEV'; do
+	grep -q -- "$want" "$tmp/qs.out" || fail "quickstart --help lacks '$want': $(cat "$tmp/qs.out")"
+done
+awk 'length > 80 { print "quickstart --help line " NR " is " length " columns"; bad = 1 } END { exit bad }' "$tmp/qs.out" || status=1
+for bad in --frobnicate run '--help extra'; do
+	# shellcheck disable=SC2086 # '--help extra' is two words on purpose
+	PATH="$tmp/stub:$PATH" GD_BUILD_DIR="$tmp/qs-build" bash "$qs" $bad >"$tmp/qs.out" 2>"$tmp/qs.err"
+	rc=$?
+	[ $rc -eq 2 ] || fail "quickstart $bad exited $rc, not 2"
+	grep -q "^quickstart: error: unknown argument '${bad#--help }'; it takes none but --help" "$tmp/qs.err" ||
+		fail "quickstart $bad: $(cat "$tmp/qs.err")"
+	[ -s "$tmp/qs.out" ] && fail "quickstart $bad printed on stdout"
+done
+[ -e "$tmp/called" ] && fail "quickstart ran a step: $(cat "$tmp/called")"
+[ -e "$tmp/qs-build" ] && fail "quickstart made its build folder"
+n=$((n + 4))
+
 [ $status -eq 0 ] && echo "PASS: $n checks of --help and --help=all of $(echo $bins | wc -w) binaries"
 exit $status

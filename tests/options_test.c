@@ -1145,6 +1145,155 @@ static void test_unknown_in_cluster_then_reparse(void **state)
 	}
 }
 
+/* A valid value for each option the rules name (flags take none). */
+static const char *rule_value(const char *name)
+{
+	static const char *const v[][2] = {
+		{ "bind_source_ip", "127.0.0.1" },
+		{ "size", "4096" },
+		{ "duration", "1" },
+		{ "iters", "100" },
+		{ "max-clients", "2" },
+		{ "gate-undecided", "pass" },
+		{ "expect-ratio", "0.8" },
+		{ "max-lat", "10" },
+		{ "openmetrics", "/tmp/gd-rules.prom" },
+	};
+
+	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++)
+		if (!strcmp(v[i][0], name))
+			return v[i][1];
+	return NULL;
+}
+
+/* "--NAME" or "--NAME=VALUE" into @buf, as argv[@n]; returns n + 1. */
+static int rule_arg(const char *name, char *buf, size_t len, const char **argv,
+		    int n)
+{
+	const char *v = rule_value(name);
+	int idx = gd_opt_find(name, strlen(name));
+
+	assert_true(idx >= 0);
+	assert_true(v || gd_opt_table[idx].type == GD_T_FLAG);
+	snprintf(buf, len, "--%s%s%s", name, v ? "=" : "", v ? v : "");
+	argv[n] = buf;
+	return n + 1;
+}
+
+/*
+ * Every rule of gd_opt_rules[] names two options of the table and holds,
+ * on a test both apply to: "A excludes B" refuses both given and takes A
+ * alone; "A needs B" refuses A alone with its words and takes both (a
+ * NEEDS_WARN rule only warns). The host is left out where --loopback or
+ * --persist (a server's) is named.
+ */
+static void test_rules_table(void **state)
+{
+	(void)state;
+	assert_true(gd_opt_rule_count >= 9);
+	for (size_t i = 0; i < gd_opt_rule_count; i++) {
+		const struct gd_opt_rule *r = &gd_opt_rules[i];
+		const struct gd_opt_def *a =
+			&gd_opt_table[gd_opt_find(r->a, strlen(r->a))];
+		const struct gd_opt_def *b =
+			&gd_opt_table[gd_opt_find(r->b, strlen(r->b))];
+		const struct gd_test *t = NULL;
+		bool server =
+			!strcmp(r->a, "persist") || !strcmp(r->b, "persist") ||
+			!strcmp(r->a, "loopback") || !strcmp(r->b, "loopback");
+		char wa[96], wb[96];
+		const char *one[4] = { NULL }, *two[5] = { NULL };
+		int n1 = rule_arg(r->a, wa, sizeof(wa), one, 0);
+		int n2 = rule_arg(r->b, wb, sizeof(wb), two,
+				  rule_arg(r->a, wa, sizeof(wa), two, 0));
+		struct gd_opts o;
+		int want_one = r->kind == GD_RULE_NEEDS ? -EINVAL : 0;
+		int want_two = r->kind == GD_RULE_EXCLUDES ? -EINVAL : 0;
+
+		assert_string_not_equal(r->msg, "");
+		for (int k = 0; k < GD_TEST_COUNT && !t; k++)
+			if (gd_opt_applies(&gd_tests[k], a) &&
+			    gd_opt_applies(&gd_tests[k], b))
+				t = &gd_tests[k];
+		assert_non_null(t);
+		if (!server) {
+			one[n1] = "h";
+			two[n2] = "h";
+		}
+		if (parse_list(t, &o, NULL, one) != want_one ||
+		    (want_one && strcmp(gd_err_msg(), r->msg)))
+			fail_msg("%s %s: '%s'", t->name, wa, gd_err_msg());
+		gd_opts_free(&o);
+		if (parse_list(t, &o, NULL, two) != want_two ||
+		    (want_two && strcmp(gd_err_msg(), r->msg)))
+			fail_msg("%s %s %s: '%s'", t->name, wa, wb,
+				 gd_err_msg());
+		gd_opts_free(&o);
+	}
+}
+
+/* Parse @args, then the check gd_main applies after the parse: 0 or its
+ * error, whose message must hold @needle. */
+static void phases_here(const char *needle, const char *const *args)
+{
+	struct gd_opts o;
+	int ret;
+
+	assert_int_equal(parse_list(&t_write_bw, &o, NULL, args), 0);
+	ret = gd_opts_phases_here_check(&o);
+	if (needle) {
+		assert_int_equal(ret, -EINVAL);
+		assert_msg_has(needle);
+	} else {
+		assert_int_equal(ret, 0);
+	}
+	gd_opts_free(&o);
+}
+
+#define PHASES_HERE(needle, ...)                                               \
+	phases_here((needle), (const char *const[]){ __VA_ARGS__, NULL })
+
+/* What the options alone show a run cannot do is refused before it
+ * starts, the run's and --dry-run's line alike: a phase this side has no
+ * memory for (gd_main's check after the parse), a gate over no size of
+ * the sweep (the parse's). */
+static void test_cannot_run(void **state)
+{
+	struct gd_opts o;
+
+	(void)state;
+	PHASES_HERE(
+		"--phases: phase DD cannot run: --loopback runs both halves here and this side has no device memory configured (no --mem); add --mem here",
+		"--loopback", "--phases=DD");
+	PHASES_HERE(
+		"phase D2D2 cannot run: --loopback runs both halves here and this side has no D2: its --mem lists 1 device memory",
+		"--loopback", "--mem=hugepage", "--phases=HH,D2D2");
+	PHASES_HERE("phase DH cannot run: this side has no device memory",
+		    "--phases=DH", "h");
+	PHASES_HERE(NULL, "--loopback", "--mem=hugepage", "--phases=HH,DD");
+	/* the server's half of a client's phase is the server's to say, and
+	 * a server's own --phases is the client's to give */
+	PHASES_HERE(NULL, "--phases=HD", "h");
+	PHASES_HERE(NULL, "--phases=DD");
+	REJECT(&t_write_bw, -EINVAL,
+	       "--min-bw judges sizes from --gate-from=1 MiB up, and the largest size of this sweep is 64 KiB: the gate would judge no size",
+	       "--min-bw=100", "--gate-from=1M", "--sizes=4K,64K", "h");
+	REJECT(&t_write_bw, -EINVAL,
+	       "--gate-from=64 KiB (its default) up, and the largest size of this sweep is 4 KiB",
+	       "--min-bw=100", "-s", "4096", "h");
+	REJECT(&t_write_bw, -EINVAL, "--expect-ratio judges sizes from",
+	       "--expect-ratio=0.8", "--gate-from=1M", "-s", "4096", "h");
+	/* without --gate-from, --expect-ratio judges every size */
+	assert_int_equal(
+		PARSE(&t_write_bw, &o, "--expect-ratio=0.8", "-s", "4096", "h"),
+		0);
+	gd_opts_free(&o);
+	assert_int_equal(PARSE(&t_write_bw, &o, "--min-bw=100",
+			       "--gate-from=1M", "--sizes=4K,1M", "h"),
+			 0);
+	gd_opts_free(&o);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1177,6 +1326,8 @@ int main(void)
 		cmocka_unit_test(test_wait_destroy),
 		cmocka_unit_test(test_short_help_and_version),
 		cmocka_unit_test(test_unknown_in_cluster_then_reparse),
+		cmocka_unit_test(test_rules_table),
+		cmocka_unit_test(test_cannot_run),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

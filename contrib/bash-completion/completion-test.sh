@@ -7,7 +7,9 @@
 # benchmarks the entries of src/cli/options_table.c that apply to the
 # program's test, for the other three their struct option arrays; an entry
 # marked deprecated there is an alias no longer offered), with the same
-# "takes an argument" reading, and that option values complete.
+# "takes an argument" reading, and that option values complete: a value of
+# a fixed set (--output, -c, --rate_limit_type, --help=...) is offered
+# exactly where the program itself accepts it.
 set -u
 
 top_src=${GD_TOP_SRCDIR:-.}
@@ -195,7 +197,11 @@ expect 'gd_write_bw --mem=cuda:0000:86:00.0:p' peermem
 expect 'gd_write_bw --mem=h' host hugepage
 expect 'gd_write_bw --use_cuda_bus_id=0000:8' 86:00.0
 expect 'gd_atomic_bw --phases=HH,D' HH,DD HH,DH
-expect 'gd_write_lat --output=' bandwidth latency message_rate
+expect 'gd_write_lat --output=' latency
+expect 'gd_write_bw --output=' bandwidth message_rate
+expect 'gd_send_bw --rate_limit_type=' SW
+expect 'gd_send_bw --rate_units=' M g p
+expect 'gd_read_lat --help=' all
 expect 'gd_write_bw --progress=' auto line none
 expect 'gd_write_bw --br' --brief
 expect 'gd_write_bw --out_json_file=' a.json curve.svg hosts.txt results topo.xml
@@ -220,6 +226,46 @@ parsed gd_plan | grep -q '^--repeats s N d$' ||
 expect 'gd_report --plots ' results
 expect 'gd_report --plan ' a.json results
 expect 'gd_report ' results
+
+# 4. The values of every option that takes one word of a fixed set, on
+# every benchmark that has it: offered exactly where the program accepts
+# them. The set is what the program's own refusal of a bogus value names
+# ("accepted values A, B, C"), or else the option table's metavariable
+# (g|M|p, SW, all); each of its values is tried on the program itself
+# (--dry-run --loopback, with the option it needs), exit 0 or refused.
+enum_values() { # PROG OPTION NEEDS: the set, one per line
+	# shellcheck disable=SC2086 # NEEDS is one option or none
+	"$top_build/$1" --dry-run --loopback $3 "$2=@bogus" 2>&1 >/dev/null |
+		sed -n 's/.* is not one of the accepted values //p' | sed 's/, /\n/g' >"$tmp/set"
+	[ -s "$tmp/set" ] && { cat "$tmp/set"; return; }
+	awk -v o="\"${2#--}\"" '$0 ~ "^\t\\{ " o "," { getline nx; print $0 nx }' \
+		"$top_src/src/cli/options_table.c" | sed -n 's/.*GD_T_[A-Z0-9]*, OFF([a-z_]*), [^,]*, [^,]*,[[:space:]]*"\([^"]*\)".*/\1/p' |
+		tr '|' '\n'
+}
+for prog in $progs; do
+	prog=${prog%.exe}
+	case $prog in gd_doctor | gd_plan | gd_report | gd_compare) continue ;; esac
+	table "$prog" | cut -d' ' -f1 >"$tmp/opts"
+	for e in '--output' '--connection' '--atomic_type' '--gate-undecided --expect-ratio=0.8' \
+		'--progress' '--rate_limit_type --rate_limit=10' '--rate_units --rate_limit=1000' '--help'; do
+		opt=${e%% *} needs=
+		[ "$opt" = "$e" ] || needs=${e#* }
+		grep -qx -- "$opt" "$tmp/opts" || continue
+		enum_values "$prog" "$opt" "$needs" >"$tmp/universe"
+		[ -s "$tmp/universe" ] || { fail "$prog $opt: no set of values found"; continue; }
+		: >"$tmp/accepted"
+		while read -r v; do
+			# shellcheck disable=SC2086 # $needs is one option or none
+			"$top_build/$prog" --dry-run --loopback $needs "$opt=$v" >/dev/null 2>&1 &&
+				echo "$v" >>"$tmp/accepted"
+		done <"$tmp/universe"
+		LC_ALL=C sort -o "$tmp/accepted" "$tmp/accepted"
+		complete_line "$prog $opt=" >"$tmp/offered-values"
+		checks=$((checks + 1))
+		cmp -s "$tmp/accepted" "$tmp/offered-values" ||
+			fail "$prog $opt=: offers '$(tr '\n' ' ' <"$tmp/offered-values")', the program accepts '$(tr '\n' ' ' <"$tmp/accepted")' of '$(tr '\n' ' ' <"$tmp/universe")'"
+	done
+done
 
 [ $status -eq 0 ] && echo "PASS: $checks completions of $n programs; options match the option tables both ways"
 exit $status

@@ -105,6 +105,10 @@ int gd_main(const struct gd_test *test, int argc, char **argv)
 	int ret;
 
 	ret = gd_opts_parse(test, argc, argv, &o, stdout);
+	/* what the options alone show cannot run is a usage error, before
+	 * anything opens */
+	if (!ret)
+		ret = gd_opts_phases_here_check(&o);
 	if (ret) {
 		if (ret < 0) {
 			gd_report_error(NULL, test->name, ret, gd_err_msg());

@@ -526,9 +526,11 @@ static void gd_opts_design_warn(const struct gd_test *test,
 		n > 1 ? hi : "", o->repeat, need);
 }
 
-int gd_opts_validate(const struct gd_test *test, struct gd_opts *o)
+/* The test's connection types, and what only some tests do. */
+static int gd_opts_test_check(const struct gd_test *test, struct gd_opts *o)
 {
 	const char *verb = test->verb->name;
+	bool lat = test->measure == GD_MEASURE_LAT;
 
 	if (!(test->conn_mask & GD_CONN_BIT(o->conn)))
 		return gd_err(
@@ -538,26 +540,6 @@ int gd_opts_validate(const struct gd_test *test, struct gd_opts *o)
 			test->conn_mask & GD_CONN_BIT(GD_CONN_RC) ? "RC" : "",
 			test->conn_mask & GD_CONN_BIT(GD_CONN_UC) ? " UC" : "",
 			test->conn_mask & GD_CONN_BIT(GD_CONN_UD) ? " UD" : "");
-	if (o->loopback && o->server_host)
-		return gd_err(
-			-EINVAL,
-			"--loopback runs both ends itself; drop the host argument '%s'",
-			o->server_host);
-	if (o->bind_addr && o->loopback)
-		return gd_err(
-			-EINVAL,
-			"--bind_source_ip does not apply to --loopback: both ends talk over 127.0.0.1");
-	if (o->all_sizes && gd_opts_given(o, "size"))
-		return gd_err(-EINVAL, "-a sweeps sizes; drop -s or -a");
-	if (gd_opts_given(o, "duration") && gd_opts_given(o, "iters"))
-		return gd_err(
-			-EINVAL,
-			"-D (duration) and -n (iterations) exclude each other; give one");
-	if (o->min_size_bytes > o->max_size_bytes)
-		return gd_err(-EINVAL,
-			      "--min-size %" PRIu64
-			      " is above --max-size %" PRIu64,
-			      o->min_size_bytes, o->max_size_bytes);
 	if (test->verb->fixed_size_bytes) {
 		uint64_t fixed = test->verb->fixed_size_bytes;
 
@@ -573,78 +555,57 @@ int gd_opts_validate(const struct gd_test *test, struct gd_opts *o)
 				      verb, fixed);
 		o->size_bytes = fixed;
 	}
+	if (o->bidir && lat)
+		return gd_err(-EINVAL, "-b applies to bandwidth tests only");
+	if (o->run_infinitely && lat)
+		return gd_err(
+			-EINVAL,
+			"--run_infinitely applies to bandwidth tests only");
+	if (o->duration_s && lat && test->verb->pingpong)
+		return gd_err(
+			-EINVAL,
+			"-D with %s (a ping-pong test) is not supported; use -n",
+			test->name);
+	if (o->write_with_imm && !test->verb->imm)
+		return gd_err(-EINVAL,
+			      "--write_with_imm applies to write tests only");
+	if (o->output != GD_OUTPUT_ALL &&
+	    (o->output == GD_OUTPUT_LATENCY) != lat)
+		return gd_err(
+			-EINVAL, "--output=%s: %s reports %s; give --output=%s",
+			gd_output_names[o->output], test->name,
+			lat ? "latency" : "bandwidth",
+			lat ? "latency" : "bandwidth or --output=message_rate");
+	return 0;
+}
+
+/* What compares one option's value with another's, or with the host. */
+static int gd_opts_values_check(struct gd_opts *o)
+{
+	if (o->loopback && o->server_host)
+		return gd_err(
+			-EINVAL,
+			"--loopback runs both ends itself; drop the host argument '%s'",
+			o->server_host);
+	if (o->persist && o->server_host)
+		return gd_err(
+			-EINVAL,
+			"--persist is for a server, which serves one client after another; drop it on the client");
+	if (o->min_size_bytes > o->max_size_bytes)
+		return gd_err(-EINVAL,
+			      "--min-size %" PRIu64
+			      " is above --max-size %" PRIu64,
+			      o->min_size_bytes, o->max_size_bytes);
 	if (o->conn == GD_CONN_UD && o->rdma_cm)
 		return gd_err(
 			-EINVAL,
 			"-R with -c UD is not supported by gdperf; use -c UD without -R");
-	if (o->bidir && test->measure == GD_MEASURE_LAT)
-		return gd_err(-EINVAL, "-b applies to bandwidth tests only");
-	if (o->run_infinitely && test->measure == GD_MEASURE_LAT)
-		return gd_err(
-			-EINVAL,
-			"--run_infinitely applies to bandwidth tests only");
 	if (o->run_infinitely && o->repeat > 1)
 		return gd_err(
 			-EINVAL,
 			"--run_infinitely repeats until interrupted and --repeat=%" PRIu64
 			" a fixed number of rounds; give one",
 			o->repeat);
-	if (gd_opts_precision_check(o) || gd_opts_gate_undecided_check(o) ||
-	    gd_opts_progress_check(o) || gd_opts_sizes_check(test, o) ||
-	    gd_opts_margin_check(o) || gd_opts_perftest_check(o) ||
-	    gd_opts_verbs_check(o, gd_opts_given(o, "vector"),
-				gd_opts_given(o, "connection")) ||
-	    gd_opts_rate_check(o, gd_opts_given(o, "rate_limit"),
-			       gd_opts_max_size(o)))
-		return gd_err_code();
-	gd_opts_design_warn(test, o);
-	if (o->run_infinitely && o->all_sizes)
-		return gd_err(-EINVAL,
-			      "--run_infinitely and -a exclude each other");
-	if (o->duration_s && test->measure == GD_MEASURE_LAT &&
-	    test->verb->pingpong)
-		return gd_err(
-			-EINVAL,
-			"-D with %s (a ping-pong test) is not supported; use -n",
-			test->name);
-	if (o->phases && gd_phases_check(o->phases))
-		return gd_err_code();
-	if (o->write_with_imm && !test->verb->imm)
-		return gd_err(-EINVAL,
-			      "--write_with_imm applies to write tests only");
-	if (o->output != GD_OUTPUT_ALL &&
-	    (o->output == GD_OUTPUT_LATENCY) !=
-		    (test->measure == GD_MEASURE_LAT))
-		return gd_err(-EINVAL,
-			      "--output=%s: %s reports %s; give --output=%s",
-			      gd_output_names[o->output], test->name,
-			      test->measure == GD_MEASURE_LAT ? "latency"
-							      : "bandwidth",
-			      test->measure == GD_MEASURE_LAT
-				      ? "latency"
-				      : "bandwidth or --output=message_rate");
-	if (o->persist && (o->server_host || o->loopback))
-		return gd_err(
-			-EINVAL,
-			"--persist is for a server, which serves one client after another; drop it%s",
-			o->loopback ? " with --loopback" : " on the client");
-	if (o->max_clients && !o->persist)
-		return gd_err(
-			-EINVAL,
-			"--max-clients counts the clients of a --persist server; give --persist too, or drop it");
-	if (o->out_json && !o->json_path)
-		o->json_path = strdup("gdperf_out.json");
-	if (o->metrics_sizes && !o->metrics_path)
-		gd_report_notice(
-			"%s: warning: --openmetrics-sizes has no effect "
-			"without --openmetrics=FILE, whose series it "
-			"adds",
-			test->name);
-	o->gate_from_given = gd_opts_given(o, "gate-from");
-	/* bandwidth: a signal within every send queue's worth; latency keeps
-	 * -Q for its unsignalled ping-pong sends (the SQ is sized for it) */
-	if (o->cq_mod > o->tx_depth && test->measure == GD_MEASURE_BW)
-		o->cq_mod = o->tx_depth;
 	if (o->post_list > o->tx_depth)
 		return gd_err(-EINVAL,
 			      "-l %" PRIu64 " exceeds -t %" PRIu64
@@ -656,6 +617,38 @@ int gd_opts_validate(const struct gd_test *test, struct gd_opts *o)
 			"--recv_post_list %" PRIu64 " exceeds -r %" PRIu64
 			" (the receive queue depth); lower it or raise -r",
 			o->recv_post_list, o->rx_depth);
+	return 0;
+}
+
+/*
+ * After parsing (or adopting a client's test): the rules between options
+ * (gd_opt_rules[], beside the table), then the checks that compute, then
+ * the derived values. A run and --dry-run both come through here, so a
+ * line one refuses the other refuses in the same words.
+ */
+int gd_opts_validate(const struct gd_test *test, struct gd_opts *o)
+{
+	if (gd_opts_test_check(test, o) || gd_opts_gate_undecided_check(o) ||
+	    gd_opts_progress_check(o) || gd_opts_rules_check(test, o) ||
+	    gd_opts_values_check(o) || gd_opts_precision_check(o) ||
+	    gd_opts_sizes_check(test, o) || gd_opts_margin_check(o) ||
+	    gd_opts_perftest_check(o) ||
+	    gd_opts_verbs_check(o, gd_opts_given(o, "vector"),
+				gd_opts_given(o, "connection")) ||
+	    gd_opts_rate_check(o, gd_opts_given(o, "rate_limit"),
+			       gd_opts_max_size(o)) ||
+	    gd_opts_gate_sizes_check(o))
+		return gd_err_code();
+	gd_opts_design_warn(test, o);
+	if (o->phases && gd_phases_check(o->phases))
+		return gd_err_code();
+	if (o->out_json && !o->json_path)
+		o->json_path = strdup("gdperf_out.json");
+	o->gate_from_given = gd_opts_given(o, "gate-from");
+	/* bandwidth: a signal within every send queue's worth; latency keeps
+	 * -Q for its unsignalled ping-pong sends (the SQ is sized for it) */
+	if (o->cq_mod > o->tx_depth && test->measure == GD_MEASURE_BW)
+		o->cq_mod = o->tx_depth;
 	return gd_opts_mem_validate(o, gd_opts_given(o, "mem"),
 				    gd_opts_given(o, "inline_size"),
 				    gd_opts_given(o, "mmap-offset"));

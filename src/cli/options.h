@@ -22,6 +22,11 @@ size_t gd_opts_perftest_refused_count(void);
 int gd_opts_parse(const struct gd_test *test, int argc, char **argv,
 		  struct gd_opts *o, FILE *out);
 void gd_opts_free(struct gd_opts *o);
+/* A --phases entry this side (both halves, with --loopback) has no memory
+ * for: -EINVAL (message recorded), else 0. gd_main applies it after the
+ * parse, for a run and --dry-run alike (the sweep's unit tests plan
+ * phases whose memories they never allocate). */
+int gd_opts_phases_here_check(const struct gd_opts *o);
 /* --help: @all adds the options that have no effect and the perftest
  * options gdperf refuses; every line fits in 80 columns. */
 void gd_opts_usage(const struct gd_test *test, bool all, FILE *out);

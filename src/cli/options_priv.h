@@ -91,6 +91,26 @@ extern const size_t gd_opt_count;
 #define GD_NOPTS gd_opt_count
 extern const char *const gd_conn_names[];
 
+/*
+ * A rule between two options (long names), in a table beside the option
+ * table: @a with @b (GD_RULE_EXCLUDES), or @a without @b (GD_RULE_NEEDS;
+ * GD_RULE_NEEDS_WARN only warns), is refused with @msg.
+ */
+enum gd_rule_kind { GD_RULE_EXCLUDES, GD_RULE_NEEDS, GD_RULE_NEEDS_WARN };
+struct gd_opt_rule {
+	const char *a, *b;
+	enum gd_rule_kind kind;
+	const char *msg;
+};
+extern const struct gd_opt_rule gd_opt_rules[];
+extern const size_t gd_opt_rule_count;
+/* Apply gd_opt_rules[] to @o: -EINVAL (message recorded) at the first
+ * broken rule, a warning printed for @test's NEEDS_WARN ones, else 0. */
+int gd_opts_rules_check(const struct gd_test *test, const struct gd_opts *o);
+/* A --min-bw, --max-lat or --expect-ratio gate over no size of the
+ * sweep: -EINVAL (message recorded), else 0. */
+int gd_opts_gate_sizes_check(const struct gd_opts *o);
+
 /* Parse @arg for option @d into @o (range-checked, message recorded). */
 int gd_opt_store(const struct gd_opt_def *d, struct gd_opts *o,
 		 const char *arg);

@@ -433,3 +433,33 @@ const size_t gd_opt_count = sizeof(gd_opt_table) / sizeof(gd_opt_table[0]);
 _Static_assert(sizeof(gd_opt_table) / sizeof(gd_opt_table[0]) <=
 		       8 * sizeof(((struct gd_opts *)0)->given_mask),
 	       "gd_opts.given_mask is too small for the option table");
+
+/*
+ * The rules between options, beside the table: "A excludes B" and "A needs
+ * B", each with the words a refusal prints. gd_opts_validate applies them
+ * after parsing (a run and --dry-run alike); the checks that compute (a
+ * value against another, against the test) stay in options*.c.
+ */
+/* clang-format off */
+const struct gd_opt_rule gd_opt_rules[] = {
+	{ "bind_source_ip", "loopback", GD_RULE_EXCLUDES,
+	  "--bind_source_ip does not apply to --loopback: both ends talk over 127.0.0.1" },
+	{ "all", "size", GD_RULE_EXCLUDES, "-a sweeps sizes; drop -s or -a" },
+	{ "duration", "iters", GD_RULE_EXCLUDES,
+	  "-D (duration) and -n (iterations) exclude each other; give one" },
+	{ "run_infinitely", "all", GD_RULE_EXCLUDES,
+	  "--run_infinitely and -a exclude each other" },
+	{ "persist", "loopback", GD_RULE_EXCLUDES,
+	  "--persist is for a server, which serves one client after another; drop it with --loopback" },
+	{ "max-clients", "persist", GD_RULE_NEEDS,
+	  "--max-clients counts the clients of a --persist server; give --persist too, or drop it" },
+	{ "gate-undecided", "expect-ratio", GD_RULE_NEEDS,
+	  "--gate-undecided says what an undecided --expect-ratio gate does, and there is no --expect-ratio gate; give --expect-ratio too, or drop it" },
+	{ "max-lat-p99", "max-lat", GD_RULE_NEEDS,
+	  "--max-lat-p99 applies --max-lat to the 99th percentile, and there is no --max-lat gate; give --max-lat too, or drop it" },
+	{ "openmetrics-sizes", "openmetrics", GD_RULE_NEEDS_WARN,
+	  "--openmetrics-sizes has no effect without --openmetrics=FILE, whose series it adds" },
+};
+/* clang-format on */
+
+const size_t gd_opt_rule_count = sizeof(gd_opt_rules) / sizeof(gd_opt_rules[0]);

@@ -131,8 +131,36 @@ bad --launcher $base --rails 8 --launcher rsh
 bad --repeat $base --rails 8 --repeat 0
 bad --repeat $base --rails 8 --repeat 65
 bad --run-limit $base --rails 8 --run-limit -1
-# gd_plan writes --repeat itself: a second one would contradict the plan.
-bad --tool-args $base --rails 8 --tool-args '-n 5 --repeat=2'
+# What the plan sets in every run, --tool-args may not give, in any
+# spelling the benchmarks take; the refusal names gd_plan's own option.
+for a in '-p 9999=--base-port' '-p9999=--base-port' '--port=9999=--base-port' \
+	'--port 9999=--base-port' '-ap 1=--base-port' '-d mlx5_3=--hosts associations' \
+	'--ib_dev mlx5_3=--hosts associations' '--ib-dev=mlx5_3=--hosts associations' \
+	'-x 3=--gid-index' '-ax3=--gid-index' '--gid_index=3=--gid-index' \
+	'--mem=host=--gpu-mem' '--mem host=--gpu-mem' '--phases=HH,DX=--gpu-mem' \
+	'--phases HH=--gpu-mem' '--out_json_file=x.json=--results-dir' \
+	'--out-json-file x.json=--results-dir' '--json=x.json=--results-dir' \
+	'--label a=b=--name' '--label=a=b=--name' '-n 5 --repeat=2=--repeat' \
+	'--repeat 2=--repeat' '--auth-key=/k=--auth-key' '--auth_key /k=--auth-key'; do
+	args=${a%=*} want="gd_plan ${a##*=} instead"
+	bad "$want" $base --rails 8 --tool-args "$args"
+	grep -q -- "^gd_plan: --tool-args: '$args' gives .*, which the plan sets in every run: give $want" "$T/err" ||
+		fail "--tool-args '$args': $(cat "$T/err")"
+done
+# A letter that takes no value lets the next one be an option (-ap: -p);
+# after one that takes a value, the rest of the word is that value. Every
+# one-letter option of the benchmarks' table, both ways.
+tab=${GD_TOP_SRCDIR:-.}/src/cli/options_table.c
+for l in $(sed -n "s/^\t{ \"[^\"]*\", '\(.\)', GD_T_FLAG.*/\1/p" "$tab"); do
+	bad 'gd_plan --base-port instead' $base --rails 8 --tool-args "-${l}p 1"
+done
+for l in $(sed -n "s/^\t{ \"[^\"]*\", '\(.\)', GD_T_[A-Z0-9]*[^G],.*/\1/p" "$tab" | grep -v '^[pdx]$'); do
+	"$B/gd_plan" $base --rails 8 --quiet --tool-args "-${l}p" 2>"$T/err"
+	grep -q 'which the plan sets' "$T/err" && fail "--tool-args '-${l}p': p is -$l's value: $(cat "$T/err")"
+done
+# What the plan leaves to the user passes, through the benchmark's parser.
+"$B/gd_plan" $base --rails 8 --quiet --tool-args '-a -n 200 -F' 2>"$T/err"
+grep -q 'which the plan sets' "$T/err" && fail "'-a -n 200' refused: $(cat "$T/err")"
 bad --tool-args $base --rails 8 --repeat 2 --tool-args '--run_infinitely'
 bad '--tool-args -D' $base --rails 8 --tool-args '-D 0'
 bad '--tool-args --max-size' $base --rails 8 --tool-args '-a --max-size=4X'

@@ -3,7 +3,10 @@
 # Validates gdperf's JSON documents against schemas/*.schema.json (draft
 # 2020-12), each document by its own "schema" string, then proves the
 # validator bites: mutated copies of one valid document of each kind (an
-# unknown enum value, a missing required key, a wrong type) must fail.
+# unknown enum value, a missing required key, a wrong type, an exit status
+# that is not documented) must fail, and so must every document with any
+# one of its booleans (each kind of them, over all the inputs) given as
+# the string "yes" or as 1.
 # The envelope a run document embeds is checked against gd_doctor's
 # schema's $defs/envelope (gdperf.envelope/1, the same object).
 # Usage: validate.py SCHEMA_DIR --require run,plan,fleet,... PATH...
@@ -138,6 +141,16 @@ def mutations(kind, doc):
                ("no role", m(lambda d: d.pop("role"))),
                ("exit_status a string",
                 m(lambda d: d.update(exit_status="0"))),
+               ("exit_status 99 (not a documented status)",
+                m(lambda d: d.update(exit_status=99))),
+               ("gates[].passed \"yes\"",
+                m(lambda d: d.update(gates=[{"gate": "min_bw",
+                                             "passed": "yes"}]))),
+               ("gates[].undecided 1",
+                m(lambda d: d.update(gates=[{"gate": "expect_ratio",
+                                             "undecided": 1}]))),
+               ("options.verify \"yes\"",
+                m(lambda d: d["options"].update(verify="yes"))),
                ("verdict code GD_NOPE",
                 m(lambda d: d.update(verdicts=[{"code": "GD_NOPE",
                                                 "severity": "info",
@@ -180,6 +193,9 @@ def mutations(kind, doc):
                  m(lambda d: d["options"].pop("gate_undecided"))),
                 ("exit_status 2 (no document is written with it)",
                  m(lambda d: d.update(exit_status=2))),
+                ("exit_status 99", m(lambda d: d.update(exit_status=99))),
+                ("a gate's passed \"yes\"",
+                 m(lambda d: c(d)["gates"][0].update(passed="yes"))),
                 ("verdict code GD_NOPE (the run schema's $defs)",
                  m(lambda d: c(d)["verdicts"][0].update(code="GD_NOPE"))),
                 ("comparison row measure 'bytes' (the run schema's $defs)",
@@ -224,6 +240,57 @@ def mutations(kind, doc):
     return []
 
 
+def bool_paths(doc, path=()):
+    """The path of every boolean in @doc, in document order."""
+    if isinstance(doc, bool):
+        yield path
+    elif isinstance(doc, dict):
+        for k, v in doc.items():
+            yield from bool_paths(v, path + (k,))
+    elif isinstance(doc, list):
+        for i, v in enumerate(doc):
+            yield from bool_paths(v, path + (i,))
+
+
+def set_path(doc, path, value):
+    d = copy.deepcopy(doc)
+    node = d
+    for k in path[:-1]:
+        node = node[k]
+    node[path[-1]] = value
+    return d
+
+
+def bool_shapes(doc, seen):
+    """Each boolean of @doc whose shape (its path, array indices as *) is
+    not in @seen yet: seen[shape] = (doc, path)."""
+    for p in bool_paths(doc):
+        shape = "/".join("*" if isinstance(k, int) else k for k in p)
+        seen.setdefault(shape, (doc, p))
+
+
+def check_booleans(valid, seen):
+    """Every boolean the valid documents hold is a boolean in the schema:
+    a document with one of them as the string "yes", or as 1, must be
+    refused by @valid (each shape once, on the first document that has
+    it). Returns the shapes the schema let through."""
+    return [shape for shape, (doc, p) in sorted(seen.items())
+            if any(valid(set_path(doc, p, bad)) for bad in ("yes", 1))]
+
+
+def doc_valid(schemas, s):
+    """Is a document of schema @s valid: for a run, its embedded envelope
+    too, against the doctor schema's $defs/envelope."""
+    v = schemas[s][1]
+    env = schemas.get("gdperf.envelope/1", (None, None))[1]
+    if family(s) != "gdperf.run" or not env:
+        return v.is_valid
+    return lambda d: v.is_valid(d) and (
+        not isinstance(d.get("envelope"), dict) or
+        d["envelope"].get("schema") != "gdperf.envelope/1" or
+        env.is_valid(d["envelope"]))
+
+
 def check_envelope(schemas, p, doc):
     """The envelope a run document embeds, against the doctor schema's
     $defs/envelope; None when there is none to check."""
@@ -248,6 +315,7 @@ def main():
     schemas = load_schemas(a.schemas)
     families = {family(s) for s in schemas}
     counts, uncovered, failed, first, envelopes = {}, {}, 0, {}, 0
+    shapes = {}
     for p in paths(a.paths):
         try:
             with open(p) as f:
@@ -278,6 +346,8 @@ def main():
             if ok is not None:
                 envelopes += 1
                 failed += not ok
+        if not errs:
+            bool_shapes(doc, shapes.setdefault(s, {}))
         if not errs and family(s) not in first and mutable(doc):
             first[family(s)] = doc
     for s, n in sorted(counts.items()):
@@ -302,6 +372,15 @@ def main():
                 failed += 1
             else:
                 print("ok - %s with %s is refused" % (kind, what))
+    for s, seen in sorted(shapes.items()):
+        loose = check_booleans(doc_valid(schemas, s), seen)
+        if loose:
+            print("FAIL: %s: %d of %d boolean(s) still validate as \"yes\" "
+                  "or 1: %s" % (s, len(loose), len(seen), ", ".join(loose)))
+            failed += 1
+        else:
+            print("ok - %s: each of its %d kinds of boolean, as \"yes\" or "
+                  "1, is refused" % (s, len(seen)))
     return 1 if failed else 0
 
 

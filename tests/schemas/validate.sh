@@ -12,7 +12,9 @@
 # candidates, a refused comparison, --json -), and gd_doctor's on this
 # host and on the sysfs fixture tree of tests/doctor (with and without the
 # fake CUDA driver, --rails, --peer); then mutated copies must fail
-# (validate.py), so the validator is known to bite. (gd_doctor --diff
+# (validate.py), so the validator is known to bite: an undocumented
+# exit_status, a gate's "passed": "yes", and each boolean of every kind
+# the documents hold given as "yes" or 1. (gd_doctor --diff
 # writes text, no document.) Every schema file resolves alone, with no
 # other file beside it; check-jsonschema, where installed, says so too.
 B=${GD_TOP_BUILDDIR:-.}

@@ -224,21 +224,112 @@ int gd_plan_cfg_load(struct gd_plan_cfg *cfg, const char *path)
 	return gd_keyval_load(path, "--config", gd_plan_cfg_line, cfg, NULL);
 }
 
-/* gd_plan writes --repeat itself; a second one in --tool-args would leave
- * the launch line and the plan's JSON disagreeing on the rounds per run. */
+/*
+ * What the plan writes into every run's command line, per execution or
+ * for all: a second value in --tool-args would either lose to the plan's
+ * or override it (-p 9999 puts every server of a step on one port). Each
+ * with the benchmark's long name, its letter, and what sets it in gd_plan.
+ */
+static const struct {
+	const char *name;
+	char letter;
+	const char *opt, *why;
+} plan_sets[] = {
+	{ "port", 'p', "--base-port", " (each execution its own port)" },
+	{ "ib-dev", 'd', "--hosts associations",
+	  " (GPU:NIC:RAIL, or --nic-prefix: each GPU its NIC)" },
+	{ "gid-index", 'x', "--gid-index", "" },
+	{ "mem", 0, "--gpu-mem", " (each execution its GPU)" },
+	{ "phases", 0, "--gpu-mem", " (--phases=HH,DD) or --locality-round" },
+	{ "out_json_file", 0, "--results-dir", " (each execution its file)" },
+	{ "json", 0, "--results-dir", " (each execution its file)" },
+	{ "label", 0, "--name", " (the plan label; the others name the run)" },
+	{ "repeat", 0, "--repeat", " (--repeat=N in every run)" },
+	{ "auth-key", 0, "--auth-key", " (--auth-key=PATH in every run)" },
+};
+
+/* The benchmarks' one-letter options that take no value (cli/options.c's
+ * table; tests/cluster/plan_golden.sh checks every letter of it): in a
+ * cluster "-ap", p is an option; after any other letter the rest of the
+ * word, or the next word, is that letter's value. */
+static const char gd_plan_tool_flag_letters[] = "abeghFNRUCHV";
+
+/* '-' and '_' alike, as the benchmarks' parser takes them */
+static bool tool_name_eq(const char *a, const char *b, size_t b_len)
+{
+	size_t i = 0;
+
+	for (; i < b_len && a[i]; i++)
+		if (a[i] != b[i] && !((a[i] == '-' || a[i] == '_') &&
+				      (b[i] == '-' || b[i] == '_')))
+			return false;
+	return i == b_len && !a[i];
+}
+
+static int tool_arg_refuse(const struct gd_plan_cfg *c, size_t k)
+{
+	char letter[8] = "";
+
+	if (plan_sets[k].letter)
+		snprintf(letter, sizeof(letter), "-%c, ", plan_sets[k].letter);
+	return gd_err(-EINVAL,
+		      "--tool-args: '%s' gives %s--%s, which the plan sets in "
+		      "every run: give gd_plan %s instead%s",
+		      c->tool_args, letter, plan_sets[k].name, plan_sets[k].opt,
+		      plan_sets[k].why);
+}
+
+/* One word of --tool-args: the index in plan_sets[] of the option it
+ * gives (--name, --name=value, -n, -nVALUE, a cluster -an), or -1.
+ * *@value_next: the next word is this one's value. */
+static int tool_arg_word(const char *w, bool *value_next)
+{
+	*value_next = false;
+	if (w[0] != '-' || !w[1])
+		return -1;
+	if (w[1] == '-') {
+		size_t len = strcspn(w + 2, "=");
+
+		for (size_t k = 0; k < sizeof(plan_sets) / sizeof(plan_sets[0]);
+		     k++)
+			if (tool_name_eq(plan_sets[k].name, w + 2, len))
+				return (int)k;
+		return -1;
+	}
+	for (const char *p = w + 1; *p; p++) {
+		for (size_t k = 0; k < sizeof(plan_sets) / sizeof(plan_sets[0]);
+		     k++)
+			if (plan_sets[k].letter == *p)
+				return (int)k;
+		if (!strchr(gd_plan_tool_flag_letters, *p)) {
+			*value_next = !p[1];
+			return -1;
+		}
+		/* -h takes its value attached (-hall) */
+		if (*p == 'h')
+			return -1;
+	}
+	return -1;
+}
+
+/* --tool-args may give what the plan leaves to the user, never what it
+ * sets; "--" ends the options, as in the benchmarks' parser. */
 static int tool_args_check(const struct gd_plan_cfg *c)
 {
-	const char *p = c->tool_args;
+	char words[sizeof(c->tool_args)], *save = NULL;
+	bool skip = false, value_next;
 
-	while ((p = strstr(p, "--repeat"))) {
-		if ((p == c->tool_args || p[-1] == ' ') &&
-		    (p[8] == '\0' || p[8] == '=' || p[8] == ' '))
-			return gd_err(-EINVAL,
-				      "--tool-args: '%s' gives --repeat; use "
-				      "gd_plan --repeat N instead, which puts "
-				      "--repeat=N in every run",
-				      c->tool_args);
-		p += 8;
+	snprintf(words, sizeof(words), "%s", c->tool_args);
+	for (char *w = strtok_r(words, " ", &save); w;
+	     w = strtok_r(NULL, " ", &save)) {
+		int k;
+
+		if (!strcmp(w, "--"))
+			break;
+		k = skip ? -1 : tool_arg_word(w, &value_next);
+		if (k >= 0)
+			return tool_arg_refuse(c, (size_t)k);
+		skip = !skip && value_next;
 	}
 	if (c->tool_repeat > 1 && strstr(c->tool_args, "--run_infinitely"))
 		return gd_err(-EINVAL,
