@@ -41,11 +41,11 @@ gd_fuzz_run() {
 		ASAN_SYMBOLIZER_PATH=$GD_LLVM_SYMBOLIZER
 		export ASAN_SYMBOLIZER_PATH
 	fi
+	# -timeout only catches a hang: an input runs in microseconds, so
+	# 120 s cannot be reached by a busy machine (HACKING).
 	ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1} \
 	LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$srcdir/tests/lsan.supp:print_suppressions=0} \
 	UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1} \
-	# -timeout only catches a hang: an input runs in microseconds, so
-	# 120 s cannot be reached by a busy machine (HACKING).
 	TMPDIR=$work "$fuzzer" -max_total_time="${GD_FUZZ_SECONDS:-20}" \
 		-max_len="$max_len" -timeout=120 -rss_limit_mb=2048 \
 		-print_final_stats=1 -artifact_prefix="$artifacts" \
