@@ -385,7 +385,8 @@ static void test_precision_stop(void **state)
 	assert_int_equal(gd_precision_looks(&o), 4);
 	unplan(&s, &o);
 	/* --until-decided: no width target; an A/A within 1% is decided
-	 * "not below" at 3 rounds, a clear slowdown "slower", and 40% noise
+	 * "not below" at 3 rounds, a clear slowdown "slower" at 4 (the look
+	 * before says it too), and 40% noise
 	 * is not decided (levels split over 4 looks) */
 	assert_int_equal(PARSE(&t_write_bw, &o, "--phases=HH,DD",
 			       "--until-decided", "--max-repeat=6", "server1"),
@@ -393,8 +394,11 @@ static void test_precision_stop(void **state)
 	plan(&s, &o, &t_write_bw);
 	fill_rounds(&s, outs, &rd, tight, 3, 100);
 	assert_string_equal(gd_precision_stop(&s, outs, &rd, 3, 0), "decided");
+	/* "slower" stops the run once two looks running say it */
 	fill_rounds(&s, outs, &rd, tight, 3, 200);
-	assert_string_equal(gd_precision_stop(&s, outs, &rd, 3, 0), "decided");
+	assert_null(gd_precision_stop(&s, outs, &rd, 3, 0));
+	fill_rounds(&s, outs, &rd, tight, 4, 200);
+	assert_string_equal(gd_precision_stop(&s, outs, &rd, 4, 0), "decided");
 	fill_rounds(&s, outs, &rd, wide, 3, 100);
 	assert_null(gd_precision_stop(&s, outs, &rd, 3, 0));
 	unplan(&s, &o);

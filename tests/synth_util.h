@@ -95,6 +95,10 @@ struct synth8 {
 	bool t3;
 	bool round_ar; /* a 5% drift a round's sizes share, AR(1) 0.5 */
 	bool size_ar;  /* each size's noise AR(1) 0.5 from round to round */
+	/* with round_ar: the drift's log stdev instead of 5%'s, and 0 for
+	 * AR(1) 0.5 or true for a drift drawn afresh each round */
+	double drift_sd;
+	bool drift_iid;
 };
 
 /* Eight sizes, @mask of them at @slow_ratio with @slow_cv, the rest at
@@ -120,10 +124,13 @@ static inline void synth_fill8(const struct synth8 *c, double *d)
 	double shift = 0, prev[64] = { 0 };
 
 	for (unsigned int r = 0; r < c->rounds; r++) {
-		if (c->round_ar)
-			shift = r ? 0.5 * shift + sqrt(0.75) * log_sd(0.05) *
-							  gauss()
-				  : log_sd(0.05) * gauss();
+		double sd = c->drift_sd > 0 ? c->drift_sd : log_sd(0.05);
+
+		if (c->round_ar && c->drift_iid)
+			shift = sd * gauss();
+		else if (c->round_ar)
+			shift = r ? 0.5 * shift + sqrt(0.75) * sd * gauss()
+				  : sd * gauss();
 		for (unsigned int z = 0; z < c->sizes && z < 64; z++) {
 			bool slow = c->slow_mask >> z & 1;
 			double cv = slow ? c->slow_cv : c->rest_cv;

@@ -145,19 +145,19 @@ static void gd_look_matrix(const struct gd_session *s,
 		}
 }
 
-/* Every device phase and direction decided, at this look's levels, over
- * the judged sizes' first @rounds rounds; true when there is none. */
-static bool gd_precision_decided(const struct gd_session *s,
-				 const struct gd_step_outcome *outs,
-				 const struct gd_rounds *rd,
-				 unsigned int rounds)
+/* The run's assessments (one per device phase and direction, at most
+ * s->num_phases) at this look's levels over the judged sizes' first
+ * @rounds rounds into @a; their number, or -1 (no answer: keep
+ * measuring). */
+static int gd_precision_assess(const struct gd_session *s,
+			       const struct gd_step_outcome *outs,
+			       const struct gd_rounds *rd, unsigned int rounds,
+			       struct gd_assessment *a)
 {
 	double floor = s->o->expect_ratio > 0 ? s->o->expect_ratio
 					      : GD_COMPARE_SLOW_RATIO;
 	unsigned int col[GD_MAX_SIZES], nz = 0, n = 0;
 	double sb[GD_MAX_SIZES], *d;
-	struct gd_assessment *a;
-	bool decided = false;
 
 	for (unsigned int z = 0; z < s->num_sizes && nz < GD_ASSESS_MAX_SIZES;
 	     z++)
@@ -165,10 +165,9 @@ static bool gd_precision_decided(const struct gd_session *s,
 			sb[nz] = (double)s->sizes[z];
 			col[nz++] = z;
 		}
-	a = calloc(s->num_phases, sizeof(*a));
 	d = malloc(sizeof(*d) * (rounds ? rounds : 1) * (nz ? nz : 1));
-	if (!a || !d)
-		goto free_all; /* no answer: keep measuring */
+	if (!d)
+		return -1;
 	for (unsigned int p = 0; p < s->num_phases; p++) {
 		const struct gd_phase *ph = &s->phases[p];
 		int hh = gd_hh_of(s, ph);
@@ -179,15 +178,43 @@ static bool gd_precision_decided(const struct gd_session *s,
 		gd_look_matrix(s, outs, rd, p, (unsigned int)hh, col, nz,
 			       rounds, d);
 		if (gd_assess_seq(d, sb, rounds, nz, floor,
-				  gd_precision_looks(s->o), &a[n], NULL))
-			goto free_all;
+				  gd_precision_looks(s->o), &a[n], NULL)) {
+			free(d);
+			return -1;
+		}
 		n++;
 	}
+	free(d);
 	gd_assess_run(a, n);
-	decided = !n || gd_assess_all_decided(a, n);
+	return (int)n;
+}
+
+/* Every device phase and direction decided, at this look's levels, over
+ * the judged sizes' first @rounds rounds, a "slower" one also at the
+ * previous look (gd_assess_seq_stop); true when there is none. */
+static bool gd_precision_decided(const struct gd_session *s,
+				 const struct gd_step_outcome *outs,
+				 const struct gd_rounds *rd,
+				 unsigned int rounds)
+{
+	struct gd_assessment *a = calloc(2 * s->num_phases, sizeof(*a));
+	enum gd_decision *prev = calloc(s->num_phases, sizeof(*prev));
+	bool decided = false, first = rounds <= gd_precision_base(s->o);
+	int n = a && prev ? gd_precision_assess(s, outs, rd, rounds, a) : -1;
+
+	/* a "slower" stops the run only when the previous look said it too */
+	if (n > 0 && !first && gd_assess_all_decided(a, (unsigned int)n)) {
+		if (gd_precision_assess(s, outs, rd, rounds - 1,
+					a + s->num_phases) != n)
+			goto free_all;
+		for (int i = 0; i < n; i++)
+			prev[i] = a[s->num_phases + i].decision;
+	}
+	decided = !n || (n > 0 && gd_assess_seq_stop(first ? NULL : prev, a,
+						     (unsigned int)n));
 free_all:
 	free(a);
-	free(d);
+	free(prev);
 	return decided;
 }
 

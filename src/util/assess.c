@@ -285,18 +285,21 @@ static void gd_noise_levels(const struct gd_assessment *a, const int *idx,
  * A size's spread, moderated only towards sizes of like noise: its pool is
  * the other sizes whose noise level (gd_noise_levels) is within a factor
  * GD_ASSESS_POOL_FACTOR of its own, and it joins the pool only when its own
- * variance agrees with the pool's (two-sided F test at
- * GD_ASSESS_POOL_CHECK). A precise slow size among noisy ones keeps its
+ * variance agrees with the pool's (an F test at GD_ASSESS_POOL_LOW and
+ * GD_ASSESS_POOL_HIGH). A precise slow size among noisy ones keeps its
  * own spread, and a noisy size beside precise ones cannot borrow their
  * precision; many equally noisy sizes pool, so that three rounds (two
  * degrees of freedom each) can still show every size not below the floor.
+ * Sizes whose rounds move together (a drift a round's sizes share) tell
+ * less than their number: the pool's df counts them as
+ * gd_assess_corr_pool_df() says (the segments read it too).
  */
 static void gd_size_spread(const struct gd_assessment *a, const int *idx,
 			   const double *w, unsigned int k, unsigned int i,
 			   struct gd_assess_size *s)
 {
 	double ss = 0, own = s->sd * s->sd, f;
-	unsigned int d0 = 0, df = s->n - 1;
+	unsigned int d0 = 0, df = s->n - 1, m = 1;
 
 	for (unsigned int j = 0; j < k; j++)
 		if (j != i && fabs(w[j] - w[i]) <= log(GD_ASSESS_POOL_FACTOR)) {
@@ -304,6 +307,7 @@ static void gd_size_spread(const struct gd_assessment *a, const int *idx,
 
 			ss += o->sd * o->sd * (o->n - 1);
 			d0 += o->n - 1;
+			m++;
 		}
 	s->df_nb = df;
 	s->sd_nb = s->sd;
@@ -316,18 +320,19 @@ static void gd_size_spread(const struct gd_assessment *a, const int *idx,
 	} else if (own > 0) {
 		return;
 	}
-	s->df_nb = df + d0;
-	s->sd_nb = sqrt((ss + own * df) / s->df_nb);
+	s->sd_nb = sqrt((ss + own * df) / (df + d0));
+	s->df_nb = gd_assess_corr_pool_df(df + d0, m, a->corr.within, df);
 }
 
 /* Rounds with which size @s's 95% interval would leave the floor on one
- * side, at its moderated spread (the pool's degrees of freedom kept, its
- * own growing): n = (t * sd / gap)^2, its t taken at the last guess, a
- * few times over; at most GD_ASSESS_REPEATS_CAP. */
+ * side, at its moderated spread widened by @widen (the pool's degrees of
+ * freedom kept, its own growing): n = (t * sd / gap)^2, its t taken at the
+ * last guess, a few times over; at most GD_ASSESS_REPEATS_CAP. */
 static unsigned int gd_size_need(const struct gd_assess_size *s, double lf,
-				 double conf)
+				 double conf, double widen)
 {
-	double gap = fabs(s->mean - lf), n = s->n + 1, sd = s->sd_nb;
+	double gap = fabs(s->mean - lf), n = s->n + 1;
+	double sd = s->sd_nb * sqrt(widen);
 	unsigned int pool = s->df_nb - (s->n - 1);
 
 	if (!(sd > 0))
@@ -345,26 +350,43 @@ static unsigned int gd_size_need(const struct gd_assess_size *s, double lf,
 
 /*
  * Per size, for "not below": the spread moderated towards like sizes
- * (gd_size_spread), the lower end of the 95% two-sided interval, which
- * must clear the floor, and its one-sided p-value.
+ * (gd_size_spread) and widened for correlated rounds as "slower" is where
+ * the correlation model is read, never by less than the prior
+ * GD_ASSESS_CORR_PRIOR_RHO gives (in full from GD_ASSESS_CORR_MIN_ROUNDS
+ * and at an adaptive look, below them in a fixed design for the drift a
+ * round's sizes share; assess_corr.h); the lower end of the 95% two-sided
+ * interval, which must clear the floor, and its one-sided p-value.
  */
-static void gd_sizes_not_below(struct gd_assess_ctx *c, struct gd_assessment *a)
+static void gd_sizes_not_below(struct gd_assessment *a, double lf)
 {
 	int idx[GD_ASSESS_MAX_SIZES];
 	double w[GD_ASSESS_MAX_SIZES], q = 0;
 	double conf = 1 - 2 * a->alpha_not_below;
+	bool model = a->corr.sums.rounds >= GD_ASSESS_CORR_MIN_ROUNDS;
 	unsigned int k = 0, qdf = 0;
 
-	for (unsigned int z = 0; z < c->nsz; z++)
+	for (unsigned int z = 0; z < a->sizes; z++)
 		if (a->st[z].n >= 2)
 			idx[k++] = (int)z;
 	gd_noise_levels(a, idx, k, w);
 	for (unsigned int i = 0; i < k; i++) {
 		struct gd_assess_size *s = &a->st[idx[i]];
 		double se, t;
+		double widen = 1, least = 1;
+		double prior = gd_assess_corr_prior(s->n);
 
+		if (model && s->n >= GD_ASSESS_CORR_MIN_ROUNDS)
+			widen = gd_size_widen(a);
+		if (s->n >= GD_ASSESS_CORR_MIN_ROUNDS || a->looks > 1)
+			least = prior;
+		else /* the drift a round's sizes share, read from them
+		      * (GD_ASSESS_CORR_PRIOR_RHO says why three times) */
+			least = fmin(prior,
+				     1 + 3 * a->corr.within * (prior - 1));
+		widen = widen > least ? widen : least;
 		gd_size_spread(a, idx, w, k, i, s);
-		se = s->sd_nb / sqrt((double)s->n);
+		se = s->sd_nb * sqrt(widen / s->n);
+		s->need = 3;
 		/* pooled sizes share their df: one quantile per run of them */
 		if (s->df_nb != qdf) {
 			qdf = s->df_nb;
@@ -372,14 +394,14 @@ static void gd_sizes_not_below(struct gd_assess_ctx *c, struct gd_assessment *a)
 		}
 		s->lo = exp(s->mean - q * se);
 		if (!(se > 0)) {
-			s->p_not_below = s->mean > c->lf ? 0 : 1;
+			s->p_not_below = s->mean > lf ? 0 : 1;
 			s->need = s->n + 1;
 			continue;
 		}
-		t = (s->mean - c->lf) / se;
+		t = (s->mean - lf) / se;
 		s->p_not_below = gd_t_cdf(-t, s->df_nb);
 		if (s->p_not_below > a->alpha_not_below)
-			s->need = gd_size_need(s, c->lf, conf);
+			s->need = gd_size_need(s, lf, conf, widen);
 	}
 }
 
@@ -509,8 +531,6 @@ int gd_assess_seq(const double *d, const double *size_bytes,
 			if (a->band[b].sizes)
 				gd_band_read(&c, a, b);
 		}
-		if (a->by_rounds)
-			gd_sizes_not_below(&c, a);
 		gd_cv(&c, a);
 		gd_assess_retest(a);
 	}
@@ -530,6 +550,7 @@ void gd_assess_retest(struct gd_assessment *a)
 		if (a->band[b].sizes)
 			gd_band(a, b, lf);
 	if (a->by_rounds) {
+		gd_sizes_not_below(a, lf);
 		gd_sizes_slower(a, lf);
 		gd_assess_segments(lf, a);
 	}

@@ -76,7 +76,8 @@ struct gd_assess_band {
  * shrunk towards its band's (sd_mod, df), the one-sided p-value and its
  * Holm adjustment (within the assessment; gd_assess_run() scales it for
  * the run); for "not below" the spread pooled with sizes of like noise
- * (sd_nb, df_nb counting the pool's), the 95% lower bound and its
+ * (sd_nb; df_nb counting the pool's, by rounds where its sizes move
+ * together), the 95% lower bound (widened for correlated rounds) and its
  * one-sided p-value; and, when undecided, the rounds that would settle
  * it. */
 struct gd_assess_size {
@@ -163,6 +164,17 @@ unsigned int gd_assess_looks(unsigned int first_round, unsigned int max_rounds);
 /* Every assessment of a run decided ("slower", or every size "not
  * below"): an adaptive design stops adding rounds. */
 bool gd_assess_all_decided(const struct gd_assessment *a, unsigned int n);
+/*
+ * An adaptive design stops at this look: every one of the @n assessments
+ * decided, and each "slower" one "slower" at the previous look too (@prev:
+ * the decisions there, NULL at the first look). A look that says "slower"
+ * by a lucky draw (correlated rounds make its tail heavier than its
+ * level) rarely says it twice running, so the run stops on a "slower" that
+ * two looks agree on; "not below" stops at once (each size's interval is
+ * widened for correlated rounds, assess_corr.h).
+ */
+bool gd_assess_seq_stop(const enum gd_decision *prev,
+			const struct gd_assessment *a, unsigned int n);
 
 /* Holm across the @n assessments of one run (every device phase and
  * direction): "slower" at the run-level GD_ASSESS_ALPHA. "not below" needs

@@ -101,12 +101,15 @@ static void gd_corr_within(const double *d, unsigned int rounds,
  */
 static void gd_ar1(double rho, unsigned int n, double *g, double *f)
 {
-	double row[GD_CORR_MAX_ROUNDS], grand = 0, lag = 0, tr = 0;
+	double row[GD_CORR_MAX_ROUNDS], pw[GD_CORR_MAX_ROUNDS];
+	double grand = 0, lag = 0, tr = 0;
 
+	for (unsigned int k = 0; k < n; k++)
+		pw[k] = pow(rho, k);
 	for (unsigned int i = 0; i < n; i++) {
 		row[i] = 0;
 		for (unsigned int j = 0; j < n; j++)
-			row[i] += pow(rho, abs((int)i - (int)j)) / n;
+			row[i] += pw[abs((int)i - (int)j)] / n;
 		grand += row[i] / n;
 	}
 	for (unsigned int i = 0; i < n; i++) {
@@ -254,4 +257,25 @@ double gd_assess_corr_var(const struct gd_assess_corr *c, double v, double sq,
 	double fo = rounds ? c->f_own : 1, fs = rounds ? c->f_shared : 1;
 
 	return ((1 - c->within) * fo * v + c->within * fs * sq * sq) / (m * m);
+}
+
+double gd_assess_corr_prior(unsigned int rounds)
+{
+	double g, f;
+
+	if (rounds < 2 || rounds > GD_CORR_MAX_ROUNDS)
+		return 1;
+	gd_ar1(GD_ASSESS_CORR_PRIOR_RHO, rounds, &g, &f);
+	return f > 1 ? f : 1;
+}
+
+unsigned int gd_assess_corr_pool_df(unsigned int df, unsigned int sizes,
+				    double within, unsigned int own)
+{
+	double eff;
+
+	if (!(within > 0) || sizes < 2)
+		return df;
+	eff = floor(df / (1 + (sizes - 1) * within * within));
+	return eff > own ? (unsigned int)eff : own;
 }

@@ -3,8 +3,8 @@
  * How an assessment's rounds are correlated (assess_corr.c): a drift the
  * sizes of one round share, and a state neighbouring rounds share, for a
  * size's own noise and for the shared drift apart. Every interval of the
- * assessment (a size's, a band's, a segment's) is widened by it; none is
- * refused for it.
+ * assessment (a size's for "slower" and for "not below", a band's, a
+ * segment's) is widened by it; none is refused for it.
  */
 #ifndef GD_ASSESS_CORR_H
 #define GD_ASSESS_CORR_H
@@ -16,6 +16,18 @@ struct gd_assessment;
 /* Rounds from which the lag-1 correlation of neighbouring rounds is read:
  * fewer give a ratio too noisy to act on (it would widen at random). */
 #define GD_ASSESS_CORR_MIN_ROUNDS 5
+/* "Not below" never widens a size's interval by less than AR(1) with this
+ * lag-1 correlation from round to round would (a prior: a reading from a
+ * few rounds scatters widely, and below GD_ASSESS_CORR_MIN_ROUNDS none is
+ * read); what few rounds cannot see is not taken as independence. 0.4
+ * keeps a false "not below" within 5% at a size's floor under AR(1) 0.5
+ * from five rounds and at every adaptive look; below five rounds a fixed
+ * design applies it to three times the share of a round's sizes' drift
+ * alone, at most in full (a drift correlated from round to round hides
+ * much of its variance from a few rounds' spread; assess.c), since in
+ * full it would cost two identical paths their "not below"
+ * (tests/assess_sim_test.c and gdperf(7) give the price). */
+#define GD_ASSESS_CORR_PRIOR_RHO 0.4
 
 /* The sums a model is read from, kept so that a run's assessments can
  * pool them (gd_assess_corr_pool): pair correlations within a round,
@@ -73,5 +85,20 @@ bool gd_assess_corr_same(const struct gd_assess_corr *x,
  */
 double gd_assess_corr_var(const struct gd_assess_corr *c, double v, double sq,
 			  double m, bool rounds);
+
+/* The factor by which the variance of a mean over @rounds exceeds its
+ * expected s^2 / n under AR(1) GD_ASSESS_CORR_PRIOR_RHO: "not below"'s
+ * widening below GD_ASSESS_CORR_MIN_ROUNDS. */
+double gd_assess_corr_prior(unsigned int rounds);
+
+/*
+ * Degrees of freedom of a spread pooled over @sizes sizes, @df in all,
+ * whose figures of one round correlate by @within: their spreads move
+ * together, so the pool counts as df / (1 + (sizes - 1) within^2) (the
+ * effective number of independent spreads), at least @own (one size's);
+ * all of a round's sizes moving alike leave the df of the rounds.
+ */
+unsigned int gd_assess_corr_pool_df(unsigned int df, unsigned int sizes,
+				    double within, unsigned int own);
 
 #endif

@@ -18,9 +18,9 @@ void gd_assess_combine(struct gd_assessment *a);
  * and each one's decision after it (gd_assess_run's last step). */
 void gd_assess_run_holm(struct gd_assessment *a, unsigned int n);
 
-/* Every "slower" test of @a (bands, sizes, segments) again with its
- * correlation model a->corr (after gd_assess_run set the run's pooled
- * one), then gd_assess_combine(); "not below" does not depend on it. */
+/* Every test of @a ("not below" per size; "slower" by bands, sizes,
+ * segments) again with its correlation model a->corr (after
+ * gd_assess_run set the run's pooled one), then gd_assess_combine(). */
 void gd_assess_retest(struct gd_assessment *a);
 
 #endif

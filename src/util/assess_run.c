@@ -82,15 +82,21 @@ static unsigned int gd_needed(struct gd_assessment *a)
 
 /* Bands, sizes and the segment flagged at the run's level, with @mult the
  * assessment's Holm multiplier across the run and @share the sizes' (and
- * the segments') split within. */
-static void gd_flag(struct gd_assessment *a, double mult, double share)
+ * the segments') split within; none unless the assessment is "slower"
+ * (@slower: its step-down p across the run within the level), so that the
+ * flags follow the decision. */
+static void gd_flag(struct gd_assessment *a, double mult, double share,
+		    bool slower)
 {
 	double worst_band = INFINITY;
 
 	a->nslow = 0;
 	a->worst = a->slow_band = -1;
 	gd_assess_segment_flag(a, share, mult, a->alpha_slower);
-	for (unsigned int b = 0; b < GD_ASSESS_BANDS; b++)
+	a->seg.found &= slower;
+	for (unsigned int n = 0; n < a->nseg_also; n++)
+		a->seg_also[n].found &= slower;
+	for (unsigned int b = 0; slower && b < GD_ASSESS_BANDS; b++)
 		if (a->band[b].decided &&
 		    a->band[b].holm_p * mult <= a->alpha_slower &&
 		    a->band[b].ci.ratio < worst_band) {
@@ -100,7 +106,8 @@ static void gd_flag(struct gd_assessment *a, double mult, double share)
 	for (unsigned int z = 0; z < a->sizes; z++) {
 		struct gd_assess_size *s = &a->st[z];
 
-		s->slow = s->df && s->holm_p * mult <= a->alpha_slower;
+		s->slow =
+			slower && s->df && s->holm_p * mult <= a->alpha_slower;
 		s->half = 0;
 		if (!s->slow)
 			continue;
@@ -162,7 +169,7 @@ static void gd_decide(struct gd_assessment *a, double mult)
 		if (!(a->detectable_ratio >= bd->detectable_ratio))
 			a->detectable_ratio = bd->detectable_ratio;
 	}
-	gd_flag(a, mult, gd_share_sizes(a));
+	gd_flag(a, mult, gd_share_sizes(a), a->p_slower_run <= a->alpha_slower);
 	a->repeats_needed = 0;
 	if (a->p_slower_run <= a->alpha_slower) {
 		a->decision = GD_DECISION_SLOWER;
@@ -270,6 +277,18 @@ bool gd_assess_all_decided(const struct gd_assessment *a, unsigned int n)
 		if (a[i].decision == GD_DECISION_INCONCLUSIVE)
 			return false;
 	return n > 0;
+}
+
+bool gd_assess_seq_stop(const enum gd_decision *prev,
+			const struct gd_assessment *a, unsigned int n)
+{
+	if (!gd_assess_all_decided(a, n))
+		return false;
+	for (unsigned int i = 0; i < n; i++)
+		if (a[i].decision == GD_DECISION_SLOWER &&
+		    (!prev || prev[i] != GD_DECISION_SLOWER))
+			return false;
+	return true;
 }
 
 unsigned int gd_assess_band_of(double size_bytes)
