@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include <cmocka.h>
+#include <json-c/json.h>
 
 #include "util/error.h"
 #include "util/stop.h"
@@ -369,6 +370,152 @@ static void test_accept_loop(void **state)
 	free(c);
 }
 
+/* One frame of @type with @json as its payload, as a peer sends it. */
+static void send_frame(int fd, int type, const char *json)
+{
+	struct json_object *o = json_tokener_parse(json);
+	uint8_t *buf;
+	size_t len;
+
+	assert_non_null(o);
+	assert_int_equal(gd_frame_encode(type, o, &buf, &len), 0);
+	(void)!send(fd, buf, len, MSG_NOSIGNAL);
+	free(buf);
+	json_object_put(o);
+}
+
+/* A heartbeat every 20 ms until the server closes (or 5000 were sent). */
+static void beat_until_closed(int fd)
+{
+	for (int i = 0; i < 5000; i++) {
+		uint8_t buf[GD_FRAME_HDR_LEN + 8];
+		uint8_t *f;
+		size_t len;
+
+		assert_int_equal(gd_frame_encode(GD_FRAME_BEAT, NULL, &f, &len),
+				 0);
+		assert_true(len <= sizeof(buf));
+		memcpy(buf, f, len);
+		free(f);
+		if (send(fd, buf, len, MSG_NOSIGNAL) < 0)
+			break;
+		usleep(20000);
+	}
+	wait_closed(fd);
+}
+
+struct hostile {
+	uint16_t port;
+	struct side valid;
+};
+
+/* Peers that would hold the server: heartbeats before any hello, a hello
+ * then heartbeats for ever, a frame dribbled a byte at a time, a 1 MiB
+ * hello; then a valid client, which must be served. */
+static void *hostile_main(void *arg)
+{
+	struct hostile *h = arg;
+	uint8_t hdr[GD_FRAME_HDR_LEN] = { 'G', 'D', 'P', 'F' };
+	int fd = raw_connect(h->port);
+
+	if (fd >= 0)
+		beat_until_closed(fd);
+	fd = raw_connect(h->port);
+	if (fd >= 0) {
+		char hello[256];
+
+		snprintf(hello, sizeof(hello),
+			 "{\"tool\":\"%s\",\"version\":\"%s\",\"protocol\":%d}",
+			 t_write_bw.name, PACKAGE_VERSION, GD_OOB_VERSION);
+		send_frame(fd, GD_FRAME_HELLO, hello);
+		beat_until_closed(fd);
+	}
+	/* the header of an 8000-byte HELLO, then its bytes one by one */
+	hdr[5] = GD_OOB_VERSION;
+	hdr[7] = GD_FRAME_HELLO;
+	hdr[10] = 8000 >> 8;
+	hdr[11] = 8000 & 0xff;
+	fd = raw_connect(h->port);
+	if (fd >= 0 && send(fd, hdr, sizeof(hdr), MSG_NOSIGNAL) > 0)
+		for (int i = 0; i < 8000; i++) {
+			if (send(fd, " ", 1, MSG_NOSIGNAL) < 0)
+				break;
+			usleep(20000);
+		}
+	if (fd >= 0)
+		wait_closed(fd);
+	hdr[9] = 0x10; /* 1 MiB */
+	hdr[10] = hdr[11] = 0;
+	fd = raw_connect(h->port);
+	if (fd >= 0 && send(fd, hdr, sizeof(hdr), MSG_NOSIGNAL) > 0)
+		wait_closed(fd);
+	else if (fd >= 0)
+		close(fd);
+	client_handshake(&h->valid, h->port);
+	if (h->valid.ret)
+		kill(getpid(), SIGTERM);
+	return NULL;
+}
+
+static void test_hostile_peers(void **state)
+{
+	struct side *srv = calloc(1, sizeof(*srv));
+	struct hostile *h = calloc(1, sizeof(*h));
+	struct gd_report_cfg cfg = { .tool = t_write_bw.name,
+				     .version = PACKAGE_VERSION,
+				     .measure = t_write_bw.measure };
+	char port[16], text[8192] = "";
+	const char *p = text;
+	FILE *f = tmpfile(), *notices = tmpfile();
+	pthread_t th;
+	int closed = 0;
+	size_t n;
+
+	(void)state;
+	h->port = free_port();
+	snprintf(port, sizeof(port), "%u", h->port);
+	side_init(srv, &t_write_bw, true, -1, 5000,
+		  ARGS("-p", port, "--handshake-timeout=1"));
+	side_init(&h->valid, &t_write_bw, false, -1, 5000,
+		  ARGS("-p", port, "127.0.0.1"));
+	cfg.text = f;
+	srv->s.rep = gd_report_new(&cfg, 0, NULL);
+	gd_report_notices_to(fileno(notices));
+	assert_int_equal(gd_stop_install(), 0);
+	assert_int_equal(pthread_create(&th, NULL, hostile_main, h), 0);
+	gd_session_setup(&srv->s);
+	pthread_join(th, NULL);
+	gd_report_notices_to(STDERR_FILENO);
+	assert_int_equal(gd_stop_signal(), 0);
+	rewind(notices);
+	n = fread(text, 1, sizeof(text) - 1, notices);
+	text[n] = '\0';
+	while ((p = strstr(p, "closed the connection from 127.0.0.1"))) {
+		closed++;
+		p++;
+	}
+	if (closed != 4 || h->valid.ret)
+		print_error("server said:\n%s\nvalid client: %d %s\n", text,
+			    h->valid.ret, h->valid.msg);
+	assert_int_equal(closed, 4);
+	assert_has(text, "sent a heartbeat before the hellos were through");
+	/* the hello's peer and the dribbler: one deadline each */
+	p = strstr(text, "no hello and test within 1 s (--handshake-timeout)");
+	assert_non_null(p);
+	assert_non_null(strstr(p + 1, "no hello and test within 1 s"));
+	assert_has(text, "announced a HELLO frame of 1048576 bytes; at most "
+			 "8192 are taken before the test is accepted");
+	assert_int_equal(h->valid.ret, 0);
+	gd_session_teardown(&srv->s);
+	gd_report_free(srv->s.rep);
+	fclose(f);
+	fclose(notices);
+	gd_opts_free(&srv->o);
+	gd_opts_free(&h->valid.o);
+	free(srv);
+	free(h);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -379,6 +526,7 @@ int main(void)
 		cmocka_unit_test(test_limits_raised_and_memories),
 		cmocka_unit_test(test_next_client),
 		cmocka_unit_test(test_accept_loop),
+		cmocka_unit_test(test_hostile_peers),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -43,6 +43,8 @@ static int gd_hello(struct gd_session *s)
 	struct json_object *h = json_object_new_object(), *peer = NULL;
 	int ret;
 
+	/* either end beats once its hellos are through, never before */
+	s->oob.beats_refused = !s->oob.beat;
 	json_object_object_add(h, "tool",
 			       json_object_new_string(s->test->name));
 	json_object_object_add(h, "version",

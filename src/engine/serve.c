@@ -52,6 +52,29 @@ void gd_serve_waiting_text(const struct gd_test *test, const struct gd_opts *o,
 }
 
 /*
+ * One deadline from accept to ACCEPT or REJECT, whatever the peer sends
+ * (heartbeats are refused until the hellos are through, and no frame is
+ * taken over a few KiB): a peer without the key holds the server for
+ * --handshake-timeout at most.
+ */
+static int gd_serve_handshake(struct gd_session *s)
+{
+	const struct gd_opts *o = s->o;
+	int ret;
+
+	s->oob.timeout_ms = (int)(o->handshake_timeout_s * 1000);
+	gd_oob_set_deadline(&s->oob, gd_oob_now_ms() + s->oob.timeout_ms,
+			    "--handshake-timeout");
+	s->oob.max_payload = GD_FRAME_HANDSHAKE_MAX;
+	gd_stop_during("setting up the test with peer %s", s->oob.peer_name);
+	ret = gd_session_handshake(s);
+	s->oob.timeout_ms = (int)o->oob_timeout_ms;
+	gd_oob_set_deadline(&s->oob, 0, NULL);
+	s->oob.max_payload = 0;
+	return ret;
+}
+
+/*
  * A server waits for its client as long as it takes, like perftest; a
  * connection that fails the handshake (silent past --handshake-timeout,
  * garbage, another test or version, a request over a limit) is closed with
@@ -69,11 +92,7 @@ static int gd_serve_loop(struct gd_session *s, int listen_fd,
 		if (ret)
 			return ret;
 		s->client_seen = true;
-		s->oob.timeout_ms = (int)(o->handshake_timeout_s * 1000);
-		gd_stop_during("setting up the test with peer %s",
-			       s->oob.peer_name);
-		ret = gd_session_handshake(s);
-		s->oob.timeout_ms = (int)o->oob_timeout_ms;
+		ret = gd_serve_handshake(s);
 		/* --loopback: the one client is this process's other half */
 		if (o->loopback ||
 		    !gd_limits_next_client(ret, gd_stop_signal()))

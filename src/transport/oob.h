@@ -21,6 +21,9 @@ struct json_object;
 /* Largest payload accepted: a test description or result set, never bulk data.
  */
 #define GD_FRAME_MAX_PAYLOAD (1u << 20)
+/* Largest payload a server takes before it accepted the test (hello, key
+ * proof, test description): what a peer without the key may make it read. */
+#define GD_FRAME_HANDSHAKE_MAX (8u << 10)
 
 /* Wire header: magic "GDPF", u16 version, u16 type, u32 payload length, all
  * big-endian; then the payload, a JSON object in UTF-8 without a NUL. */
@@ -85,9 +88,23 @@ struct gd_oob {
 	/* when the last frame from the peer arrived, heartbeats included
 	 * (CLOCK_MONOTONIC ms; only the caller's thread reads frames) */
 	int64_t heard_ms;
+	/* One deadline over every wait on this connection whatever the peer
+	 * sends, heartbeats included (gd_oob_now_ms; 0: none), and the
+	 * limit's name for the error ("--handshake-timeout", "--max-time") */
+	int64_t until_ms;
+	const char *until_what;
+	/* the largest payload taken from the peer; 0: GD_FRAME_MAX_PAYLOAD */
+	uint32_t max_payload;
+	/* a BEAT is a protocol error until this end's heartbeat thread
+	 * started (the hellos are through): set by the handshake */
+	bool beats_refused;
 };
 
 void gd_oob_init(struct gd_oob *oob, int timeout_ms);
+/* Every wait on this connection ends by @until_ms (gd_oob_now_ms; 0: no
+ * such deadline) with -ETIMEDOUT naming @what, whatever the peer sends. */
+void gd_oob_set_deadline(struct gd_oob *oob, int64_t until_ms,
+			 const char *what);
 /* Server: bind (host may be NULL for any), accept one connection. */
 int gd_oob_accept(struct gd_oob *oob, const char *bind_host, uint16_t port);
 /* Server for --loopback: bind/listen first, return the listening fd so the

@@ -118,14 +118,42 @@ static int gd_oob_write_all(struct gd_oob *oob, const uint8_t *buf, size_t len,
 	return 0;
 }
 
+/* The connection's own deadline (gd_oob_set_deadline) passed: no frame,
+ * partial or whole, heartbeat or not, keeps the wait going. */
+static int gd_oob_until_passed(struct gd_oob *oob, int expect)
+{
+	return gd_err(-ETIMEDOUT,
+		      "side channel: no %s frame from peer %s before the %s "
+		      "deadline; whatever the peer sends, this limit is not "
+		      "extended",
+		      gd_frame_type_name(expect), oob->peer_name,
+		      oob->until_what ? oob->until_what : "connection's");
+}
+
+/* The earlier of @deadline_ms and the connection's own deadline; *capped
+ * says whether the connection's was. */
+static int64_t gd_oob_cap(const struct gd_oob *oob, int64_t deadline_ms,
+			  bool *capped)
+{
+	*capped = oob->until_ms && oob->until_ms <= deadline_ms;
+	return *capped ? oob->until_ms : deadline_ms;
+}
+
 static int gd_oob_read_all(struct gd_oob *oob, uint8_t *buf, size_t len,
 			   int64_t deadline_ms, int silence_ms, int expect)
 {
+	bool capped;
 	ssize_t n;
 	int rc;
 
+	deadline_ms = gd_oob_cap(oob, deadline_ms, &capped);
 	while (len) {
+		/* a peer dribbling bytes must not outlast the deadline */
+		if (capped && !gd_oob_ms_left(deadline_ms))
+			return gd_oob_until_passed(oob, expect);
 		rc = gd_oob_wait_fd(oob->fd, POLLIN, deadline_ms);
+		if (rc == -ETIMEDOUT && capped)
+			return gd_oob_until_passed(oob, expect);
 		if (rc == -ETIMEDOUT)
 			return gd_err(
 				rc,
@@ -174,7 +202,9 @@ static int gd_oob_read_all(struct gd_oob *oob, uint8_t *buf, size_t len,
 static int gd_oob_send_within(struct gd_oob *oob, int type,
 			      const struct json_object *payload, int timeout_ms)
 {
-	int64_t deadline_ms = gd_oob_now_ms() + timeout_ms;
+	bool capped;
+	int64_t deadline_ms =
+		gd_oob_cap(oob, gd_oob_now_ms() + timeout_ms, &capped);
 	uint8_t *frame;
 	size_t len;
 	int rc;
@@ -308,6 +338,19 @@ static int gd_oob_read_frame(struct gd_oob *oob, int expect, int silence_ms,
 	rc = gd_frame_decode_header(hdr_buf, sizeof(hdr_buf), hdr);
 	if (rc)
 		return gd_oob_decode_failed(oob, rc, had_err);
+	if (hdr->type == GD_FRAME_BEAT && oob->beats_refused)
+		return gd_err(-EPROTO,
+			      "side channel: peer %s sent a heartbeat before "
+			      "the hellos were through (a gdperf peer beats "
+			      "only after them); closing the connection",
+			      oob->peer_name);
+	if (oob->max_payload && hdr->len > oob->max_payload)
+		return gd_err(-EMSGSIZE,
+			      "side channel: peer %s announced a %s frame of "
+			      "%u bytes; at most %u are taken before the test "
+			      "is accepted",
+			      oob->peer_name, gd_frame_type_name(hdr->type),
+			      hdr->len, oob->max_payload);
 	body = malloc(hdr->len ? hdr->len : 1);
 	if (!body)
 		return gd_err(-ENOMEM,
