@@ -33,6 +33,7 @@
 #include "session_pair.h"
 #include "engine/limits.h"
 #include "engine/session.h"
+#include "engine/serve.h"
 
 #define MIB (1ULL << 20)
 
@@ -355,9 +356,13 @@ static void test_accept_loop(void **state)
 	assert_has(c->along.msg,
 		   "field 'max-time': ours=86400 s theirs=3600 s");
 	assert_int_equal(c->valid.ret, 0);
-	assert_int_equal(srv->o.size_bytes, 4096);
-	assert_int_equal(srv->o.duration_s, 0);
+	/* the accepted request is a copy; the server's own stay as given */
+	assert_ptr_not_equal(srv->s.o, &srv->o);
+	assert_int_equal(srv->s.o->size_bytes, 4096);
+	assert_int_equal(srv->s.o->duration_s, 0);
+	assert_int_equal(srv->s.o->num_qps, 1);
 	assert_int_equal(srv->o.num_qps, 1);
+	assert_int_not_equal(srv->o.size_bytes, 4096);
 	gd_session_teardown(&srv->s);
 	gd_report_free(srv->s.rep);
 	fclose(f);
@@ -516,6 +521,141 @@ static void test_hostile_peers(void **state)
 	free(h);
 }
 
+/*
+ * One server, one listen socket, a sequence of clients (as --persist runs
+ * them): each request is judged alone, whatever the clients before it
+ * asked for or were refused for.
+ */
+#define SEQ_CLIENTS 7
+#define SEQ_ACCEPTED 4
+
+struct seq_got {
+	int ret;
+	uint64_t num_qps, size_bytes, first_size;
+	unsigned int num_size_list;
+	bool sizes, own_back;
+};
+
+struct seq {
+	int listen_fd;
+	uint16_t port;
+	struct side srv;
+	struct side cli[SEQ_CLIENTS];
+	struct seq_got got[SEQ_ACCEPTED];
+};
+
+static void *seq_server(void *arg)
+{
+	struct seq *q = arg;
+	struct gd_session *s = &q->srv.s;
+
+	for (int i = 0; i < SEQ_ACCEPTED; i++) {
+		gd_oob_init(&s->oob, 5000);
+		s->listen_kept = true;
+		s->listen_fd = q->listen_fd;
+		q->got[i].ret = gd_session_serve(s);
+		if (q->got[i].ret)
+			break;
+		q->got[i].num_qps = s->o->num_qps;
+		q->got[i].size_bytes = s->o->size_bytes;
+		q->got[i].num_size_list = s->o->num_size_list;
+		q->got[i].first_size = s->o->size_list[0];
+		q->got[i].sizes = s->o->sizes != NULL;
+		gd_session_teardown(s);
+		/* back to the server's own options, untouched by any client */
+		q->got[i].own_back = s->o == &q->srv.o;
+	}
+	return NULL;
+}
+
+static void test_client_sequence(void **state)
+{
+	struct seq *q = calloc(1, sizeof(*q));
+	char port[16], text[8192];
+	FILE *notices = tmpfile();
+	pthread_t th;
+	size_t n;
+
+	(void)state;
+	q->port = free_port();
+	snprintf(port, sizeof(port), "%u", q->port);
+	side_init(&q->srv, &t_write_bw, true, -1, 5000,
+		  ARGS("-p", port, "--handshake-timeout=5"));
+	assert_int_equal(gd_serve_listen(&q->srv.o, &q->listen_fd), 0);
+	/* refused for its sizes (buffers over --max-memory) */
+	side_init(&q->cli[0], &t_write_bw, false, -1, 5000,
+		  ARGS("-p", port, "--sizes=1G,4G", "127.0.0.1"));
+	/* accepted: the default sizes, nothing of the refused list */
+	side_init(&q->cli[1], &t_write_bw, false, -1, 5000,
+		  ARGS("-p", port, "127.0.0.1"));
+	/* accepted: its own sizes and QPs */
+	side_init(&q->cli[2], &t_write_bw, false, -1, 5000,
+		  ARGS("-p", port, "--sizes", "4K,8K", "-q", "4", "127.0.0.1"));
+	/* refused: another test, then too many QPs */
+	side_init(&q->cli[3], &t_read_bw, false, -1, 5000,
+		  ARGS("-p", port, "127.0.0.1"));
+	side_init(&q->cli[4], &t_write_bw, false, -1, 5000,
+		  ARGS("-p", port, "-q", "17", "127.0.0.1"));
+	/* accepted: -s, one QP, no sizes list of the client before */
+	side_init(&q->cli[5], &t_write_bw, false, -1, 5000,
+		  ARGS("-p", port, "-s", "4096", "127.0.0.1"));
+	/* accepted: the defaults again */
+	side_init(&q->cli[6], &t_write_bw, false, -1, 5000,
+		  ARGS("-p", port, "127.0.0.1"));
+	gd_report_notices_to(fileno(notices));
+	assert_int_equal(pthread_create(&th, NULL, seq_server, q), 0);
+	for (int i = 0; i < SEQ_CLIENTS; i++)
+		client_handshake(&q->cli[i], q->port);
+	pthread_join(th, NULL);
+	gd_report_notices_to(STDERR_FILENO);
+	rewind(notices);
+	n = fread(text, 1, sizeof(text) - 1, notices);
+	text[n] = '\0';
+	for (int i = 0; i < SEQ_CLIENTS; i++)
+		if ((q->cli[i].ret != 0) != (i == 0 || i == 3 || i == 4))
+			print_error("client %d: %d %s\nserver said:\n%s\n", i,
+				    q->cli[i].ret, q->cli[i].msg, text);
+	assert_int_equal(q->cli[0].ret, -EINVAL);
+	assert_has(q->cli[0].msg, "max-memory");
+	assert_int_equal(q->cli[1].ret, 0);
+	assert_int_equal(q->cli[2].ret, 0);
+	assert_int_not_equal(q->cli[3].ret, 0);
+	assert_int_equal(q->cli[4].ret, -EINVAL);
+	assert_has(q->cli[4].msg, "max-qps");
+	assert_int_equal(q->cli[5].ret, 0);
+	assert_int_equal(q->cli[6].ret, 0);
+	for (int i = 0; i < SEQ_ACCEPTED; i++) {
+		assert_int_equal(q->got[i].ret, 0);
+		assert_true(q->got[i].own_back);
+	}
+	/* the default client after a refused --sizes one */
+	assert_false(q->got[0].sizes);
+	assert_int_equal(q->got[0].num_size_list, 0);
+	assert_int_equal(q->got[0].num_qps, 1);
+	assert_true(q->got[1].sizes);
+	assert_int_equal(q->got[1].num_size_list, 2);
+	assert_int_equal(q->got[1].first_size, 4096);
+	assert_int_equal(q->got[1].num_qps, 4);
+	/* after 4K,8K -q 4: -s 4096 alone, one QP */
+	assert_false(q->got[2].sizes);
+	assert_int_equal(q->got[2].num_size_list, 0);
+	assert_int_equal(q->got[2].num_qps, 1);
+	assert_int_equal(q->got[2].size_bytes, 4096);
+	/* the defaults again: the -s of the client before is gone */
+	assert_false(q->got[3].sizes);
+	assert_int_equal(q->got[3].num_size_list, 0);
+	assert_int_equal(q->got[3].size_bytes, q->cli[6].o.size_bytes);
+	assert_int_not_equal(q->got[3].size_bytes, 4096);
+	assert_int_equal(q->srv.o.num_size_list, 0);
+	assert_null(q->srv.o.sizes);
+	close(q->listen_fd);
+	fclose(notices);
+	side_free(&q->srv);
+	for (int i = 0; i < SEQ_CLIENTS; i++)
+		gd_opts_free(&q->cli[i].o);
+	free(q);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -527,6 +667,7 @@ int main(void)
 		cmocka_unit_test(test_next_client),
 		cmocka_unit_test(test_accept_loop),
 		cmocka_unit_test(test_hostile_peers),
+		cmocka_unit_test(test_client_sequence),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

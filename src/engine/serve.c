@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -74,16 +75,46 @@ static int gd_serve_handshake(struct gd_session *s)
 	return ret;
 }
 
+void gd_serve_forget(struct gd_session *s)
+{
+	if (!s->client_o)
+		return;
+	s->o = s->own_o;
+	s->o->ops->release(s->client_o);
+	free(s->client_o);
+	s->client_o = NULL;
+}
+
+/* This client's request starts as a fresh copy of the server's own
+ * options: nothing a client before it asked for is left in it. */
+static int gd_serve_fresh(struct gd_session *s)
+{
+	struct gd_opts *c = malloc(sizeof(*c));
+	int ret;
+
+	gd_serve_forget(s);
+	if (!c)
+		return gd_err(-ENOMEM, "out of memory for a client's request");
+	ret = s->o->ops->copy(c, s->o);
+	if (ret) {
+		free(c);
+		return ret;
+	}
+	s->own_o = s->o;
+	s->client_o = c;
+	s->o = c;
+	return 0;
+}
+
 /*
  * A server waits for its client as long as it takes, like perftest; a
  * connection that fails the handshake (silent past --handshake-timeout,
  * garbage, another test or version, a request over a limit) is closed with
  * one line and the next one is awaited. The first valid client is the run.
  */
-static int gd_serve_loop(struct gd_session *s, int listen_fd,
-			 struct json_object *own)
+static int gd_serve_loop(struct gd_session *s, int listen_fd)
 {
-	const struct gd_opts *o = s->o;
+	const struct gd_opts *o = s->o; /* the server's own, as given */
 	int ret;
 
 	for (;;) {
@@ -92,7 +123,9 @@ static int gd_serve_loop(struct gd_session *s, int listen_fd,
 		if (ret)
 			return ret;
 		s->client_seen = true;
-		ret = gd_serve_handshake(s);
+		ret = gd_serve_fresh(s);
+		if (!ret)
+			ret = gd_serve_handshake(s);
 		/* --loopback: the one client is this process's other half */
 		if (o->loopback ||
 		    !gd_limits_next_client(ret, gd_stop_signal()))
@@ -110,22 +143,10 @@ static int gd_serve_loop(struct gd_session *s, int listen_fd,
 				s->test->name, s->oob.peer_name, gd_err_msg());
 		gd_oob_close(&s->oob);
 		gd_err_clear();
-		ret = o->ops->restore(s->test, s->o, own);
-		if (ret)
-			return ret;
+		gd_serve_forget(s);
 		gd_stop_during("waiting for a client on port %" PRIu64,
 			       o->tcp_port);
 	}
-}
-
-static int gd_serve_first_valid(struct gd_session *s, int listen_fd)
-{
-	const struct gd_opts *o = s->o;
-	struct json_object *own = o->ops->to_wire(s->test, o);
-	int ret = gd_serve_loop(s, listen_fd, own);
-
-	json_object_put(own);
-	return ret;
 }
 
 int gd_session_serve(struct gd_session *s)
@@ -138,7 +159,7 @@ int gd_session_serve(struct gd_session *s)
 		/* --persist: its loop said who it waits for */
 		gd_stop_during("waiting for a client on port %" PRIu64,
 			       o->tcp_port);
-		return gd_serve_first_valid(s, s->listen_fd);
+		return gd_serve_loop(s, s->listen_fd);
 	}
 	ret = gd_serve_listen(o, &listen_fd);
 	if (ret)
@@ -146,7 +167,7 @@ int gd_session_serve(struct gd_session *s)
 	gd_stop_during("waiting for a client on port %" PRIu64, o->tcp_port);
 	gd_serve_waiting_text(s->test, o, s->ready, 0, line, sizeof(line));
 	gd_report_status(s->rep, "%s", line);
-	ret = gd_serve_first_valid(s, listen_fd);
+	ret = gd_serve_loop(s, listen_fd);
 	close(listen_fd);
 	return ret;
 }

@@ -120,6 +120,10 @@ struct gd_session {
 	 * 1, memory: host, cuda:0"; "" when it did not */
 	char ready[256];
 	struct gd_time_account acct; /* where the run's wall time went */
+	/* server: this client's request, a fresh copy of the server's own
+	 * options (@own_o, never changed) that s->o points to once the
+	 * client is accepted; freed by gd_session_teardown */
+	struct gd_opts *client_o, *own_o;
 	/* server: what its own options ask for, which its limits allow */
 	struct gd_request server_own;
 	bool server_own_set;
