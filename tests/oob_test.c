@@ -328,6 +328,50 @@ static void test_pair_reject_frame(void **state)
 			    "ours=65536 theirs=4096: use the same --size");
 }
 
+/* The peer's strings reach no log raw: control bytes, the backslash and
+ * bytes past ASCII as \\xNN, cut to the buffer with "...". */
+static void test_escape(void **state)
+{
+	char out[GD_OOB_ESC_MAX], small[12];
+
+	(void)state;
+	assert_string_equal(gd_oob_escape("1.0 ok", out, sizeof(out)),
+			    "1.0 ok");
+	assert_string_equal(gd_oob_escape("x\r\nERROR: \x1b[2J\\\xc3\xa9", out,
+					  sizeof(out)),
+			    "x\\x0d\\x0aERROR: \\x1b[2J\\x5c\\xc3\\xa9");
+	assert_string_equal(gd_oob_escape(NULL, out, sizeof(out)), "?");
+	assert_string_equal(gd_oob_escape("0123456789ab", small, sizeof(small)),
+			    "01234567...");
+	assert_string_equal(gd_oob_escape("0123456789a", small, sizeof(small)),
+			    "0123456789a");
+	assert_string_equal(gd_oob_escape("\n\n\n", small, sizeof(small)),
+			    "\\x0a\\x0a...");
+	assert_string_equal(gd_oob_escape("abc", small, 3), "");
+}
+
+/* A REJECT whose fields carry a forged line: one line comes out. */
+static void test_pair_reject_escaped(void **state)
+{
+	struct pair *p = *state;
+	struct json_object *rej = json_object_new_object(), *out;
+
+	json_object_object_add(rej, "field", json_object_new_string("s\nize"));
+	json_object_object_add(rej, "local", json_object_new_string("1"));
+	json_object_object_add(rej, "peer", json_object_new_string("2"));
+	json_object_object_add(
+		rej, "message",
+		json_object_new_string("no\r\ngd_write_bw: all fine\x1b[0m"));
+	assert_int_equal(gd_oob_send(&p->b, GD_FRAME_REJECT, rej), 0);
+	json_object_put(rej);
+	assert_int_equal(gd_oob_recv(&p->a, GD_FRAME_ACCEPT, &out), -EINVAL);
+	assert_string_equal(
+		gd_err_msg(),
+		"peer peer-b:1 rejected the test: field 's\\x0aize': "
+		"ours=2 theirs=1: no\\x0d\\x0agd_write_bw: all "
+		"fine\\x1b[0m");
+}
+
 static void test_pair_wrong_type(void **state)
 {
 	struct pair *p = *state;
@@ -958,6 +1002,9 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_pair_exchange, pair_setup,
 						pair_teardown),
 		cmocka_unit_test_setup_teardown(test_pair_error_frame,
+						pair_setup, pair_teardown),
+		cmocka_unit_test(test_escape),
+		cmocka_unit_test_setup_teardown(test_pair_reject_escaped,
 						pair_setup, pair_teardown),
 		cmocka_unit_test_setup_teardown(test_pair_reject_frame,
 						pair_setup, pair_teardown),

@@ -23,18 +23,23 @@ int gd_session_take_hello(struct gd_session *s, struct json_object *peer)
 {
 	const char *tool = gd_json_str(peer, "tool");
 	const char *ver = gd_json_str(peer, "version");
+	char esc[80]; /* the peer's strings as printed: escaped, cut */
 
 	if (!tool || strcmp(tool, s->test->name))
 		return gd_err(
 			-EINVAL,
-			"the peer %s runs %.64s, this side runs %s; start the same test on both ends",
-			s->oob.peer_name, tool ? tool : "an unnamed tool",
+			"the peer %s runs %s, this side runs %s; start the same test on both ends",
+			s->oob.peer_name,
+			tool ? gd_oob_escape(tool, esc, sizeof(esc))
+			     : "an unnamed tool",
 			s->test->name);
 	if (!ver || strcmp(ver, PACKAGE_VERSION))
 		gd_report_notice(
-			"%s: note: peer %s runs gdperf %.64s, this side %s",
+			"%s: note: peer %s runs gdperf %s, this side %s",
 			s->test->name, s->oob.peer_name,
-			ver ? ver : "(version not given)", PACKAGE_VERSION);
+			ver ? gd_oob_escape(ver, esc, sizeof(esc))
+			    : "(version not given)",
+			PACKAGE_VERSION);
 	return 0;
 }
 

@@ -18,6 +18,7 @@
 #include <sodium.h>
 
 #include "transport/auth.h"
+#include "transport/oob.h"
 #include "util/error.h"
 #include "util/json_get.h"
 
@@ -184,11 +185,16 @@ int gd_auth_take_hello(struct gd_auth *a, bool is_server, const char *peer,
 				     ? json_object_get_string(v)
 				     : NULL;
 
+	char esc[48];
+
 	if (offered && (!scheme || strcmp(scheme, GD_AUTH_SCHEME)))
 		return gd_err(
 			-EPROTO,
-			"the peer %s authenticates with '%.32s', this side only with %s; install the same gdperf version on both ends",
-			peer, scheme ? scheme : "a non-string", GD_AUTH_SCHEME);
+			"the peer %s authenticates with '%s', this side only with %s; install the same gdperf version on both ends",
+			peer,
+			scheme ? gd_oob_escape(scheme, esc, sizeof(esc))
+			       : "a non-string",
+			GD_AUTH_SCHEME);
 	if (offered != a->on)
 		return gd_auth_one_sided(a, is_server, peer);
 	if (!a->on)

@@ -68,6 +68,16 @@ int gd_frame_decode_header(const uint8_t *buf, size_t len,
 int gd_frame_decode_payload(const uint8_t *buf, size_t len,
 			    struct json_object **payload);
 
+/*
+ * A string the peer sent, safe to print or log: every byte outside
+ * printable ASCII, and the backslash, as \xNN (so no CR, LF or ESC of the
+ * peer's reaches a terminal or a log line), cut to fit @len with "...".
+ * NULL prints as "?". Returns @out.
+ */
+const char *gd_oob_escape(const char *in, char *out, size_t len);
+/* The longest a peer's string is printed, escaped, with its NUL. */
+#define GD_OOB_ESC_MAX 256
+
 struct gd_oob_beat;
 
 struct gd_oob {

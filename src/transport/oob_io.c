@@ -250,12 +250,12 @@ static int gd_oob_decode_failed(struct gd_oob *oob, int rc, bool had_err)
 		oob->peer_name, why);
 }
 
-/* A field of the peer's REJECT/ERROR frame, "?" when it sent none. */
-static const char *gd_peer_field(struct json_object *obj, const char *key)
+/* A field of the peer's REJECT/ERROR frame, escaped into @buf (of
+ * GD_OOB_ESC_MAX); "?" when it sent none. */
+static const char *gd_peer_field(struct json_object *obj, const char *key,
+				 char *buf)
 {
-	const char *v = gd_json_str(obj, key);
-
-	return v ? v : "?";
+	return gd_oob_escape(gd_json_str(obj, key), buf, GD_OOB_ESC_MAX);
 }
 
 /* An ERROR frame that says the peer was interrupted: keep its signal and
@@ -271,16 +271,17 @@ static bool gd_oob_peer_interrupted(struct gd_oob *oob, struct json_object *obj)
 		return false;
 	sig = gd_json_str(in, "signal");
 	during = gd_json_str(in, "during");
-	snprintf(oob->peer_stop_signal, sizeof(oob->peer_stop_signal), "%s",
-		 sig && *sig ? sig : "a signal");
-	snprintf(oob->peer_stop_during, sizeof(oob->peer_stop_during), "%s",
-		 during && *during ? during : "its run");
+	gd_oob_escape(sig && *sig ? sig : "a signal", oob->peer_stop_signal,
+		      sizeof(oob->peer_stop_signal));
+	gd_oob_escape(during && *during ? during : "its run",
+		      oob->peer_stop_during, sizeof(oob->peer_stop_during));
 	return true;
 }
 
 static int gd_oob_peer_failed(struct gd_oob *oob, int type,
 			      struct json_object *obj, int expect)
 {
+	char f[4][GD_OOB_ESC_MAX];
 	struct json_object *code;
 	int rc;
 
@@ -290,10 +291,10 @@ static int gd_oob_peer_failed(struct gd_oob *oob, int type,
 		rc = gd_err(-EINVAL,
 			    "peer %s rejected the test: field '%s': ours=%s "
 			    "theirs=%s: %s",
-			    oob->peer_name, gd_peer_field(obj, "field"),
-			    gd_peer_field(obj, "peer"),
-			    gd_peer_field(obj, "local"),
-			    gd_peer_field(obj, "message"));
+			    oob->peer_name, gd_peer_field(obj, "field", f[0]),
+			    gd_peer_field(obj, "peer", f[1]),
+			    gd_peer_field(obj, "local", f[2]),
+			    gd_peer_field(obj, "message", f[3]));
 	} else if (type == GD_FRAME_ERROR &&
 		   gd_oob_peer_interrupted(oob, obj)) {
 		rc = gd_err(
@@ -308,7 +309,7 @@ static int gd_oob_peer_failed(struct gd_oob *oob, int type,
 			    json_object_object_get_ex(obj, "code", &code)
 				    ? json_object_get_int(code)
 				    : 0,
-			    gd_peer_field(obj, "message"));
+			    gd_peer_field(obj, "message", f[0]));
 	} else {
 		rc = gd_err(
 			-EPROTO,
