@@ -107,6 +107,18 @@ static void test_key_file_checks(void **state)
 	gd_err_clear();
 	assert_int_equal(gd_auth_load(&a, "/nonexistent/gd.key"), -ENOENT);
 	assert_has(gd_err_msg(), "/nonexistent/gd.key");
+	/* the owner: this user or root, never another (root included) */
+	assert_true(gd_auth_owner_ok(1000, 1000));
+	assert_true(gd_auth_owner_ok(0, 1000));
+	assert_true(gd_auth_owner_ok(0, 0));
+	assert_false(gd_auth_owner_ok(1001, 1000));
+	assert_false(gd_auth_owner_ok(1000, 0));
+	/* as root (a container): a file of another user is refused */
+	if (geteuid() == 0 && !chown(short_key, 1, 1)) {
+		gd_err_clear();
+		assert_int_equal(gd_auth_load(&a, short_key), -EPERM);
+		assert_has(gd_err_msg(), "belongs to uid 1");
+	}
 
 	/* one trailing newline, LF or CRLF, is not part of the key */
 	assert_int_equal(gd_auth_load(&a, key_a), 0);

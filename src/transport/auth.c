@@ -38,6 +38,12 @@ static int gd_auth_key_mode(const char *path, int fd)
 			-EINVAL,
 			"--auth-key %s: not a regular file; give the file that holds the shared key",
 			path);
+	if (!gd_auth_owner_ok(st.st_uid, geteuid()))
+		return gd_err(
+			-EPERM,
+			"--auth-key %s: the key file belongs to uid %u, not to this user (uid %u) or root; a shared key must be its owner's alone: chown $(id -un) %s",
+			path, (unsigned int)st.st_uid, (unsigned int)geteuid(),
+			path);
 	if (st.st_mode & (S_IRWXG | S_IRWXO))
 		return gd_err(
 			-EPERM,

@@ -33,13 +33,20 @@ struct gd_auth {
 };
 
 /*
- * Read the key in @path: a regular file no group or other may read or
- * write (refused otherwise, naming the file and chmod 600), of
+ * Read the key in @path: a regular file of this user or root that no
+ * group or other may read or write (refused otherwise, naming the file
+ * and chown or chmod 600), of
  * GD_AUTH_KEY_MIN_BYTES..GD_AUTH_KEY_MAX_BYTES bytes after one trailing
  * newline is dropped (so "echo" and an editor make the same key). 0 or
  * -errno with the message recorded.
  */
 int gd_auth_load(struct gd_auth *a, const char *path);
+/* Whose key file may be read (OpenSSH's rule): one of the user running,
+ * @euid, or of root; any other owner is refused, whatever the mode. */
+static inline bool gd_auth_owner_ok(unsigned int owner, unsigned int euid)
+{
+	return owner == euid || owner == 0;
+}
 /* Wipe the key. */
 void gd_auth_clear(struct gd_auth *a);
 /* A fresh nonce for a new connection. */
