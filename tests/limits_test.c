@@ -175,6 +175,55 @@ static void test_refusals(void **state)
 	assert_string_equal(field, "max-time");
 }
 
+/* Latency samples count against --max-memory on a server that measures
+ * (the reversed phases): 50 M of them are 381 MiB, over 256M; one that
+ * does not measure keeps none, and its buffers fit. */
+static void test_lat_samples_memory(void **state)
+{
+	static const char *const n[] = { "-n", "49999900", "--reverse", "x" };
+	struct side cli, srv;
+	int fds[2];
+
+	(void)state;
+	for (int reverse = 1; reverse >= 0; reverse--) {
+		const char *args[5] = { n[0], n[1], n[2], n[3], NULL };
+
+		if (!reverse) {
+			args[2] = "x";
+			args[3] = NULL;
+		}
+		make_pair(fds);
+		side_init(&cli, &t_write_lat, false, fds[0], 5000, args);
+		side_init(&srv, &t_write_lat, true, fds[1], 5000,
+			  ARGS("--max-memory=256M"));
+		run_pair(&cli, &srv);
+		if (reverse) {
+			assert_int_equal(srv.ret, -E2BIG);
+			assert_has(srv.msg, "MiB of them latency samples");
+			assert_has(srv.msg, "(--max-memory)");
+		} else {
+			assert_int_equal(srv.ret, 0);
+		}
+		side_free(&cli);
+		side_free(&srv);
+	}
+	/* the samples live where they are taken: the client, and the
+	 * server only when it initiates the reversed phases */
+	for (int i = 0; i < 3; i++) {
+		side_init(&srv, &t_write_lat, i < 2, -1, 5000,
+			  i == 0   ? ARGS("-n", "100")
+			  : i == 1 ? ARGS("-n", "100", "--reverse")
+				   : ARGS("-n", "100", "server1"));
+		assert_int_equal(gd_sweep_plan(&srv.s), 0);
+		assert_true(srv.s.samples_cap >= 100);
+		if (i == 0)
+			assert_null(srv.s.samples_ns);
+		else
+			assert_non_null(srv.s.samples_ns);
+		side_free(&srv);
+	}
+}
+
 static void test_limits_raised_and_memories(void **state)
 {
 	struct gd_limits l = {
@@ -663,6 +712,7 @@ int main(void)
 		cmocka_unit_test(test_estimate),
 		cmocka_unit_test(test_defaults_fit),
 		cmocka_unit_test(test_refusals),
+		cmocka_unit_test(test_lat_samples_memory),
 		cmocka_unit_test(test_limits_raised_and_memories),
 		cmocka_unit_test(test_next_client),
 		cmocka_unit_test(test_accept_loop),

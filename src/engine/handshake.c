@@ -98,6 +98,14 @@ static int gd_check_limits(struct gd_session *s, char *field, size_t field_len,
 
 	if (ret)
 		return ret;
+	/* a latency server keeps samples only where it measures: the
+	 * reversed phases (engine/sweep.c) */
+	if (s->test->measure == GD_MEASURE_LAT &&
+	    (s->o->reverse || s->o->reversed || s->o->bidir)) {
+		r.samples_bytes =
+			gd_limits_lat_samples(s->o) * sizeof(uint64_t);
+		r.mem_bytes += r.samples_bytes;
+	}
 	gd_limits_from_opts(s->o, &l);
 	gd_limits_raise(&l, &s->server_own);
 	ret = gd_limits_check(&l, &r, field, field_len, msg, sizeof(msg));

@@ -21,10 +21,9 @@
 #include "util/stats.h"
 #include "util/stop.h"
 #include "report/progress.h"
+#include "engine/limits.h"
 #include "engine/session.h"
 #include "engine/sweep.h"
-
-#define GD_LAT_MAX_SAMPLES (50ULL * 1000 * 1000)
 
 /* A peer that was interrupted may show first as a failed transfer (its
  * QPs are gone) or a closed channel: its word may be waiting, unread. So
@@ -142,6 +141,17 @@ static int gd_plan_inline(struct gd_session *s)
 	return 0;
 }
 
+/* Does this end initiate, and so measure, any phase? Latency samples
+ * live only on an end that does. */
+static bool gd_measures_any(const struct gd_session *s)
+{
+	for (unsigned int i = 0; i < s->num_phases; i++)
+		if (s->phases[i].dir == GD_DIR_BIDIR ||
+		    (s->phases[i].dir == GD_DIR_FORWARD) != s->is_server)
+			return true;
+	return false;
+}
+
 int gd_sweep_plan(struct gd_session *s)
 {
 	const struct gd_opts *o = s->o;
@@ -163,13 +173,16 @@ int gd_sweep_plan(struct gd_session *s)
 	ret = gd_plan_inline(s);
 	if (ret || s->test->measure != GD_MEASURE_LAT)
 		return ret;
-	s->samples_cap =
-		o->duration_s ? GD_LAT_MAX_SAMPLES : o->iters + o->warmup_iters;
+	/* the -D loop's bound on both ends; the samples where they are
+	 * taken */
+	s->samples_cap = gd_limits_lat_samples(o);
 	if (s->samples_cap > GD_LAT_MAX_SAMPLES)
 		return gd_err(-E2BIG,
 			      "-n %" PRIu64
 			      " is too many latency samples (at most %llu)",
 			      o->iters, GD_LAT_MAX_SAMPLES);
+	if (!gd_measures_any(s))
+		return 0;
 	s->samples_ns = calloc(s->samples_cap, sizeof(uint64_t));
 	if (!s->samples_ns)
 		return gd_err(-ENOMEM, "cannot allocate %zu latency samples",
