@@ -705,6 +705,84 @@ static void test_client_sequence(void **state)
 	free(q);
 }
 
+/*
+ * --max-time over the whole connection: after the handshake, a client
+ * whose heartbeats keep coming (its thread beats while it waits) but
+ * which never sends what the server waits for is stopped at the limit
+ * counted from accept, with the limit's name, on both ends.
+ */
+struct beating {
+	uint16_t port;
+	struct side cli;
+};
+
+static void *beating_client(void *arg)
+{
+	struct beating *b = arg;
+
+	gd_err_clear();
+	b->cli.ret = gd_oob_connect(&b->cli.s.oob, "127.0.0.1", b->port);
+	if (!b->cli.ret)
+		b->cli.ret = gd_session_handshake(&b->cli.s);
+	/* beats (its thread) while it waits for a frame never sent */
+	if (!b->cli.ret)
+		b->cli.ret = gd_oob_recv(&b->cli.s.oob, GD_FRAME_QP_INFO, NULL);
+	snprintf(b->cli.msg, sizeof(b->cli.msg), "%s", gd_err_msg());
+	gd_session_teardown(&b->cli.s);
+	return NULL;
+}
+
+static void test_max_time_connection(void **state)
+{
+	struct side *srv = calloc(1, sizeof(*srv));
+	struct beating *b = calloc(1, sizeof(*b));
+	char port[16], msg[GD_ERR_MSG_MAX];
+	FILE *notices = tmpfile();
+	pthread_t th;
+	int listen_fd, ret;
+
+	(void)state;
+	b->port = free_port();
+	snprintf(port, sizeof(port), "%u", b->port);
+	side_init(srv, &t_write_bw, true, -1, 5000,
+		  ARGS("-p", port, "--max-time=3", "--timeout=2000"));
+	/* the client beats every 750 ms (a quarter of its --timeout): each
+	 * beat restarts the server's 2 s silence limit, none the deadline */
+	side_init(&b->cli, &t_write_bw, false, -1, 3000,
+		  ARGS("-p", port, "-s", "4096", "-n", "5", "--timeout=3000",
+		       "127.0.0.1"));
+	assert_int_equal(gd_serve_listen(&srv->o, &listen_fd), 0);
+	srv->s.listen_kept = true;
+	srv->s.listen_fd = listen_fd;
+	gd_oob_init(&srv->s.oob, 5000);
+	gd_report_notices_to(fileno(notices));
+	assert_int_equal(pthread_create(&th, NULL, beating_client, b), 0);
+	gd_err_clear();
+	assert_int_equal(gd_session_serve(&srv->s), 0);
+	assert_int_equal(srv->s.limit_time_s, 3);
+	/* the wait for the client's QP numbers, as setup waits for them */
+	ret = gd_oob_recv(&srv->s.oob, GD_FRAME_QP_INFO, NULL);
+	snprintf(msg, sizeof(msg), "%s", gd_err_msg());
+	/* what setup does with its failure: the peer is told */
+	gd_oob_send_error(&srv->s.oob, ret, msg);
+	pthread_join(th, NULL);
+	gd_report_notices_to(STDERR_FILENO);
+	assert_int_equal(ret, -ETIME);
+	/* heartbeats came after the handshake, and did not extend it */
+	assert_true(srv->s.oob.heard_ms > srv->s.accept_ms + 700);
+	assert_has(msg, "no QP_INFO frame from peer");
+	assert_has(msg, "this server's limit of 3 s (--max-time)");
+	/* the client heard why */
+	assert_int_equal(b->cli.ret, -ECONNABORTED);
+	assert_has(b->cli.msg, "(--max-time)");
+	close(listen_fd);
+	fclose(notices);
+	side_free(srv);
+	gd_opts_free(&b->cli.o);
+	free(srv);
+	free(b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -718,6 +796,7 @@ int main(void)
 		cmocka_unit_test(test_accept_loop),
 		cmocka_unit_test(test_hostile_peers),
 		cmocka_unit_test(test_client_sequence),
+		cmocka_unit_test(test_max_time_connection),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

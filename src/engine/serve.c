@@ -63,15 +63,29 @@ static int gd_serve_handshake(struct gd_session *s)
 	const struct gd_opts *o = s->o;
 	int ret;
 
+	s->accept_ms = gd_oob_now_ms();
 	s->oob.timeout_ms = (int)(o->handshake_timeout_s * 1000);
-	gd_oob_set_deadline(&s->oob, gd_oob_now_ms() + s->oob.timeout_ms,
-			    "--handshake-timeout");
+	snprintf(s->limit_text, sizeof(s->limit_text),
+		 "this server's limit of %" PRIu64 " s (--handshake-timeout)",
+		 o->handshake_timeout_s);
+	gd_oob_set_deadline(&s->oob, s->accept_ms + s->oob.timeout_ms,
+			    s->limit_text, -ETIMEDOUT);
 	s->oob.max_payload = GD_FRAME_HANDSHAKE_MAX;
 	gd_stop_during("setting up the test with peer %s", s->oob.peer_name);
 	ret = gd_session_handshake(s);
 	s->oob.timeout_ms = (int)o->oob_timeout_ms;
-	gd_oob_set_deadline(&s->oob, 0, NULL);
 	s->oob.max_payload = 0;
+	gd_oob_set_deadline(&s->oob, 0, NULL, 0);
+	/* --max-time from accept: setup, every wait for the peer and every
+	 * step; heartbeats keep a peer alive but never extend it */
+	if (!ret && s->limit_time_s) {
+		snprintf(s->limit_text, sizeof(s->limit_text),
+			 "this server's limit of %" PRIu64 " s (--max-time)",
+			 s->limit_time_s);
+		gd_oob_set_deadline(
+			&s->oob, s->accept_ms + (int64_t)s->limit_time_s * 1000,
+			s->limit_text, -ETIME);
+	}
 	return ret;
 }
 

@@ -128,6 +128,11 @@ struct gd_session {
 	struct gd_request server_own;
 	bool server_own_set;
 	uint64_t limit_time_s; /* server: --max-time as it applies, 0: none */
+	/* server: when the connection was accepted (gd_oob_now_ms), and the
+	 * side channel's deadline's words: "this server's limit of 3 s
+	 * (--max-time)" */
+	int64_t accept_ms;
+	char limit_text[96];
 	/* server: when --max-time ends the run (gd_now_ns), 0: never */
 	uint64_t limit_deadline_ns;
 	int access;    /* QP access flags */

@@ -331,14 +331,21 @@ static void gd_walk_progress(struct gd_session *s, const struct gd_walk *w,
 		gd_report_progress(s->rep, &pr);
 }
 
+static int64_t gd_max_i64(int64_t a, int64_t b)
+{
+	return a > b ? a : b;
+}
+
 /* --max-time: a server ends a run that outlasts its limit before the next
  * step (the estimate let it start), and tells the client why. */
 static bool gd_walk_over_time(struct gd_session *s, struct gd_walk *w)
 {
-	double ran_s = (double)(gd_now_ns() - w->t0_ns) / 1e9;
+	double ran_s = s->accept_ms
+			       ? (double)(gd_oob_now_ms() - s->accept_ms) / 1e3
+			       : (double)(gd_now_ns() - w->t0_ns) / 1e9;
 
-	if (!s->is_server || !s->limit_time_s ||
-	    ran_s <= (double)s->limit_time_s)
+	if (!s->is_server || !s->limit_deadline_ns ||
+	    gd_now_ns() < s->limit_deadline_ns)
 		return false;
 	gd_err(-ETIME,
 	       "the run has gone on %.0f s, past this server's limit of %" PRIu64
@@ -571,7 +578,15 @@ int gd_sweep_run(struct gd_session *s)
 		return gd_err(-ENOMEM, "cannot allocate the step table");
 	w.total = total;
 	w.t0_ns = gd_now_ns();
-	if (s->is_server && s->limit_time_s)
+	/* the connection's --max-time deadline (from accept), in this
+	 * clock; a session without one (tests) from the sweep's start */
+	if (s->is_server && s->limit_time_s && s->oob.until_ms)
+		s->limit_deadline_ns =
+			w.t0_ns +
+			(uint64_t)gd_max_i64(s->oob.until_ms - gd_oob_now_ms(),
+					     0) *
+				1000000ULL;
+	else if (s->is_server && s->limit_time_s)
 		s->limit_deadline_ns =
 			w.t0_ns + s->limit_time_s * 1000000000ULL;
 	if (precise && s->is_server)

@@ -103,6 +103,7 @@ struct gd_oob {
 	 * limit's name for the error ("--handshake-timeout", "--max-time") */
 	int64_t until_ms;
 	const char *until_what;
+	int until_code; /* what the deadline returns: -ETIMEDOUT, -ETIME */
 	/* the largest payload taken from the peer; 0: GD_FRAME_MAX_PAYLOAD */
 	uint32_t max_payload;
 	/* a BEAT is a protocol error until this end's heartbeat thread
@@ -112,9 +113,11 @@ struct gd_oob {
 
 void gd_oob_init(struct gd_oob *oob, int timeout_ms);
 /* Every wait on this connection ends by @until_ms (gd_oob_now_ms; 0: no
- * such deadline) with -ETIMEDOUT naming @what, whatever the peer sends. */
-void gd_oob_set_deadline(struct gd_oob *oob, int64_t until_ms,
-			 const char *what);
+ * such deadline) with @code (-ETIMEDOUT when 0) and a message naming @what
+ * ("this server's limit of 5 s (--handshake-timeout)"), whatever the peer
+ * sends. @what must outlive the deadline. */
+void gd_oob_set_deadline(struct gd_oob *oob, int64_t until_ms, const char *what,
+			 int code);
 /* Server: bind (host may be NULL for any), accept one connection. */
 int gd_oob_accept(struct gd_oob *oob, const char *bind_host, uint16_t port);
 /* Server for --loopback: bind/listen first, return the listening fd so the

@@ -122,12 +122,12 @@ static int gd_oob_write_all(struct gd_oob *oob, const uint8_t *buf, size_t len,
  * partial or whole, heartbeat or not, keeps the wait going. */
 static int gd_oob_until_passed(struct gd_oob *oob, int expect)
 {
-	return gd_err(-ETIMEDOUT,
-		      "side channel: no %s frame from peer %s before the %s "
-		      "deadline; whatever the peer sends, this limit is not "
-		      "extended",
+	return gd_err(oob->until_code ? oob->until_code : -ETIMEDOUT,
+		      "side channel: no %s frame from peer %s within %s, "
+		      "which nothing the peer sends extends",
 		      gd_frame_type_name(expect), oob->peer_name,
-		      oob->until_what ? oob->until_what : "connection's");
+		      oob->until_what ? oob->until_what
+				      : "this connection's deadline");
 }
 
 /* The earlier of @deadline_ms and the connection's own deadline; *capped
