@@ -372,6 +372,113 @@ static void test_pair_reject_escaped(void **state)
 		"fine\\x1b[0m");
 }
 
+/* One whole frame as it travelled, read raw from @fd into @buf; its
+ * length. */
+static size_t raw_frame(int fd, uint8_t *buf, size_t cap)
+{
+	struct gd_frame_hdr hdr;
+	size_t got = 0, want = GD_FRAME_HDR_LEN;
+
+	while (got < want) {
+		ssize_t n = read(fd, buf + got, want - got);
+
+		assert_true(n > 0);
+		got += (size_t)n;
+		if (want == GD_FRAME_HDR_LEN && got == want) {
+			assert_int_equal(gd_frame_decode_header(buf, got, &hdr),
+					 0);
+			want += hdr.len;
+			assert_true(want <= cap);
+		}
+	}
+	return got;
+}
+
+/* Once both ends MAC their frames: the frames go through; one replayed,
+ * reordered or changed on the way is refused with one line. */
+static void test_pair_mac(void **state)
+{
+	struct pair *p = *state;
+	static const uint8_t key[32] = { 1, 2, 3 };
+	uint8_t f0[256], f1[256];
+	size_t n0, n1;
+	struct json_object *in = json_object_new_object(), *out = NULL;
+
+	gd_oob_mac_start(&p->a, key);
+	gd_oob_mac_start(&p->b, key);
+	/* through: the MAC is checked and taken off */
+	json_object_object_add(in, "phase", json_object_new_string("HH"));
+	assert_int_equal(gd_oob_send(&p->a, GD_FRAME_SYNC, in), 0);
+	assert_int_equal(gd_oob_recv(&p->b, GD_FRAME_SYNC, &out), 0);
+	assert_string_equal(json_object_to_json_string(out),
+			    json_object_to_json_string(in));
+	json_object_put(out);
+	/* frames 1 and 2 taken off the wire, then sent 2, 1: reordered */
+	assert_int_equal(gd_oob_send(&p->a, GD_FRAME_SYNC, in), 0);
+	assert_int_equal(gd_oob_send(&p->a, GD_FRAME_SYNC, NULL), 0);
+	n0 = raw_frame(p->b.fd, f0, sizeof(f0));
+	n1 = raw_frame(p->b.fd, f1, sizeof(f1));
+	assert_int_equal(n0, GD_FRAME_HDR_LEN + 14 + GD_FRAME_MAC_BYTES);
+	assert_int_equal(write(p->a.fd, f1, n1), (ssize_t)n1);
+	gd_err_clear();
+	assert_int_equal(gd_oob_recv(&p->b, GD_FRAME_SYNC, &out), -EBADMSG);
+	assert_non_null(strstr(gd_err_msg(), "frame 1 from peer peer-a:2 "
+					     "failed its --auth-key MAC"));
+	json_object_put(in);
+}
+
+static void test_pair_mac_replay(void **state)
+{
+	struct pair *p = *state;
+	static const uint8_t key[32] = { 9 };
+	uint8_t f[256];
+	size_t n;
+
+	gd_oob_mac_start(&p->a, key);
+	gd_oob_mac_start(&p->b, key);
+	assert_int_equal(gd_oob_send(&p->a, GD_FRAME_SYNC, NULL), 0);
+	n = raw_frame(p->b.fd, f, sizeof(f));
+	/* the frame, then the same again: the second is a replay */
+	assert_int_equal(write(p->a.fd, f, n), (ssize_t)n);
+	assert_int_equal(write(p->a.fd, f, n), (ssize_t)n);
+	assert_int_equal(gd_oob_recv(&p->b, GD_FRAME_SYNC, NULL), 0);
+	gd_err_clear();
+	assert_int_equal(gd_oob_recv(&p->b, GD_FRAME_SYNC, NULL), -EBADMSG);
+	assert_non_null(strstr(gd_err_msg(), "frame 1 from peer"));
+}
+
+/* A frame changed on the way: one bit of its MAC flipped. */
+static void test_pair_mac_changed(void **state)
+{
+	struct pair *p = *state;
+	static const uint8_t key[32] = { 7 };
+	uint8_t f[256];
+	size_t n;
+
+	gd_oob_mac_start(&p->a, key);
+	gd_oob_mac_start(&p->b, key);
+	assert_int_equal(gd_oob_send(&p->a, GD_FRAME_SYNC, NULL), 0);
+	n = raw_frame(p->b.fd, f, sizeof(f));
+	f[n - 1] ^= 1;
+	assert_int_equal(write(p->a.fd, f, n), (ssize_t)n);
+	gd_err_clear();
+	assert_int_equal(gd_oob_recv(&p->b, GD_FRAME_SYNC, NULL), -EBADMSG);
+	assert_non_null(strstr(gd_err_msg(), "frame 0 from peer"));
+}
+
+/* A frame whose MAC does not match, built by a key of its own. */
+static void test_pair_mac_other_key(void **state)
+{
+	struct pair *p = *state;
+	static const uint8_t ka[32] = { 1 }, kb[32] = { 2 };
+
+	gd_oob_mac_start(&p->a, ka);
+	gd_oob_mac_start(&p->b, kb);
+	assert_int_equal(gd_oob_send(&p->a, GD_FRAME_SYNC, NULL), 0);
+	gd_err_clear();
+	assert_int_equal(gd_oob_recv(&p->b, GD_FRAME_SYNC, NULL), -EBADMSG);
+}
+
 static void test_pair_wrong_type(void **state)
 {
 	struct pair *p = *state;
@@ -1004,6 +1111,14 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_pair_error_frame,
 						pair_setup, pair_teardown),
 		cmocka_unit_test(test_escape),
+		cmocka_unit_test_setup_teardown(test_pair_mac, pair_setup,
+						pair_teardown),
+		cmocka_unit_test_setup_teardown(test_pair_mac_replay,
+						pair_setup, pair_teardown),
+		cmocka_unit_test_setup_teardown(test_pair_mac_other_key,
+						pair_setup, pair_teardown),
+		cmocka_unit_test_setup_teardown(test_pair_mac_changed,
+						pair_setup, pair_teardown),
 		cmocka_unit_test_setup_teardown(test_pair_reject_escaped,
 						pair_setup, pair_teardown),
 		cmocka_unit_test_setup_teardown(test_pair_reject_frame,

@@ -278,3 +278,23 @@ int gd_auth_take_proof(const struct gd_auth *a, bool is_server,
 		"the server %s did not prove it has this client's key (--auth-key %s): its key file differs; check that both ends name a copy of the same file",
 		peer, a->path);
 }
+
+void gd_auth_session_key(const struct gd_auth *a, bool is_server,
+			 const char *transcript,
+			 uint8_t key[GD_AUTH_SESSION_KEY_BYTES])
+{
+	static const char label[] = "gdperf side channel session key v1";
+	crypto_auth_hmacsha256_state st;
+
+	crypto_auth_hmacsha256_init(&st, a->key, a->key_len);
+	crypto_auth_hmacsha256_update(&st, (const uint8_t *)label,
+				      sizeof(label));
+	crypto_auth_hmacsha256_update(&st, is_server ? a->peer_nonce : a->nonce,
+				      GD_AUTH_NONCE_BYTES);
+	crypto_auth_hmacsha256_update(&st, is_server ? a->nonce : a->peer_nonce,
+				      GD_AUTH_NONCE_BYTES);
+	crypto_auth_hmacsha256_update(&st, (const uint8_t *)transcript,
+				      strlen(transcript) + 1);
+	crypto_auth_hmacsha256_final(&st, key);
+	sodium_memzero(&st, sizeof(st));
+}

@@ -14,7 +14,9 @@
 
 struct json_object;
 
-#define GD_AUTH_SCHEME "hmac-sha256"
+/* the proofs, then every frame under a session key (-frames: an older
+ * gdperf, proofs only, refuses it by name) */
+#define GD_AUTH_SCHEME "hmac-sha256-frames"
 #define GD_AUTH_NONCE_BYTES 32
 #define GD_AUTH_MAC_BYTES 32
 /* A key shorter than this is a password, not a key; longer is a mistake
@@ -63,6 +65,14 @@ int gd_auth_take_hello(struct gd_auth *a, bool is_server, const char *peer,
 		       struct json_object *hello);
 /* This end's proof, the AUTH frame's payload ({"mac": hex}). */
 struct json_object *gd_auth_proof(const struct gd_auth *a, bool is_server);
+/* The session key of this connection, once both proofs passed: an
+ * HMAC-SHA-256 under the key over a label, the client's nonce, the
+ * server's and @transcript (both HELLOs' fields, client first), for
+ * gd_oob_mac_start. */
+#define GD_AUTH_SESSION_KEY_BYTES 32
+void gd_auth_session_key(const struct gd_auth *a, bool is_server,
+			 const char *transcript,
+			 uint8_t key[GD_AUTH_SESSION_KEY_BYTES]);
 /* Check the peer's proof in constant time: 0, -EACCES for another key,
  * -EPROTO for a payload that is no proof. */
 int gd_auth_take_proof(const struct gd_auth *a, bool is_server,

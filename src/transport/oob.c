@@ -380,4 +380,5 @@ void gd_oob_close(struct gd_oob *oob)
 	}
 	close(oob->fd);
 	oob->fd = -1;
+	gd_oob_mac_stop(oob);
 }

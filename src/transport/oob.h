@@ -29,6 +29,8 @@ struct json_object;
  * big-endian; then the payload, a JSON object in UTF-8 without a NUL. */
 #define GD_FRAME_MAGIC 0x47445046u
 #define GD_FRAME_HDR_LEN 12
+/* the MAC trailer of an authenticated frame (struct gd_oob.mac_on) */
+#define GD_FRAME_MAC_BYTES 32
 
 enum gd_frame_type {
 	GD_FRAME_HELLO = 1, /* tool, version, both directions first */
@@ -109,6 +111,14 @@ struct gd_oob {
 	/* a BEAT is a protocol error until this end's heartbeat thread
 	 * started (the hellos are through): set by the handshake */
 	bool beats_refused;
+	/* --auth-key, once both proofs passed: every frame either way
+	 * carries GD_FRAME_MAC_BYTES of HMAC-SHA-256 under the session key
+	 * over its sequence number (one count each way, from 0), header
+	 * and payload, after the payload and counted in its length. send_seq
+	 * under send_lock; recv_seq by the one reading thread. */
+	bool mac_on;
+	uint8_t mac_key[32];
+	uint64_t send_seq, recv_seq;
 };
 
 void gd_oob_init(struct gd_oob *oob, int timeout_ms);
@@ -206,5 +216,10 @@ void gd_oob_send_error(struct gd_oob *oob, int code, const char *msg);
 void gd_oob_send_interrupted(struct gd_oob *oob, const char *signal_name,
 			     const char *during);
 void gd_oob_close(struct gd_oob *oob);
+/* From the next frame on, both ways: the MAC under @key (32 bytes), the
+ * sequence numbers from 0. Both ends call it at the same frame boundary:
+ * the client once it took the server's proof, the server once it sent
+ * it. */
+void gd_oob_mac_start(struct gd_oob *oob, const uint8_t *key);
 
 #endif

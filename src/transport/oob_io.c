@@ -7,6 +7,7 @@
 #include <config.h>
 
 #include <errno.h>
+#include <inttypes.h>
 #include <poll.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -16,6 +17,7 @@
 #include <time.h>
 
 #include <json-c/json.h>
+#include <sodium.h>
 
 #include "transport/oob.h"
 #include "transport/oob_priv.h"
@@ -199,6 +201,89 @@ static int gd_oob_read_all(struct gd_oob *oob, uint8_t *buf, size_t len,
 	return 0;
 }
 
+void gd_oob_mac_start(struct gd_oob *oob, const uint8_t *key)
+{
+	pthread_mutex_lock(&oob->send_lock);
+	memcpy(oob->mac_key, key, sizeof(oob->mac_key));
+	oob->send_seq = oob->recv_seq = 0;
+	oob->mac_on = true;
+	pthread_mutex_unlock(&oob->send_lock);
+}
+
+void gd_oob_mac_stop(struct gd_oob *oob)
+{
+	oob->mac_on = false;
+	sodium_memzero(oob->mac_key, sizeof(oob->mac_key));
+	oob->send_seq = oob->recv_seq = 0;
+}
+
+/* HMAC-SHA-256 under the session key over the sequence number (8 bytes,
+ * big-endian), the header and the payload. */
+static void gd_oob_frame_mac(const struct gd_oob *oob, uint64_t seq,
+			     const uint8_t *hdr, const uint8_t *body,
+			     size_t body_len, uint8_t mac[GD_FRAME_MAC_BYTES])
+{
+	crypto_auth_hmacsha256_state st;
+	uint8_t be[8];
+
+	for (int i = 0; i < 8; i++)
+		be[i] = (uint8_t)(seq >> (56 - 8 * i));
+	crypto_auth_hmacsha256_init(&st, oob->mac_key, sizeof(oob->mac_key));
+	crypto_auth_hmacsha256_update(&st, be, sizeof(be));
+	crypto_auth_hmacsha256_update(&st, hdr, GD_FRAME_HDR_LEN);
+	crypto_auth_hmacsha256_update(&st, body, body_len);
+	crypto_auth_hmacsha256_final(&st, mac);
+	sodium_memzero(&st, sizeof(st));
+}
+
+/* An encoded frame with the MAC appended (its length counts it); under
+ * send_lock, so the sequence numbers go out in order. */
+static int gd_oob_seal(struct gd_oob *oob, uint8_t **frame, size_t *len)
+{
+	uint8_t *f = realloc(*frame, *len + GD_FRAME_MAC_BYTES);
+	uint32_t plen;
+
+	if (!f)
+		return gd_err(-ENOMEM, "cannot allocate a side-channel frame");
+	*frame = f;
+	plen = (uint32_t)(*len - GD_FRAME_HDR_LEN + GD_FRAME_MAC_BYTES);
+	f[8] = (uint8_t)(plen >> 24);
+	f[9] = (uint8_t)(plen >> 16);
+	f[10] = (uint8_t)(plen >> 8);
+	f[11] = (uint8_t)plen;
+	gd_oob_frame_mac(oob, oob->send_seq++, f, f + GD_FRAME_HDR_LEN,
+			 *len - GD_FRAME_HDR_LEN, f + *len);
+	*len += GD_FRAME_MAC_BYTES;
+	return 0;
+}
+
+/* A received frame's MAC: 0 and the payload's length without it, or
+ * -EBADMSG for a changed, replayed, reordered or injected frame. */
+static int gd_oob_unseal(struct gd_oob *oob, const uint8_t *hdr,
+			 const uint8_t *body, uint32_t *len)
+{
+	uint8_t want[GD_FRAME_MAC_BYTES];
+	bool same;
+
+	if (*len < GD_FRAME_MAC_BYTES)
+		same = false;
+	else {
+		gd_oob_frame_mac(oob, oob->recv_seq, hdr, body,
+				 *len - GD_FRAME_MAC_BYTES, want);
+		same = !sodium_memcmp(want, body + *len - GD_FRAME_MAC_BYTES,
+				      GD_FRAME_MAC_BYTES);
+	}
+	if (!same)
+		return gd_err(
+			-EBADMSG,
+			"side channel: frame %" PRIu64
+			" from peer %s failed its --auth-key MAC (changed, replayed, reordered or injected on the way: a relay between the two ends?); closing the connection",
+			oob->recv_seq, oob->peer_name);
+	oob->recv_seq++;
+	*len -= GD_FRAME_MAC_BYTES;
+	return 0;
+}
+
 static int gd_oob_send_within(struct gd_oob *oob, int type,
 			      const struct json_object *payload, int timeout_ms)
 {
@@ -213,7 +298,10 @@ static int gd_oob_send_within(struct gd_oob *oob, int type,
 	if (rc)
 		return rc;
 	pthread_mutex_lock(&oob->send_lock);
-	rc = gd_oob_write_all(oob, frame, len, deadline_ms, type);
+	if (oob->mac_on)
+		rc = gd_oob_seal(oob, &frame, &len);
+	if (!rc)
+		rc = gd_oob_write_all(oob, frame, len, deadline_ms, type);
 	pthread_mutex_unlock(&oob->send_lock);
 	free(frame);
 	return rc;
@@ -361,6 +449,8 @@ static int gd_oob_read_frame(struct gd_oob *oob, int expect, int silence_ms,
 			      oob->peer_name);
 	rc = gd_oob_read_all(oob, body, hdr->len, deadline_ms, silence_ms,
 			     expect);
+	if (!rc && oob->mac_on)
+		rc = gd_oob_unseal(oob, hdr_buf, body, &hdr->len);
 	if (!rc) {
 		oob->heard_ms = gd_oob_now_ms();
 		rc = gd_frame_decode_payload(body, hdr->len, obj);
