@@ -20,6 +20,7 @@
 
 #include "util/error.h"
 #include "cli/options.h"
+#include "transport/oob.h"
 #include "opts_util.h"
 
 /* The options that travel to the server, by their wire (long) names. */
@@ -473,6 +474,32 @@ static void test_opts_copy(void **state)
 	gd_opts_free(&o);
 }
 
+/* A server takes at most GD_FRAME_HANDSHAKE_MAX bytes a frame before it
+ * accepted the test: a description with 40 sizes of 7 digits fits in half
+ * (the other strings that travel are short words, an MGID, a phase list). */
+static void test_wire_fits_handshake_cap(void **state)
+{
+	char sizes[512] = "";
+	struct gd_opts c;
+	struct json_object *w;
+	uint8_t *f;
+	size_t len, n = 0;
+
+	(void)state;
+	for (int i = 0; i < GD_MAX_SIZE_LIST; i++)
+		n += (size_t)snprintf(sizes + n, sizeof(sizes) - n, "%s%d",
+				      i ? "," : "", 1000001 + i);
+	assert_int_equal(
+		PARSE(&t_write_bw, &c, "--sizes", sizes, "-q", "16", "server1"),
+		0);
+	w = gd_opts_to_wire(&t_write_bw, &c);
+	assert_int_equal(gd_frame_encode(GD_FRAME_TEST, w, &f, &len), 0);
+	assert_true(len < GD_FRAME_HANDSHAKE_MAX / 2);
+	free(f);
+	json_object_put(w);
+	gd_opts_free(&c);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -486,6 +513,7 @@ int main(void)
 		cmocka_unit_test(test_wire_perftest_options),
 		cmocka_unit_test(test_wire_outs),
 		cmocka_unit_test(test_opts_copy),
+		cmocka_unit_test(test_wire_fits_handshake_cap),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
