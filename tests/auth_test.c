@@ -107,6 +107,18 @@ static void test_key_file_checks(void **state)
 	gd_err_clear();
 	assert_int_equal(gd_auth_load(&a, "/nonexistent/gd.key"), -ENOENT);
 	assert_has(gd_err_msg(), "/nonexistent/gd.key");
+	/* the owner: this user or root, never another (root included) */
+	assert_true(gd_auth_owner_ok(1000, 1000));
+	assert_true(gd_auth_owner_ok(0, 1000));
+	assert_true(gd_auth_owner_ok(0, 0));
+	assert_false(gd_auth_owner_ok(1001, 1000));
+	assert_false(gd_auth_owner_ok(1000, 0));
+	/* as root (a container): a file of another user is refused */
+	if (geteuid() == 0 && !chown(short_key, 1, 1)) {
+		gd_err_clear();
+		assert_int_equal(gd_auth_load(&a, short_key), -EPERM);
+		assert_has(gd_err_msg(), "belongs to uid 1");
+	}
 
 	/* one trailing newline, LF or CRLF, is not part of the key */
 	assert_int_equal(gd_auth_load(&a, key_a), 0);
@@ -143,6 +155,11 @@ static void test_same_key(void **state)
 			    GD_AUTH_NONCE_BYTES);
 	assert_memory_not_equal(c->s.auth.nonce, s->s.auth.nonce,
 				GD_AUTH_NONCE_BYTES);
+	/* every frame after the proofs under one session key, both ends */
+	assert_true(c->s.oob.mac_on);
+	assert_true(s->s.oob.mac_on);
+	assert_memory_equal(c->s.oob.mac_key, s->s.oob.mac_key,
+			    sizeof(c->s.oob.mac_key));
 	side_free(c);
 	side_free(s);
 	free(c);
@@ -264,7 +281,7 @@ static void *scripted_server(void *arg)
 			       json_object_new_string(PACKAGE_VERSION));
 	if (sc->offer_auth) {
 		json_object_object_add(h, "auth",
-				       json_object_new_string("hmac-sha256"));
+				       json_object_new_string(GD_AUTH_SCHEME));
 		json_object_object_add(
 			h, "nonce",
 			json_object_new_string(
@@ -319,7 +336,7 @@ static void scripted_case(bool offer_auth, int want_ret, const char *want)
 	/* the client's hello, then at most its proof: never its test */
 	assert_true(sc.frames >= 1);
 	assert_int_equal(sc.types[0], GD_FRAME_HELLO);
-	assert_has(sc.text[0], "\"auth\":\"hmac-sha256\"");
+	assert_has(sc.text[0], "\"auth\":\"" GD_AUTH_SCHEME "\"");
 	for (int i = 1; i < sc.frames; i++)
 		assert_int_equal(sc.types[i], GD_FRAME_AUTH);
 	assert_int_equal(sc.frames, offer_auth ? 2 : 1);
@@ -332,6 +349,99 @@ static void scripted_case(bool offer_auth, int want_ret, const char *want)
 }
 
 /* A server that cannot prove the key learns nothing of the test. */
+/* One whole frame, raw, from @from to @to (when @to >= 0); its type. */
+static int relay_frame(int from, int to)
+{
+	uint8_t buf[GD_FRAME_HDR_LEN + 8192];
+	struct gd_frame_hdr hdr;
+	size_t got = 0, want = GD_FRAME_HDR_LEN;
+
+	while (got < want) {
+		ssize_t n = read(from, buf + got, want - got);
+
+		if (n <= 0)
+			return -1;
+		got += (size_t)n;
+		if (got == GD_FRAME_HDR_LEN && want == GD_FRAME_HDR_LEN) {
+			if (gd_frame_decode_header(buf, got, &hdr) ||
+			    hdr.len > sizeof(buf) - GD_FRAME_HDR_LEN)
+				return -1;
+			want += hdr.len;
+		}
+	}
+	if (to >= 0 && write(to, buf, got) != (ssize_t)got)
+		return -1;
+	return hdr.type;
+}
+
+struct relay {
+	int cfd, sfd; /* its ends towards the client and the server */
+	int types[4];
+};
+
+/* A host between a keyed client and a keyed server: it passes both
+ * hellos and both proofs on, then drops the client's next frame and
+ * sends its own test description instead. */
+static void *relay_main(void *arg)
+{
+	struct relay *r = arg;
+	struct json_object *t = json_object_new_object();
+	uint8_t *buf;
+	size_t len;
+
+	r->types[0] = relay_frame(r->cfd, r->sfd);
+	r->types[1] = relay_frame(r->sfd, r->cfd);
+	r->types[2] = relay_frame(r->cfd, r->sfd);
+	r->types[3] = relay_frame(r->sfd, r->cfd);
+	(void)relay_frame(r->cfd, -1);
+	json_object_object_add(t, "size", json_object_new_int64(1 << 20));
+	assert_int_equal(gd_frame_encode(GD_FRAME_TEST, t, &buf, &len), 0);
+	(void)!write(r->sfd, buf, len);
+	free(buf);
+	json_object_put(t);
+	return NULL;
+}
+
+static void test_relay_refused(void **state)
+{
+	struct side *c = calloc(1, sizeof(*c)), *s = calloc(1, sizeof(*s));
+	struct relay r;
+	int cf[2], sf[2];
+	pthread_t th, rt;
+	char arg[96];
+
+	(void)state;
+	snprintf(arg, sizeof(arg), "--auth-key=%s", key_a);
+	make_pair(cf);
+	make_pair(sf);
+	r.cfd = cf[1];
+	r.sfd = sf[1];
+	side_init(c, &t_write_bw, false, cf[0], 3000,
+		  ARGS(arg, "-s", "4096", "server1"));
+	side_init(s, &t_write_bw, true, sf[0], 3000, ARGS(arg));
+	assert_int_equal(pthread_create(&rt, NULL, relay_main, &r), 0);
+	assert_int_equal(pthread_create(&th, NULL, side_server_thread, s), 0);
+	side_handshake(c);
+	assert_int_equal(pthread_join(th, NULL), 0);
+	assert_int_equal(pthread_join(rt, NULL), 0);
+	/* the proofs passed through, both ways */
+	assert_int_equal(r.types[0], GD_FRAME_HELLO);
+	assert_int_equal(r.types[1], GD_FRAME_HELLO);
+	assert_int_equal(r.types[2], GD_FRAME_AUTH);
+	assert_int_equal(r.types[3], GD_FRAME_AUTH);
+	/* the injected test is refused by its missing MAC */
+	assert_int_equal(s->ret, -EBADMSG);
+	assert_has(s->msg, "frame 0 from peer client(test) failed its "
+			   "--auth-key MAC");
+	assert_int_not_equal(c->ret, 0);
+	close(cf[1]);
+	close(sf[1]);
+	side_free(c);
+	side_free(s);
+	free(c);
+	free(s);
+}
+
 static void test_impostor_server(void **state)
 {
 	(void)state;
@@ -440,6 +550,7 @@ int main(void)
 		cmocka_unit_test(test_client_without_key),
 		cmocka_unit_test(test_server_without_key),
 		cmocka_unit_test(test_impostor_server),
+		cmocka_unit_test(test_relay_refused),
 		cmocka_unit_test(test_keyless_server_gets_no_test),
 		cmocka_unit_test(test_server_serves_next),
 	};

@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include <cmocka.h>
+#include <json-c/json.h>
 
 #include "util/error.h"
 #include "util/stop.h"
@@ -32,6 +33,7 @@
 #include "session_pair.h"
 #include "engine/limits.h"
 #include "engine/session.h"
+#include "engine/serve.h"
 
 #define MIB (1ULL << 20)
 
@@ -171,6 +173,55 @@ static void test_refusals(void **state)
 			       "1099511627776", "server1"),
 			 -E2BIG);
 	assert_string_equal(field, "max-time");
+}
+
+/* Latency samples count against --max-memory on a server that measures
+ * (the reversed phases): 50 M of them are 381 MiB, over 256M; one that
+ * does not measure keeps none, and its buffers fit. */
+static void test_lat_samples_memory(void **state)
+{
+	static const char *const n[] = { "-n", "49999900", "--reverse", "x" };
+	struct side cli, srv;
+	int fds[2];
+
+	(void)state;
+	for (int reverse = 1; reverse >= 0; reverse--) {
+		const char *args[5] = { n[0], n[1], n[2], n[3], NULL };
+
+		if (!reverse) {
+			args[2] = "x";
+			args[3] = NULL;
+		}
+		make_pair(fds);
+		side_init(&cli, &t_write_lat, false, fds[0], 5000, args);
+		side_init(&srv, &t_write_lat, true, fds[1], 5000,
+			  ARGS("--max-memory=256M"));
+		run_pair(&cli, &srv);
+		if (reverse) {
+			assert_int_equal(srv.ret, -E2BIG);
+			assert_has(srv.msg, "MiB of them latency samples");
+			assert_has(srv.msg, "(--max-memory)");
+		} else {
+			assert_int_equal(srv.ret, 0);
+		}
+		side_free(&cli);
+		side_free(&srv);
+	}
+	/* the samples live where they are taken: the client, and the
+	 * server only when it initiates the reversed phases */
+	for (int i = 0; i < 3; i++) {
+		side_init(&srv, &t_write_lat, i < 2, -1, 5000,
+			  i == 0   ? ARGS("-n", "100")
+			  : i == 1 ? ARGS("-n", "100", "--reverse")
+				   : ARGS("-n", "100", "server1"));
+		assert_int_equal(gd_sweep_plan(&srv.s), 0);
+		assert_true(srv.s.samples_cap >= 100);
+		if (i == 0)
+			assert_null(srv.s.samples_ns);
+		else
+			assert_non_null(srv.s.samples_ns);
+		side_free(&srv);
+	}
 }
 
 static void test_limits_raised_and_memories(void **state)
@@ -355,9 +406,13 @@ static void test_accept_loop(void **state)
 	assert_has(c->along.msg,
 		   "field 'max-time': ours=86400 s theirs=3600 s");
 	assert_int_equal(c->valid.ret, 0);
-	assert_int_equal(srv->o.size_bytes, 4096);
-	assert_int_equal(srv->o.duration_s, 0);
+	/* the accepted request is a copy; the server's own stay as given */
+	assert_ptr_not_equal(srv->s.o, &srv->o);
+	assert_int_equal(srv->s.o->size_bytes, 4096);
+	assert_int_equal(srv->s.o->duration_s, 0);
+	assert_int_equal(srv->s.o->num_qps, 1);
 	assert_int_equal(srv->o.num_qps, 1);
+	assert_int_not_equal(srv->o.size_bytes, 4096);
 	gd_session_teardown(&srv->s);
 	gd_report_free(srv->s.rep);
 	fclose(f);
@@ -370,6 +425,365 @@ static void test_accept_loop(void **state)
 	free(c);
 }
 
+/* One frame of @type with @json as its payload, as a peer sends it. */
+static void send_frame(int fd, int type, const char *json)
+{
+	struct json_object *o = json_tokener_parse(json);
+	uint8_t *buf;
+	size_t len;
+
+	assert_non_null(o);
+	assert_int_equal(gd_frame_encode(type, o, &buf, &len), 0);
+	(void)!send(fd, buf, len, MSG_NOSIGNAL);
+	free(buf);
+	json_object_put(o);
+}
+
+/* A heartbeat every 20 ms until the server closes (or 5000 were sent). */
+static void beat_until_closed(int fd)
+{
+	for (int i = 0; i < 5000; i++) {
+		uint8_t buf[GD_FRAME_HDR_LEN + 8];
+		uint8_t *f;
+		size_t len;
+
+		assert_int_equal(gd_frame_encode(GD_FRAME_BEAT, NULL, &f, &len),
+				 0);
+		assert_true(len <= sizeof(buf));
+		memcpy(buf, f, len);
+		free(f);
+		if (send(fd, buf, len, MSG_NOSIGNAL) < 0)
+			break;
+		usleep(20000);
+	}
+	wait_closed(fd);
+}
+
+struct hostile {
+	uint16_t port;
+	struct side valid;
+};
+
+/* Peers that would hold the server: heartbeats before any hello, a hello
+ * then heartbeats for ever, a frame dribbled a byte at a time, a 1 MiB
+ * hello; then a valid client, which must be served. */
+static void *hostile_main(void *arg)
+{
+	struct hostile *h = arg;
+	uint8_t hdr[GD_FRAME_HDR_LEN] = { 'G', 'D', 'P', 'F' };
+	int fd = raw_connect(h->port);
+
+	if (fd >= 0)
+		beat_until_closed(fd);
+	fd = raw_connect(h->port);
+	if (fd >= 0) {
+		char hello[256];
+
+		snprintf(hello, sizeof(hello),
+			 "{\"tool\":\"%s\",\"version\":\"%s\",\"protocol\":%d}",
+			 t_write_bw.name, PACKAGE_VERSION, GD_OOB_VERSION);
+		send_frame(fd, GD_FRAME_HELLO, hello);
+		beat_until_closed(fd);
+	}
+	/* the header of an 8000-byte HELLO, then its bytes one by one */
+	hdr[5] = GD_OOB_VERSION;
+	hdr[7] = GD_FRAME_HELLO;
+	hdr[10] = 8000 >> 8;
+	hdr[11] = 8000 & 0xff;
+	fd = raw_connect(h->port);
+	if (fd >= 0 && send(fd, hdr, sizeof(hdr), MSG_NOSIGNAL) > 0)
+		for (int i = 0; i < 8000; i++) {
+			if (send(fd, " ", 1, MSG_NOSIGNAL) < 0)
+				break;
+			usleep(20000);
+		}
+	if (fd >= 0)
+		wait_closed(fd);
+	hdr[9] = 0x10; /* 1 MiB */
+	hdr[10] = hdr[11] = 0;
+	fd = raw_connect(h->port);
+	if (fd >= 0 && send(fd, hdr, sizeof(hdr), MSG_NOSIGNAL) > 0)
+		wait_closed(fd);
+	else if (fd >= 0)
+		close(fd);
+	client_handshake(&h->valid, h->port);
+	if (h->valid.ret)
+		kill(getpid(), SIGTERM);
+	return NULL;
+}
+
+static void test_hostile_peers(void **state)
+{
+	struct side *srv = calloc(1, sizeof(*srv));
+	struct hostile *h = calloc(1, sizeof(*h));
+	struct gd_report_cfg cfg = { .tool = t_write_bw.name,
+				     .version = PACKAGE_VERSION,
+				     .measure = t_write_bw.measure };
+	char port[16], text[8192] = "";
+	const char *p = text;
+	FILE *f = tmpfile(), *notices = tmpfile();
+	pthread_t th;
+	int closed = 0;
+	size_t n;
+
+	(void)state;
+	h->port = free_port();
+	snprintf(port, sizeof(port), "%u", h->port);
+	side_init(srv, &t_write_bw, true, -1, 5000,
+		  ARGS("-p", port, "--handshake-timeout=1"));
+	side_init(&h->valid, &t_write_bw, false, -1, 5000,
+		  ARGS("-p", port, "127.0.0.1"));
+	cfg.text = f;
+	srv->s.rep = gd_report_new(&cfg, 0, NULL);
+	gd_report_notices_to(fileno(notices));
+	assert_int_equal(gd_stop_install(), 0);
+	assert_int_equal(pthread_create(&th, NULL, hostile_main, h), 0);
+	gd_session_setup(&srv->s);
+	pthread_join(th, NULL);
+	gd_report_notices_to(STDERR_FILENO);
+	assert_int_equal(gd_stop_signal(), 0);
+	rewind(notices);
+	n = fread(text, 1, sizeof(text) - 1, notices);
+	text[n] = '\0';
+	while ((p = strstr(p, "closed the connection from 127.0.0.1"))) {
+		closed++;
+		p++;
+	}
+	if (closed != 4 || h->valid.ret)
+		print_error("server said:\n%s\nvalid client: %d %s\n", text,
+			    h->valid.ret, h->valid.msg);
+	assert_int_equal(closed, 4);
+	assert_has(text, "sent a heartbeat before the hellos were through");
+	/* the hello's peer and the dribbler: one deadline each */
+	p = strstr(text, "no hello and test within 1 s (--handshake-timeout)");
+	assert_non_null(p);
+	assert_non_null(strstr(p + 1, "no hello and test within 1 s"));
+	assert_has(text, "announced a HELLO frame of 1048576 bytes; at most "
+			 "8192 are taken before the test is accepted");
+	assert_int_equal(h->valid.ret, 0);
+	gd_session_teardown(&srv->s);
+	gd_report_free(srv->s.rep);
+	fclose(f);
+	fclose(notices);
+	gd_opts_free(&srv->o);
+	gd_opts_free(&h->valid.o);
+	free(srv);
+	free(h);
+}
+
+/*
+ * One server, one listen socket, a sequence of clients (as --persist runs
+ * them): each request is judged alone, whatever the clients before it
+ * asked for or were refused for.
+ */
+#define SEQ_CLIENTS 7
+#define SEQ_ACCEPTED 4
+
+struct seq_got {
+	int ret;
+	uint64_t num_qps, size_bytes, first_size;
+	unsigned int num_size_list;
+	bool sizes, own_back;
+};
+
+struct seq {
+	int listen_fd;
+	uint16_t port;
+	struct side srv;
+	struct side cli[SEQ_CLIENTS];
+	struct seq_got got[SEQ_ACCEPTED];
+};
+
+static void *seq_server(void *arg)
+{
+	struct seq *q = arg;
+	struct gd_session *s = &q->srv.s;
+
+	for (int i = 0; i < SEQ_ACCEPTED; i++) {
+		gd_oob_init(&s->oob, 5000);
+		s->listen_kept = true;
+		s->listen_fd = q->listen_fd;
+		q->got[i].ret = gd_session_serve(s);
+		if (q->got[i].ret)
+			break;
+		q->got[i].num_qps = s->o->num_qps;
+		q->got[i].size_bytes = s->o->size_bytes;
+		q->got[i].num_size_list = s->o->num_size_list;
+		q->got[i].first_size = s->o->size_list[0];
+		q->got[i].sizes = s->o->sizes != NULL;
+		gd_session_teardown(s);
+		/* back to the server's own options, untouched by any client */
+		q->got[i].own_back = s->o == &q->srv.o;
+	}
+	return NULL;
+}
+
+static void test_client_sequence(void **state)
+{
+	struct seq *q = calloc(1, sizeof(*q));
+	char port[16], text[8192];
+	FILE *notices = tmpfile();
+	pthread_t th;
+	size_t n;
+
+	(void)state;
+	q->port = free_port();
+	snprintf(port, sizeof(port), "%u", q->port);
+	side_init(&q->srv, &t_write_bw, true, -1, 5000,
+		  ARGS("-p", port, "--handshake-timeout=5"));
+	assert_int_equal(gd_serve_listen(&q->srv.o, &q->listen_fd), 0);
+	/* refused for its sizes (buffers over --max-memory) */
+	side_init(&q->cli[0], &t_write_bw, false, -1, 5000,
+		  ARGS("-p", port, "--sizes=1G,4G", "127.0.0.1"));
+	/* accepted: the default sizes, nothing of the refused list */
+	side_init(&q->cli[1], &t_write_bw, false, -1, 5000,
+		  ARGS("-p", port, "127.0.0.1"));
+	/* accepted: its own sizes and QPs */
+	side_init(&q->cli[2], &t_write_bw, false, -1, 5000,
+		  ARGS("-p", port, "--sizes", "4K,8K", "-q", "4", "127.0.0.1"));
+	/* refused: another test, then too many QPs */
+	side_init(&q->cli[3], &t_read_bw, false, -1, 5000,
+		  ARGS("-p", port, "127.0.0.1"));
+	side_init(&q->cli[4], &t_write_bw, false, -1, 5000,
+		  ARGS("-p", port, "-q", "17", "127.0.0.1"));
+	/* accepted: -s, one QP, no sizes list of the client before */
+	side_init(&q->cli[5], &t_write_bw, false, -1, 5000,
+		  ARGS("-p", port, "-s", "4096", "127.0.0.1"));
+	/* accepted: the defaults again */
+	side_init(&q->cli[6], &t_write_bw, false, -1, 5000,
+		  ARGS("-p", port, "127.0.0.1"));
+	gd_report_notices_to(fileno(notices));
+	assert_int_equal(pthread_create(&th, NULL, seq_server, q), 0);
+	for (int i = 0; i < SEQ_CLIENTS; i++)
+		client_handshake(&q->cli[i], q->port);
+	pthread_join(th, NULL);
+	gd_report_notices_to(STDERR_FILENO);
+	rewind(notices);
+	n = fread(text, 1, sizeof(text) - 1, notices);
+	text[n] = '\0';
+	for (int i = 0; i < SEQ_CLIENTS; i++)
+		if ((q->cli[i].ret != 0) != (i == 0 || i == 3 || i == 4))
+			print_error("client %d: %d %s\nserver said:\n%s\n", i,
+				    q->cli[i].ret, q->cli[i].msg, text);
+	assert_int_equal(q->cli[0].ret, -EINVAL);
+	assert_has(q->cli[0].msg, "max-memory");
+	assert_int_equal(q->cli[1].ret, 0);
+	assert_int_equal(q->cli[2].ret, 0);
+	assert_int_not_equal(q->cli[3].ret, 0);
+	assert_int_equal(q->cli[4].ret, -EINVAL);
+	assert_has(q->cli[4].msg, "max-qps");
+	assert_int_equal(q->cli[5].ret, 0);
+	assert_int_equal(q->cli[6].ret, 0);
+	for (int i = 0; i < SEQ_ACCEPTED; i++) {
+		assert_int_equal(q->got[i].ret, 0);
+		assert_true(q->got[i].own_back);
+	}
+	/* the default client after a refused --sizes one */
+	assert_false(q->got[0].sizes);
+	assert_int_equal(q->got[0].num_size_list, 0);
+	assert_int_equal(q->got[0].num_qps, 1);
+	assert_true(q->got[1].sizes);
+	assert_int_equal(q->got[1].num_size_list, 2);
+	assert_int_equal(q->got[1].first_size, 4096);
+	assert_int_equal(q->got[1].num_qps, 4);
+	/* after 4K,8K -q 4: -s 4096 alone, one QP */
+	assert_false(q->got[2].sizes);
+	assert_int_equal(q->got[2].num_size_list, 0);
+	assert_int_equal(q->got[2].num_qps, 1);
+	assert_int_equal(q->got[2].size_bytes, 4096);
+	/* the defaults again: the -s of the client before is gone */
+	assert_false(q->got[3].sizes);
+	assert_int_equal(q->got[3].num_size_list, 0);
+	assert_int_equal(q->got[3].size_bytes, q->cli[6].o.size_bytes);
+	assert_int_not_equal(q->got[3].size_bytes, 4096);
+	assert_int_equal(q->srv.o.num_size_list, 0);
+	assert_null(q->srv.o.sizes);
+	close(q->listen_fd);
+	fclose(notices);
+	side_free(&q->srv);
+	for (int i = 0; i < SEQ_CLIENTS; i++)
+		gd_opts_free(&q->cli[i].o);
+	free(q);
+}
+
+/*
+ * --max-time over the whole connection: after the handshake, a client
+ * whose heartbeats keep coming (its thread beats while it waits) but
+ * which never sends what the server waits for is stopped at the limit
+ * counted from accept, with the limit's name, on both ends.
+ */
+struct beating {
+	uint16_t port;
+	struct side cli;
+};
+
+static void *beating_client(void *arg)
+{
+	struct beating *b = arg;
+
+	gd_err_clear();
+	b->cli.ret = gd_oob_connect(&b->cli.s.oob, "127.0.0.1", b->port);
+	if (!b->cli.ret)
+		b->cli.ret = gd_session_handshake(&b->cli.s);
+	/* beats (its thread) while it waits for a frame never sent */
+	if (!b->cli.ret)
+		b->cli.ret = gd_oob_recv(&b->cli.s.oob, GD_FRAME_QP_INFO, NULL);
+	snprintf(b->cli.msg, sizeof(b->cli.msg), "%s", gd_err_msg());
+	gd_session_teardown(&b->cli.s);
+	return NULL;
+}
+
+static void test_max_time_connection(void **state)
+{
+	struct side *srv = calloc(1, sizeof(*srv));
+	struct beating *b = calloc(1, sizeof(*b));
+	char port[16], msg[GD_ERR_MSG_MAX];
+	FILE *notices = tmpfile();
+	pthread_t th;
+	int listen_fd, ret;
+
+	(void)state;
+	b->port = free_port();
+	snprintf(port, sizeof(port), "%u", b->port);
+	side_init(srv, &t_write_bw, true, -1, 5000,
+		  ARGS("-p", port, "--max-time=3", "--timeout=2000"));
+	/* the client beats every 750 ms (a quarter of its --timeout): each
+	 * beat restarts the server's 2 s silence limit, none the deadline */
+	side_init(&b->cli, &t_write_bw, false, -1, 3000,
+		  ARGS("-p", port, "-s", "4096", "-n", "5", "--timeout=3000",
+		       "127.0.0.1"));
+	assert_int_equal(gd_serve_listen(&srv->o, &listen_fd), 0);
+	srv->s.listen_kept = true;
+	srv->s.listen_fd = listen_fd;
+	gd_oob_init(&srv->s.oob, 5000);
+	gd_report_notices_to(fileno(notices));
+	assert_int_equal(pthread_create(&th, NULL, beating_client, b), 0);
+	gd_err_clear();
+	assert_int_equal(gd_session_serve(&srv->s), 0);
+	assert_int_equal(srv->s.limit_time_s, 3);
+	/* the wait for the client's QP numbers, as setup waits for them */
+	ret = gd_oob_recv(&srv->s.oob, GD_FRAME_QP_INFO, NULL);
+	snprintf(msg, sizeof(msg), "%s", gd_err_msg());
+	/* what setup does with its failure: the peer is told */
+	gd_oob_send_error(&srv->s.oob, ret, msg);
+	pthread_join(th, NULL);
+	gd_report_notices_to(STDERR_FILENO);
+	assert_int_equal(ret, -ETIME);
+	/* heartbeats came after the handshake, and did not extend it */
+	assert_true(srv->s.oob.heard_ms > srv->s.accept_ms + 700);
+	assert_has(msg, "no QP_INFO frame from peer");
+	assert_has(msg, "this server's limit of 3 s (--max-time)");
+	/* the client heard why */
+	assert_int_equal(b->cli.ret, -ECONNABORTED);
+	assert_has(b->cli.msg, "(--max-time)");
+	close(listen_fd);
+	fclose(notices);
+	side_free(srv);
+	gd_opts_free(&b->cli.o);
+	free(srv);
+	free(b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -377,9 +791,13 @@ int main(void)
 		cmocka_unit_test(test_estimate),
 		cmocka_unit_test(test_defaults_fit),
 		cmocka_unit_test(test_refusals),
+		cmocka_unit_test(test_lat_samples_memory),
 		cmocka_unit_test(test_limits_raised_and_memories),
 		cmocka_unit_test(test_next_client),
 		cmocka_unit_test(test_accept_loop),
+		cmocka_unit_test(test_hostile_peers),
+		cmocka_unit_test(test_client_sequence),
+		cmocka_unit_test(test_max_time_connection),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

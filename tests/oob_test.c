@@ -330,6 +330,157 @@ static void test_pair_reject_frame(void **state)
 			    "ours=65536 theirs=4096: use the same --size");
 }
 
+/* The peer's strings reach no log raw: control bytes, the backslash and
+ * bytes past ASCII as \\xNN, cut to the buffer with "...". */
+static void test_escape(void **state)
+{
+	char out[GD_OOB_ESC_MAX], small[12];
+
+	(void)state;
+	assert_string_equal(gd_oob_escape("1.0 ok", out, sizeof(out)),
+			    "1.0 ok");
+	assert_string_equal(gd_oob_escape("x\r\nERROR: \x1b[2J\\\xc3\xa9", out,
+					  sizeof(out)),
+			    "x\\x0d\\x0aERROR: \\x1b[2J\\x5c\\xc3\\xa9");
+	assert_string_equal(gd_oob_escape(NULL, out, sizeof(out)), "?");
+	assert_string_equal(gd_oob_escape("0123456789ab", small, sizeof(small)),
+			    "01234567...");
+	assert_string_equal(gd_oob_escape("0123456789a", small, sizeof(small)),
+			    "0123456789a");
+	assert_string_equal(gd_oob_escape("\n\n\n", small, sizeof(small)),
+			    "\\x0a\\x0a...");
+	assert_string_equal(gd_oob_escape("abc", small, 3), "");
+}
+
+/* A REJECT whose fields carry a forged line: one line comes out. */
+static void test_pair_reject_escaped(void **state)
+{
+	struct pair *p = *state;
+	struct json_object *rej = json_object_new_object(), *out;
+
+	json_object_object_add(rej, "field", json_object_new_string("s\nize"));
+	json_object_object_add(rej, "local", json_object_new_string("1"));
+	json_object_object_add(rej, "peer", json_object_new_string("2"));
+	json_object_object_add(
+		rej, "message",
+		json_object_new_string("no\r\ngd_write_bw: all fine\x1b[0m"));
+	assert_int_equal(gd_oob_send(&p->b, GD_FRAME_REJECT, rej), 0);
+	json_object_put(rej);
+	assert_int_equal(gd_oob_recv(&p->a, GD_FRAME_ACCEPT, &out), -EINVAL);
+	assert_string_equal(
+		gd_err_msg(),
+		"peer peer-b:1 rejected the test: field 's\\x0aize': "
+		"ours=2 theirs=1: no\\x0d\\x0agd_write_bw: all "
+		"fine\\x1b[0m");
+}
+
+/* One whole frame as it travelled, read raw from @fd into @buf; its
+ * length. */
+static size_t raw_frame(int fd, uint8_t *buf, size_t cap)
+{
+	struct gd_frame_hdr hdr;
+	size_t got = 0, want = GD_FRAME_HDR_LEN;
+
+	while (got < want) {
+		ssize_t n = read(fd, buf + got, want - got);
+
+		assert_true(n > 0);
+		got += (size_t)n;
+		if (want == GD_FRAME_HDR_LEN && got == want) {
+			assert_int_equal(gd_frame_decode_header(buf, got, &hdr),
+					 0);
+			want += hdr.len;
+			assert_true(want <= cap);
+		}
+	}
+	return got;
+}
+
+/* Once both ends MAC their frames: the frames go through; one replayed,
+ * reordered or changed on the way is refused with one line. */
+static void test_pair_mac(void **state)
+{
+	struct pair *p = *state;
+	static const uint8_t key[32] = { 1, 2, 3 };
+	uint8_t f0[256], f1[256];
+	size_t n0, n1;
+	struct json_object *in = json_object_new_object(), *out = NULL;
+
+	gd_oob_mac_start(&p->a, key);
+	gd_oob_mac_start(&p->b, key);
+	/* through: the MAC is checked and taken off */
+	json_object_object_add(in, "phase", json_object_new_string("HH"));
+	assert_int_equal(gd_oob_send(&p->a, GD_FRAME_SYNC, in), 0);
+	assert_int_equal(gd_oob_recv(&p->b, GD_FRAME_SYNC, &out), 0);
+	assert_string_equal(json_object_to_json_string(out),
+			    json_object_to_json_string(in));
+	json_object_put(out);
+	/* frames 1 and 2 taken off the wire, then sent 2, 1: reordered */
+	assert_int_equal(gd_oob_send(&p->a, GD_FRAME_SYNC, in), 0);
+	assert_int_equal(gd_oob_send(&p->a, GD_FRAME_SYNC, NULL), 0);
+	n0 = raw_frame(p->b.fd, f0, sizeof(f0));
+	n1 = raw_frame(p->b.fd, f1, sizeof(f1));
+	assert_int_equal(n0, GD_FRAME_HDR_LEN + 14 + GD_FRAME_MAC_BYTES);
+	assert_int_equal(write(p->a.fd, f1, n1), (ssize_t)n1);
+	gd_err_clear();
+	assert_int_equal(gd_oob_recv(&p->b, GD_FRAME_SYNC, &out), -EBADMSG);
+	assert_non_null(strstr(gd_err_msg(), "frame 1 from peer peer-a:2 "
+					     "failed its --auth-key MAC"));
+	json_object_put(in);
+}
+
+static void test_pair_mac_replay(void **state)
+{
+	struct pair *p = *state;
+	static const uint8_t key[32] = { 9 };
+	uint8_t f[256];
+	size_t n;
+
+	gd_oob_mac_start(&p->a, key);
+	gd_oob_mac_start(&p->b, key);
+	assert_int_equal(gd_oob_send(&p->a, GD_FRAME_SYNC, NULL), 0);
+	n = raw_frame(p->b.fd, f, sizeof(f));
+	/* the frame, then the same again: the second is a replay */
+	assert_int_equal(write(p->a.fd, f, n), (ssize_t)n);
+	assert_int_equal(write(p->a.fd, f, n), (ssize_t)n);
+	assert_int_equal(gd_oob_recv(&p->b, GD_FRAME_SYNC, NULL), 0);
+	gd_err_clear();
+	assert_int_equal(gd_oob_recv(&p->b, GD_FRAME_SYNC, NULL), -EBADMSG);
+	assert_non_null(strstr(gd_err_msg(), "frame 1 from peer"));
+}
+
+/* A frame changed on the way: one bit of its MAC flipped. */
+static void test_pair_mac_changed(void **state)
+{
+	struct pair *p = *state;
+	static const uint8_t key[32] = { 7 };
+	uint8_t f[256];
+	size_t n;
+
+	gd_oob_mac_start(&p->a, key);
+	gd_oob_mac_start(&p->b, key);
+	assert_int_equal(gd_oob_send(&p->a, GD_FRAME_SYNC, NULL), 0);
+	n = raw_frame(p->b.fd, f, sizeof(f));
+	f[n - 1] ^= 1;
+	assert_int_equal(write(p->a.fd, f, n), (ssize_t)n);
+	gd_err_clear();
+	assert_int_equal(gd_oob_recv(&p->b, GD_FRAME_SYNC, NULL), -EBADMSG);
+	assert_non_null(strstr(gd_err_msg(), "frame 0 from peer"));
+}
+
+/* A frame whose MAC does not match, built by a key of its own. */
+static void test_pair_mac_other_key(void **state)
+{
+	struct pair *p = *state;
+	static const uint8_t ka[32] = { 1 }, kb[32] = { 2 };
+
+	gd_oob_mac_start(&p->a, ka);
+	gd_oob_mac_start(&p->b, kb);
+	assert_int_equal(gd_oob_send(&p->a, GD_FRAME_SYNC, NULL), 0);
+	gd_err_clear();
+	assert_int_equal(gd_oob_recv(&p->b, GD_FRAME_SYNC, NULL), -EBADMSG);
+}
+
 static void test_pair_wrong_type(void **state)
 {
 	struct pair *p = *state;
@@ -949,6 +1100,17 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_pair_exchange, pair_setup,
 						pair_teardown),
 		cmocka_unit_test_setup_teardown(test_pair_error_frame,
+						pair_setup, pair_teardown),
+		cmocka_unit_test(test_escape),
+		cmocka_unit_test_setup_teardown(test_pair_mac, pair_setup,
+						pair_teardown),
+		cmocka_unit_test_setup_teardown(test_pair_mac_replay,
+						pair_setup, pair_teardown),
+		cmocka_unit_test_setup_teardown(test_pair_mac_other_key,
+						pair_setup, pair_teardown),
+		cmocka_unit_test_setup_teardown(test_pair_mac_changed,
+						pair_setup, pair_teardown),
+		cmocka_unit_test_setup_teardown(test_pair_reject_escaped,
 						pair_setup, pair_teardown),
 		cmocka_unit_test_setup_teardown(test_pair_reject_frame,
 						pair_setup, pair_teardown),

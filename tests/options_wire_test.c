@@ -20,6 +20,7 @@
 
 #include "util/error.h"
 #include "cli/options.h"
+#include "transport/oob.h"
 #include "opts_util.h"
 
 /* The options that travel to the server, by their wire (long) names. */
@@ -434,6 +435,71 @@ static void test_wire_unset_duration(void **state)
 	gd_opts_free(&s);
 }
 
+/* The server's fresh copy per client: equal values, nothing shared (each
+ * freed on its own; the sanitizer build would see a double free), and a
+ * client adopted into the copy leaves the original as it was. */
+static void test_opts_copy(void **state)
+{
+	struct gd_opts o, c, cl;
+	struct json_object *w;
+	char field[64], ours[128], theirs[128];
+
+	(void)state;
+	assert_int_equal(PARSE(&t_write_bw, &o, "--label", "rack=a1", "--mem",
+			       "host", "-j", "127.0.0.1"),
+			 0);
+	assert_int_equal(gd_opts_copy(&c, &o), 0);
+	assert_string_equal(c.bind_addr, "127.0.0.1");
+	assert_ptr_not_equal(c.bind_addr, o.bind_addr);
+	assert_int_equal(c.num_labels, 1);
+	assert_ptr_not_equal(c.labels[0], o.labels[0]);
+	assert_string_equal(c.labels[0], o.labels[0]);
+	assert_int_equal(c.num_mem, o.num_mem);
+	for (unsigned int k = 0; k < c.num_mem; k++)
+		assert_ptr_not_equal(c.mem_list[k], o.mem_list[k]);
+	assert_int_equal(PARSE(&t_write_bw, &cl, "--sizes", "4K,8K", "-q", "3",
+			       "server1"),
+			 0);
+	w = gd_opts_to_wire(&t_write_bw, &cl);
+	assert_int_equal(wire_adopt(&t_write_bw, &c, w, field, ours, theirs),
+			 0);
+	assert_int_equal(c.num_size_list, 2);
+	assert_int_equal(c.num_qps, 3);
+	assert_int_equal(o.num_size_list, 0);
+	assert_null(o.sizes);
+	assert_int_equal(o.num_qps, 1);
+	json_object_put(w);
+	gd_opts_free(&c);
+	gd_opts_free(&cl);
+	gd_opts_free(&o);
+}
+
+/* A server takes at most GD_FRAME_HANDSHAKE_MAX bytes a frame before it
+ * accepted the test: a description with 40 sizes of 7 digits fits in half
+ * (the other strings that travel are short words, an MGID, a phase list). */
+static void test_wire_fits_handshake_cap(void **state)
+{
+	char sizes[512] = "";
+	struct gd_opts c;
+	struct json_object *w;
+	uint8_t *f;
+	size_t len, n = 0;
+
+	(void)state;
+	for (int i = 0; i < GD_MAX_SIZE_LIST; i++)
+		n += (size_t)snprintf(sizes + n, sizeof(sizes) - n, "%s%d",
+				      i ? "," : "", 1000001 + i);
+	assert_int_equal(
+		PARSE(&t_write_bw, &c, "--sizes", sizes, "-q", "16", "server1"),
+		0);
+	w = gd_opts_to_wire(&t_write_bw, &c);
+	assert_int_equal(gd_frame_encode(GD_FRAME_TEST, w, &f, &len), 0);
+	assert_true(len < GD_FRAME_HANDSHAKE_MAX / 2);
+	free(f);
+	json_object_put(w);
+	gd_opts_free(&c);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -446,6 +512,8 @@ int main(void)
 		cmocka_unit_test(test_wire_unset_duration),
 		cmocka_unit_test(test_wire_perftest_options),
 		cmocka_unit_test(test_wire_outs),
+		cmocka_unit_test(test_opts_copy),
+		cmocka_unit_test(test_wire_fits_handshake_cap),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -405,8 +405,10 @@ static int gd_sizes_parse(struct gd_opts *o)
 /* The sizes to run: --sizes excludes -s and -a (and its limits). */
 static int gd_opts_sizes_check(const struct gd_test *test, struct gd_opts *o)
 {
-	if (!o->sizes)
+	if (!o->sizes) {
+		o->num_size_list = 0; /* no list of an earlier value stays */
 		return 0;
+	}
 	if (o->all_sizes || gd_opts_given(o, "size"))
 		return gd_err(-EINVAL,
 			      "--sizes names every size to run; drop %s",

@@ -44,12 +44,12 @@ int gd_opts_from_wire(const struct gd_test *test, struct gd_opts *o,
 		      struct json_object *wire, char *field, size_t field_len,
 		      char *ours, char *theirs, size_t val_len);
 /*
- * Server side, after a client it refused: the travelling fields it was not
- * given go back to @saved (gd_opts_to_wire of its own options before the
- * first client), so that nothing of that client stays for the next.
+ * A deep copy of @src into @dst (every string and buffer its own), freed
+ * with gd_opts_free: the server builds each client's request from a fresh
+ * copy of its own options, so nothing of one client stays for the next.
+ * 0, or -ENOMEM (recorded) with @dst holding nothing.
  */
-int gd_opts_wire_restore(const struct gd_test *test, struct gd_opts *o,
-			 struct json_object *saved);
+int gd_opts_copy(struct gd_opts *dst, const struct gd_opts *src);
 /* Test description object for the JSON document. */
 /* Every option's effective value (defaults, --config, command line) under
  * its long name in snake_case ("ib-dev" -> "ib_dev"), and "config": {file,

@@ -187,32 +187,52 @@ int gd_opts_from_wire(const struct gd_test *test, struct gd_opts *o,
 	return gd_opts_validate(test, o);
 }
 
-int gd_opts_wire_restore(const struct gd_test *test, struct gd_opts *o,
-			 struct json_object *saved)
+/* Entry @i is the first string option of its field, the one that owns
+ * its string (gd_opts_free frees it once). */
+static bool gd_wire_str_owner(size_t i)
 {
-	(void)test;
+	for (size_t k = 0; k < i; k++)
+		if (gd_opt_table[k].type == GD_T_STR &&
+		    gd_opt_table[k].offset == gd_opt_table[i].offset)
+			return false;
+	return true;
+}
+
+static bool gd_copy_str(char **s)
+{
+	return !*s || (*s = strdup(*s));
+}
+
+int gd_opts_copy(struct gd_opts *dst, const struct gd_opts *src)
+{
+	bool ok = true;
+
+	*dst = *src;
+	/* nothing shared: every string and buffer dst owns is its own */
 	for (size_t i = 0; i < GD_NOPTS; i++) {
 		const struct gd_opt_def *d = &gd_opt_table[i];
-		struct json_object *v = NULL;
-		int ret;
 
-		if (!(d->flags & GD_F_TRAVELS) || gd_is_given(o, i))
-			continue;
-		if (!json_object_object_get_ex(saved, d->long_name, &v))
-			return gd_err(-EPROTO, "no saved value of --%s",
-				      d->long_name);
-		/* an unset optional number (-D): 0, below its range */
-		if ((d->type == GD_T_U64 || d->type == GD_T_SIZE) &&
-		    json_object_is_type(v, json_type_int) &&
-		    json_object_get_int64(v) == 0) {
-			*(uint64_t *)((char *)o + d->offset) = 0;
-			continue;
-		}
-		ret = gd_wire_store(d, o, v);
-		if (ret)
-			return gd_err(ret, "cannot restore --%s", d->long_name);
+		if (d->type == GD_T_STR && gd_wire_str_owner(i))
+			ok = gd_copy_str((char **)((char *)dst + d->offset)) &&
+			     ok;
 	}
-	return 0;
+	for (unsigned int i = 0; i < dst->num_labels; i++)
+		ok = gd_copy_str(&dst->labels[i]) && ok;
+	for (unsigned int k = 0; k < dst->num_mem; k++)
+		ok = gd_copy_str(&dst->mem_list[k]) && ok;
+	ok = gd_copy_str(&dst->server_host) && ok;
+	if (src->payload) {
+		dst->payload =
+			malloc(src->payload_bytes ? src->payload_bytes : 1);
+		if (dst->payload)
+			memcpy(dst->payload, src->payload, src->payload_bytes);
+		ok = dst->payload && ok;
+	}
+	if (ok)
+		return 0;
+	/* a failed strdup left NULL there: free the rest */
+	gd_opts_free(dst);
+	return gd_err(-ENOMEM, "out of memory copying the options");
 }
 
 /*
@@ -372,7 +392,8 @@ struct json_object *gd_opts_effective(const struct gd_opts *o)
 const struct gd_opts_ops gd_cli_opts_ops = {
 	.to_wire = gd_opts_to_wire,
 	.from_wire = gd_opts_from_wire,
-	.restore = gd_opts_wire_restore,
+	.copy = gd_opts_copy,
+	.release = gd_opts_free,
 	.effective = gd_opts_effective,
 	.describe = gd_opts_describe,
 };

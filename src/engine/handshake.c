@@ -23,18 +23,23 @@ int gd_session_take_hello(struct gd_session *s, struct json_object *peer)
 {
 	const char *tool = gd_json_str(peer, "tool");
 	const char *ver = gd_json_str(peer, "version");
+	char esc[80]; /* the peer's strings as printed: escaped, cut */
 
 	if (!tool || strcmp(tool, s->test->name))
 		return gd_err(
 			-EINVAL,
-			"the peer %s runs %.64s, this side runs %s; start the same test on both ends",
-			s->oob.peer_name, tool ? tool : "an unnamed tool",
+			"the peer %s runs %s, this side runs %s; start the same test on both ends",
+			s->oob.peer_name,
+			tool ? gd_oob_escape(tool, esc, sizeof(esc))
+			     : "an unnamed tool",
 			s->test->name);
 	if (!ver || strcmp(ver, PACKAGE_VERSION))
 		gd_report_notice(
-			"%s: note: peer %s runs gdperf %.64s, this side %s",
+			"%s: note: peer %s runs gdperf %s, this side %s",
 			s->test->name, s->oob.peer_name,
-			ver ? ver : "(version not given)", PACKAGE_VERSION);
+			ver ? gd_oob_escape(ver, esc, sizeof(esc))
+			    : "(version not given)",
+			PACKAGE_VERSION);
 	return 0;
 }
 
@@ -43,6 +48,8 @@ static int gd_hello(struct gd_session *s)
 	struct json_object *h = json_object_new_object(), *peer = NULL;
 	int ret;
 
+	/* either end beats once its hellos are through, never before */
+	s->oob.beats_refused = !s->oob.beat;
 	json_object_object_add(h, "tool",
 			       json_object_new_string(s->test->name));
 	json_object_object_add(h, "version",
@@ -91,6 +98,14 @@ static int gd_check_limits(struct gd_session *s, char *field, size_t field_len,
 
 	if (ret)
 		return ret;
+	/* a latency server keeps samples only where it measures: the
+	 * reversed phases (engine/sweep.c) */
+	if (s->test->measure == GD_MEASURE_LAT &&
+	    (s->o->reverse || s->o->reversed || s->o->bidir)) {
+		r.samples_bytes =
+			gd_limits_lat_samples(s->o) * sizeof(uint64_t);
+		r.mem_bytes += r.samples_bytes;
+	}
 	gd_limits_from_opts(s->o, &l);
 	gd_limits_raise(&l, &s->server_own);
 	ret = gd_limits_check(&l, &r, field, field_len, msg, sizeof(msg));

@@ -88,6 +88,15 @@ int gd_limits_check(const struct gd_limits *l, const struct gd_request *r,
 			"the request needs %u buffers on the server, over its limit of %" PRIu64
 			" (--max-memories); ask for fewer phases with --phases, or start the server with --max-memories=%u",
 			r->memories, l->memories, r->memories);
+	} else if (r->mem_bytes > l->mem_bytes && r->samples_bytes) {
+		opt = "max-memory";
+		snprintf(
+			msg, msg_len,
+			"the request needs %.1f MiB of memory on the server (%.1f MiB of them latency samples, as it measures the reversed phases), over its limit of %.1f MiB (--max-memory); ask for fewer -n, a smaller -s or fewer -q, or start the server with --max-memory=%" PRIu64
+			"M",
+			gd_mib(r->mem_bytes), gd_mib(r->samples_bytes),
+			gd_mib(l->mem_bytes),
+			(r->mem_bytes + (1 << 20) - 1) >> 20);
 	} else if (r->mem_bytes > l->mem_bytes) {
 		opt = "max-memory";
 		snprintf(
@@ -158,6 +167,11 @@ static int gd_limits_phases(const struct gd_opts *o, unsigned int *phases,
 	return 0;
 }
 
+uint64_t gd_limits_lat_samples(const struct gd_opts *o)
+{
+	return o->duration_s ? GD_LAT_MAX_SAMPLES : o->iters + o->warmup_iters;
+}
+
 int gd_limits_request(const struct gd_opts *o, struct gd_request *r)
 {
 	uint64_t sizes[GD_MAX_SIZE_LIST];
@@ -179,6 +193,7 @@ int gd_limits_request(const struct gd_opts *o, struct gd_request *r)
 		return ret;
 	sh.steps = sh.num_sizes * phases * (unsigned int)(rounds ? rounds : 1);
 	r->qps = o->num_qps;
+	r->samples_bytes = 0;
 	r->memories = places;
 	/* the server allocates its host buffer and each of its --mem */
 	r->mem_bytes = gd_limits_buffer_bytes(gd_opts_max_size(o),

@@ -36,6 +36,9 @@ struct gd_limits {
 /* What a request makes the server do. */
 struct gd_request {
 	uint64_t mem_bytes;
+	/* of mem_bytes: the latency samples the server keeps when it
+	 * measures a phase (--reverse, --reversed); 0 otherwise */
+	uint64_t samples_bytes;
 	unsigned int memories;
 	uint64_t qps;
 	double time_s; /* estimate; negative: no end (--run_infinitely) */
@@ -59,6 +62,11 @@ uint64_t gd_limits_slot_bytes(uint64_t max_size, bool ud);
  * @memories buffers. */
 uint64_t gd_limits_buffer_bytes(uint64_t max_size, bool ud, uint64_t qps,
 				unsigned int memories);
+/* Latency samples an end that measures keeps: -n plus the warm-up, or
+ * GD_LAT_MAX_SAMPLES under -D (8 bytes each). */
+#define GD_LAT_MAX_SAMPLES (50ULL * 1000 * 1000)
+struct gd_opts;
+uint64_t gd_limits_lat_samples(const struct gd_opts *o);
 /* Estimated seconds of a run of @shape; negative when it has no end. */
 double gd_limits_estimate_s(const struct gd_request_shape *shape);
 /* Every limit of @l at least what @r asks (the server's own options). */

@@ -35,10 +35,10 @@ struct gd_opts_ops {
 			 struct json_object *wire, char *field,
 			 size_t field_len, char *ours, char *theirs,
 			 size_t val_len);
-	/* server: the fields a refused client set back to @saved, a
-	 * to_wire of the server's own options */
-	int (*restore)(const struct gd_test *test, struct gd_opts *o,
-		       struct json_object *saved);
+	/* server: a deep copy of its own options, each client's request
+	 * built from a fresh one; release frees what copy made */
+	int (*copy)(struct gd_opts *dst, const struct gd_opts *src);
+	void (*release)(struct gd_opts *o);
 	/* every option's effective value by long name */
 	struct json_object *(*effective)(const struct gd_opts *o);
 	/* the test description object of the JSON document */

@@ -36,8 +36,7 @@ struct gd_persist_tally {
 /* Wait for the next client and run it; false when the loop ends. */
 static bool gd_persist_one(const struct gd_test *test, struct gd_opts *o,
 			   int argc, char **argv, int listen_fd,
-			   struct json_object *own, const char *ready,
-			   struct gd_persist_tally *t)
+			   const char *ready, struct gd_persist_tally *t)
 {
 	struct gd_role r = { .is_server = true,
 			     .listen_fd = listen_fd,
@@ -78,14 +77,6 @@ static bool gd_persist_one(const struct gd_test *test, struct gd_opts *o,
 		t->ended_by = "a signal during its run";
 		return false;
 	}
-	/* the next client starts from this server's own options */
-	ret = o->ops->restore(test, o, own);
-	if (ret) {
-		gd_report_error(NULL, test->name, ret, gd_err_msg());
-		t->status = GD_EXIT_FAIL;
-		t->ended_by = "its own options, which could not be restored";
-		return false;
-	}
 	gd_err_clear();
 	gd_report_notice(
 		"%s: --persist: client %u (%s) ended with exit %d here%s%s%s",
@@ -105,7 +96,6 @@ int gd_persist_run(const struct gd_test *test, struct gd_opts *o, int argc,
 {
 	struct gd_persist_tally t = { .status = GD_EXIT_OK,
 				      .ended_by = "--max-clients" };
-	struct json_object *own;
 	char ready[256] = "";
 	int listen_fd, ret;
 
@@ -118,12 +108,10 @@ int gd_persist_run(const struct gd_test *test, struct gd_opts *o, int argc,
 		gd_report_error(NULL, test->name, ret, gd_err_msg());
 		return GD_EXIT_FAIL;
 	}
-	own = o->ops->to_wire(test, o);
 	while ((!o->max_clients || t.served < o->max_clients) &&
-	       gd_persist_one(test, o, argc, argv, listen_fd, own, ready, &t))
+	       gd_persist_one(test, o, argc, argv, listen_fd, ready, &t))
 		;
 	close(listen_fd);
-	json_object_put(own);
 	gd_report_notice(
 		"%s: --persist: served %u client(s), %u of them failed here; ended by %s",
 		test->name, t.served, t.failed, t.ended_by);

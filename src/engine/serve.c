@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -52,15 +53,82 @@ void gd_serve_waiting_text(const struct gd_test *test, const struct gd_opts *o,
 }
 
 /*
+ * One deadline from accept to ACCEPT or REJECT, whatever the peer sends
+ * (heartbeats are refused until the hellos are through, and no frame is
+ * taken over a few KiB): a peer without the key holds the server for
+ * --handshake-timeout at most.
+ */
+static int gd_serve_handshake(struct gd_session *s)
+{
+	const struct gd_opts *o = s->o;
+	int ret;
+
+	s->accept_ms = gd_oob_now_ms();
+	s->oob.timeout_ms = (int)(o->handshake_timeout_s * 1000);
+	snprintf(s->limit_text, sizeof(s->limit_text),
+		 "this server's limit of %" PRIu64 " s (--handshake-timeout)",
+		 o->handshake_timeout_s);
+	gd_oob_set_deadline(&s->oob, s->accept_ms + s->oob.timeout_ms,
+			    s->limit_text, -ETIMEDOUT);
+	s->oob.max_payload = GD_FRAME_HANDSHAKE_MAX;
+	gd_stop_during("setting up the test with peer %s", s->oob.peer_name);
+	ret = gd_session_handshake(s);
+	s->oob.timeout_ms = (int)o->oob_timeout_ms;
+	s->oob.max_payload = 0;
+	gd_oob_set_deadline(&s->oob, 0, NULL, 0);
+	/* --max-time from accept: setup, every wait for the peer and every
+	 * step; heartbeats keep a peer alive but never extend it */
+	if (!ret && s->limit_time_s) {
+		snprintf(s->limit_text, sizeof(s->limit_text),
+			 "this server's limit of %" PRIu64 " s (--max-time)",
+			 s->limit_time_s);
+		gd_oob_set_deadline(
+			&s->oob, s->accept_ms + (int64_t)s->limit_time_s * 1000,
+			s->limit_text, -ETIME);
+	}
+	return ret;
+}
+
+void gd_serve_forget(struct gd_session *s)
+{
+	if (!s->client_o)
+		return;
+	s->o = s->own_o;
+	s->o->ops->release(s->client_o);
+	free(s->client_o);
+	s->client_o = NULL;
+}
+
+/* This client's request starts as a fresh copy of the server's own
+ * options: nothing a client before it asked for is left in it. */
+static int gd_serve_fresh(struct gd_session *s)
+{
+	struct gd_opts *c = malloc(sizeof(*c));
+	int ret;
+
+	gd_serve_forget(s);
+	if (!c)
+		return gd_err(-ENOMEM, "out of memory for a client's request");
+	ret = s->o->ops->copy(c, s->o);
+	if (ret) {
+		free(c);
+		return ret;
+	}
+	s->own_o = s->o;
+	s->client_o = c;
+	s->o = c;
+	return 0;
+}
+
+/*
  * A server waits for its client as long as it takes, like perftest; a
  * connection that fails the handshake (silent past --handshake-timeout,
  * garbage, another test or version, a request over a limit) is closed with
  * one line and the next one is awaited. The first valid client is the run.
  */
-static int gd_serve_loop(struct gd_session *s, int listen_fd,
-			 struct json_object *own)
+static int gd_serve_loop(struct gd_session *s, int listen_fd)
 {
-	const struct gd_opts *o = s->o;
+	const struct gd_opts *o = s->o; /* the server's own, as given */
 	int ret;
 
 	for (;;) {
@@ -69,11 +137,9 @@ static int gd_serve_loop(struct gd_session *s, int listen_fd,
 		if (ret)
 			return ret;
 		s->client_seen = true;
-		s->oob.timeout_ms = (int)(o->handshake_timeout_s * 1000);
-		gd_stop_during("setting up the test with peer %s",
-			       s->oob.peer_name);
-		ret = gd_session_handshake(s);
-		s->oob.timeout_ms = (int)o->oob_timeout_ms;
+		ret = gd_serve_fresh(s);
+		if (!ret)
+			ret = gd_serve_handshake(s);
 		/* --loopback: the one client is this process's other half */
 		if (o->loopback ||
 		    !gd_limits_next_client(ret, gd_stop_signal()))
@@ -91,22 +157,10 @@ static int gd_serve_loop(struct gd_session *s, int listen_fd,
 				s->test->name, s->oob.peer_name, gd_err_msg());
 		gd_oob_close(&s->oob);
 		gd_err_clear();
-		ret = o->ops->restore(s->test, s->o, own);
-		if (ret)
-			return ret;
+		gd_serve_forget(s);
 		gd_stop_during("waiting for a client on port %" PRIu64,
 			       o->tcp_port);
 	}
-}
-
-static int gd_serve_first_valid(struct gd_session *s, int listen_fd)
-{
-	const struct gd_opts *o = s->o;
-	struct json_object *own = o->ops->to_wire(s->test, o);
-	int ret = gd_serve_loop(s, listen_fd, own);
-
-	json_object_put(own);
-	return ret;
 }
 
 int gd_session_serve(struct gd_session *s)
@@ -119,7 +173,7 @@ int gd_session_serve(struct gd_session *s)
 		/* --persist: its loop said who it waits for */
 		gd_stop_during("waiting for a client on port %" PRIu64,
 			       o->tcp_port);
-		return gd_serve_first_valid(s, s->listen_fd);
+		return gd_serve_loop(s, s->listen_fd);
 	}
 	ret = gd_serve_listen(o, &listen_fd);
 	if (ret)
@@ -127,7 +181,7 @@ int gd_session_serve(struct gd_session *s)
 	gd_stop_during("waiting for a client on port %" PRIu64, o->tcp_port);
 	gd_serve_waiting_text(s->test, o, s->ready, 0, line, sizeof(line));
 	gd_report_status(s->rep, "%s", line);
-	ret = gd_serve_first_valid(s, listen_fd);
+	ret = gd_serve_loop(s, listen_fd);
 	close(listen_fd);
 	return ret;
 }

@@ -27,5 +27,8 @@ void gd_serve_waiting_text(const struct gd_test *test, const struct gd_opts *o,
 /* Server: s->oob connected to the first client whose handshake succeeds,
  * on s->listen_fd when s->listen_kept, else on a socket of its own. */
 int gd_session_serve(struct gd_session *s);
+/* Server: drop this client's request (s->client_o), s->o back to the
+ * server's own options; nothing when there is none (teardown calls it). */
+void gd_serve_forget(struct gd_session *s);
 
 #endif

@@ -647,6 +647,7 @@ void gd_session_teardown(struct gd_session *s)
 	gd_oob_close(&s->oob);
 	gd_auth_clear(&s->auth);
 	free(s->samples_ns);
+	gd_serve_forget(s);
 	json_object_put(s->remote_endpoint);
 	s->samples_ns = NULL;
 	s->remote_endpoint = NULL;

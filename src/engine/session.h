@@ -120,10 +120,19 @@ struct gd_session {
 	 * 1, memory: host, cuda:0"; "" when it did not */
 	char ready[256];
 	struct gd_time_account acct; /* where the run's wall time went */
+	/* server: this client's request, a fresh copy of the server's own
+	 * options (@own_o, never changed) that s->o points to once the
+	 * client is accepted; freed by gd_session_teardown */
+	struct gd_opts *client_o, *own_o;
 	/* server: what its own options ask for, which its limits allow */
 	struct gd_request server_own;
 	bool server_own_set;
 	uint64_t limit_time_s; /* server: --max-time as it applies, 0: none */
+	/* server: when the connection was accepted (gd_oob_now_ms), and the
+	 * side channel's deadline's words: "this server's limit of 3 s
+	 * (--max-time)" */
+	int64_t accept_ms;
+	char limit_text[96];
 	/* server: when --max-time ends the run (gd_now_ns), 0: never */
 	uint64_t limit_deadline_ns;
 	int access;    /* QP access flags */

@@ -3,18 +3,22 @@
  * --auth-key in the handshake: HELLO carries the scheme and a fresh nonce,
  * then the client sends its proof in an AUTH frame and the server answers
  * with its own, or with a REJECT. No option, address or rkey travels
- * before both proofs were checked.
+ * before both proofs were checked, and every frame after them carries a
+ * MAC under a key of this connection (transport/oob.h).
  */
 #include <config.h>
 
 #include <errno.h>
+#include <stdio.h>
 
 #include <json-c/json.h>
+#include <sodium.h>
 
 #include "engine/session.h"
 #include "engine/session_auth.h"
 #include "transport/auth.h"
 #include "util/error.h"
+#include "util/json_get.h"
 
 int gd_session_auth_prepare(struct gd_session *s)
 {
@@ -52,7 +56,18 @@ static int gd_session_auth_refuse(struct gd_session *s, int ret,
 	return ret;
 }
 
-static int gd_session_auth_client(struct gd_session *s)
+/* Every later frame under the session key, both ways, from here on
+ * (this end's next frame and the peer's next one). */
+static void gd_session_auth_seal(struct gd_session *s, const char *transcript)
+{
+	uint8_t key[GD_AUTH_SESSION_KEY_BYTES];
+
+	gd_auth_session_key(&s->auth, s->is_server, transcript, key);
+	gd_oob_mac_start(&s->oob, key);
+	sodium_memzero(key, sizeof(key));
+}
+
+static int gd_session_auth_client(struct gd_session *s, const char *transcript)
 {
 	struct json_object *p = gd_auth_proof(&s->auth, false);
 	int ret = gd_oob_send(&s->oob, GD_FRAME_AUTH, p);
@@ -70,10 +85,12 @@ static int gd_session_auth_client(struct gd_session *s)
 	if (!ret)
 		ret = gd_auth_take_proof(&s->auth, false, s->oob.peer_name, p);
 	json_object_put(p);
+	if (!ret)
+		gd_session_auth_seal(s, transcript);
 	return ret;
 }
 
-static int gd_session_auth_server(struct gd_session *s)
+static int gd_session_auth_server(struct gd_session *s, const char *transcript)
 {
 	struct json_object *p = NULL;
 	int ret = gd_oob_recv(&s->oob, GD_FRAME_AUTH, &p);
@@ -87,11 +104,34 @@ static int gd_session_auth_server(struct gd_session *s)
 	p = gd_auth_proof(&s->auth, true);
 	ret = gd_oob_send(&s->oob, GD_FRAME_AUTH, p);
 	json_object_put(p);
+	if (!ret)
+		gd_session_auth_seal(s, transcript);
 	return ret;
+}
+
+/* What of both HELLOs the session key covers, the client's first: each
+ * end's tool, version and protocol. */
+static void gd_session_transcript(const struct gd_session *s,
+				  struct json_object *peer, char *buf,
+				  size_t len)
+{
+	char mine[160], theirs[160];
+	const char *tool = gd_json_str(peer, "tool");
+	const char *ver = gd_json_str(peer, "version");
+	struct json_object *proto = NULL;
+
+	(void)json_object_object_get_ex(peer, "protocol", &proto);
+	snprintf(mine, sizeof(mine), "%s\n%s\n%d", s->test->name,
+		 PACKAGE_VERSION, GD_OOB_VERSION);
+	snprintf(theirs, sizeof(theirs), "%s\n%s\n%d", tool ? tool : "",
+		 ver ? ver : "", proto ? json_object_get_int(proto) : -1);
+	snprintf(buf, len, "%s\n%s", s->is_server ? theirs : mine,
+		 s->is_server ? mine : theirs);
 }
 
 int gd_session_auth(struct gd_session *s, struct json_object *peer)
 {
+	char transcript[400];
 	int ret = gd_auth_take_hello(&s->auth, s->is_server, s->oob.peer_name,
 				     peer);
 
@@ -100,6 +140,7 @@ int gd_session_auth(struct gd_session *s, struct json_object *peer)
 					      s->auth.on ? "none" : "a key");
 	if (ret || !s->auth.on)
 		return ret;
-	return s->is_server ? gd_session_auth_server(s)
-			    : gd_session_auth_client(s);
+	gd_session_transcript(s, peer, transcript, sizeof(transcript));
+	return s->is_server ? gd_session_auth_server(s, transcript)
+			    : gd_session_auth_client(s, transcript);
 }

@@ -21,10 +21,9 @@
 #include "util/stats.h"
 #include "util/stop.h"
 #include "report/progress.h"
+#include "engine/limits.h"
 #include "engine/session.h"
 #include "engine/sweep.h"
-
-#define GD_LAT_MAX_SAMPLES (50ULL * 1000 * 1000)
 
 /* A peer that was interrupted may show first as a failed transfer (its
  * QPs are gone) or a closed channel: its word may be waiting, unread. So
@@ -142,6 +141,17 @@ static int gd_plan_inline(struct gd_session *s)
 	return 0;
 }
 
+/* Does this end initiate, and so measure, any phase? Latency samples
+ * live only on an end that does. */
+static bool gd_measures_any(const struct gd_session *s)
+{
+	for (unsigned int i = 0; i < s->num_phases; i++)
+		if (s->phases[i].dir == GD_DIR_BIDIR ||
+		    (s->phases[i].dir == GD_DIR_FORWARD) != s->is_server)
+			return true;
+	return false;
+}
+
 int gd_sweep_plan(struct gd_session *s)
 {
 	const struct gd_opts *o = s->o;
@@ -163,13 +173,16 @@ int gd_sweep_plan(struct gd_session *s)
 	ret = gd_plan_inline(s);
 	if (ret || s->test->measure != GD_MEASURE_LAT)
 		return ret;
-	s->samples_cap =
-		o->duration_s ? GD_LAT_MAX_SAMPLES : o->iters + o->warmup_iters;
+	/* the -D loop's bound on both ends; the samples where they are
+	 * taken */
+	s->samples_cap = gd_limits_lat_samples(o);
 	if (s->samples_cap > GD_LAT_MAX_SAMPLES)
 		return gd_err(-E2BIG,
 			      "-n %" PRIu64
 			      " is too many latency samples (at most %llu)",
 			      o->iters, GD_LAT_MAX_SAMPLES);
+	if (!gd_measures_any(s))
+		return 0;
 	s->samples_ns = calloc(s->samples_cap, sizeof(uint64_t));
 	if (!s->samples_ns)
 		return gd_err(-ENOMEM, "cannot allocate %zu latency samples",
@@ -318,14 +331,21 @@ static void gd_walk_progress(struct gd_session *s, const struct gd_walk *w,
 		gd_report_progress(s->rep, &pr);
 }
 
+static int64_t gd_max_i64(int64_t a, int64_t b)
+{
+	return a > b ? a : b;
+}
+
 /* --max-time: a server ends a run that outlasts its limit before the next
  * step (the estimate let it start), and tells the client why. */
 static bool gd_walk_over_time(struct gd_session *s, struct gd_walk *w)
 {
-	double ran_s = (double)(gd_now_ns() - w->t0_ns) / 1e9;
+	double ran_s = s->accept_ms
+			       ? (double)(gd_oob_now_ms() - s->accept_ms) / 1e3
+			       : (double)(gd_now_ns() - w->t0_ns) / 1e9;
 
-	if (!s->is_server || !s->limit_time_s ||
-	    ran_s <= (double)s->limit_time_s)
+	if (!s->is_server || !s->limit_deadline_ns ||
+	    gd_now_ns() < s->limit_deadline_ns)
 		return false;
 	gd_err(-ETIME,
 	       "the run has gone on %.0f s, past this server's limit of %" PRIu64
@@ -558,7 +578,15 @@ int gd_sweep_run(struct gd_session *s)
 		return gd_err(-ENOMEM, "cannot allocate the step table");
 	w.total = total;
 	w.t0_ns = gd_now_ns();
-	if (s->is_server && s->limit_time_s)
+	/* the connection's --max-time deadline (from accept), in this
+	 * clock; a session without one (tests) from the sweep's start */
+	if (s->is_server && s->limit_time_s && s->oob.until_ms)
+		s->limit_deadline_ns =
+			w.t0_ns +
+			(uint64_t)gd_max_i64(s->oob.until_ms - gd_oob_now_ms(),
+					     0) *
+				1000000ULL;
+	else if (s->is_server && s->limit_time_s)
 		s->limit_deadline_ns =
 			w.t0_ns + s->limit_time_s * 1000000000ULL;
 	if (precise && s->is_server)

@@ -18,6 +18,7 @@
 #include <sodium.h>
 
 #include "transport/auth.h"
+#include "transport/oob.h"
 #include "util/error.h"
 #include "util/json_get.h"
 
@@ -36,6 +37,12 @@ static int gd_auth_key_mode(const char *path, int fd)
 		return gd_err(
 			-EINVAL,
 			"--auth-key %s: not a regular file; give the file that holds the shared key",
+			path);
+	if (!gd_auth_owner_ok(st.st_uid, geteuid()))
+		return gd_err(
+			-EPERM,
+			"--auth-key %s: the key file belongs to uid %u, not to this user (uid %u) or root; a shared key must be its owner's alone: chown $(id -un) %s",
+			path, (unsigned int)st.st_uid, (unsigned int)geteuid(),
 			path);
 	if (st.st_mode & (S_IRWXG | S_IRWXO))
 		return gd_err(
@@ -184,11 +191,16 @@ int gd_auth_take_hello(struct gd_auth *a, bool is_server, const char *peer,
 				     ? json_object_get_string(v)
 				     : NULL;
 
+	char esc[48];
+
 	if (offered && (!scheme || strcmp(scheme, GD_AUTH_SCHEME)))
 		return gd_err(
 			-EPROTO,
-			"the peer %s authenticates with '%.32s', this side only with %s; install the same gdperf version on both ends",
-			peer, scheme ? scheme : "a non-string", GD_AUTH_SCHEME);
+			"the peer %s authenticates with '%s', this side only with %s; install the same gdperf version on both ends",
+			peer,
+			scheme ? gd_oob_escape(scheme, esc, sizeof(esc))
+			       : "a non-string",
+			GD_AUTH_SCHEME);
 	if (offered != a->on)
 		return gd_auth_one_sided(a, is_server, peer);
 	if (!a->on)
@@ -265,4 +277,24 @@ int gd_auth_take_proof(const struct gd_auth *a, bool is_server,
 		-EACCES,
 		"the server %s did not prove it has this client's key (--auth-key %s): its key file differs; check that both ends name a copy of the same file",
 		peer, a->path);
+}
+
+void gd_auth_session_key(const struct gd_auth *a, bool is_server,
+			 const char *transcript,
+			 uint8_t key[GD_AUTH_SESSION_KEY_BYTES])
+{
+	static const char label[] = "gdperf side channel session key v1";
+	crypto_auth_hmacsha256_state st;
+
+	crypto_auth_hmacsha256_init(&st, a->key, a->key_len);
+	crypto_auth_hmacsha256_update(&st, (const uint8_t *)label,
+				      sizeof(label));
+	crypto_auth_hmacsha256_update(&st, is_server ? a->peer_nonce : a->nonce,
+				      GD_AUTH_NONCE_BYTES);
+	crypto_auth_hmacsha256_update(&st, is_server ? a->nonce : a->peer_nonce,
+				      GD_AUTH_NONCE_BYTES);
+	crypto_auth_hmacsha256_update(&st, (const uint8_t *)transcript,
+				      strlen(transcript) + 1);
+	crypto_auth_hmacsha256_final(&st, key);
+	sodium_memzero(&st, sizeof(st));
 }

@@ -14,7 +14,9 @@
 
 struct json_object;
 
-#define GD_AUTH_SCHEME "hmac-sha256"
+/* the proofs, then every frame under a session key (-frames: an older
+ * gdperf, proofs only, refuses it by name) */
+#define GD_AUTH_SCHEME "hmac-sha256-frames"
 #define GD_AUTH_NONCE_BYTES 32
 #define GD_AUTH_MAC_BYTES 32
 /* A key shorter than this is a password, not a key; longer is a mistake
@@ -33,13 +35,20 @@ struct gd_auth {
 };
 
 /*
- * Read the key in @path: a regular file no group or other may read or
- * write (refused otherwise, naming the file and chmod 600), of
+ * Read the key in @path: a regular file of this user or root that no
+ * group or other may read or write (refused otherwise, naming the file
+ * and chown or chmod 600), of
  * GD_AUTH_KEY_MIN_BYTES..GD_AUTH_KEY_MAX_BYTES bytes after one trailing
  * newline is dropped (so "echo" and an editor make the same key). 0 or
  * -errno with the message recorded.
  */
 int gd_auth_load(struct gd_auth *a, const char *path);
+/* Whose key file may be read (OpenSSH's rule): one of the user running,
+ * @euid, or of root; any other owner is refused, whatever the mode. */
+static inline bool gd_auth_owner_ok(unsigned int owner, unsigned int euid)
+{
+	return owner == euid || owner == 0;
+}
 /* Wipe the key. */
 void gd_auth_clear(struct gd_auth *a);
 /* A fresh nonce for a new connection. */
@@ -56,6 +65,14 @@ int gd_auth_take_hello(struct gd_auth *a, bool is_server, const char *peer,
 		       struct json_object *hello);
 /* This end's proof, the AUTH frame's payload ({"mac": hex}). */
 struct json_object *gd_auth_proof(const struct gd_auth *a, bool is_server);
+/* The session key of this connection, once both proofs passed: an
+ * HMAC-SHA-256 under the key over a label, the client's nonce, the
+ * server's and @transcript (both HELLOs' fields, client first), for
+ * gd_oob_mac_start. */
+#define GD_AUTH_SESSION_KEY_BYTES 32
+void gd_auth_session_key(const struct gd_auth *a, bool is_server,
+			 const char *transcript,
+			 uint8_t key[GD_AUTH_SESSION_KEY_BYTES]);
 /* Check the peer's proof in constant time: 0, -EACCES for another key,
  * -EPROTO for a payload that is no proof. */
 int gd_auth_take_proof(const struct gd_auth *a, bool is_server,

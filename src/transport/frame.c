@@ -7,6 +7,7 @@
 #include <config.h>
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -222,4 +223,46 @@ int gd_frame_decode_payload(const uint8_t *buf, size_t len,
 	}
 	*payload = obj;
 	return 0;
+}
+
+static bool gd_esc_plain(unsigned char c)
+{
+	return c >= 0x20 && c < 0x7f && c != '\\';
+}
+
+const char *gd_oob_escape(const char *in, char *out, size_t len)
+{
+	static const char hex[] = "0123456789abcdef";
+	size_t o = 0;
+
+	if (len < 4) /* room for "..." at least */
+		return len ? (out[0] = '\0', out) : out;
+	size_t whole = 0;
+
+	in = in ? in : "?";
+	for (const char *p = in; *p && whole < len; p++)
+		whole += gd_esc_plain((unsigned char)*p) ? 1 : 4;
+	for (; *in; in++) {
+		unsigned char c = (unsigned char)*in;
+		bool plain = gd_esc_plain(c);
+		/* this byte and the NUL, and when all does not fit, room
+		 * for the "..." that replaces the rest */
+		size_t need = (plain ? 1 : 4) + (whole < len ? 0 : 3) + 1;
+
+		if (o + need > len) {
+			memcpy(out + o, "...", 3);
+			o += 3;
+			break;
+		}
+		if (plain) {
+			out[o++] = (char)c;
+			continue;
+		}
+		out[o++] = '\\';
+		out[o++] = 'x';
+		out[o++] = hex[c >> 4];
+		out[o++] = hex[c & 15];
+	}
+	out[o] = '\0';
+	return out;
 }

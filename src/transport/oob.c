@@ -68,6 +68,14 @@ void gd_oob_init(struct gd_oob *oob, int timeout_ms)
 	snprintf(oob->peer_name, sizeof(oob->peer_name), "(not connected)");
 }
 
+void gd_oob_set_deadline(struct gd_oob *oob, int64_t until_ms, const char *what,
+			 int code)
+{
+	oob->until_ms = until_ms;
+	oob->until_what = what;
+	oob->until_code = code ? code : -ETIMEDOUT;
+}
+
 void gd_oob_attach(struct gd_oob *oob, int fd, const char *peer_name)
 {
 	oob->fd = fd;
@@ -372,4 +380,5 @@ void gd_oob_close(struct gd_oob *oob)
 	}
 	close(oob->fd);
 	oob->fd = -1;
+	gd_oob_mac_stop(oob);
 }

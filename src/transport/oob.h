@@ -21,11 +21,16 @@ struct json_object;
 /* Largest payload accepted: a test description or result set, never bulk data.
  */
 #define GD_FRAME_MAX_PAYLOAD (1u << 20)
+/* Largest payload a server takes before it accepted the test (hello, key
+ * proof, test description): what a peer without the key may make it read. */
+#define GD_FRAME_HANDSHAKE_MAX (8u << 10)
 
 /* Wire header: magic "GDPF", u16 version, u16 type, u32 payload length, all
  * big-endian; then the payload, a JSON object in UTF-8 without a NUL. */
 #define GD_FRAME_MAGIC 0x47445046u
 #define GD_FRAME_HDR_LEN 12
+/* the MAC trailer of an authenticated frame (struct gd_oob.mac_on) */
+#define GD_FRAME_MAC_BYTES 32
 
 enum gd_frame_type {
 	GD_FRAME_HELLO = 1, /* tool, version, both directions first */
@@ -65,6 +70,16 @@ int gd_frame_decode_header(const uint8_t *buf, size_t len,
 int gd_frame_decode_payload(const uint8_t *buf, size_t len,
 			    struct json_object **payload);
 
+/*
+ * A string the peer sent, safe to print or log: every byte outside
+ * printable ASCII, and the backslash, as \xNN (so no CR, LF or ESC of the
+ * peer's reaches a terminal or a log line), cut to fit @len with "...".
+ * NULL prints as "?". Returns @out.
+ */
+const char *gd_oob_escape(const char *in, char *out, size_t len);
+/* The longest a peer's string is printed, escaped, with its NUL. */
+#define GD_OOB_ESC_MAX 256
+
 struct gd_oob_beat;
 
 struct gd_oob {
@@ -85,9 +100,34 @@ struct gd_oob {
 	/* when the last frame from the peer arrived, heartbeats included
 	 * (CLOCK_MONOTONIC ms; only the caller's thread reads frames) */
 	int64_t heard_ms;
+	/* One deadline over every wait on this connection whatever the peer
+	 * sends, heartbeats included (gd_oob_now_ms; 0: none), and the
+	 * limit's name for the error ("--handshake-timeout", "--max-time") */
+	int64_t until_ms;
+	const char *until_what;
+	int until_code; /* what the deadline returns: -ETIMEDOUT, -ETIME */
+	/* the largest payload taken from the peer; 0: GD_FRAME_MAX_PAYLOAD */
+	uint32_t max_payload;
+	/* a BEAT is a protocol error until this end's heartbeat thread
+	 * started (the hellos are through): set by the handshake */
+	bool beats_refused;
+	/* --auth-key, once both proofs passed: every frame either way
+	 * carries GD_FRAME_MAC_BYTES of HMAC-SHA-256 under the session key
+	 * over its sequence number (one count each way, from 0), header
+	 * and payload, after the payload and counted in its length. send_seq
+	 * under send_lock; recv_seq by the one reading thread. */
+	bool mac_on;
+	uint8_t mac_key[32];
+	uint64_t send_seq, recv_seq;
 };
 
 void gd_oob_init(struct gd_oob *oob, int timeout_ms);
+/* Every wait on this connection ends by @until_ms (gd_oob_now_ms; 0: no
+ * such deadline) with @code (-ETIMEDOUT when 0) and a message naming @what
+ * ("this server's limit of 5 s (--handshake-timeout)"), whatever the peer
+ * sends. @what must outlive the deadline. */
+void gd_oob_set_deadline(struct gd_oob *oob, int64_t until_ms, const char *what,
+			 int code);
 /* Server: bind (host may be NULL for any), accept one connection. */
 int gd_oob_accept(struct gd_oob *oob, const char *bind_host, uint16_t port);
 /* Server for --loopback: bind/listen first, return the listening fd so the
@@ -176,5 +216,10 @@ void gd_oob_send_error(struct gd_oob *oob, int code, const char *msg);
 void gd_oob_send_interrupted(struct gd_oob *oob, const char *signal_name,
 			     const char *during);
 void gd_oob_close(struct gd_oob *oob);
+/* From the next frame on, both ways: the MAC under @key (32 bytes), the
+ * sequence numbers from 0. Both ends call it at the same frame boundary:
+ * the client once it took the server's proof, the server once it sent
+ * it. */
+void gd_oob_mac_start(struct gd_oob *oob, const uint8_t *key);
 
 #endif

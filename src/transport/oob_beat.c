@@ -119,6 +119,7 @@ int gd_oob_beat_start(struct gd_oob *oob)
 	pthread_condattr_destroy(&ca);
 	gd_oob_alive(oob);
 	oob->beat = b;
+	oob->beats_refused = false;
 	ret = pthread_create(&b->tid, NULL, gd_oob_beat_main, oob);
 	if (ret) {
 		oob->beat = NULL;

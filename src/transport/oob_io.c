@@ -7,6 +7,7 @@
 #include <config.h>
 
 #include <errno.h>
+#include <inttypes.h>
 #include <poll.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -16,6 +17,7 @@
 #include <time.h>
 
 #include <json-c/json.h>
+#include <sodium.h>
 
 #include "transport/oob.h"
 #include "transport/oob_priv.h"
@@ -118,14 +120,42 @@ static int gd_oob_write_all(struct gd_oob *oob, const uint8_t *buf, size_t len,
 	return 0;
 }
 
+/* The connection's own deadline (gd_oob_set_deadline) passed: no frame,
+ * partial or whole, heartbeat or not, keeps the wait going. */
+static int gd_oob_until_passed(struct gd_oob *oob, int expect)
+{
+	return gd_err(oob->until_code ? oob->until_code : -ETIMEDOUT,
+		      "side channel: no %s frame from peer %s within %s, "
+		      "which nothing the peer sends extends",
+		      gd_frame_type_name(expect), oob->peer_name,
+		      oob->until_what ? oob->until_what
+				      : "this connection's deadline");
+}
+
+/* The earlier of @deadline_ms and the connection's own deadline; *capped
+ * says whether the connection's was. */
+static int64_t gd_oob_cap(const struct gd_oob *oob, int64_t deadline_ms,
+			  bool *capped)
+{
+	*capped = oob->until_ms && oob->until_ms <= deadline_ms;
+	return *capped ? oob->until_ms : deadline_ms;
+}
+
 static int gd_oob_read_all(struct gd_oob *oob, uint8_t *buf, size_t len,
 			   int64_t deadline_ms, int silence_ms, int expect)
 {
+	bool capped;
 	ssize_t n;
 	int rc;
 
+	deadline_ms = gd_oob_cap(oob, deadline_ms, &capped);
 	while (len) {
+		/* a peer dribbling bytes must not outlast the deadline */
+		if (capped && !gd_oob_ms_left(deadline_ms))
+			return gd_oob_until_passed(oob, expect);
 		rc = gd_oob_wait_fd(oob->fd, POLLIN, deadline_ms);
+		if (rc == -ETIMEDOUT && capped)
+			return gd_oob_until_passed(oob, expect);
 		if (rc == -ETIMEDOUT)
 			return gd_err(
 				rc,
@@ -171,10 +201,95 @@ static int gd_oob_read_all(struct gd_oob *oob, uint8_t *buf, size_t len,
 	return 0;
 }
 
+void gd_oob_mac_start(struct gd_oob *oob, const uint8_t *key)
+{
+	pthread_mutex_lock(&oob->send_lock);
+	memcpy(oob->mac_key, key, sizeof(oob->mac_key));
+	oob->send_seq = oob->recv_seq = 0;
+	oob->mac_on = true;
+	pthread_mutex_unlock(&oob->send_lock);
+}
+
+void gd_oob_mac_stop(struct gd_oob *oob)
+{
+	oob->mac_on = false;
+	sodium_memzero(oob->mac_key, sizeof(oob->mac_key));
+	oob->send_seq = oob->recv_seq = 0;
+}
+
+/* HMAC-SHA-256 under the session key over the sequence number (8 bytes,
+ * big-endian), the header and the payload. */
+static void gd_oob_frame_mac(const struct gd_oob *oob, uint64_t seq,
+			     const uint8_t *hdr, const uint8_t *body,
+			     size_t body_len, uint8_t mac[GD_FRAME_MAC_BYTES])
+{
+	crypto_auth_hmacsha256_state st;
+	uint8_t be[8];
+
+	for (int i = 0; i < 8; i++)
+		be[i] = (uint8_t)(seq >> (56 - 8 * i));
+	crypto_auth_hmacsha256_init(&st, oob->mac_key, sizeof(oob->mac_key));
+	crypto_auth_hmacsha256_update(&st, be, sizeof(be));
+	crypto_auth_hmacsha256_update(&st, hdr, GD_FRAME_HDR_LEN);
+	crypto_auth_hmacsha256_update(&st, body, body_len);
+	crypto_auth_hmacsha256_final(&st, mac);
+	sodium_memzero(&st, sizeof(st));
+}
+
+/* An encoded frame with the MAC appended (its length counts it); under
+ * send_lock, so the sequence numbers go out in order. */
+static int gd_oob_seal(struct gd_oob *oob, uint8_t **frame, size_t *len)
+{
+	uint8_t *f = realloc(*frame, *len + GD_FRAME_MAC_BYTES);
+	uint32_t plen;
+
+	if (!f)
+		return gd_err(-ENOMEM, "cannot allocate a side-channel frame");
+	*frame = f;
+	plen = (uint32_t)(*len - GD_FRAME_HDR_LEN + GD_FRAME_MAC_BYTES);
+	f[8] = (uint8_t)(plen >> 24);
+	f[9] = (uint8_t)(plen >> 16);
+	f[10] = (uint8_t)(plen >> 8);
+	f[11] = (uint8_t)plen;
+	gd_oob_frame_mac(oob, oob->send_seq++, f, f + GD_FRAME_HDR_LEN,
+			 *len - GD_FRAME_HDR_LEN, f + *len);
+	*len += GD_FRAME_MAC_BYTES;
+	return 0;
+}
+
+/* A received frame's MAC: 0 and the payload's length without it, or
+ * -EBADMSG for a changed, replayed, reordered or injected frame. */
+static int gd_oob_unseal(struct gd_oob *oob, const uint8_t *hdr,
+			 const uint8_t *body, uint32_t *len)
+{
+	uint8_t want[GD_FRAME_MAC_BYTES];
+	bool same;
+
+	if (*len < GD_FRAME_MAC_BYTES)
+		same = false;
+	else {
+		gd_oob_frame_mac(oob, oob->recv_seq, hdr, body,
+				 *len - GD_FRAME_MAC_BYTES, want);
+		same = !sodium_memcmp(want, body + *len - GD_FRAME_MAC_BYTES,
+				      GD_FRAME_MAC_BYTES);
+	}
+	if (!same)
+		return gd_err(
+			-EBADMSG,
+			"side channel: frame %" PRIu64
+			" from peer %s failed its --auth-key MAC (changed, replayed, reordered or injected on the way: a relay between the two ends?); closing the connection",
+			oob->recv_seq, oob->peer_name);
+	oob->recv_seq++;
+	*len -= GD_FRAME_MAC_BYTES;
+	return 0;
+}
+
 static int gd_oob_send_within(struct gd_oob *oob, int type,
 			      const struct json_object *payload, int timeout_ms)
 {
-	int64_t deadline_ms = gd_oob_now_ms() + timeout_ms;
+	bool capped;
+	int64_t deadline_ms =
+		gd_oob_cap(oob, gd_oob_now_ms() + timeout_ms, &capped);
 	uint8_t *frame;
 	size_t len;
 	int rc;
@@ -183,7 +298,10 @@ static int gd_oob_send_within(struct gd_oob *oob, int type,
 	if (rc)
 		return rc;
 	pthread_mutex_lock(&oob->send_lock);
-	rc = gd_oob_write_all(oob, frame, len, deadline_ms, type);
+	if (oob->mac_on)
+		rc = gd_oob_seal(oob, &frame, &len);
+	if (!rc)
+		rc = gd_oob_write_all(oob, frame, len, deadline_ms, type);
 	pthread_mutex_unlock(&oob->send_lock);
 	free(frame);
 	return rc;
@@ -220,12 +338,12 @@ static int gd_oob_decode_failed(struct gd_oob *oob, int rc, bool had_err)
 		oob->peer_name, why);
 }
 
-/* A field of the peer's REJECT/ERROR frame, "?" when it sent none. */
-static const char *gd_peer_field(struct json_object *obj, const char *key)
+/* A field of the peer's REJECT/ERROR frame, escaped into @buf (of
+ * GD_OOB_ESC_MAX); "?" when it sent none. */
+static const char *gd_peer_field(struct json_object *obj, const char *key,
+				 char *buf)
 {
-	const char *v = gd_json_str(obj, key);
-
-	return v ? v : "?";
+	return gd_oob_escape(gd_json_str(obj, key), buf, GD_OOB_ESC_MAX);
 }
 
 /* An ERROR frame that says the peer was interrupted: keep its signal and
@@ -241,16 +359,17 @@ static bool gd_oob_peer_interrupted(struct gd_oob *oob, struct json_object *obj)
 		return false;
 	sig = gd_json_str(in, "signal");
 	during = gd_json_str(in, "during");
-	snprintf(oob->peer_stop_signal, sizeof(oob->peer_stop_signal), "%s",
-		 sig && *sig ? sig : "a signal");
-	snprintf(oob->peer_stop_during, sizeof(oob->peer_stop_during), "%s",
-		 during && *during ? during : "its run");
+	gd_oob_escape(sig && *sig ? sig : "a signal", oob->peer_stop_signal,
+		      sizeof(oob->peer_stop_signal));
+	gd_oob_escape(during && *during ? during : "its run",
+		      oob->peer_stop_during, sizeof(oob->peer_stop_during));
 	return true;
 }
 
 static int gd_oob_peer_failed(struct gd_oob *oob, int type,
 			      struct json_object *obj, int expect)
 {
+	char f[4][GD_OOB_ESC_MAX];
 	struct json_object *code;
 	int rc;
 
@@ -260,10 +379,10 @@ static int gd_oob_peer_failed(struct gd_oob *oob, int type,
 		rc = gd_err(-EINVAL,
 			    "peer %s rejected the test: field '%s': ours=%s "
 			    "theirs=%s: %s",
-			    oob->peer_name, gd_peer_field(obj, "field"),
-			    gd_peer_field(obj, "peer"),
-			    gd_peer_field(obj, "local"),
-			    gd_peer_field(obj, "message"));
+			    oob->peer_name, gd_peer_field(obj, "field", f[0]),
+			    gd_peer_field(obj, "peer", f[1]),
+			    gd_peer_field(obj, "local", f[2]),
+			    gd_peer_field(obj, "message", f[3]));
 	} else if (type == GD_FRAME_ERROR &&
 		   gd_oob_peer_interrupted(oob, obj)) {
 		rc = gd_err(
@@ -278,7 +397,7 @@ static int gd_oob_peer_failed(struct gd_oob *oob, int type,
 			    json_object_object_get_ex(obj, "code", &code)
 				    ? json_object_get_int(code)
 				    : 0,
-			    gd_peer_field(obj, "message"));
+			    gd_peer_field(obj, "message", f[0]));
 	} else {
 		rc = gd_err(
 			-EPROTO,
@@ -308,6 +427,19 @@ static int gd_oob_read_frame(struct gd_oob *oob, int expect, int silence_ms,
 	rc = gd_frame_decode_header(hdr_buf, sizeof(hdr_buf), hdr);
 	if (rc)
 		return gd_oob_decode_failed(oob, rc, had_err);
+	if (hdr->type == GD_FRAME_BEAT && oob->beats_refused)
+		return gd_err(-EPROTO,
+			      "side channel: peer %s sent a heartbeat before "
+			      "the hellos were through (a gdperf peer beats "
+			      "only after them); closing the connection",
+			      oob->peer_name);
+	if (oob->max_payload && hdr->len > oob->max_payload)
+		return gd_err(-EMSGSIZE,
+			      "side channel: peer %s announced a %s frame of "
+			      "%u bytes; at most %u are taken before the test "
+			      "is accepted",
+			      oob->peer_name, gd_frame_type_name(hdr->type),
+			      hdr->len, oob->max_payload);
 	body = malloc(hdr->len ? hdr->len : 1);
 	if (!body)
 		return gd_err(-ENOMEM,
@@ -317,6 +449,8 @@ static int gd_oob_read_frame(struct gd_oob *oob, int expect, int silence_ms,
 			      oob->peer_name);
 	rc = gd_oob_read_all(oob, body, hdr->len, deadline_ms, silence_ms,
 			     expect);
+	if (!rc && oob->mac_on)
+		rc = gd_oob_unseal(oob, hdr_buf, body, &hdr->len);
 	if (!rc) {
 		oob->heard_ms = gd_oob_now_ms();
 		rc = gd_frame_decode_payload(body, hdr->len, obj);

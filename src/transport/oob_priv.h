@@ -12,4 +12,8 @@ int gd_oob_ms_left(int64_t deadline_ms);
 /* 0 when @fd is ready for @events, -ETIMEDOUT at the deadline, or -errno. */
 int gd_oob_wait_fd(int fd, short events, int64_t deadline_ms);
 
+/* The frame MAC off, its key wiped (a closed connection). */
+struct gd_oob;
+void gd_oob_mac_stop(struct gd_oob *oob);
+
 #endif

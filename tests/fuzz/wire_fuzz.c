@@ -10,7 +10,10 @@
  * scheme and nonce; a proof this end makes must pass on the other). The
  * step's outcome is then reported and judged as the client does, so a field
  * that reaches the document with the wrong shape is found by the readers
- * there.
+ * there. With bit 1 of the input's length set it runs stateful instead:
+ * every part is a TEST from another client in turn, each adopted into a
+ * fresh copy of one server's own options as the accept loop does, and
+ * nothing of one client may reach the server's options or the next.
  */
 #include <config.h>
 
@@ -156,6 +159,38 @@ static void gd_fuzz_auth(bool is_server, struct json_object *hello,
 	json_object_put(mine);
 }
 
+/* Clients in turn against one server: its own options never change,
+ * and each client's copy starts as they are. */
+static void gd_fuzz_clients(const struct gd_test *t, struct gd_opts *own,
+			    struct json_object **m, size_t n)
+{
+	struct json_object *w0 = gd_opts_to_wire(t, own), *w;
+
+	for (size_t i = 0; i < n; i++) {
+		char field[64], ours[128], theirs[128];
+		struct gd_opts c;
+
+		if (!m[i])
+			continue;
+		if (gd_opts_copy(&c, own))
+			abort();
+		if (c.num_size_list != own->num_size_list)
+			abort();
+		if (!gd_opts_from_wire(t, &c, m[i], field, sizeof(field), ours,
+				       theirs, sizeof(ours)) &&
+		    !c.sizes && c.num_size_list)
+			abort();
+		gd_err_clear();
+		gd_opts_free(&c);
+		w = gd_opts_to_wire(t, own);
+		if (strcmp(json_object_to_json_string(w),
+			   json_object_to_json_string(w0)))
+			abort();
+		json_object_put(w);
+	}
+	json_object_put(w0);
+}
+
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -188,6 +223,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	snprintf(s.oob.peer_name, sizeof(s.oob.peer_name), "fuzz:1");
 	for (size_t i = 0; i < n; i++)
 		m[i] = gd_fuzz_payload(&c[i]);
+	if (size & 2) {
+		gd_fuzz_clients(t, &o, m, n);
+		for (size_t i = 0; i < GD_PARTS; i++)
+			json_object_put(m[i]);
+		gd_opts_free(&o);
+		return 0;
+	}
 	if (m[GD_HELLO]) {
 		gd_session_take_hello(&s, m[GD_HELLO]);
 		gd_fuzz_auth(s.is_server, m[GD_HELLO], m[GD_AUTH]);
