@@ -19,11 +19,12 @@ frame() {
 	printf '%s' "$body"
 }
 
-# A heartbeat (type 10) a second for 30 s, after HELLO (type 1) when $1.
+# A heartbeat (type 10) a second for 90 s, after HELLO (type 1) when $1
+# (killed at the end of the case).
 beater() {
 	[ -n "$1" ] &&
 		frame 001 "{\"tool\":\"$PROG\",\"version\":\"0\",\"protocol\":2}"
-	for _ in $(seq 1 30); do
+	for _ in $(seq 1 90); do
 		frame 012 '{}'
 		sleep 1
 	done
@@ -36,18 +37,21 @@ start_bounded 140 "$WORK/srv.out" $PROG -d rxe0 -x 1 -p $PORT --persist \
 spid=$BG_PID
 wait_listen $PORT || diag "hold: server did not listen on TCP port $PORT within 20 s"
 
-beater | timeout 40 nc "$GD_VM_ADDR" $PORT >/dev/null 2>&1 &
+beater | timeout 100 nc "$GD_VM_ADDR" $PORT >/dev/null 2>&1 &
 b1=$!
 sleep 1
-beater hello | timeout 40 nc "$GD_VM_ADDR" $PORT >/dev/null 2>&1 &
+beater hello | timeout 100 nc "$GD_VM_ADDR" $PORT >/dev/null 2>&1 &
 b2=$!
 sleep 1
 t0=$(date +%s)
-run_bounded 60 "$WORK/c1.out" $PROG -d rxe0 -x 1 -p $PORT -s 4096 -n 20 "$GD_VM_ADDR"
+run_bounded 60 "$WORK/c1.out" $PROG -d rxe0 -x 1 -p $PORT -s 4096 -n 20 \
+	--timeout 30000 "$GD_VM_ADDR"
 rc=$?
 took=$(($(date +%s) - t0))
-# the beaters go on for 30 s, past the client's own 10 s --timeout: it
-# succeeds only when the server closed them first
+# the beaters go on for 90 s, past the client's 30 s --timeout: it
+# succeeds only when the server closed them first (two handshake
+# deadlines of 5 s, about 8 s of the client's wait; 30 s leaves a slow
+# guest room without letting a held server pass)
 st=1
 [ $rc = 0 ] &&
 	has "$WORK/srv.out" 'sent a heartbeat before the hellos' &&
