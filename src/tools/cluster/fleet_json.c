@@ -3,7 +3,8 @@
  * The pruning JSON reader (fleet_json.h): a recursive descent over strict
  * JSON that skips what is not kept and builds what is with json-c's own
  * constructors, numbers parsed as json_tokener parses them (integers by
- * strtoll, others by strtod), so the objects read the same.
+ * strtoll, others by strtod, their text kept), so the objects read and
+ * print the same.
  */
 #include <config.h>
 
@@ -154,7 +155,7 @@ static int number(struct scan *s, struct json_object **out)
 
 		if (!isfinite(d))
 			return -EINVAL;
-		*out = json_object_new_double(d);
+		*out = json_object_new_double_s(d, tmp);
 	}
 	return *out ? 0 : -ENOMEM;
 }
@@ -183,7 +184,8 @@ static const struct gd_fleet_keep *kept(const struct gd_fleet_keep *keep,
 					const char *key, size_t len)
 {
 	for (; keep && keep->key; keep++)
-		if (!strncmp(keep->key, key, len) && !keep->key[len])
+		if (len && keep->key[0] == key[0] &&
+		    !strncmp(keep->key, key, len) && !keep->key[len])
 			return keep;
 	return NULL;
 }
