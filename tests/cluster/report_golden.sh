@@ -13,7 +13,10 @@ G=$S/golden
 # configure chose the interpreter (--enable-python-tests); run by hand, any python3.
 [ -z "${GD_PYTHON_WHY:-}" ] || { echo "SKIP: Python checks: $GD_PYTHON_WHY" >&2; exit 77; }
 PY=${PYTHON3:-$(command -v python3)}
-[ -n "$PY" ] && command -v "$PY" >/dev/null 2>&1 || { echo "SKIP: python3 not found" >&2; exit 77; }
+if [ -z "$PY" ] || ! command -v "$PY" >/dev/null 2>&1; then
+	echo "SKIP: python3 not found" >&2
+	exit 77
+fi
 B=$(cd "$B" && pwd) && S=$(cd "$S" && pwd) && G=$S/golden || exit 1
 T=$(mktemp -d) || exit 1
 trap 'rm -rf "$T"' EXIT

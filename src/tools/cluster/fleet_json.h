@@ -34,7 +34,9 @@ int gd_fleet_json_read(const char *text, size_t len,
 /* Every element of the array that is the last member @key of the object
  * @text, pruned by @keep (an element that is no object: whole), to @fn,
  * and put after it; none when @key is absent or not an array. Returns
- * @fn's first non-zero value, -EINVAL or -ENOMEM as above. */
+ * @fn's first non-zero value, -EINVAL or -ENOMEM as above. For text that
+ * gd_fleet_json_read() accepted: a fault past the elements handed over is
+ * found, but after them. */
 int gd_fleet_json_each(const char *text, size_t len, const char *key,
 		       const struct gd_fleet_keep *keep,
 		       int (*fn)(void *ctx, struct json_object *elem),
