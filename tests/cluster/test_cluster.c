@@ -25,6 +25,7 @@
 
 #include "mem/mem.h"
 #include "tools/cluster/fleet.h"
+#include "tools/cluster/fleet_json.h"
 #include "tools/cluster/plan.h"
 #include "synth_util.h"
 
@@ -429,10 +430,64 @@ static void test_hash_pool(void **state)
 	gd_fleet_pool_free(&p);
 }
 
+/* The pruning reader: the members kept are what json-c builds for them
+ * (serialised alike), the others are gone, and whatever is not plain JSON
+ * is refused so that json-c reads it as before. */
+static void test_json_prune(void **state)
+{
+	static const struct gd_fleet_keep row[] = { { "v", NULL },
+						    { NULL, NULL } };
+	static const struct gd_fleet_keep keep[] = {
+		{ "a", NULL }, { "rows", row }, { "s", NULL }, { NULL, NULL }
+	};
+	static const char *const same[][2] = {
+		{ "{\"a\": -0, \"b\": [1, {\"x\": 2}], \"s\": \"t\\\"\\n\"}",
+		  "{\"a\":0,\"s\":\"t\\\"\\n\"}" },
+		{ " {\"a\": 1, \"a\": {\"k\": [true, null, 2.5e3]}} junk",
+		  "{\"a\":{\"k\":[true,null,2.5e3]}}" },
+		{ "{\"rows\": [{\"v\": 1.5, \"w\": 2}, 3, [{\"v\": -1}]]}",
+		  "{\"rows\":[{\"v\":1.5},3,[{\"v\":-1}]]}" },
+	};
+	static const char *const refused[] = {
+		"{\"a\": 1,}",
+		"{/* c */ \"a\": 1}",
+		"{'a': 1}",
+		"{\"a\": \"\\u0065\"}",
+		"{\"a\": NaN}",
+		"{\"a\": 01}",
+		"{\"a\": 1e999}",
+		"{\"a\": \"\t\"}",
+		"[1]",
+		"{\"a\": 1234567890123456789}",
+		"{\"a\": 1",
+		"   ",
+	};
+	struct json_object *o;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(same) / sizeof(same[0]); i++) {
+		assert_int_equal(gd_fleet_json_read(same[i][0],
+						    strlen(same[i][0]), keep,
+						    &o),
+				 0);
+		assert_string_equal(json_object_to_json_string_ext(
+					    o, JSON_C_TO_STRING_PLAIN),
+				    same[i][1]);
+		json_object_put(o);
+	}
+	for (i = 0; i < sizeof(refused) / sizeof(refused[0]); i++)
+		assert_int_equal(gd_fleet_json_read(refused[i],
+						    strlen(refused[i]), keep,
+						    &o),
+				 -EINVAL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_median_mad),
+		cmocka_unit_test(test_json_prune),
 		cmocka_unit_test(test_cv),
 		cmocka_unit_test(test_outlier),
 		cmocka_unit_test(test_circle),

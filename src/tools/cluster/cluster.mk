@@ -14,7 +14,9 @@ libgdcluster_la_SOURCES = src/tools/cluster/plan.h src/tools/cluster/plan.c \
 	src/tools/cluster/fleet_analyze.c src/tools/cluster/fleet_classify.c \
 	src/tools/cluster/fleet_check.c src/tools/cluster/fleet_write.c \
 	src/tools/cluster/fleet_markdown.c src/tools/cluster/fleet_plot.c \
-	src/tools/cluster/fleet_tails.c src/tools/cluster/fleet_tails.h
+	src/tools/cluster/fleet_tails.c src/tools/cluster/fleet_tails.h \
+	src/tools/cluster/fleet_json.c src/tools/cluster/fleet_json.h \
+	src/tools/cluster/fleet_read.c src/tools/cluster/fleet_read.h
 libgdcluster_la_LIBADD = $(JSONC_LIBS) -lm
 
 bin_PROGRAMS += gd_plan gd_report
@@ -42,8 +44,21 @@ endif
 # corpus classified by gd_report, and the locality round reported apart.
 TESTS += tests/cluster/plan_golden.sh tests/cluster/plan_props.sh \
 	tests/cluster/launch_lint.sh tests/cluster/report_corpus.sh \
-	tests/cluster/report_locality.sh tests/cluster/report_messages.sh
-EXTRA_DIST += tests/cluster/report_messages.sh
+	tests/cluster/report_locality.sh tests/cluster/report_messages.sh \
+	tests/cluster/report_golden.sh
+EXTRA_DIST += tests/cluster/report_messages.sh tests/cluster/report_golden.sh \
+	tests/cluster/golden/report-planned.err \
+	tests/cluster/golden/report-planned.json \
+	tests/cluster/golden/report-planned.md \
+	tests/cluster/golden/report-planned.plots \
+	tests/cluster/golden/report-planned.prom \
+	tests/cluster/golden/report-planned.xml \
+	tests/cluster/golden/report-unplanned.err \
+	tests/cluster/golden/report-unplanned.json \
+	tests/cluster/golden/report-unplanned.md \
+	tests/cluster/golden/report-unplanned.plots \
+	tests/cluster/golden/report-unplanned.prom \
+	tests/cluster/golden/report-unplanned.xml
 EXTRA_DIST += tests/cluster/plan_golden.sh tests/cluster/plan_props.sh \
 	tests/cluster/launch_lint.sh tests/cluster/report_locality.sh \
 	tests/cluster/plan_props.py tests/cluster/report_corpus.sh \

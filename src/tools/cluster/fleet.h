@@ -286,6 +286,12 @@ bool gd_fleet_gates(const struct gd_fleet *fl,
  * and gd_err when out of memory), and that document written to @path. */
 struct json_object *gd_fleet_document(const struct gd_fleet *fl);
 int gd_fleet_write_json(struct json_object *doc, const char *path);
+/* The document's "associations" and "executions" are written when it is
+ * serialised, not held in it: their length, and element @i built anew
+ * (json_object_put it; NULL past the end or out of memory). */
+size_t gd_fleet_doc_len(struct json_object *doc, const char *key);
+struct json_object *gd_fleet_doc_item(struct json_object *doc, const char *key,
+				      size_t i);
 /* fleet_markdown.c: the Markdown report, rendered from the document alone
  * ("-" is stdout). */
 int gd_fleet_write_markdown(struct json_object *doc, const char *path);

@@ -15,6 +15,7 @@
 
 #include "report/junit.h"
 #include "report/metrics.h"
+#include "tools/cluster/fleet.h"
 #include "tools/cluster/fleet_ci.h"
 #include "util/error.h"
 #include "util/json_get.h"
@@ -132,7 +133,7 @@ static void gd_fleet_ci_gauges(struct gd_metrics *m, struct json_object *doc)
 {
 	struct json_object *acc = gd_json_path(doc, "acceptance", NULL);
 	struct json_object *l = gd_json_path(acc, "gates", NULL);
-	struct json_object *ex = gd_json_path(doc, "executions", NULL);
+	int k[4] = { 0 };
 
 	gd_metrics_family(
 		m, "gdperf_fleet_pass",
@@ -167,15 +168,17 @@ static void gd_fleet_ci_gauges(struct gd_metrics *m, struct json_object *doc)
 	}
 	gd_metrics_family(m, "gdperf_fleet_executions",
 			  "planned or found executions per status");
-	for (size_t s = 0; s < 4; s++) {
-		int k = 0;
+	for (size_t i = 0; i < gd_fleet_doc_len(doc, "executions"); i++) {
+		struct json_object *r = gd_fleet_doc_item(doc, "executions", i);
 
-		for (size_t i = 0; i < gd_json_len(ex); i++)
-			k += !strcmp(gd_json_str(gd_json_idx(ex, i), "status")
-					     ?: "",
-				     gd_fleet_exec_states[s]);
-		gd_metrics_put(m, k, "status", gd_fleet_exec_states[s], NULL);
+		for (size_t s = 0; s < 4; s++)
+			k[s] += !strcmp(gd_json_str(r, "status") ?: "",
+					gd_fleet_exec_states[s]);
+		json_object_put(r);
 	}
+	for (size_t s = 0; s < 4; s++)
+		gd_metrics_put(m, k[s], "status", gd_fleet_exec_states[s],
+			       NULL);
 	gd_metrics_family(m, "gdperf_fleet_failure_domains",
 			  "failure domains gd_report found");
 	gd_metrics_put(m,

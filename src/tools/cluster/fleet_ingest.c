@@ -9,7 +9,6 @@
 
 #include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,6 +19,7 @@
 #include <json-c/json.h>
 
 #include "tools/cluster/fleet_index.h"
+#include "tools/cluster/fleet_read.h"
 #include "util/error.h"
 #include "util/json_get.h"
 
@@ -199,20 +199,51 @@ static int plan_hosts(struct gd_fleet *fl, struct json_object *hosts)
 	return 0;
 }
 
-int gd_fleet_load_plan(struct gd_fleet *fl, const char *path)
+struct plan_ctx {
+	struct gd_fleet *fl;
+	const char *path;
+};
+
+static int plan_exec(void *ctx, struct json_object *e)
 {
-	struct json_object *root = json_object_from_file(path), *ex, *cfg;
-	const char *schema = gd_json_str(root, "schema");
-	size_t i, n;
+	struct plan_ctx *c = ctx;
+	struct gd_fleet_run *r;
 	int ret;
 
+	r = run_find(c->fl, gd_json_str(e, "id") ? gd_json_str(e, "id") : "",
+		     true, &ret);
+	if (!r)
+		return -ENOMEM;
+	if (run_identity(c->fl, r, e))
+		return gd_err(-EINVAL,
+			      "--plan: '%s' execution %s names "
+			      "a host missing from its host list "
+			      "or a GPU or rail out of range",
+			      c->path, r->id);
+	r->planned = true;
+	return 0;
+}
+
+/* The plan's executions are read one at a time (fleet_read.c): a plan of
+ * 100k GPUs is half a million of them, gigabytes as json-c objects. */
+int gd_fleet_load_plan(struct gd_fleet *fl, const char *path)
+{
+	struct gd_fleet_plan_text pt;
+	struct plan_ctx ctx = { .fl = fl, .path = path };
+	struct json_object *root, *cfg;
+	const char *schema;
+	int ret;
+
+	gd_fleet_read_plan(path, &pt);
+	root = pt.root;
+	schema = gd_json_str(root, "schema");
 	if (!root && access(path, R_OK))
 		return gd_err(-errno,
 			      "--plan: cannot read '%s': %s; give the file "
 			      "gd_plan --json wrote",
 			      path, strerror(errno));
 	if (!root || !schema || strcmp(schema, "gdperf.plan/1")) {
-		json_object_put(root);
+		gd_fleet_plan_text_free(&pt);
 		return gd_err(-EINVAL,
 			      "--plan: '%s' is not a gd_plan JSON "
 			      "document (schema gdperf.plan/1); write one with "
@@ -225,7 +256,7 @@ int gd_fleet_load_plan(struct gd_fleet *fl, const char *path)
 	if (fl->gpus_per_server < 1 ||
 	    fl->gpus_per_server > GD_FLEET_INDEX_MAX || fl->rails < 1 ||
 	    fl->rails > GD_FLEET_INDEX_MAX) {
-		json_object_put(root);
+		gd_fleet_plan_text_free(&pt);
 		return gd_err(-EINVAL,
 			      "--plan: '%s' gives %d GPUs per server and %d "
 			      "rails; gd_plan writes 1..%d of each",
@@ -234,26 +265,9 @@ int gd_fleet_load_plan(struct gd_fleet *fl, const char *path)
 	}
 	ret = plan_hosts(fl, jget(root, "hosts"));
 	fl->have_plan = true;
-	ex = jget(root, "executions");
-	n = ex ? gd_json_len(ex) : 0;
-	for (i = 0; !ret && i < n; i++) {
-		struct json_object *e = gd_json_idx(ex, i);
-		struct gd_fleet_run *r = run_find(
-			fl, gd_json_str(e, "id") ? gd_json_str(e, "id") : "",
-			true, &ret);
-
-		if (!r)
-			ret = -ENOMEM;
-		else if (run_identity(fl, r, e))
-			ret = gd_err(-EINVAL,
-				     "--plan: '%s' execution %s names "
-				     "a host missing from its host list "
-				     "or a GPU or rail out of range",
-				     path, r->id);
-		else
-			r->planned = true;
-	}
-	json_object_put(root);
+	if (!ret)
+		ret = gd_fleet_plan_each(&pt, plan_exec, &ctx);
+	gd_fleet_plan_text_free(&pt);
 	return ret ? gd_err(ret, "--plan: cannot load '%s'", path) : 0;
 }
 
@@ -455,70 +469,6 @@ static int ingest_run(struct gd_fleet *fl, struct json_object *doc,
 	return run_measure(fl, r, doc, file);
 }
 
-/* One tokener and one buffer for every document of the walk, where
- * json_object_from_file makes both anew per file (half the cost of reading
- * a small document). Parsed the same way: the whole file, one value from
- * its start, NULL when it is not JSON. */
-struct reader {
-	struct json_tokener *tok;
-	char *buf;
-	size_t cap;
-};
-
-static struct json_object *read_doc(struct reader *rd, const char *path,
-				    char *why, size_t why_len)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	size_t len = 0;
-	ssize_t n = 0;
-	char *grown;
-	struct json_object *doc;
-	enum json_tokener_error jerr;
-
-	if (fd < 0) {
-		snprintf(why, why_len, "cannot open it: %s", strerror(errno));
-		return NULL;
-	}
-	for (;;) {
-		if (len == rd->cap) {
-			grown = gd_fleet_grow(rd->buf, &rd->cap, len, 1);
-			n = -1;
-			if (!grown)
-				break;
-			rd->buf = grown;
-		}
-		n = read(fd, rd->buf + len, rd->cap - len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		len += (size_t)n;
-	}
-	if (n != 0 || len > INT_MAX) {
-		snprintf(why, why_len, "cannot read it: %s",
-			 len > INT_MAX ? "larger than 2 GiB" : strerror(errno));
-		close(fd);
-		return NULL;
-	}
-	close(fd);
-	json_tokener_reset(rd->tok);
-	doc = json_tokener_parse_ex(rd->tok, rd->buf, (int)len);
-	jerr = json_tokener_get_error(rd->tok);
-	if (doc && jerr == json_tokener_success)
-		return doc;
-	json_object_put(doc);
-	if (jerr == json_tokener_continue || jerr == json_tokener_success)
-		snprintf(why, why_len,
-			 "not valid JSON: it ends early, after %zu bytes "
-			 "(truncated? was the run killed while writing it?)",
-			 len);
-	else
-		snprintf(why, why_len, "not valid JSON: %s at byte %zu",
-			 json_tokener_error_desc(jerr),
-			 json_tokener_get_parse_end(rd->tok));
-	return NULL;
-}
-
 /* @path is not read: counted, and named with @why while there is room. */
 static int skip_file(struct gd_fleet *fl, const char *path, const char *why)
 {
@@ -596,10 +546,11 @@ static int skip_other(struct gd_fleet *fl, const char *path, const char *schema)
 	return skip_file(fl, path, why);
 }
 
-static int ingest_file(struct gd_fleet *fl, struct reader *rd, const char *path)
+static int ingest_file(struct gd_fleet *fl, struct gd_fleet_reader *rd,
+		       const char *path)
 {
 	char why[160];
-	struct json_object *doc = read_doc(rd, path, why, sizeof(why));
+	struct json_object *doc = gd_fleet_read_doc(rd, path, why, sizeof(why));
 	const char *schema = gd_json_str(doc, "schema"),
 		   *tool = gd_json_str(doc, "tool");
 	enum doc_kind kind = doc_kind(schema);
@@ -647,8 +598,8 @@ static int entry_kind(const struct dirent *e, const char *path)
 				     : DT_UNKNOWN;
 }
 
-static int ingest_walk(struct gd_fleet *fl, struct reader *rd, const char *dir,
-		       int depth)
+static int ingest_walk(struct gd_fleet *fl, struct gd_fleet_reader *rd,
+		       const char *dir, int depth)
 {
 	struct dirent **ents;
 	int i, n = scandir(dir, &ents, NULL, alphasort), ret = 0;
@@ -714,15 +665,14 @@ static int split_locality(struct gd_fleet *fl)
 
 int gd_fleet_ingest_dir(struct gd_fleet *fl, const char *dir)
 {
-	struct reader rd = { .tok = json_tokener_new() };
+	struct gd_fleet_reader rd;
 	size_t i;
-	int ret;
+	int ret = gd_fleet_reader_init(&rd);
 
 	fl->dir = dir;
-	ret = rd.tok ? ingest_walk(fl, &rd, dir, 0) : -ENOMEM;
-	if (rd.tok)
-		json_tokener_free(rd.tok);
-	free(rd.buf);
+	if (!ret)
+		ret = ingest_walk(fl, &rd, dir, 0);
+	gd_fleet_reader_free(&rd);
 	if (ret == -ENOMEM && !gd_err_is_set())
 		return gd_err(ret, "out of memory reading '%s'", dir);
 	for (i = 0; i < fl->n_runs; i++) {

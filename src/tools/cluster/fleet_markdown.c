@@ -185,7 +185,6 @@ static void md_coverage(FILE *f, struct json_object *doc)
 						   "concurrency" };
 	struct json_object *in = jget(doc, "inputs");
 	struct json_object *servers = jget(in, "servers");
-	struct json_object *assocs = jget(doc, "associations");
 	size_t gps = jcount(in, "gpus_per_server"), h, g;
 	char key[16];
 	int round;
@@ -208,12 +207,14 @@ static void md_coverage(FILE *f, struct json_object *doc)
 			fprintf(f, "| %s |",
 				json_object_get_string(jidx(servers, h)));
 			for (g = 0; g < gps; g++) {
-				struct json_object *c =
-					jget(jidx(assocs, h * gps + g), key);
+				struct json_object *a = gd_fleet_doc_item(
+					doc, "associations", h * gps + g);
+				struct json_object *c = jget(a, key);
 
 				fprintf(f, " %s |",
 					c ? json_object_get_string(c)
 					  : "not planned");
+				json_object_put(a);
 			}
 			fprintf(f, "\n");
 		}
@@ -244,7 +245,7 @@ static void md_rails(FILE *f, struct json_object *doc, const struct md_grid *g)
 /* At the largest size of the grid: the last point of every curve. */
 static void md_assocs(FILE *f, struct json_object *doc, const struct md_grid *g)
 {
-	struct json_object *assocs = jget(doc, "associations");
+	size_t n = gd_fleet_doc_len(doc, "associations");
 	double ref = g->n_sizes ? jnum(jidx(g->sizes, g->n_sizes - 1)) : 0;
 	size_t i;
 
@@ -253,31 +254,32 @@ static void md_assocs(FILE *f, struct json_object *doc, const struct md_grid *g)
 		"1-2)\n\n| association |",
 		ref, g->unit);
 	md_curve_header(f, g);
-	for (i = 0; i < jlen(assocs); i++) {
-		struct json_object *a = jidx(assocs, i);
+	for (i = 0; i < n; i++) {
+		struct json_object *a =
+			gd_fleet_doc_item(doc, "associations", i);
 
 		fprintf(f, "| %s:gpu%d |", jstr(a, "server"),
 			json_object_get_int(jget(a, "gpu")));
 		/* no sizes: index SIZE_MAX finds no point, every cell "-" */
 		md_curve_cells(f, g, jget(a, "curves"), g->n_sizes - 1);
+		json_object_put(a);
 	}
 }
 
 static void md_runs(FILE *f, struct json_object *doc)
 {
-	struct json_object *runs = jget(doc, "executions");
-	size_t i, n = 0;
+	size_t i, n = 0, runs = gd_fleet_doc_len(doc, "executions");
 
 	fprintf(f, "\n## Executions that failed or stand out\n\n");
-	for (i = 0; i < jlen(runs); i++) {
-		struct json_object *r = jidx(runs, i);
+	for (i = 0; i < runs; i++) {
+		struct json_object *r = gd_fleet_doc_item(doc, "executions", i);
 		const char *st = jstr(r, "status");
 
-		if (strcmp(st, "failed") && strcmp(st, "outlier"))
-			continue;
-		if (n++ < MD_RUNS_MAX)
+		if ((!strcmp(st, "failed") || !strcmp(st, "outlier")) &&
+		    n++ < MD_RUNS_MAX)
 			fprintf(f, "- %s: %s\n", jstr(r, "id"),
 				jstr(r, "reason"));
+		json_object_put(r);
 	}
 	if (n > MD_RUNS_MAX)
 		fprintf(f, "- ... %zu more (see the JSON report)\n",
@@ -424,7 +426,7 @@ int gd_fleet_write_markdown(struct json_object *doc, const char *path)
 		"each named below), %zu without an "
 		"exec label; %zu executions known, plan %s.\n\n",
 		jcount(in, "documents"), jcount(in, "skipped"),
-		jcount(in, "unlabelled"), jlen(jget(doc, "executions")),
+		jcount(in, "unlabelled"), gd_fleet_doc_len(doc, "executions"),
 		json_object_get_boolean(jget(in, "plan")) ? "given"
 							  : "not given");
 	md_skips(f, in);

@@ -11,9 +11,11 @@
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <json-c/json.h>
+#include <json-c/printbuf.h>
 
 #include "tools/cluster/fleet.h"
 #include "tools/cluster/fleet_tails.h"
@@ -249,71 +251,187 @@ static struct json_object *json_domains(const struct gd_fleet *fl)
 	return arr;
 }
 
-static struct json_object *json_coverage(const struct gd_fleet *fl,
-					 const struct grid *gr)
+/* Association @gpu of server @h: its coverage per round and curves. */
+static struct json_object *assoc_json(const struct gd_fleet *fl,
+				      const struct grid *gr, size_t h, int gpu)
+{
+	struct json_object *o = json_object_new_object();
+	int round, planned, passed;
+
+	json_object_object_add(o, "server",
+			       json_object_new_string(fl->hosts[h].name));
+	json_object_object_add(o, "gpu", json_object_new_int(gpu));
+	for (round = 1; round <= GD_FLEET_ROUNDS; round++) {
+		char key[16];
+		enum gd_cov c = gd_fleet_coverage(fl, round, (int)h, gpu,
+						  &planned, &passed);
+
+		snprintf(key, sizeof(key), "round%d", round);
+		json_object_object_add(
+			o, key,
+			planned ? json_object_new_string(gd_fleet_cov_name(c))
+				: NULL);
+	}
+	json_object_object_add(o, "curves",
+			       curves_json(fl, gr, -1, (int)h, gpu));
+	return o;
+}
+
+static struct json_object *run_json(const struct gd_fleet_run *r)
+{
+	struct json_object *o = json_object_new_object();
+	const char *st = !(r->have_measure || r->have_server) ? "untested"
+			 : !r->ok			      ? "failed"
+			 : r->slow			      ? "outlier"
+							      : "pass";
+
+	json_object_object_add(o, "id", json_object_new_string(r->id));
+	json_object_object_add(o, "round", json_object_new_int(r->round));
+	json_object_object_add(o, "status", json_object_new_string(st));
+	json_object_object_add(o, "reason",
+			       json_object_new_string(gd_fleet_run_why(r)));
+	json_object_object_add(
+		o, "file", r->file[0] ? json_object_new_string(r->file) : NULL);
+	return o;
+}
+
+/*
+ * The two lists as long as the campaign, "associations" (every server's
+ * GPUs in order) and "executions": the document holds an empty array for
+ * each that writes its elements, one at a time, when it is serialised, and
+ * gd_fleet_doc_item() builds one for a renderer. As json-c objects, a
+ * campaign of 100k GPUs would hold some 1.5 GiB of them.
+ */
+struct lazy {
+	const struct gd_fleet *fl;
+	struct grid gr;
+	bool runs; /* "executions", else "associations" */
+};
+
+static size_t lazy_len(const struct lazy *lz)
+{
+	return lz->runs ? lz->fl->n_runs
+			: lz->fl->n_hosts * (size_t)lz->fl->gpus_per_server;
+}
+
+static struct json_object *lazy_item(const struct lazy *lz, size_t i)
+{
+	size_t gps = (size_t)lz->fl->gpus_per_server;
+
+	if (i >= lazy_len(lz))
+		return NULL;
+	if (lz->runs)
+		return run_json(&lz->fl->runs[i]);
+	return assoc_json(lz->fl, &lz->gr, i / gps, (int)(i % gps));
+}
+
+/* json-c's own indentation (json_object.c indent()). */
+static void indent(struct printbuf *pb, int level, int flags)
+{
+	if (!(flags & JSON_C_TO_STRING_PRETTY))
+		return;
+	if (flags & JSON_C_TO_STRING_PRETTY_TAB)
+		printbuf_memset(pb, -1, '\t', level);
+	else
+		printbuf_memset(pb, -1, ' ', level * 2);
+}
+
+/* An element serialised alone, indented as if at @level. */
+static int lazy_put(struct printbuf *pb, struct json_object *o, int level,
+		    int flags)
+{
+	const char *s = json_object_to_json_string_ext(o, flags), *nl;
+
+	if (!s)
+		return -1;
+	while ((nl = strchr(s, '\n'))) {
+		printbuf_memappend(pb, s, (int)(nl - s + 1));
+		indent(pb, level, flags);
+		s = nl + 1;
+	}
+	return printbuf_memappend(pb, s, (int)strlen(s)) < 0 ? -1 : 0;
+}
+
+/* What json-c's array serialiser writes for the same elements. */
+static int lazy_serialize(struct json_object *jso, struct printbuf *pb,
+			  int level, int flags)
+{
+	const struct lazy *lz = json_object_get_userdata(jso);
+	bool pretty = flags & JSON_C_TO_STRING_PRETTY;
+	size_t i, n = lazy_len(lz);
+	int ret = 0;
+
+	printbuf_strappend(pb, "[");
+	if (pretty)
+		printbuf_strappend(pb, "\n");
+	for (i = 0; !ret && i < n; i++) {
+		struct json_object *o = lazy_item(lz, i);
+
+		if (i)
+			printbuf_strappend(pb, ",");
+		if (i && pretty)
+			printbuf_strappend(pb, "\n");
+		if (flags & JSON_C_TO_STRING_SPACED && !pretty)
+			printbuf_strappend(pb, " ");
+		indent(pb, level + 1, flags);
+		ret = o ? lazy_put(pb, o, level + 1, flags) : -1;
+		json_object_put(o);
+	}
+	if (pretty && n)
+		printbuf_strappend(pb, "\n");
+	indent(pb, level, flags);
+	if (flags & JSON_C_TO_STRING_SPACED && !pretty)
+		return printbuf_strappend(pb, " ]");
+	return ret ? ret : printbuf_strappend(pb, "]");
+}
+
+static void lazy_free(struct json_object *jso, void *userdata)
+{
+	(void)jso;
+	free(userdata);
+}
+
+static struct json_object *lazy_list(const struct gd_fleet *fl,
+				     const struct grid *gr, bool runs)
 {
 	struct json_object *arr = json_object_new_array();
-	int round, g, planned, passed;
-	size_t h;
+	struct lazy *lz = calloc(1, sizeof(*lz));
 
-	for (h = 0; h < fl->n_hosts; h++) {
-		for (g = 0; g < fl->gpus_per_server; g++) {
-			struct json_object *o = json_object_new_object();
-
-			json_object_object_add(
-				o, "server",
-				json_object_new_string(fl->hosts[h].name));
-			json_object_object_add(o, "gpu",
-					       json_object_new_int(g));
-			for (round = 1; round <= GD_FLEET_ROUNDS; round++) {
-				char key[16];
-				enum gd_cov c =
-					gd_fleet_coverage(fl, round, (int)h, g,
-							  &planned, &passed);
-
-				snprintf(key, sizeof(key), "round%d", round);
-				json_object_object_add(
-					o, key,
-					planned ? json_object_new_string(
-							  gd_fleet_cov_name(c))
-						: NULL);
-			}
-			json_object_object_add(
-				o, "curves",
-				curves_json(fl, gr, -1, (int)h, g));
-			json_object_array_add(arr, o);
-		}
+	if (!arr || !lz) {
+		json_object_put(arr);
+		free(lz);
+		return NULL;
 	}
+	lz->fl = fl;
+	lz->gr = *gr;
+	lz->runs = runs;
+	json_object_set_serializer(arr, lazy_serialize, lz, lazy_free);
 	return arr;
 }
 
-static struct json_object *json_runs(const struct gd_fleet *fl)
+static const struct lazy *lazy_of(struct json_object *doc, const char *key)
 {
-	struct json_object *arr = json_object_new_array();
-	size_t i;
+	struct json_object *arr;
 
-	for (i = 0; i < fl->n_runs; i++) {
-		const struct gd_fleet_run *r = &fl->runs[i];
-		struct json_object *o = json_object_new_object();
-		const char *st = !(r->have_measure || r->have_server)
-					 ? "untested"
-				 : !r->ok  ? "failed"
-				 : r->slow ? "outlier"
-					   : "pass";
+	if (!json_object_object_get_ex(doc, key, &arr) ||
+	    json_object_get_type(arr) != json_type_array)
+		return NULL;
+	return json_object_get_userdata(arr);
+}
 
-		json_object_object_add(o, "id", json_object_new_string(r->id));
-		json_object_object_add(o, "round",
-				       json_object_new_int(r->round));
-		json_object_object_add(o, "status", json_object_new_string(st));
-		json_object_object_add(
-			o, "reason",
-			json_object_new_string(gd_fleet_run_why(r)));
-		json_object_object_add(
-			o, "file",
-			r->file[0] ? json_object_new_string(r->file) : NULL);
-		json_object_array_add(arr, o);
-	}
-	return arr;
+size_t gd_fleet_doc_len(struct json_object *doc, const char *key)
+{
+	const struct lazy *lz = lazy_of(doc, key);
+
+	return lz ? lazy_len(lz) : 0;
+}
+
+struct json_object *gd_fleet_doc_item(struct json_object *doc, const char *key,
+				      size_t i)
+{
+	const struct lazy *lz = lazy_of(doc, key);
+
+	return lz ? lazy_item(lz, i) : NULL;
 }
 
 /* The files skipped, each with why (the first GD_FLEET_SKIPS_MAX). */
@@ -403,7 +521,7 @@ struct json_object *gd_fleet_document(const struct gd_fleet *fl)
 	json_object_object_add(root, "acceptance", json_gates(fl, &pass));
 	json_object_object_add(root, "pass", json_object_new_boolean(pass));
 	json_object_object_add(root, "domains", json_domains(fl));
-	json_object_object_add(root, "associations", json_coverage(fl, &gr));
+	json_object_object_add(root, "associations", lazy_list(fl, &gr, false));
 	rails = json_object_new_array();
 	for (rail = 0; rail < fl->rails; rail++) {
 		struct json_object *o = json_object_new_object();
@@ -417,7 +535,7 @@ struct json_object *gd_fleet_document(const struct gd_fleet *fl)
 		json_object_array_add(rails, o);
 	}
 	json_object_object_add(root, "rails", rails);
-	json_object_object_add(root, "executions", json_runs(fl));
+	json_object_object_add(root, "executions", lazy_list(fl, &gr, true));
 	json_object_object_add(root, "inputs", json_inputs(fl));
 	json_object_object_add(root, "curve_grid", json_grid(&gr));
 	/* only with round-4 executions, so other reports stay as they were */
