@@ -406,8 +406,8 @@ static void test_pair_mac(void **state)
 	size_t n0, n1;
 	struct json_object *in = json_object_new_object(), *out = NULL;
 
-	gd_oob_mac_start(&p->a, key);
-	gd_oob_mac_start(&p->b, key);
+	gd_oob_mac_start(&p->a, key, false);
+	gd_oob_mac_start(&p->b, key, true);
 	/* through: the MAC is checked and taken off */
 	json_object_object_add(in, "phase", json_object_new_string("HH"));
 	assert_int_equal(gd_oob_send(&p->a, GD_FRAME_SYNC, in), 0);
@@ -436,8 +436,8 @@ static void test_pair_mac_replay(void **state)
 	uint8_t f[256];
 	size_t n;
 
-	gd_oob_mac_start(&p->a, key);
-	gd_oob_mac_start(&p->b, key);
+	gd_oob_mac_start(&p->a, key, false);
+	gd_oob_mac_start(&p->b, key, true);
 	assert_int_equal(gd_oob_send(&p->a, GD_FRAME_SYNC, NULL), 0);
 	n = raw_frame(p->b.fd, f, sizeof(f));
 	/* the frame, then the same again: the second is a replay */
@@ -457,8 +457,8 @@ static void test_pair_mac_changed(void **state)
 	uint8_t f[256];
 	size_t n;
 
-	gd_oob_mac_start(&p->a, key);
-	gd_oob_mac_start(&p->b, key);
+	gd_oob_mac_start(&p->a, key, false);
+	gd_oob_mac_start(&p->b, key, true);
 	assert_int_equal(gd_oob_send(&p->a, GD_FRAME_SYNC, NULL), 0);
 	n = raw_frame(p->b.fd, f, sizeof(f));
 	f[n - 1] ^= 1;
@@ -468,14 +468,34 @@ static void test_pair_mac_changed(void **state)
 	assert_non_null(strstr(gd_err_msg(), "frame 0 from peer"));
 }
 
+/* A frame reflected back to its sender (a relay's trick: SYNC and BEAT
+ * go both ways): sealed as the client's, it fails as the server's, though
+ * key and sequence number match. */
+static void test_pair_mac_reflected(void **state)
+{
+	struct pair *p = *state;
+	static const uint8_t key[32] = { 5 };
+	uint8_t f[256];
+	size_t n;
+
+	gd_oob_mac_start(&p->a, key, false);
+	gd_oob_mac_start(&p->b, key, true);
+	assert_int_equal(gd_oob_send(&p->a, GD_FRAME_SYNC, NULL), 0);
+	n = raw_frame(p->b.fd, f, sizeof(f));
+	assert_int_equal(write(p->b.fd, f, n), (ssize_t)n);
+	gd_err_clear();
+	assert_int_equal(gd_oob_recv(&p->a, GD_FRAME_SYNC, NULL), -EBADMSG);
+	assert_non_null(strstr(gd_err_msg(), "frame 0 from peer"));
+}
+
 /* A frame whose MAC does not match, built by a key of its own. */
 static void test_pair_mac_other_key(void **state)
 {
 	struct pair *p = *state;
 	static const uint8_t ka[32] = { 1 }, kb[32] = { 2 };
 
-	gd_oob_mac_start(&p->a, ka);
-	gd_oob_mac_start(&p->b, kb);
+	gd_oob_mac_start(&p->a, ka, false);
+	gd_oob_mac_start(&p->b, kb, true);
 	assert_int_equal(gd_oob_send(&p->a, GD_FRAME_SYNC, NULL), 0);
 	gd_err_clear();
 	assert_int_equal(gd_oob_recv(&p->b, GD_FRAME_SYNC, NULL), -EBADMSG);
@@ -1105,6 +1125,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_pair_mac, pair_setup,
 						pair_teardown),
 		cmocka_unit_test_setup_teardown(test_pair_mac_replay,
+						pair_setup, pair_teardown),
+		cmocka_unit_test_setup_teardown(test_pair_mac_reflected,
 						pair_setup, pair_teardown),
 		cmocka_unit_test_setup_teardown(test_pair_mac_other_key,
 						pair_setup, pair_teardown),

@@ -63,7 +63,7 @@ static void gd_session_auth_seal(struct gd_session *s, const char *transcript)
 	uint8_t key[GD_AUTH_SESSION_KEY_BYTES];
 
 	gd_auth_session_key(&s->auth, s->is_server, transcript, key);
-	gd_oob_mac_start(&s->oob, key);
+	gd_oob_mac_start(&s->oob, key, s->is_server);
 	sodium_memzero(key, sizeof(key));
 }
 

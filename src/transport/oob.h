@@ -113,10 +113,13 @@ struct gd_oob {
 	bool beats_refused;
 	/* --auth-key, once both proofs passed: every frame either way
 	 * carries GD_FRAME_MAC_BYTES of HMAC-SHA-256 under the session key
-	 * over its sequence number (one count each way, from 0), header
-	 * and payload, after the payload and counted in its length. send_seq
-	 * under send_lock; recv_seq by the one reading thread. */
+	 * over its sender's role, its sequence number (one count each way,
+	 * from 0), header and payload, after the payload and counted in its
+	 * length. The role keeps a frame reflected back to its sender from
+	 * passing as the peer's. send_seq under send_lock; recv_seq by the
+	 * one reading thread. */
 	bool mac_on;
+	bool mac_is_server; /* this end's role: the sender byte it seals */
 	uint8_t mac_key[32];
 	uint64_t send_seq, recv_seq;
 };
@@ -217,9 +220,10 @@ void gd_oob_send_interrupted(struct gd_oob *oob, const char *signal_name,
 			     const char *during);
 void gd_oob_close(struct gd_oob *oob);
 /* From the next frame on, both ways: the MAC under @key (32 bytes), the
- * sequence numbers from 0. Both ends call it at the same frame boundary:
- * the client once it took the server's proof, the server once it sent
- * it. */
-void gd_oob_mac_start(struct gd_oob *oob, const uint8_t *key);
+ * sequence numbers from 0, this end sealing as the server when
+ * @is_server (the peer's frames are checked as the other role's). Both
+ * ends call it at the same frame boundary: the client once it took the
+ * server's proof, the server once it sent it. */
+void gd_oob_mac_start(struct gd_oob *oob, const uint8_t *key, bool is_server);
 
 #endif

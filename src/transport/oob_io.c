@@ -201,10 +201,11 @@ static int gd_oob_read_all(struct gd_oob *oob, uint8_t *buf, size_t len,
 	return 0;
 }
 
-void gd_oob_mac_start(struct gd_oob *oob, const uint8_t *key)
+void gd_oob_mac_start(struct gd_oob *oob, const uint8_t *key, bool is_server)
 {
 	pthread_mutex_lock(&oob->send_lock);
 	memcpy(oob->mac_key, key, sizeof(oob->mac_key));
+	oob->mac_is_server = is_server;
 	oob->send_seq = oob->recv_seq = 0;
 	oob->mac_on = true;
 	pthread_mutex_unlock(&oob->send_lock);
@@ -217,17 +218,20 @@ void gd_oob_mac_stop(struct gd_oob *oob)
 	oob->send_seq = oob->recv_seq = 0;
 }
 
-/* HMAC-SHA-256 under the session key over the sequence number (8 bytes,
- * big-endian), the header and the payload. */
-static void gd_oob_frame_mac(const struct gd_oob *oob, uint64_t seq,
-			     const uint8_t *hdr, const uint8_t *body,
-			     size_t body_len, uint8_t mac[GD_FRAME_MAC_BYTES])
+/* HMAC-SHA-256 under the session key over the sender's role ('S' or
+ * 'C'), the sequence number (8 bytes, big-endian), the header and the
+ * payload. */
+static void gd_oob_frame_mac(const struct gd_oob *oob, bool from_server,
+			     uint64_t seq, const uint8_t *hdr,
+			     const uint8_t *body, size_t body_len,
+			     uint8_t mac[GD_FRAME_MAC_BYTES])
 {
 	crypto_auth_hmacsha256_state st;
-	uint8_t be[8];
+	uint8_t be[9];
 
+	be[0] = from_server ? 'S' : 'C';
 	for (int i = 0; i < 8; i++)
-		be[i] = (uint8_t)(seq >> (56 - 8 * i));
+		be[1 + i] = (uint8_t)(seq >> (56 - 8 * i));
 	crypto_auth_hmacsha256_init(&st, oob->mac_key, sizeof(oob->mac_key));
 	crypto_auth_hmacsha256_update(&st, be, sizeof(be));
 	crypto_auth_hmacsha256_update(&st, hdr, GD_FRAME_HDR_LEN);
@@ -251,8 +255,9 @@ static int gd_oob_seal(struct gd_oob *oob, uint8_t **frame, size_t *len)
 	f[9] = (uint8_t)(plen >> 16);
 	f[10] = (uint8_t)(plen >> 8);
 	f[11] = (uint8_t)plen;
-	gd_oob_frame_mac(oob, oob->send_seq++, f, f + GD_FRAME_HDR_LEN,
-			 *len - GD_FRAME_HDR_LEN, f + *len);
+	gd_oob_frame_mac(oob, oob->mac_is_server, oob->send_seq++, f,
+			 f + GD_FRAME_HDR_LEN, *len - GD_FRAME_HDR_LEN,
+			 f + *len);
 	*len += GD_FRAME_MAC_BYTES;
 	return 0;
 }
@@ -268,8 +273,8 @@ static int gd_oob_unseal(struct gd_oob *oob, const uint8_t *hdr,
 	if (*len < GD_FRAME_MAC_BYTES)
 		same = false;
 	else {
-		gd_oob_frame_mac(oob, oob->recv_seq, hdr, body,
-				 *len - GD_FRAME_MAC_BYTES, want);
+		gd_oob_frame_mac(oob, !oob->mac_is_server, oob->recv_seq, hdr,
+				 body, *len - GD_FRAME_MAC_BYTES, want);
 		same = !sodium_memcmp(want, body + *len - GD_FRAME_MAC_BYTES,
 				      GD_FRAME_MAC_BYTES);
 	}
