@@ -59,10 +59,12 @@ st=1
 tap_check $st "the server logged one line per closed connection, with the peer and the reason" "$WORK/srv.out"
 
 # --max-time inside a step: one step of 3000 x 1 MiB is estimated at 0.3 s
-# (100 Gb/s), within a 3 s limit, but rxe under TCG takes far longer; the
-# server stops it at 3 s, not after the step, and both ends name the limit
-# ("inside a step": a stop after the step would say so). The seconds are
-# printed; the exit statuses below 124 show neither end met the harness.
+# (100 Gb/s), within a 3 s limit, but rxe under TCG takes far longer (47 s
+# at its best rate here, 64 MiB/s); the server stops it at 3 s, not after
+# the step, and both ends name the limit. The limit counts from accept, so
+# it may land in the step's loop ("inside a step") or in the step's wait
+# for the peer's SYNC ("no SYNC frame ... within this server's limit"):
+# either names it. The bound is the step's own end: under 30 s.
 PORT=$(next_port)
 start_bounded 60 "$WORK/tsrv.out" $PROG -d rxe0 -x 1 -p $PORT --max-time=3
 spid=$BG_PID
@@ -74,9 +76,9 @@ wait_bg $spid
 src=$?
 took=$(($(date +%s) - t0))
 st=1
-[ $rc != 0 ] && [ $rc -lt 124 ] && [ $src != 0 ] && [ $src -lt 124 ] &&
-	has "$WORK/tsrv.out" 'limit of 3 s \(--max-time\) inside a step' &&
-	has "$WORK/tcli.out" '\(--max-time\) inside a step' && st=0
-tap_check $st "a step that outlasts --max-time=3: stopped inside it, client exit $rc, server $src, $took s, both name --max-time" \
+[ $rc != 0 ] && [ $rc -lt 124 ] && [ $src != 0 ] && [ $src -lt 124 ] && [ $took -lt 30 ] &&
+	has "$WORK/tsrv.out" 'limit of 3 s \(--max-time\)' &&
+	has "$WORK/tcli.out" 'limit of 3 s \(--max-time\)' && st=0
+tap_check $st "a step that outlasts --max-time=3: stopped inside it, client exit $rc, server $src, $took s (< 30, the step's own end is later), both name --max-time" \
 	"$WORK/tcli.out" "$WORK/tsrv.out"
 exit 0
