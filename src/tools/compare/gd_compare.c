@@ -82,6 +82,8 @@ static void usage(FILE *f)
 		"  -q, --quiet            no report text, only errors and the exit status\n"
 		"  -h, --help             this help\n"
 		"  -V, --version          print the version\n"
+		"Two runs' verdicts: GD_REGRESSION (exit status 3), GD_NO_REGRESSION (0),\n"
+		"GD_UNDECIDED (4); one document keeps the run's verdicts.\n"
 		"Exit status: 0 not below the floor, 1 a document unreadable or refused,\n"
 		"2 bad command line, 3 slower (gate failed), 4 not enough evidence.\n");
 }
@@ -278,8 +280,9 @@ static struct json_object *out_doc(const struct gd_cmp_opts *o, int argc,
 	op = json_object_new_object();
 	json_object_object_add(op, "expect_ratio",
 			       json_object_new_double(o->expect_ratio));
+	/* the sizes judged from here up: the gates look at the same ones */
 	json_object_object_add(op, "gate_from_bytes",
-			       json_object_new_int64((int64_t)o->gate_from));
+			       json_object_new_int64((int64_t)o->judge_from));
 	json_object_object_add(op, "phase", json_object_new_string(o->phase));
 	json_object_object_add(op, "direction",
 			       json_object_new_string(o->direction));
