@@ -146,6 +146,7 @@ tests_ci_formats_dump_SOURCES = tests/ci-formats-dump.c
 tests_ci_formats_dump_LDADD = $(gd_common_ldadd)
 TESTS += tests/ci-formats.sh
 EXTRA_DIST += tests/ci-formats.sh tests/ci-formats-lib.sh tests/junit.xsd \
+	tests/metrics_read.py \
 	tests/junit_read.py \
 	tests/fixtures/ci-formats/run.json tests/fixtures/ci-formats/lat.json
 
