@@ -150,6 +150,12 @@ EXTRA_DIST += tests/ci-formats.sh tests/ci-formats-lib.sh tests/junit.xsd \
 	tests/junit_read.py \
 	tests/fixtures/ci-formats/run.json tests/fixtures/ci-formats/lat.json
 
+# The metrics files of two runs, gd_report and gd_compare side by side in
+# a real prometheus-node-exporter's textfile directory, scraped with curl:
+# every sample served, no collision, no error in its log.
+TESTS += tests/node-exporter.sh
+EXTRA_DIST += tests/node-exporter.sh
+
 # Where the curves part (util/assess_segment.c): the segment scan's
 # power and its rate at the floor, simulated; gdperf(7)'s segment table.
 if HAVE_CMOCKA
