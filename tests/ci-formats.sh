@@ -89,6 +89,8 @@ jq '.phases = [] | .gates = [] | .verdicts = [] | del(.statistics)
 	| .exit_status = 1' "$F/run.json" >"$T/early.json"
 
 . "$S/tests/ci-formats-lib.sh"
+[ -f "$jenkins_xsd" ] ||
+	echo "# the Jenkins junit plugin's schema is not at $jenkins_xsd (GD_JUNIT_JENKINS_XSD): tests/junit.xsd only"
 
 variants="pass lat fail undecided undecided-pass undecided-error phasefail early labelled"
 for v in $variants; do
@@ -277,6 +279,40 @@ grep -q '^gdperf_fleet_requirement_state{.*requirement="pair_coverage",state="op
 	fail "gd_report: the requirement 'pair coverage' is not pair_coverage"
 grep -v '^#' "$T/fleet.om" | grep -q '="[^"]* [^"]*"' &&
 	fail "gd_report: a label value with a space"
+# gd_report's gates as the fleet document records them: the ratio gate
+# undecided under each --gate-undecided policy, with the repeats that
+# would settle it; a failed one's body its slower series
+undec='(.acceptance.gates[] | select(.name == "ratio")) += {pass: false,
+	undecided: true, floor: 0.8, repeats_needed: 5, slower: []}'
+jq "$undec" "$T/fleet.json" >"$T/fu.json"
+jq "$undec"' | (.acceptance.gates[] | select(.name == "ratio"))
+	+= {undecided_policy: "undecided"}' "$T/fleet.json" >"$T/fe.json"
+jq "$undec"' | (.acceptance.gates[] | select(.name == "ratio"))
+	+= {pass: true, undecided_policy: "pass"}' "$T/fleet.json" >"$T/fp.json"
+jq '(.acceptance.gates[] | select(.name == "ratio")) += {pass: false,
+	floor: 0.8, method: "M", slower: [{execution: "x1", phase: "DD",
+	ratio: 0.5, low: 0.45, high: 0.55, slow_band_from_bytes: 65536,
+	sizes_slow_alone: 2}]}' "$T/fleet.json" >"$T/ff.json"
+for x in fu fe fp ff; do
+	"$B/tests/ci-formats-dump" fleet-junit "$T/$x.json" "$T/$x.xml" ||
+		fail "gd_report $x: writing its JUnit failed"
+	junit_check "gd_report $x" "$T/$x.xml"
+	"$py" "$S/tests/junit_read.py" "$T/$x.xml" >"$T/$x.read" ||
+		fail "gd_report $x: junitparser could not read its file"
+done
+grep -q '^gate ratio|failure|gate_undecided|' "$T/fu.read" ||
+	fail "gd_report: an undecided ratio gate (fail) is not a failure"
+grep -q '^gate ratio|error|gate_undecided|' "$T/fe.read" ||
+	fail "gd_report: an undecided ratio gate (undecided) is not an error"
+grep -q '^gate ratio|passed||' "$T/fp.read" ||
+	fail "gd_report: an undecided ratio gate (pass) is not a pass"
+for x in fu fe fp; do
+	grep -qxF 'text|gate ratio|undecided: about 5 repeats per series would settle the most uncertain' "$T/$x.read" ||
+		fail "gd_report $x: the repeats that would settle it are not said"
+done
+grep -qxF 'text|gate ratio|x1 DD: 0.50 < 0.80 (95% interval 0.45..0.55), slower from 65536 B, 2 size(s) slower on their own' "$T/ff.read" ||
+	fail "gd_report: the failed ratio gate's body does not list its slower series"
+ok "gd_report --junit: an undecided gate a failure, error or pass by --gate-undecided with the repeats that settle it; a failed one lists its series"
 ok "gd_report --junit --openmetrics: $(jq '.acceptance.gates | length' "$T/fleet.json") gates and $(jq '.acceptance.checklist | length' "$T/fleet.json") requirements as in the fleet document"
 
 # gd_compare: a testsuite per comparison; the slower copy's gate fails

@@ -142,8 +142,9 @@ endif
 # metrics, the JUnit schema (tests/junit.xsd) and python3-junitparser,
 # and the same verdict as the JSON document.
 check_PROGRAMS += tests/ci-formats-dump
-tests_ci_formats_dump_SOURCES = tests/ci-formats-dump.c
-tests_ci_formats_dump_LDADD = $(gd_common_ldadd)
+tests_ci_formats_dump_SOURCES = tests/ci-formats-dump.c \
+	src/tools/cluster/fleet_ci.c
+tests_ci_formats_dump_LDADD = libgdcluster.la $(gd_common_ldadd) -lm
 TESTS += tests/ci-formats.sh
 EXTRA_DIST += tests/ci-formats.sh tests/ci-formats-lib.sh tests/junit.xsd \
 	tests/metrics_read.py \
