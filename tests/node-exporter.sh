@@ -20,6 +20,8 @@ done
 	echo "SKIP: prometheus-node-exporter not installed (Debian: prometheus-node-exporter; .ci/run installs it)" >&2
 	exit 77
 }
+# configure chose no Python checks (--disable-python-tests): say why
+[ -z "${GD_PYTHON_WHY:-}" ] || { echo "SKIP: Python checks: $GD_PYTHON_WHY" >&2; exit 77; }
 for t in curl jq; do
 	command -v "$t" >/dev/null 2>&1 ||
 		{ echo "FAIL: $t not found (Debian: $t), needed beside $ne"; exit 1; }
