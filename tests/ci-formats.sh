@@ -74,7 +74,8 @@ jq "$undecided"' | .gates[0].passed = true
 	>"$T/undecided-pass.json"
 jq "$undecided"' | .gates[0].undecided_policy = "undecided"' "$F/run.json" \
 	>"$T/undecided-error.json"
-jq '.labels = {exec: "r1-s1", "node name": "a b", run: "mine", "9x": "y"}' \
+jq '.labels = {exec: "r1-s1", "node name": "a b", run: "mine", "9x": "y",
+	node_name: "same name once sanitised"}' \
 	"$F/run.json" >"$T/labelled.json"
 jq '.phases[1].status = "failed"
 	| .phases[1].error = {code: -12, errno_name: "ENOMEM",
@@ -121,7 +122,8 @@ grep -qx '# UNIT gdperf_run_wall_seconds seconds' "$T/pass.metrics" ||
 ok "OpenMetrics ends in # EOF with # UNIT lines; the Prometheus text has the same samples"
 
 # the run's identity on every series: run= the file's stem, the --label
-# values (names sanitised, a clash with gdperf's own prefixed label_)
+# values (names sanitised, a clash with gdperf's own prefixed label_, a
+# second key that sanitises to the same name dropped)
 bad=$(grep -v '^#' "$T/labelled.metrics" | grep -v '{tool="gd_write_bw",run="labelled",device="rxe0",exec="r1-s1",node_name="a b",label_run="mine",label_9x="y"[,}]' | head -n 3)
 [ -z "$bad" ] || fail "labelled: series without the run's identity: $bad"
 bad=$(grep -v '^#' "$T/pass.metrics" | grep -v '^[a-z_]*{tool="gd_write_bw",run="pass",' | head -n 3)

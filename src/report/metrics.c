@@ -96,6 +96,17 @@ void gd_metrics_base(struct gd_metrics *m, const char *key, const char *value)
 	p[n] = '\0';
 }
 
+/* @m's base labels already name @key */
+static bool gd_metrics_has(const struct gd_metrics *m, const char *key)
+{
+	size_t n = strlen(key);
+
+	for (const char *p = m->base; (p = strstr(p, key)); p += n)
+		if ((p == m->base || p[-1] == ',') && p[n] == '=')
+			return true;
+	return false;
+}
+
 static bool gd_metrics_is_own(const char *name)
 {
 	for (size_t i = 0; gd_metrics_own[i]; i++)
@@ -126,7 +137,9 @@ void gd_metrics_labels(struct gd_metrics *m, struct json_object *labels)
 				 ? "label_"
 				 : "",
 			 name);
-		gd_metrics_base(m, key, json_object_get_string(v));
+		/* two keys that sanitise alike ("a b", "a_b"): the first */
+		if (!gd_metrics_has(m, key))
+			gd_metrics_base(m, key, json_object_get_string(v));
 	}
 }
 
