@@ -33,7 +33,8 @@ enum {
 	OPT_RATIO,
 	OPT_GATE_FROM,
 	OPT_JUNIT,
-	OPT_METRICS
+	OPT_METRICS,
+	OPT_PROM
 };
 
 static const struct option long_opts[] = {
@@ -48,6 +49,7 @@ static const struct option long_opts[] = {
 	{ "gate-from", required_argument, NULL, OPT_GATE_FROM },
 	{ "junit", required_argument, NULL, OPT_JUNIT },
 	{ "openmetrics", required_argument, NULL, OPT_METRICS },
+	{ "prom-textfile", required_argument, NULL, OPT_PROM },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -64,7 +66,9 @@ static void usage(FILE *f)
 		"  --json FILE            the same as one JSON document (gdperf.fleet/1)\n"
 		"  --junit FILE           the gates and campaign requirements as JUnit XML\n"
 		"                         (one testsuite; open requirements are skipped)\n"
-		"  --openmetrics FILE     gauges in node_exporter's textfile format\n"
+		"  --openmetrics FILE     the gates and counts as OpenMetrics gauges\n"
+		"  --prom-textfile FILE   the same as Prometheus text, for node_exporter's\n"
+		"                         textfile collector (FILE.prom)\n"
 		"  --plots DIR            rails.svg and associations.svg via gnuplot (the\n"
 		"                         .gp scripts and data are written either way)\n"
 		"  --mad-k K              outlier threshold in scaled MADs (default 3.5)\n"
@@ -124,6 +128,7 @@ static int parse_size(const char *s, double *out)
 
 struct args {
 	const char *plan, *markdown, *json, *plots, *dir, *junit, *metrics;
+	const char *prom;
 };
 
 static int parse_args(int argc, char **argv, struct gd_fleet_opts *o,
@@ -148,6 +153,9 @@ static int parse_args(int argc, char **argv, struct gd_fleet_opts *o,
 			break;
 		case OPT_METRICS:
 			a->metrics = optarg;
+			break;
+		case OPT_PROM:
+			a->prom = optarg;
 			break;
 		case OPT_PLOTS:
 			a->plots = optarg;
@@ -235,7 +243,10 @@ static int report(struct gd_fleet *fl, const struct args *a, bool *pass)
 	if (!ret && a->junit)
 		ret = gd_fleet_write_junit(doc, a->junit, a->dir, a->json);
 	if (!ret && a->metrics)
-		ret = gd_fleet_write_metrics(doc, a->metrics);
+		ret = gd_fleet_write_metrics(doc, a->metrics,
+					     GD_METRICS_OPENMETRICS);
+	if (!ret && a->prom)
+		ret = gd_fleet_write_metrics(doc, a->prom, GD_METRICS_PROM);
 	json_object_put(doc);
 	if (!ret && a->plots)
 		ret = gd_fleet_plot(fl, a->plots, note, sizeof(note));

@@ -17,6 +17,7 @@
 #include <json-c/json.h>
 
 #include "report/compare.h"
+#include "report/metrics.h"
 #include "report/plot.h"
 #include "tools/compare/compare_tool.h"
 #include "util/error.h"
@@ -34,6 +35,8 @@ enum {
 	OPT_UNDECIDED,
 	OPT_PLOT,
 	OPT_JUNIT,
+	OPT_METRICS,
+	OPT_PROM,
 };
 
 static const struct option long_opts[] = {
@@ -45,6 +48,8 @@ static const struct option long_opts[] = {
 	{ "gate-undecided", required_argument, NULL, OPT_UNDECIDED },
 	{ "plot", required_argument, NULL, OPT_PLOT },
 	{ "junit", required_argument, NULL, OPT_JUNIT },
+	{ "openmetrics", required_argument, NULL, OPT_METRICS },
+	{ "prom-textfile", required_argument, NULL, OPT_PROM },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
@@ -79,6 +84,10 @@ static void usage(FILE *f)
 		"  --junit=FILE           the gates as JUnit XML for a CI system: a\n"
 		"                         testsuite per comparison, a failed gate a\n"
 		"                         failure with its evidence line\n"
+		"  --openmetrics=FILE     each comparison's ratios, verdicts and gates as\n"
+		"                         OpenMetrics gauges, as the run's --openmetrics\n"
+		"  --prom-textfile=FILE   the same as Prometheus text, for node_exporter's\n"
+		"                         textfile collector (FILE.prom)\n"
 		"  -q, --quiet            no report text, only errors and the exit status\n"
 		"  -h, --help             this help\n"
 		"  -V, --version          print the version\n"
@@ -157,6 +166,12 @@ static int parse_opt(int c, struct gd_cmp_opts *o)
 		return 0;
 	case OPT_JUNIT:
 		o->junit_path = optarg;
+		return 0;
+	case OPT_METRICS:
+		o->metrics_path = optarg;
+		return 0;
+	case OPT_PROM:
+		o->prom_path = optarg;
 		return 0;
 	case OPT_PLOT:
 		if (!*optarg)
@@ -439,6 +454,14 @@ int main(int argc, char **argv)
 	}
 	if (o.junit_path &&
 	    gd_cmp_write_junit(o.junit_path, res, o.json_path)) {
+		fprintf(stderr, "gd_compare: %s\n", gd_err_msg());
+		status = GD_CMPX_FAIL;
+	}
+	if ((o.metrics_path &&
+	     gd_cmp_write_metrics(o.metrics_path, GD_METRICS_OPENMETRICS,
+				  res)) ||
+	    (o.prom_path &&
+	     gd_cmp_write_metrics(o.prom_path, GD_METRICS_PROM, res))) {
 		fprintf(stderr, "gd_compare: %s\n", gd_err_msg());
 		status = GD_CMPX_FAIL;
 	}
