@@ -47,6 +47,7 @@ static const char *gd_fleet_ci_state(struct json_object *g)
 static char *gd_fleet_ci_body(struct json_object *g, bool undecided)
 {
 	struct json_object *slow = gd_json_path(g, "slower", NULL);
+	struct json_object *und = gd_json_path(g, "undecided_series", NULL);
 	long long need = (long long)gd_json_int(g, "repeats_needed", 0);
 	char *buf = NULL;
 	size_t len = 0;
@@ -60,9 +61,19 @@ static char *gd_fleet_ci_body(struct json_object *g, bool undecided)
 		fprintf(f,
 			"undecided: about %lld repeats per series would settle the most uncertain\n",
 			need);
+	/* each series' own words where the document has them (issue 46:
+	 * where its curves part; what would settle an undecided one) */
+	for (size_t i = 0; undecided && i < gd_json_len(und); i++)
+		if (gd_json_str(gd_json_idx(und, i), "evidence"))
+			fprintf(f, "%s\n",
+				gd_json_str(gd_json_idx(und, i), "evidence"));
 	for (size_t i = 0; !undecided && i < gd_json_len(slow); i++) {
 		struct json_object *a = gd_json_idx(slow, i);
 
+		if (gd_json_str(a, "evidence")) {
+			fprintf(f, "%s\n", gd_json_str(a, "evidence"));
+			continue;
+		}
 		fprintf(f, "%s %s: ", gd_json_str(a, "execution") ?: "?",
 			gd_json_str(a, "phase") ?: "?");
 		if (gd_json_num(a, "ratio", &r))

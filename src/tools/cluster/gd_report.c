@@ -3,7 +3,8 @@
  * gd_report: aggregate a directory of gd_* result documents and gd_doctor
  * envelopes into a fleet report (coverage, curves, outliers, failure
  * domains, acceptance checklist) in Markdown and JSON, with SVG plots.
- * Exit status for CI: 0 every gate passes, 3 otherwise, 2 bad input.
+ * Exit status for CI: 0 every gate passes, 3 one failed, 4 none failed and
+ * the ratio gate is undecided (--gate-undecided), 2 bad input.
  */
 #include <config.h>
 
@@ -34,7 +35,8 @@ enum {
 	OPT_GATE_FROM,
 	OPT_JUNIT,
 	OPT_METRICS,
-	OPT_PROM
+	OPT_PROM,
+	OPT_UNDECIDED
 };
 
 static const struct option long_opts[] = {
@@ -47,6 +49,7 @@ static const struct option long_opts[] = {
 	{ "max-cv", required_argument, NULL, OPT_MAX_CV },
 	{ "expect-ratio", required_argument, NULL, OPT_RATIO },
 	{ "gate-from", required_argument, NULL, OPT_GATE_FROM },
+	{ "gate-undecided", required_argument, NULL, OPT_UNDECIDED },
 	{ "junit", required_argument, NULL, OPT_JUNIT },
 	{ "openmetrics", required_argument, NULL, OPT_METRICS },
 	{ "prom-textfile", required_argument, NULL, OPT_PROM },
@@ -75,15 +78,20 @@ static void usage(FILE *f)
 		"  --min-deviation F      and at least this relative deviation (0.10)\n"
 		"  --max-cv F             repeatability gate: coefficient of variation\n"
 		"                         across repeats, as a fraction (default 0.05 = 5%%)\n"
-		"  --expect-ratio R       gate: no D phase slower than R x HH bandwidth by\n"
-		"                         its series' repeats (the run's banded decision:\n"
-		"                         bands and sizes, Holm; see gdperf(7))\n"
+		"  --expect-ratio R       gate: every D phase at least R x HH bandwidth,\n"
+		"                         each series judged from every round of its\n"
+		"                         repeats by the run's rule (see gdperf(7))\n"
 		"  --gate-from SIZE       judge sizes from SIZE bytes up, K/M/G suffixes\n"
 		"                         (default 64K; a shorter curve: its largest size)\n"
+		"  --gate-undecided=fail|pass|undecided\n"
+		"                         a ratio gate the evidence cannot decide: exit 4\n"
+		"                         as a failed gate (fail, default) or as undecided,\n"
+		"                         or pass\n"
 		"  -h, --help             this help\n"
 		"  -V, --version          print the version\n"
-		"Exit status: 0 every gate and coverage requirement passes, 3 otherwise,\n"
-		"2 bad input, 1 a report could not be written.\n");
+		"Exit status: 0 every gate and coverage requirement passes, 3 a gate\n"
+		"failed, 4 the ratio gate undecided, 2 bad input, 1 a report could not\n"
+		"be written.\n");
 }
 
 static int parse_frac(const char *opt, const char *s, double min, double max,
@@ -124,6 +132,26 @@ static int parse_size(const char *s, double *out)
 			      s);
 	*out = (double)v * mult;
 	return 0;
+}
+
+/* --gate-undecided takes a policy word, exactly. */
+static int parse_undecided(const char *s, enum gd_fleet_undecided *out)
+{
+	static const enum gd_fleet_undecided all[] = {
+		GD_FLEET_UNDECIDED_FAIL,
+		GD_FLEET_UNDECIDED_PASS,
+		GD_FLEET_UNDECIDED_KEEP,
+	};
+
+	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
+		if (!strcmp(s, gd_fleet_undecided_name(all[i]))) {
+			*out = all[i];
+			return 0;
+		}
+	return gd_err(-EINVAL,
+		      "--gate-undecided: '%s' is not one of the accepted "
+		      "values fail, pass, undecided",
+		      s);
 }
 
 struct args {
@@ -177,6 +205,9 @@ static int parse_args(int argc, char **argv, struct gd_fleet_opts *o,
 		case OPT_GATE_FROM:
 			ret = parse_size(optarg, &o->gate_from_bytes);
 			break;
+		case OPT_UNDECIDED:
+			ret = parse_undecided(optarg, &o->undecided);
+			break;
 		case 'h':
 			usage(stdout);
 			return 1;
@@ -195,11 +226,13 @@ static int parse_args(int argc, char **argv, struct gd_fleet_opts *o,
 	return ret;
 }
 
-/* Exit status 3 says why on stderr, one line per failed gate, since the
- * Markdown may be in a file nobody opens. */
+/* Exit status 3 or 4 says why on stderr, one line per gate that did not
+ * pass, since the Markdown may be in a file nobody opens. */
 static void say_failed_gates(struct json_object *doc, const struct args *a)
 {
 	struct json_object *acc, *gates = NULL, *g, *v;
+	int status =
+		json_object_get_int(json_object_object_get(doc, "exit_status"));
 	size_t i, n;
 
 	if (json_object_object_get_ex(doc, "acceptance", &acc))
@@ -208,11 +241,16 @@ static void say_failed_gates(struct json_object *doc, const struct args *a)
 		    ? json_object_array_length(gates)
 		    : 0;
 	for (i = 0; i < n; i++) {
+		const char *st;
+
 		g = json_object_array_get_idx(gates, i);
 		if (json_object_object_get_ex(g, "pass", &v) &&
 		    json_object_get_boolean(v))
 			continue;
-		fprintf(stderr, "gd_report: FAIL (exit 3): gate %s: %s\n",
+		st = json_object_get_string(json_object_object_get(g, "state"));
+		fprintf(stderr, "gd_report: %s (exit %d): gate %s: %s\n",
+			st && !strcmp(st, "undecided") ? "UNDECIDED" : "FAIL",
+			status,
 			json_object_get_string(
 				json_object_object_get(g, "name")),
 			json_object_get_string(
@@ -225,7 +263,7 @@ static void say_failed_gates(struct json_object *doc, const struct args *a)
 
 /* One document, built once: the Markdown is rendered from it, the JSON is
  * it, and the exit status is its verdict. */
-static int report(struct gd_fleet *fl, const struct args *a, bool *pass)
+static int report(struct gd_fleet *fl, const struct args *a, int *status)
 {
 	struct json_object *doc = gd_fleet_document(fl), *p;
 	char note[512] = "";
@@ -233,9 +271,10 @@ static int report(struct gd_fleet *fl, const struct args *a, bool *pass)
 
 	if (!doc)
 		return gd_err_code();
-	*pass = json_object_object_get_ex(doc, "pass", &p) &&
-		json_object_get_boolean(p);
-	if (!*pass)
+	*status = json_object_object_get_ex(doc, "exit_status", &p)
+			  ? json_object_get_int(p)
+			  : 3;
+	if (*status)
 		say_failed_gates(doc, a);
 	ret = gd_fleet_write_markdown(doc, a->markdown ? a->markdown : "-");
 	if (!ret && a->json)
@@ -262,8 +301,7 @@ int main(int argc, char **argv)
 					.max_cv = 0.05,
 					.gate_from_bytes = 65536 } };
 	struct args a = { 0 };
-	bool pass = false;
-	int ret, status = 2;
+	int ret, status = 2, gates = 3;
 
 	ret = parse_args(argc, argv, &fl.opt, &a);
 	if (ret > 0)
@@ -279,9 +317,9 @@ int main(int argc, char **argv)
 	if (!ret)
 		ret = gd_fleet_classify(&fl);
 	if (!ret)
-		ret = report(&fl, &a, &pass);
+		ret = report(&fl, &a, &gates);
 	if (!ret)
-		status = pass ? 0 : 3;
+		status = gates;
 out:
 	if (ret)
 		fprintf(stderr, "gd_report: %s\n", gd_err_msg());
