@@ -355,6 +355,10 @@ for z in 65536 131072 262144 524288 1048576 2097152 4194304 8388608; do
 	grep -qxF "text|expect_ratio candidate/baseline forward|$z B: 0.70 < 0.80 (95% bound 0.70)" "$T/cmp.read" ||
 		fail "gd_compare: the failure's body does not list $z B"
 done
+# the body's rule is the document's policy: one text, from the rule
+pol=$(jq -r '.comparisons[0].gates[0].policy' "$T/cmp.json")
+grep -qxF "text|expect_ratio candidate/baseline forward|rule: $pol" "$T/cmp.read" ||
+	fail "gd_compare: the JUnit rule line is not the gate's policy '$pol'"
 grep -q '^text|expect_ratio candidate/baseline forward|32768 B' "$T/cmp.read" &&
 	fail "gd_compare: 32 KiB, as fast as the baseline, is listed"
 grep -qx 'expect_ratio candidate/baseline forward|passed||' "$T/same.read" ||
