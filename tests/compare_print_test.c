@@ -155,11 +155,45 @@ static void test_print(void **state)
 	run_free(&r);
 }
 
+/* The DD/HH cells of the 64 KiB row: the size's own interval, then the
+ * lower bound its assessment judged it by (statistics.assessments). */
+static const char *judged_low_cell(struct run *r, char *buf, size_t len)
+{
+	struct json_object *a = json_object_array_get_idx(
+		json_object_object_get(
+			json_object_object_get(r->doc, "statistics"),
+			"assessments"),
+		0);
+	struct json_object *e = json_object_array_get_idx(
+		json_object_object_get(json_object_object_get(a, "per_size"),
+				       "sizes"),
+		0);
+
+	struct json_object *ci = json_object_object_get(
+		json_object_object_get(json_object_array_get_idx(r->cmp, 0),
+				       "ratio_intervals"),
+		"DD/HH");
+	char own[32];
+
+	assert_non_null(e);
+	assert_non_null(ci);
+	assert_int_equal(
+		json_object_get_int64(json_object_object_get(e, "size_bytes")),
+		65536);
+	snprintf(own, sizeof(own), "%.2f..%.2f",
+		 json_object_get_double(json_object_object_get(ci, "low")),
+		 json_object_get_double(json_object_object_get(ci, "high")));
+	snprintf(buf, len, " %-14s %.2f ", own,
+		 json_object_get_double(json_object_object_get(e, "low")));
+	return buf;
+}
+
 /* --brief's table: latency's reference is the typical latency; rounds add
  * each ratio's interval to its cell. */
 static void test_print_brief(void **state)
 {
 	const struct gd_gate_cfg g = { .expect_ratio = 0.8 };
+	char cell[64];
 	struct run r;
 	char *text;
 
@@ -178,8 +212,21 @@ static void test_print_brief(void **state)
 								"505", "500")),
 		&g);
 	text = print_with(gd_compare_print_brief, &r);
-	assert_non_null(strstr(text, " 65536      1010.00          0.50 0."));
+	/* the bound the verdict judged, not the size's own interval */
+	assert_non_null(strstr(
+		text,
+		" Side by side (average bandwidth: MiB/s; low: the lower bound the verdict judged)\n"));
+	assert_non_null(
+		strstr(text, " 65536      1010.00          0.50 low 0."));
 	assert_non_null(strstr(text, "[error] GD_GATE_FAIL: "));
+	free(text);
+	/* the full table shows both, labelled, with the judged one from the
+	 * assessment's per-size figures */
+	text = print_with(gd_compare_print, &r);
+	assert_non_null(strstr(text, " DD/HH 95% CI   DD/HH low "));
+	assert_non_null(strstr(text, judged_low_cell(&r, cell, sizeof(cell))));
+	assert_non_null(strstr(
+		text, " low: the lower bound the verdict judged the size by"));
 	free(text);
 	run_free(&r);
 }
