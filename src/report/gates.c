@@ -16,7 +16,7 @@
 #include "util/infer.h"
 
 const char gd_gate_policy_ratio[] =
-	"passes when the assessment decides 'not below' (every judged band's 95% interval clears R and no size lies below it on its own); fails when it decides 'slower': a band's interval, or a size's own interval over its rounds, lies below R at the Holm-adjusted level of the run; one size's figure alone never fails it (a size needs its rounds); any other decision is undecided, which fails with exit status 4 (not enough evidence) unless --gate-undecided=pass";
+	"passes when the assessment decides 'not below' (every judged size's own 95% lower bound clears R); fails when it decides 'slower': a band's interval, or a size's own interval over its rounds, lies below R at the Holm-adjusted level of the run; one size's figure alone never fails it (a size needs its rounds); any other decision is undecided, which fails with exit status 4 (not enough evidence) unless --gate-undecided=pass";
 const char gd_gate_policy_abs[] =
 	"each gated size's figure against the threshold, with --repeat the median of its repeats (a typical run, not the luckiest or the unluckiest); the record keeps the worst size and its repeats' range";
 
