@@ -231,12 +231,63 @@ static void test_print_brief(void **state)
 	run_free(&r);
 }
 
+#define LAT3(pl, a, b, c)                                                      \
+	"{'placement': '" pl "', 'status': 'ok', 'results': ["                 \
+	"{'size_bytes': 8, 'lat_typical_us': " b ", 'lat_p99_us': 9,"          \
+	" 'samples': [{'lat_typical_us': " a "}, {'lat_typical_us': " b "},"   \
+	" {'lat_typical_us': " c "}]}]}"
+
+/* Latency: the table's ratio is X/HH of the latencies, the decision's
+ * HH/X, so the judged bound is shown as the upper bound 1/low. */
+static void test_print_lat_bound(void **state)
+{
+	const struct gd_gate_cfg g = { .expect_ratio = 0.8 };
+	struct json_object *a, *e;
+	char want[64];
+	struct run r;
+	char *text;
+
+	(void)state;
+	run_doc(&r,
+		"{'test': {'verb': 'write', 'measure': 'lat'}, 'phases': [" LAT3(
+			"HH", "2.0", "2.02",
+			"1.98") "," LAT3("DD", "4.0", "4.1", "3.9") "]}",
+		&g);
+	a = json_object_array_get_idx(
+		json_object_object_get(
+			json_object_object_get(r.doc, "statistics"),
+			"assessments"),
+		0);
+	e = json_object_array_get_idx(
+		json_object_object_get(json_object_object_get(a, "per_size"),
+				       "sizes"),
+		0);
+	assert_non_null(e);
+	text = print_with(gd_compare_print, &r);
+	assert_non_null(strstr(text, " DD/HH 95% CI   DD/HH high"));
+	snprintf(want, sizeof(want), " %-10.2f\n",
+		 1 / json_object_get_double(json_object_object_get(e, "low")));
+	assert_non_null(strstr(text, want));
+	assert_non_null(strstr(
+		text, " high: the upper bound the verdict judged the size by"));
+	free(text);
+	text = print_with(gd_compare_print_brief, &r);
+	assert_non_null(
+		strstr(text, "; high: the upper bound the verdict judged)\n"));
+	snprintf(want, sizeof(want), " high %.2f",
+		 1 / json_object_get_double(json_object_object_get(e, "low")));
+	assert_non_null(strstr(text, want));
+	free(text);
+	run_free(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_port_check),
 		cmocka_unit_test(test_print),
 		cmocka_unit_test(test_print_brief),
+		cmocka_unit_test(test_print_lat_bound),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL) ? 1 : 0;

@@ -61,27 +61,44 @@ static struct json_object *gd_judged_sizes(struct json_object *doc,
 	return NULL;
 }
 
-/* The lower bound the verdict judged @size by (per_size.low: its spread
- * pooled with sizes of like noise, widened for correlated rounds; every
- * judged size's must clear the floor for "not below"); false where the
- * size was not judged. */
-static bool gd_judged_low(struct json_object *sizes, double size, double *lo)
+/* The bound the verdict judged @size by (per_size.low: its spread pooled
+ * with sizes of like noise, widened for correlated rounds; every judged
+ * size's must clear the floor for "not below"), on the table's scale: a
+ * lower bound of the bandwidth ratio X/HH, or for latency, whose table
+ * shows X/HH of the latencies, the upper bound 1/low of that ratio. False
+ * where the size was not judged. */
+static bool gd_judged_bound(struct json_object *sizes, double size, bool lat,
+			    double *bound)
 {
 	for (size_t i = 0; i < gd_json_len(sizes); i++) {
 		struct json_object *e = gd_json_idx(sizes, i);
-		double z = -1;
+		double z = -1, lo;
 
-		if (gd_json_num(e, "size_bytes", &z) && z == size)
-			return gd_json_num(e, "low", lo);
+		if (!gd_json_num(e, "size_bytes", &z) || z != size)
+			continue;
+		if (!gd_json_num(e, "low", &lo) || !(lo > 0))
+			return false;
+		*bound = lat ? 1 / lo : lo;
+		return true;
 	}
 	return false;
 }
 
-/* Under a table with "low" columns: which interval decided. */
-#define GD_LOW_LEGEND                                                               \
-	" low: the lower bound the verdict judged the size by (its spread pooled\n" \
-	" with sizes of like noise, widened for correlated rounds); 95% CI: the\n"  \
-	" size's own rounds alone; - not judged\n"
+/* The judged bound's column: "low" for bandwidth, "high" for latency. */
+static const char *gd_bound_word(struct json_object *doc)
+{
+	return gd_doc_is_lat(doc) ? "high" : "low";
+}
+
+/* Under a table with such columns: which interval decided. */
+static void gd_print_bound_legend(FILE *out, struct json_object *doc)
+{
+	fprintf(out,
+		" %s: the %s bound the verdict judged the size by (its spread pooled\n"
+		" with sizes of like noise, widened for correlated rounds); 95%% CI: the\n"
+		" size's own rounds alone; - not judged\n",
+		gd_bound_word(doc), gd_doc_is_lat(doc) ? "upper" : "lower");
+}
 
 /* --repeat: a "DD/HH 95% CI" column per ratio, when the rows have them,
  * and a "DD/HH low" column where the ratio was judged size by size. */
@@ -100,7 +117,7 @@ static void gd_print_ci_head(FILE *out, struct json_object *doc,
 		fprintf(out, " %-14s", col);
 		if (!gd_judged_sizes(doc, lab, dir))
 			continue;
-		snprintf(col, sizeof(col), "%s low", lab);
+		snprintf(col, sizeof(col), "%s %s", lab, gd_bound_word(doc));
 		fprintf(out, " %-10s", col);
 	}
 }
@@ -130,7 +147,7 @@ static void gd_print_ci_cells(FILE *out, struct json_object *doc,
 		fprintf(out, " %-14s", buf);
 		if (!judged)
 			continue;
-		if (gd_judged_low(judged, size, &lo))
+		if (gd_judged_bound(judged, size, gd_doc_is_lat(doc), &lo))
 			snprintf(buf, sizeof(buf), "%.2f", lo);
 		else
 			snprintf(buf, sizeof(buf), "-");
@@ -318,7 +335,7 @@ static void gd_print_figures(FILE *out, struct json_object *doc,
 			gd_print_bw_row(out, doc, head, row, gbits);
 	}
 	if (low)
-		fputs(GD_LOW_LEGEND, out);
+		gd_print_bound_legend(out, doc);
 }
 
 static void gd_phase_label(char *buf, size_t len, struct json_object *ph)
@@ -637,13 +654,13 @@ static void gd_brief_cells(FILE *out, struct json_object *doc,
 			snprintf(buf, sizeof(buf), "%s %s", lab,
 				 gd_dir_short(dir));
 		else if (gd_json_num(row, "size_bytes", &size) &&
-			 gd_judged_low(gd_judged_sizes(doc, lab, dir), size,
-				       &lo))
-			snprintf(buf, sizeof(buf), "%s low %.2f",
+			 gd_judged_bound(gd_judged_sizes(doc, lab, dir), size,
+					 lat, &lo))
+			snprintf(buf, sizeof(buf), "%s %s %.2f",
 				 gd_num_cell(ratio, sizeof(ratio),
 					     gd_json_path(row, "ratios", NULL),
 					     lab),
-				 lo);
+				 gd_bound_word(doc), lo);
 		else if (gd_json_num(ci, "low", &lo) &&
 			 gd_json_num(ci, "high", &hi))
 			snprintf(buf, sizeof(buf), "%s %.2f..%.2f",
@@ -683,7 +700,8 @@ static void gd_print_brief_table(FILE *out, struct json_object *doc,
 	fprintf(out, GD_RULE " Side by side (%s: %s%s)\n",
 		lat ? "typical latency" : "average bandwidth", unit,
 		gd_has_low(doc, heads[0])
-			? "; low: the lower bound the verdict judged"
+			? (lat ? "; high: the upper bound the verdict judged"
+			       : "; low: the lower bound the verdict judged")
 			: "");
 	fprintf(out, " %-10s", "#bytes");
 	for (size_t k = 0; k < nd; k++)
