@@ -281,6 +281,43 @@ static void test_print_lat_bound(void **state)
 	run_free(&r);
 }
 
+/* One phase @pl: 4 KiB in one round (not judged), 64 KiB in three. */
+#define BW_ADAPTIVE(pl, a, b, c)                                               \
+	"{'name': '" pl "', 'placement': '" pl "', 'direction': 'forward',"    \
+	" 'status': 'ok', 'results': ["                                        \
+	"{'size_bytes': 4096, 'bw_avg_MiBps': 100},"                           \
+	"{'size_bytes': 65536, 'bw_avg_MiBps': " b ", 'samples': ["            \
+	"{'bw_avg_MiBps': " a "}, {'bw_avg_MiBps': " b "},"                    \
+	" {'bw_avg_MiBps': " c "}]}]}"
+
+/* An adaptive run's first rows (sizes not judged) have one round and no
+ * interval: the judged bound still has its column, and the legend names
+ * no 95% CI column that is not there. */
+static void test_print_bound_without_ci(void **state)
+{
+	const struct gd_gate_cfg g = { .expect_ratio = 0.8,
+				       .gate_from_bytes = 65536,
+				       .judge_from_bytes = 65536 };
+	struct run r;
+	char *text;
+
+	(void)state;
+	run_doc(&r,
+		BW_DOC(BW_ADAPTIVE("HH", "1000", "1010", "990") "," BW_ADAPTIVE(
+			"DD", "1000", "1005", "995")),
+		&g);
+	text = print_with(gd_compare_print, &r);
+	assert_non_null(strstr(text, "   DD/HH    DD/HH low \n"));
+	assert_non_null(strstr(text, "\n 4096  "));
+	assert_null(strstr(text, "95% CI"));
+	assert_non_null(strstr(
+		text,
+		" low: the lower bound the verdict judged the size by (its spread pooled\n"
+		" with sizes of like noise, widened for correlated rounds); - not judged\n"));
+	free(text);
+	run_free(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -288,6 +325,7 @@ int main(void)
 		cmocka_unit_test(test_print),
 		cmocka_unit_test(test_print_brief),
 		cmocka_unit_test(test_print_lat_bound),
+		cmocka_unit_test(test_print_bound_without_ci),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL) ? 1 : 0;

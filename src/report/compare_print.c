@@ -90,31 +90,36 @@ static const char *gd_bound_word(struct json_object *doc)
 	return gd_doc_is_lat(doc) ? "high" : "low";
 }
 
-/* Under a table with such columns: which interval decided. */
-static void gd_print_bound_legend(FILE *out, struct json_object *doc)
+/* Under a table with such columns: which interval decided, and (@ci)
+ * what the 95% CI column beside it is. */
+static void gd_print_bound_legend(FILE *out, struct json_object *doc, bool ci)
 {
+	bool lat = gd_doc_is_lat(doc);
+
 	fprintf(out,
 		" %s: the %s bound the verdict judged the size by (its spread pooled\n"
-		" with sizes of like noise, widened for correlated rounds); 95%% CI: the\n"
-		" size's own rounds alone; - not judged\n",
-		gd_bound_word(doc), gd_doc_is_lat(doc) ? "upper" : "lower");
+		" with sizes of like noise, widened for correlated rounds)%s; - not judged\n",
+		lat ? "high" : "low", lat ? "upper" : "lower",
+		ci ? ";\n 95% CI: the size's own rounds alone, which the verdict does not use"
+		   : "");
 }
 
-/* --repeat: a "DD/HH 95% CI" column per ratio, when the rows have them,
- * and a "DD/HH low" column where the ratio was judged size by size. */
+/* --repeat: a "DD/HH 95% CI" column per ratio, when the direction's first
+ * row has them (an adaptive run's sizes not judged have one round), and a
+ * "DD/HH low" column where the ratio was judged size by size. */
 static void gd_print_ci_head(FILE *out, struct json_object *doc,
 			     struct json_object *row)
 {
 	const char *dir = gd_json_str(row, "direction");
+	bool ci = gd_json_path(row, "ratio_intervals", NULL) != NULL;
 	char col[48];
 
-	if (!gd_json_path(row, "ratio_intervals", NULL))
-		return;
 	json_object_object_foreach(gd_json_path(row, "ratios", NULL), lab, r)
 	{
 		(void)r;
 		snprintf(col, sizeof(col), "%s 95%% CI", lab);
-		fprintf(out, " %-14s", col);
+		if (ci)
+			fprintf(out, " %-14s", col);
 		if (!gd_judged_sizes(doc, lab, dir))
 			continue;
 		snprintf(col, sizeof(col), "%s %s", lab, gd_bound_word(doc));
@@ -127,24 +132,25 @@ static void gd_print_ci_cells(FILE *out, struct json_object *doc,
 {
 	struct json_object *ri = gd_json_path(row, "ratio_intervals", NULL);
 	const char *dir = gd_json_str(head, "direction");
+	bool ci = gd_json_path(head, "ratio_intervals", NULL) != NULL;
 	double size = -1;
 	char buf[48];
 
-	if (!gd_json_path(head, "ratio_intervals", NULL))
-		return;
 	gd_json_num(row, "size_bytes", &size);
 	json_object_object_foreach(gd_json_path(head, "ratios", NULL), lab, r)
 	{
-		struct json_object *ci = gd_json_path(ri, lab, NULL);
+		struct json_object *own = gd_json_path(ri, lab, NULL);
 		struct json_object *judged = gd_judged_sizes(doc, lab, dir);
 		double lo, hi;
 
 		(void)r;
-		if (gd_json_num(ci, "low", &lo) && gd_json_num(ci, "high", &hi))
+		if (gd_json_num(own, "low", &lo) &&
+		    gd_json_num(own, "high", &hi))
 			snprintf(buf, sizeof(buf), "%.2f..%.2f", lo, hi);
 		else
 			snprintf(buf, sizeof(buf), "-");
-		fprintf(out, " %-14s", buf);
+		if (ci)
+			fprintf(out, " %-14s", buf);
 		if (!judged)
 			continue;
 		if (gd_judged_bound(judged, size, gd_doc_is_lat(doc), &lo))
@@ -160,8 +166,6 @@ static bool gd_has_low(struct json_object *doc, struct json_object *head)
 {
 	const char *dir = gd_json_str(head, "direction");
 
-	if (!gd_json_path(head, "ratio_intervals", NULL))
-		return false;
 	json_object_object_foreach(gd_json_path(head, "ratios", NULL), lab, r)
 	{
 		(void)r;
@@ -310,7 +314,7 @@ static void gd_print_figures(FILE *out, struct json_object *doc,
 	bool lat = gd_doc_is_lat(doc);
 	struct json_object *head = NULL;
 	const char *dir = NULL;
-	bool low = false;
+	bool low = false, ci = false;
 
 	for (size_t i = 0; i < gd_json_len(comparison); i++) {
 		struct json_object *row = gd_json_idx(comparison, i);
@@ -328,6 +332,8 @@ static void gd_print_figures(FILE *out, struct json_object *doc,
 			else
 				gd_print_bw_head(out, doc, row, gbits);
 			low |= gd_has_low(doc, row);
+			ci |= gd_json_path(row, "ratio_intervals", NULL) !=
+			      NULL;
 		}
 		if (lat)
 			gd_print_lat_row(out, doc, head, row);
@@ -335,7 +341,7 @@ static void gd_print_figures(FILE *out, struct json_object *doc,
 			gd_print_bw_row(out, doc, head, row, gbits);
 	}
 	if (low)
-		gd_print_bound_legend(out, doc);
+		gd_print_bound_legend(out, doc, ci);
 }
 
 static void gd_phase_label(char *buf, size_t len, struct json_object *ph)
