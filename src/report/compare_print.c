@@ -111,18 +111,24 @@ static void gd_print_ci_head(FILE *out, struct json_object *doc,
 			     struct json_object *row)
 {
 	const char *dir = gd_json_str(row, "direction");
+	struct json_object *ratios = gd_json_path(row, "ratios", NULL);
 	bool ci = gd_json_path(row, "ratio_intervals", NULL) != NULL;
+	/* one ratio: its columns follow it and need not repeat its name,
+	 * which keeps the table within 80 columns */
+	bool named = json_object_object_length(ratios) > 1;
 	char col[48];
 
-	json_object_object_foreach(gd_json_path(row, "ratios", NULL), lab, r)
+	json_object_object_foreach(ratios, lab, r)
 	{
 		(void)r;
-		snprintf(col, sizeof(col), "%s 95%% CI", lab);
+		snprintf(col, sizeof(col), "%s%s95%% CI", named ? lab : "",
+			 named ? " " : "");
 		if (ci)
 			fprintf(out, " %-14s", col);
 		if (!gd_judged_sizes(doc, lab, dir))
 			continue;
-		snprintf(col, sizeof(col), "%s %s", lab, gd_bound_word(doc));
+		snprintf(col, sizeof(col), "%s%s%s", named ? lab : "",
+			 named ? " " : "", gd_bound_word(doc));
 		fprintf(out, " %-10s", col);
 	}
 }
