@@ -351,19 +351,21 @@ static unsigned int gd_size_need(const struct gd_assess_size *s, double lf,
 /*
  * Per size, for "not below": the spread moderated towards like sizes
  * (gd_size_spread) and widened for correlated rounds as "slower" is where
- * the correlation model is read, never by less than the prior
- * GD_ASSESS_CORR_PRIOR_RHO gives (in full from GD_ASSESS_CORR_MIN_ROUNDS
- * and at an adaptive look, below them in a fixed design for the drift a
- * round's sizes share; assess_corr.h); the lower end of the 95% two-sided
- * interval, which must clear the floor, and its one-sided p-value.
+ * the correlation model is read, never by less than a size's own
+ * correlation could need as far as the rounds read it (from
+ * GD_ASSESS_CORR_MIN_ROUNDS and at an adaptive look: the weighed prior of
+ * gd_assess_corr_post), and below them in a fixed design by the prior
+ * GD_ASSESS_CORR_PRIOR_RHO for the drift a round's sizes share
+ * (assess_corr.h); the lower end of the 95% two-sided interval, which must
+ * clear the floor, and its one-sided p-value.
  */
 static void gd_sizes_not_below(struct gd_assessment *a, double lf)
 {
 	int idx[GD_ASSESS_MAX_SIZES];
-	double w[GD_ASSESS_MAX_SIZES], q = 0;
+	double w[GD_ASSESS_MAX_SIZES], q = 0, post = 1;
 	double conf = 1 - 2 * a->alpha_not_below;
 	bool model = a->corr.sums.rounds >= GD_ASSESS_CORR_MIN_ROUNDS;
-	unsigned int k = 0, qdf = 0;
+	unsigned int k = 0, qdf = 0, post_n = 0;
 
 	for (unsigned int z = 0; z < a->sizes; z++)
 		if (a->st[z].n >= 2)
@@ -377,12 +379,18 @@ static void gd_sizes_not_below(struct gd_assessment *a, double lf)
 
 		if (model && s->n >= GD_ASSESS_CORR_MIN_ROUNDS)
 			widen = gd_size_widen(a);
-		if (s->n >= GD_ASSESS_CORR_MIN_ROUNDS || a->looks > 1)
-			least = prior;
-		else /* the drift a round's sizes share, read from them
-		      * (GD_ASSESS_CORR_PRIOR_RHO says why three times) */
+		if (s->n >= GD_ASSESS_CORR_MIN_ROUNDS || a->looks > 1) {
+			/* sizes of one run of rounds share the weighing */
+			if (s->n != post_n) {
+				post_n = s->n;
+				post = gd_assess_corr_post(&a->corr, s->n);
+			}
+			least = post;
+		} else { /* the drift a round's sizes share, read from them
+			  * (GD_ASSESS_CORR_PRIOR_RHO says why three times) */
 			least = fmin(prior,
 				     1 + 3 * a->corr.within * (prior - 1));
+		}
 		widen = widen > least ? widen : least;
 		gd_size_spread(a, idx, w, k, i, s);
 		se = s->sd_nb * sqrt(widen / s->n);

@@ -183,9 +183,69 @@ static void gd_corr_lags(const double *d, unsigned int rounds,
 		if (r + 1 < rounds)
 			c1 += sum[r] * sum[r + 1];
 	}
+	s->own_num = d1;
+	s->own_den = d0;
 	if (s->own_sizes >= 2) {
 		s->cross0 = c0 - d0;
 		s->cross1 = c1 - d1;
+	}
+}
+
+/*
+ * The standard deviation of the lag-1 ratio of residuals pooled over @k
+ * independent series of @n rounds, each centred on its mean: a ratio of
+ * quadratic forms z'Bz / z'z in N = k (n - 1) independent normals, whose
+ * variance is 2 (N tr B^2 - tr^2 B) / (N^2 (N + 2)); B is k copies of the
+ * centred half-lag matrix A = M L M, tr A = -(n - 1) / n and
+ * tr A^2 = (n - 1) / 2 - 2 (n - 1.5) / n + (n - 1)^2 / n^2.
+ */
+static double gd_lag_sd0(unsigned int n, unsigned int k)
+{
+	double t1 = -(n - 1.0) / n, big = (double)k * (n - 1);
+	double t2 = (n - 1.0) / 2 - 2 * (n - 1.5) / n +
+		    (n - 1.0) * (n - 1.0) / ((double)n * n);
+	double v = 2 * (big * k * t2 - (double)k * k * t1 * t1) /
+		   (big * big * (big + 2));
+
+	return v > 0 ? sqrt(v) : 0;
+}
+
+/* The lag-1 correlation of grid point @i (gd_assess_corr_post). */
+static double gd_grid_rho(unsigned int i)
+{
+	return GD_ASSESS_CORR_POST_MAX * i / (GD_ASSESS_CORR_GRID - 1);
+}
+
+/*
+ * "Not below"'s weights of a size's own lag-1 correlation: the prior's
+ * grid, each point weighed by the likelihood of the pooled lag-1 ratio
+ * @num / @den of @k sizes over @n rounds, normal about the ratio AR(1)
+ * with that correlation expects (gd_ar1) with its spread under
+ * independence. Nothing read (all 0) without a ratio.
+ */
+static void gd_corr_post(double num, double den, unsigned int k, unsigned int n,
+			 struct gd_assess_corr *c)
+{
+	double sd = gd_lag_sd0(n, k), ratio, w[GD_ASSESS_CORR_GRID], sum = 0;
+
+	memset(c->post, 0, sizeof(c->post));
+	c->rho_post = 0;
+	if (n < 3 || n > GD_CORR_MAX_ROUNDS || !k || !(den > 0) || !(sd > 0))
+		return;
+	ratio = num / den;
+	for (unsigned int i = 0; i < GD_ASSESS_CORR_GRID; i++) {
+		double g, f, z;
+
+		gd_ar1(gd_grid_rho(i), n, &g, &f);
+		z = (ratio - g) / sd;
+		w[i] = exp(-0.5 * z * z);
+		sum += w[i];
+	}
+	if (!(sum > 0)) /* beyond every point: nothing read, the prior */
+		return;
+	for (unsigned int i = 0; i < GD_ASSESS_CORR_GRID; i++) {
+		c->post[i] = w[i] / sum;
+		c->rho_post += c->post[i] * gd_grid_rho(i);
 	}
 }
 
@@ -193,7 +253,7 @@ static void gd_corr_lags(const double *d, unsigned int rounds,
 static void gd_corr_model(const struct gd_assess_corr_sums *s, unsigned int n,
 			  struct gd_assess_corr *c)
 {
-	double within = 0, own = 0, c0 = 0, c1 = 0;
+	double within = 0, own = 0, c0 = 0, c1 = 0, on = 0, od = 0;
 	unsigned int pairs = 0, m = 0, cross = 0, rounds = s[0].rounds;
 
 	c->within = c->rho_own = c->rho_shared = 0;
@@ -207,9 +267,12 @@ static void gd_corr_model(const struct gd_assess_corr_sums *s, unsigned int n,
 		c0 += s[i].cross0;
 		c1 += s[i].cross1;
 		cross += s[i].own_sizes >= 2;
+		on += s[i].own_num;
+		od += s[i].own_den;
 	}
 	if (pairs && within > 0)
 		c->within = within / pairs;
+	gd_corr_post(on, od, m, rounds, c);
 	if (rounds < GD_ASSESS_CORR_MIN_ROUNDS || rounds > GD_CORR_MAX_ROUNDS)
 		return;
 	if (m)
@@ -225,7 +288,7 @@ void gd_assess_corr(const double *d, unsigned int rounds, unsigned int cols,
 	c->sums.rounds = rounds;
 	if (rounds >= 2)
 		gd_corr_within(d, rounds, cols, a, &c->sums);
-	if (rounds >= GD_ASSESS_CORR_MIN_ROUNDS && rounds <= GD_CORR_MAX_ROUNDS)
+	if (rounds >= 3 && rounds <= GD_CORR_MAX_ROUNDS)
 		gd_corr_lags(d, rounds, cols, a, &c->sums);
 	gd_corr_model(&c->sums, 1, c);
 }
@@ -267,6 +330,23 @@ double gd_assess_corr_prior(unsigned int rounds)
 		return 1;
 	gd_ar1(GD_ASSESS_CORR_PRIOR_RHO, rounds, &g, &f);
 	return f > 1 ? f : 1;
+}
+
+double gd_assess_corr_post(const struct gd_assess_corr *c, unsigned int rounds)
+{
+	double sum = 0, g, f;
+
+	if (rounds < 2 || rounds > GD_CORR_MAX_ROUNDS)
+		return 1;
+	for (unsigned int i = 0; i < GD_ASSESS_CORR_GRID; i++) {
+		if (!(c->post[i] > 0))
+			continue;
+		f = 1; /* independence: exactly */
+		if (i)
+			gd_ar1(gd_grid_rho(i), rounds, &g, &f);
+		sum += c->post[i] * (f > 1 ? f : 1);
+	}
+	return sum > 0 ? sum : gd_assess_corr_prior(rounds);
 }
 
 unsigned int gd_assess_corr_pool_df(unsigned int df, unsigned int sizes,

@@ -8,8 +8,21 @@
  */
 #include <config.h>
 
+#include <string.h>
+
 #include "util/assess.h"
 #include "util/assess_priv.h"
+
+/* Does "not below" of @a weigh a size's own correlation alike with @p's
+ * weights? They are read only from GD_ASSESS_CORR_MIN_ROUNDS and at an
+ * adaptive look (assess.c); elsewhere they change nothing. */
+static bool gd_post_same(const struct gd_assessment *a,
+			 const struct gd_assess_corr *p)
+{
+	if (a->looks <= 1 && a->corr.sums.rounds < GD_ASSESS_CORR_MIN_ROUNDS)
+		return true;
+	return !memcmp(p->post, a->corr.post, sizeof(p->post));
+}
 
 void gd_assess_run(struct gd_assessment *a, unsigned int n)
 {
@@ -23,7 +36,8 @@ void gd_assess_run(struct gd_assessment *a, unsigned int n)
 		if (!a[i].sizes)
 			continue;
 		gd_assess_corr_pool(a, n, i, &pooled);
-		same = gd_assess_corr_same(&pooled, &a[i].corr);
+		same = gd_assess_corr_same(&pooled, &a[i].corr) &&
+		       gd_post_same(&a[i], &pooled);
 		a[i].corr = pooled;
 		if (!same)
 			gd_assess_retest(&a[i]);
