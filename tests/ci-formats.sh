@@ -183,7 +183,7 @@ jq 'def sc: if .size_bytes >= 65536 then .bw_avg_MiBps *= 0.7
 "$B/gd_compare" -q "$C" "$T/slow.json" "$T/none.json" --json "$T/cmp.json" \
 	--junit "$T/cmp.xml" >/dev/null 2>&1
 rc=$?
-[ "$rc" -eq 1 ] || fail "gd_compare with a missing input exited $rc, want 1"
+[ "$rc" -eq 2 ] || fail "gd_compare with a missing input exited $rc, want 2"
 for x in same cmp; do
 	xmllint --noout --schema "$S/tests/junit.xsd" "$T/$x.xml" 2>"$T/$x.xsd" ||
 		fail "gd_compare $x: xmllint: $(head -n 5 "$T/$x.xsd")"

@@ -15,6 +15,7 @@
 
 #include "cli/options.h"
 #include "cli/options_priv.h"
+#include "util/exit.h"
 
 static const char *const gd_group_titles[GD_G_COUNT] = {
 	[GD_G_PERFTEST] = "perftest's options (the letters and meanings of ib_",
@@ -312,6 +313,8 @@ static void gd_usage_hidden(const struct gd_test *test, FILE *out)
 
 void gd_opts_usage(const struct gd_test *test, bool all, FILE *out)
 {
+	char line[512];
+
 	gd_usage_head(test, out);
 	gd_usage_lead(test, out);
 	for (int g = 0; g < GD_G_COUNT; g++)
@@ -325,10 +328,8 @@ void gd_opts_usage(const struct gd_test *test, bool all, FILE *out)
 		fprintf(out, "  %s\n      ", test->examples[e].cmd);
 		gd_help_wrap(out, test->examples[e].what, 6, 6);
 	}
-	/* broken by hand: at a comma, not inside "3 a gate failed" */
-	fprintf(out,
-		"\nExit status: 0 success, 1 test failed or runtime error, 2 usage or bad input,\n"
-		"3 a gate failed, 4 not enough evidence to decide a gate.\n");
+	gd_exit_help(GD_EXIT_ALL, line, sizeof(line));
+	fprintf(out, "\n%s\n", line);
 }
 
 void gd_opts_list_long(FILE *out)

@@ -68,7 +68,7 @@ printf '{"schema": "gdperf.fleet/1"}' >"$T/fleet.json"
 for f in old fleet missing; do
 	"$B/gd_plan" --servers 4 --gpus-per-server 1 --rails 1 --seconds-from "$T/$f.json" \
 		>"$T/sf-$f.out" 2>&1 && fail "--seconds-from $f.json accepted"
-	grep -q -- "--seconds-from $T/$f.json" "$T/sf-$f.out" || fail "--seconds-from $f.json: the file is not named"
+	grep -q -- "--seconds-from.*$T/$f.json" "$T/sf-$f.out" || fail "--seconds-from $f.json: the file is not named"
 done
 grep -q 'no time_account' "$T/sf-old.out" || fail "--seconds-from: a run without an account"
 

@@ -16,6 +16,7 @@
 
 #include "tools/cluster/plan.h"
 #include "util/error.h"
+#include "util/exit.h"
 #include "util/output.h"
 #include "util/version.h"
 
@@ -71,6 +72,8 @@ static const struct option long_opts[] = {
 
 static void usage(FILE *f)
 {
+	char line[512];
+
 	fprintf(f,
 		"Usage: gd_plan --servers N --gpus-per-server N --rails N --nic-gbps R [options]\n"
 		"Plan a GPU/NIC pair-test campaign: worksheet, schedules and launch files.\n\n"
@@ -126,8 +129,11 @@ static void usage(FILE *f)
 		"                         ROLE COMMAND; keep both at one path every node reads\n"
 		"  --quiet                no worksheet on stdout\n"
 		"  -h, --help             this help\n"
-		"  -V, --version          print the version\n"
-		"Exit status: 0 success, 1 output could not be written, 2 bad input.\n");
+		"  -V, --version          print the version\n");
+	gd_exit_help(GD_EXIT_BIT(GD_EXIT_OK) | GD_EXIT_BIT(GD_EXIT_FAIL) |
+			     GD_EXIT_BIT(GD_EXIT_USAGE),
+		     line, sizeof(line));
+	fprintf(f, "%s\n", line);
 }
 
 struct outputs {

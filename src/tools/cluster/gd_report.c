@@ -3,7 +3,8 @@
  * gd_report: aggregate a directory of gd_* result documents and gd_doctor
  * envelopes into a fleet report (coverage, curves, outliers, failure
  * domains, acceptance checklist) in Markdown and JSON, with SVG plots.
- * Exit status for CI: 0 every gate passes, 3 otherwise, 2 bad input.
+ * Exit status for CI (util/exit.h): 0 every gate passes, 3 otherwise, 2
+ * bad input, 1 a report not written.
  */
 #include <config.h>
 
@@ -19,6 +20,7 @@
 #include "tools/cluster/fleet.h"
 #include "tools/cluster/fleet_ci.h"
 #include "util/error.h"
+#include "util/exit.h"
 #include "util/output.h"
 #include "util/version.h"
 
@@ -55,6 +57,8 @@ static const struct option long_opts[] = {
 
 static void usage(FILE *f)
 {
+	char line[512];
+
 	fprintf(f,
 		"Usage: gd_report [options] DIR\n"
 		"Aggregate run documents (gdperf.run/1 to /4) and gd_doctor documents\n"
@@ -77,9 +81,10 @@ static void usage(FILE *f)
 		"  --gate-from SIZE       judge sizes from SIZE bytes up, K/M/G suffixes\n"
 		"                         (default 64K; a shorter curve: its largest size)\n"
 		"  -h, --help             this help\n"
-		"  -V, --version          print the version\n"
-		"Exit status: 0 every gate and coverage requirement passes, 3 otherwise,\n"
-		"2 bad input, 1 a report could not be written.\n");
+		"  -V, --version          print the version\n");
+	gd_exit_help(GD_EXIT_ALL & ~GD_EXIT_BIT(GD_EXIT_GATE_UNDECIDED), line,
+		     sizeof(line));
+	fprintf(f, "%s\n", line);
 }
 
 static int parse_frac(const char *opt, const char *s, double min, double max,
@@ -124,6 +129,9 @@ static int parse_size(const char *s, double *out)
 
 struct args {
 	const char *plan, *markdown, *json, *plots, *dir, *junit, *metrics;
+	/* every .json file under dir was skipped, some as unreadable: the
+	 * reports still name them, and the status is 2, bad input */
+	bool unreadable_only;
 };
 
 static int parse_args(int argc, char **argv, struct gd_fleet_opts *o,
@@ -188,7 +196,8 @@ static int parse_args(int argc, char **argv, struct gd_fleet_opts *o,
 }
 
 /* Exit status 3 says why on stderr, one line per failed gate, since the
- * Markdown may be in a file nobody opens. */
+ * Markdown may be in a file nobody opens; only once every output is
+ * written, since one that is not makes the status 1. */
 static void say_failed_gates(struct json_object *doc, const struct args *a)
 {
 	struct json_object *acc, *gates = NULL, *g, *v;
@@ -227,8 +236,6 @@ static int report(struct gd_fleet *fl, const struct args *a, bool *pass)
 		return gd_err_code();
 	*pass = json_object_object_get_ex(doc, "pass", &p) &&
 		json_object_get_boolean(p);
-	if (!*pass)
-		say_failed_gates(doc, a);
 	ret = gd_fleet_write_markdown(doc, a->markdown ? a->markdown : "-");
 	if (!ret && a->json)
 		ret = gd_fleet_write_json(doc, a->json);
@@ -236,11 +243,15 @@ static int report(struct gd_fleet *fl, const struct args *a, bool *pass)
 		ret = gd_fleet_write_junit(doc, a->junit, a->dir, a->json);
 	if (!ret && a->metrics)
 		ret = gd_fleet_write_metrics(doc, a->metrics);
-	json_object_put(doc);
 	if (!ret && a->plots)
 		ret = gd_fleet_plot(fl, a->plots, note, sizeof(note));
 	if (note[0])
 		fprintf(stderr, "gd_report: plots: %s\n", note);
+	/* stdout too: the Markdown may sit in its buffer */
+	if (!ret && !*pass && !a->unreadable_only && !fflush(stdout) &&
+	    !ferror(stdout))
+		say_failed_gates(doc, a);
+	json_object_put(doc);
 	return ret;
 }
 
@@ -252,25 +263,36 @@ int main(int argc, char **argv)
 					.gate_from_bytes = 65536 } };
 	struct args a = { 0 };
 	bool pass = false;
-	int ret, status = 2;
+	int ret, status = GD_EXIT_USAGE;
 
 	ret = parse_args(argc, argv, &fl.opt, &a);
 	if (ret > 0)
-		return gd_out_exit("gd_report", 0);
+		return gd_out_exit("gd_report", GD_EXIT_OK);
 	if (!ret && a.plan)
 		ret = gd_fleet_load_plan(&fl, a.plan);
 	if (!ret)
 		ret = gd_fleet_ingest_dir(&fl, a.dir);
 	if (ret)
 		goto out;
-	status = 1;
+	a.unreadable_only = fl.n_unreadable && fl.n_skipped == fl.n_docs;
+	status = GD_EXIT_FAIL;
 	ret = gd_fleet_analyze(&fl);
 	if (!ret)
 		ret = gd_fleet_classify(&fl);
 	if (!ret)
 		ret = report(&fl, &a, &pass);
 	if (!ret)
-		status = pass ? 0 : 3;
+		status = pass ? GD_EXIT_OK : GD_EXIT_GATE_FAILED;
+	/* nothing to report but unreadable files: bad input, not a gate */
+	if (!ret && a.unreadable_only) {
+		ret = gd_err(-EINVAL,
+			     "'%s' holds no run or gd_doctor document: %zu of "
+			     "its %zu .json file(s) could not be read (named "
+			     "above); check the directory the runs' --json "
+			     "wrote to",
+			     a.dir, fl.n_unreadable, fl.n_docs);
+		status = GD_EXIT_USAGE;
+	}
 out:
 	if (ret)
 		fprintf(stderr, "gd_report: %s\n", gd_err_msg());

@@ -20,6 +20,7 @@
 #include "report/plot.h"
 #include "tools/compare/compare_tool.h"
 #include "util/error.h"
+#include "util/exit.h"
 #include "util/json_get.h"
 #include "util/output.h"
 #include "util/parse.h"
@@ -53,6 +54,8 @@ static const struct option long_opts[] = {
 
 static void usage(FILE *f)
 {
+	char line[512];
+
 	fprintf(f,
 		"Usage: gd_compare [options] BASELINE.json CANDIDATE.json...\n"
 		"       gd_compare [options] RUN.json\n"
@@ -81,9 +84,9 @@ static void usage(FILE *f)
 		"                         failure with its evidence line\n"
 		"  -q, --quiet            no report text, only errors and the exit status\n"
 		"  -h, --help             this help\n"
-		"  -V, --version          print the version\n"
-		"Exit status: 0 not below the floor, 1 a document unreadable or refused,\n"
-		"2 bad command line, 3 slower (gate failed), 4 not enough evidence.\n");
+		"  -V, --version          print the version\n");
+	gd_exit_help(GD_EXIT_ALL, line, sizeof(line));
+	fprintf(f, "%s\n", line);
 }
 
 static int parse_ratio(const char *s, double *out)
@@ -234,8 +237,8 @@ static void resolve_gates(struct gd_cmp_opts *o, struct json_object *base)
 		o->judge_from = (uint64_t)v;
 }
 
-/* The worse of two exit statuses: a refused input, then slower, then
- * undecided. */
+/* The worse of two exit statuses: a refused input, a failed comparison
+ * or output, then slower, then undecided. */
 static int worse(int a, int b)
 {
 	static const int rank[] = { [GD_CMPX_OK] = 0,
@@ -360,6 +363,9 @@ static int compare_one(const struct gd_cmp_opts *o,
 			       : gd_cmp_pair_doc(o, base, cand, &doc);
 	const char *stage = "pair";
 
+	/* a document that cannot be compared as asked is refused input */
+	if (ret)
+		status = GD_CMPX_USAGE;
 	if (!ret) {
 		/* --json - owns stdout; the text goes to stderr, as the run's
 		 */
@@ -380,7 +386,7 @@ static int compare_one(const struct gd_cmp_opts *o,
 			status = GD_CMPX_FAIL;
 		}
 	}
-	if (status == GD_CMPX_FAIL)
+	if (status == GD_CMPX_FAIL || status == GD_CMPX_USAGE)
 		note_error(json_object_object_get(res, "errors"), cand->path,
 			   stage);
 	json_object_put(doc);
@@ -416,7 +422,7 @@ int main(int argc, char **argv)
 		in[i].path = argv[optind + i];
 		if (gd_cmp_load(in[i].path, &in[i].doc)) {
 			note_error(errors, in[i].path, "load");
-			status = GD_CMPX_FAIL;
+			status = GD_CMPX_USAGE;
 		}
 	}
 	/* without a baseline, the options as given (or the defaults) */

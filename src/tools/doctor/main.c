@@ -18,11 +18,10 @@
 #include "tools/doctor/output.h"
 #include "envelope/envelope.h"
 #include "util/error.h"
+#include "util/exit.h"
 #include "util/output.h"
 #include "util/parse.h"
 #include "util/version.h"
-
-#define GD_EXIT_USAGE 2
 
 struct gd_doctor_args {
 	struct gd_envelope_opts env;
@@ -32,6 +31,8 @@ struct gd_doctor_args {
 
 static void gd_doctor_usage(FILE *out)
 {
+	char line[512];
+
 	fprintf(out,
 		"Usage: gd_doctor [OPTION]...\n"
 		"       gd_doctor --diff A.json B.json\n"
@@ -50,10 +51,10 @@ static void gd_doctor_usage(FILE *out)
 		"                        instead of the report\n"
 		"  --diff A.json B.json  print what differs between two envelopes\n"
 		"  -h, --help            this help\n"
-		"  -V, --version         print the version\n\n"
-		"Exit status: 0 no finding above warning, 1 error-level findings\n"
-		"(--diff: envelopes differ) or an output not written, 2 usage or\n"
-		"unreadable input.\n");
+		"  -V, --version         print the version\n\n");
+	gd_exit_help(GD_EXIT_ALL & ~GD_EXIT_BIT(GD_EXIT_GATE_UNDECIDED), line,
+		     sizeof(line));
+	fprintf(out, "%s\n", line);
 }
 
 static int gd_doctor_parse(int argc, char **argv, struct gd_doctor_args *a)
@@ -202,18 +203,20 @@ int main(int argc, char **argv)
 				     &ndiff);
 		if (ret)
 			goto out_usage;
-		return gd_out_exit("gd_doctor", ndiff ? 1 : 0);
+		return gd_out_exit("gd_doctor",
+				   ndiff ? GD_EXIT_GATE_FAILED : GD_EXIT_OK);
 	}
 	ret = gd_envelope_collect(&a.env, &env);
 	if (ret)
 		goto out_usage;
-	status = gd_envelope_worst(env) == GD_SEV_ERROR ? 1 : 0;
+	status = gd_envelope_worst(env) == GD_SEV_ERROR ? GD_EXIT_GATE_FAILED
+							: GD_EXIT_OK;
 	if (!a.json_path || strcmp(a.json_path, "-"))
 		gd_doctor_print_text(stdout, env);
 	doc = gd_doctor_document(argc, argv, env, status);
 	/* an output that could not be written is 1, as in every program */
 	if (a.json_path && gd_doctor_write_json(a.json_path, doc))
-		status = 1;
+		status = GD_EXIT_FAIL;
 	json_object_put(doc);
 	json_object_put(env);
 	if (gd_err_is_set())
@@ -222,7 +225,7 @@ int main(int argc, char **argv)
 
 out_usage:
 	if (ret > 0)
-		return gd_out_exit("gd_doctor", 0);
+		return gd_out_exit("gd_doctor", GD_EXIT_OK);
 	fprintf(stderr, "gd_doctor: %s\n",
 		gd_err_is_set() ? gd_err_msg() : strerror(-ret));
 	return GD_EXIT_USAGE;
