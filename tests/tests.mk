@@ -101,6 +101,11 @@ EXTRA_DIST += tests/dry-run.sh
 TESTS += tests/exit-status.sh
 EXTRA_DIST += tests/exit-status.sh
 
+# One command-line manner: abbreviations, "did you mean", one-line option
+# errors and one --help layout in all twelve programs (src/util/opt.h).
+TESTS += tests/cli-manners.sh
+EXTRA_DIST += tests/cli-manners.sh
+
 # Stdout on /dev/full: every program exits 1 naming the output it lost.
 TESTS += tests/output-full.sh
 EXTRA_DIST += tests/output-full.sh

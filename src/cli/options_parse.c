@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
- * The command line: getopt_long over the option table (whole names only,
- * '-' and '_' alike), perftest's refused options named with their reason,
- * and gd_opts_parse, which layers defaults, --config and the command line.
+ * The command line: getopt_long over the option table (whole names or
+ * unambiguous abbreviations, '-' and '_' alike, in the manners of every
+ * program: util/opt.h), perftest's refused options named with their
+ * reason, and gd_opts_parse, which layers defaults, --config and the
+ * command line.
  */
 #include <config.h>
 
@@ -12,6 +14,7 @@
 #include <string.h>
 
 #include "util/error.h"
+#include "util/opt.h"
 #include "util/version.h"
 #include "cli/options.h"
 #include "cli/options_priv.h"
@@ -92,13 +95,42 @@ static size_t gd_typed_name(const char *word, const char **name)
 	return strcspn(*name, "=");
 }
 
+/*
+ * The long names a benchmark knows, into @names (room for GD_NOPTS + 2 +
+ * the refused count): the table's, the two other spellings of perftest's,
+ * then with @refused the perftest options gdperf refuses to @test, which a
+ * perftest user may abbreviate as well. Returns how many.
+ */
+static size_t gd_opt_names(const struct gd_test *test, bool refused,
+			   const char **names)
+{
+	size_t n = 0;
+	const char *name, *what;
+	int c;
+
+	for (size_t i = 0; i < GD_NOPTS; i++)
+		names[n++] = gd_opt_table[i].long_name;
+	names[n++] = "bidir";
+	names[n++] = "report-histogram";
+	for (size_t i = 0; refused && i < gd_opts_perftest_refused_count(); i++)
+		if (gd_perftest_refused_entry(test, i, &name, &c, &what) &&
+		    name)
+			names[n++] = name;
+	return n;
+}
+
+#define GD_OPT_NAMES_MAX (GD_NOPTS + 2 + gd_opts_perftest_refused_count())
+
 /* getopt_long could not take @word: perftest's reason when it is one of
- * perftest's options, else what gdperf does know. */
+ * perftest's options, else the one wording of every program (util/opt.h):
+ * ambiguous, or unknown with the near name it may have meant. */
 static int gd_opt_unknown(const struct gd_test *test, const char *word, int c,
 			  const char *dev)
 {
+	const char *names[GD_OPT_NAMES_MAX];
 	const char *name;
-	size_t len;
+	size_t len, n, idx, ours = GD_NOPTS + 2;
+	enum gd_opt_match m;
 
 	if (c > 0 && c < 256 && gd_opt_index_of(c) >= 0)
 		return gd_err(-EINVAL, "option -%c needs an argument (%s)", c,
@@ -125,20 +157,28 @@ static int gd_opt_unknown(const struct gd_test *test, const char *word, int c,
 	len = gd_typed_name(word, &name);
 	if (gd_perftest_refusal(test, name, len, 0, dev) != -ENOENT)
 		return gd_err_code();
-	return gd_err(
-		-EINVAL,
-		"unknown option --%.*s (whole names only, no abbreviations); see %s --help",
-		(int)len, name, test->name);
+	/* an abbreviation of one of perftest's, which gdperf refuses: its
+	 * reason; of it and one of ours: ambiguous */
+	n = gd_opt_names(test, true, names);
+	m = gd_opt_match(name, len, names, n, &idx);
+	if (m == GD_OPT_PREFIX && idx >= ours &&
+	    gd_perftest_refusal(test, names[idx], strlen(names[idx]), 0, dev) !=
+		    -ENOENT)
+		return gd_err_code();
+	return gd_opt_err_name(test->name, name, len, names,
+			       m == GD_OPT_AMBIGUOUS ? n : ours);
 }
 
-/* getopt_long also takes a unique prefix; gdperf does not, so that a
- * prefix of ours never captures one of perftest's (--ph is perftest's
- * TPH hint, not --phases). @word is what was typed. */
-static int gd_opt_whole_name(const struct gd_test *test, const char *word,
-			     const struct option *lo, const char *dev)
+/* getopt_long also takes an unambiguous abbreviation, as perftest's does,
+ * but knows only gdperf's names: one that also abbreviates a perftest
+ * option gdperf refuses is refused as ambiguous (--ph is perftest's TPH
+ * hint, never --phases). @word is what was typed. */
+static int gd_opt_abbrev(const struct gd_test *test, const char *word,
+			 const struct option *lo, const char *dev)
 {
+	const char *names[GD_OPT_NAMES_MAX];
 	const char *name;
-	size_t len;
+	size_t len, n, idx;
 
 	if (!word || strncmp(word, "--", 2))
 		return 0;
@@ -147,10 +187,10 @@ static int gd_opt_whole_name(const struct gd_test *test, const char *word,
 		return 0;
 	if (gd_perftest_refusal(test, name, len, 0, dev) != -ENOENT)
 		return gd_err_code();
-	return gd_err(
-		-EINVAL,
-		"unknown option --%.*s: gdperf takes whole option names, no abbreviations (did you mean --%s?)",
-		(int)len, name, lo->name);
+	n = gd_opt_names(test, true, names);
+	if (gd_opt_match(name, len, names, n, &idx) == GD_OPT_AMBIGUOUS)
+		return gd_opt_err_name(test->name, name, len, names, n);
+	return 0;
 }
 
 /* --json's FILE is optional, so "--json out.json" would make out.json the
@@ -204,8 +244,8 @@ int gd_opts_getopt(const struct gd_test *test, int argc, char **argv,
 			return gd_opt_unknown(test, argv[optind - 1], optopt,
 					      dev);
 		if (li >= 0) {
-			ret = gd_opt_whole_name(
-				test, gd_opt_word(argv, &lo[li]), &lo[li], dev);
+			ret = gd_opt_abbrev(test, gd_opt_word(argv, &lo[li]),
+					    &lo[li], dev);
 			if (ret)
 				return ret;
 		}

@@ -14,7 +14,8 @@ libgdperf_la_SOURCES += \
 	src/util/assess_segment.c src/util/assess_segment.h \
 	src/util/assess_corr.c src/util/assess_corr.h \
 	src/util/keyval.c src/util/keyval.h \
-	src/util/stop.c src/util/stop.h src/util/exit.c src/util/exit.h
+	src/util/stop.c src/util/stop.h src/util/exit.c src/util/exit.h \
+	src/util/opt.c src/util/opt.h
 
 if HAVE_CMOCKA
 check_PROGRAMS += tests/stats_test

@@ -49,7 +49,7 @@ for key in repeats campaign-repeats; do
 	"$B/gd_plan" --config "$T/$key.conf" > "$T/$key.txt" || fail "config key $key"
 	diff -u "$G/plan-5x4x2.txt" "$T/$key.txt" || fail "config key $key: worksheet differs"
 done
-"$B/gd_plan" --help | grep -q '^  --repeats N  .*deprecated alias of --campaign-repeats' ||
+"$B/gd_plan" --help | grep -q '^ *--repeats=N  .*deprecated alias of --campaign-repeats' ||
 	fail "--help does not call --repeats a deprecated alias"
 
 # --seconds-from: the seconds per execution are a run's time account

@@ -9,7 +9,6 @@
 #include <config.h>
 
 #include <errno.h>
-#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,8 +20,8 @@
 #include "tools/cluster/fleet_ci.h"
 #include "util/error.h"
 #include "util/exit.h"
+#include "util/opt.h"
 #include "util/output.h"
-#include "util/version.h"
 
 enum {
 	OPT_PLAN = 256,
@@ -38,54 +37,52 @@ enum {
 	OPT_METRICS
 };
 
-static const struct option long_opts[] = {
-	{ "plan", required_argument, NULL, OPT_PLAN },
-	{ "markdown", required_argument, NULL, OPT_MD },
-	{ "json", required_argument, NULL, OPT_JSON },
-	{ "plots", required_argument, NULL, OPT_PLOTS },
-	{ "mad-k", required_argument, NULL, OPT_MAD_K },
-	{ "min-deviation", required_argument, NULL, OPT_MIN_DEV },
-	{ "max-cv", required_argument, NULL, OPT_MAX_CV },
-	{ "expect-ratio", required_argument, NULL, OPT_RATIO },
-	{ "gate-from", required_argument, NULL, OPT_GATE_FROM },
-	{ "junit", required_argument, NULL, OPT_JUNIT },
-	{ "openmetrics", required_argument, NULL, OPT_METRICS },
-	{ "help", no_argument, NULL, 'h' },
-	{ "version", no_argument, NULL, 'V' },
-	{ NULL, 0, NULL, 0 },
+/* The options, in the table form of every program (util/opt.h). */
+static const struct gd_opt gd_report_opts[] = {
+	{ "plan", 0, GD_OPT_ARG, "FILE",
+	  "the gd_plan JSON: what was intended (coverage)", OPT_PLAN, 0 },
+	{ "markdown", 0, GD_OPT_ARG, "FILE",
+	  "Markdown report (default stdout; '-' stdout)", OPT_MD, 0 },
+	{ "json", 0, GD_OPT_ARG, "FILE",
+	  "the same as one JSON document (gdperf.fleet/1)", OPT_JSON, 0 },
+	{ "junit", 0, GD_OPT_ARG, "FILE",
+	  "the gates and campaign requirements as JUnit XML (one testsuite; open requirements are skipped)",
+	  OPT_JUNIT, 0 },
+	{ "openmetrics", 0, GD_OPT_ARG, "FILE",
+	  "gauges in node_exporter's textfile format", OPT_METRICS, 0 },
+	{ "plots", 0, GD_OPT_ARG, "DIR",
+	  "rails.svg and associations.svg via gnuplot (the .gp scripts and data are written either way)",
+	  OPT_PLOTS, 0 },
+	{ "mad-k", 0, GD_OPT_ARG, "K",
+	  "outlier threshold in scaled MADs (default 3.5)", OPT_MAD_K, 0 },
+	{ "min-deviation", 0, GD_OPT_ARG, "F",
+	  "and at least this relative deviation (default 0.10)", OPT_MIN_DEV,
+	  0 },
+	{ "max-cv", 0, GD_OPT_ARG, "F",
+	  "repeatability gate: coefficient of variation across repeats, as a fraction (default 0.05 = 5%)",
+	  OPT_MAX_CV, 0 },
+	{ "expect-ratio", 0, GD_OPT_ARG, "R",
+	  "gate: no D phase slower than R x HH bandwidth by its series' repeats (the run's banded decision: bands and sizes, Holm; see gdperf(7))",
+	  OPT_RATIO, 0 },
+	{ "gate-from", 0, GD_OPT_ARG, "SIZE",
+	  "judge sizes from SIZE bytes up, K/M/G suffixes (default 64K; a shorter curve: its largest size)",
+	  OPT_GATE_FROM, 0 },
+	{ "help", 'h', GD_OPT_NOARG, NULL, "this help", GD_OPT_ID_HELP, 0 },
+	{ "version", 'V', GD_OPT_NOARG, NULL, "print the version",
+	  GD_OPT_ID_VERSION, 0 },
 };
+#define GD_REPORT_NOPTS (sizeof(gd_report_opts) / sizeof(gd_report_opts[0]))
 
-static void usage(FILE *f)
-{
-	char line[512];
-
-	fprintf(f,
+static const struct gd_opt_prog gd_report_prog = {
+	.name = "gd_report",
+	.usage =
 		"Usage: gd_report [options] DIR\n"
 		"Aggregate run documents (gdperf.run/1 to /4) and gd_doctor documents\n"
-		"(gdperf.doctor/1) under DIR; another version of either is refused.\n\n"
-		"  --plan FILE            the gd_plan JSON: what was intended (coverage)\n"
-		"  --markdown FILE        Markdown report (default: stdout; '-' stdout)\n"
-		"  --json FILE            the same as one JSON document (gdperf.fleet/1)\n"
-		"  --junit FILE           the gates and campaign requirements as JUnit XML\n"
-		"                         (one testsuite; open requirements are skipped)\n"
-		"  --openmetrics FILE     gauges in node_exporter's textfile format\n"
-		"  --plots DIR            rails.svg and associations.svg via gnuplot (the\n"
-		"                         .gp scripts and data are written either way)\n"
-		"  --mad-k K              outlier threshold in scaled MADs (default 3.5)\n"
-		"  --min-deviation F      and at least this relative deviation (0.10)\n"
-		"  --max-cv F             repeatability gate: coefficient of variation\n"
-		"                         across repeats, as a fraction (default 0.05 = 5%%)\n"
-		"  --expect-ratio R       gate: no D phase slower than R x HH bandwidth by\n"
-		"                         its series' repeats (the run's banded decision:\n"
-		"                         bands and sizes, Holm; see gdperf(7))\n"
-		"  --gate-from SIZE       judge sizes from SIZE bytes up, K/M/G suffixes\n"
-		"                         (default 64K; a shorter curve: its largest size)\n"
-		"  -h, --help             this help\n"
-		"  -V, --version          print the version\n");
-	gd_exit_help(GD_EXIT_ALL & ~GD_EXIT_BIT(GD_EXIT_GATE_UNDECIDED), line,
-		     sizeof(line));
-	fprintf(f, "%s\n", line);
-}
+		"(gdperf.doctor/1) under DIR; another version of either is refused.",
+	.opts = gd_report_opts,
+	.n = GD_REPORT_NOPTS,
+	.exits = GD_EXIT_ALL & ~GD_EXIT_BIT(GD_EXIT_GATE_UNDECIDED),
+};
 
 static int parse_frac(const char *opt, const char *s, double min, double max,
 		      double *out)
@@ -134,65 +131,63 @@ struct args {
 	bool unreadable_only;
 };
 
+struct parse_ctx {
+	struct gd_fleet_opts *o;
+	struct args *a;
+};
+
+static int parse_opt(void *ctx, const struct gd_opt *opt, const char *arg)
+{
+	struct gd_fleet_opts *o = ((struct parse_ctx *)ctx)->o;
+	struct args *a = ((struct parse_ctx *)ctx)->a;
+
+	switch (opt->id) {
+	case OPT_PLAN:
+		a->plan = arg;
+		return 0;
+	case OPT_MD:
+		a->markdown = arg;
+		return 0;
+	case OPT_JSON:
+		a->json = arg;
+		return 0;
+	case OPT_JUNIT:
+		a->junit = arg;
+		return 0;
+	case OPT_METRICS:
+		a->metrics = arg;
+		return 0;
+	case OPT_PLOTS:
+		a->plots = arg;
+		return 0;
+	case OPT_MAD_K:
+		return parse_frac("mad-k", arg, 0, 100, &o->mad_k);
+	case OPT_MIN_DEV:
+		return parse_frac("min-deviation", arg, 0, 1, &o->min_dev);
+	case OPT_MAX_CV:
+		return parse_frac("max-cv", arg, 0, 10, &o->max_cv);
+	case OPT_RATIO:
+		return parse_frac("expect-ratio", arg, 0, 10, &o->expect_ratio);
+	default: /* OPT_GATE_FROM */
+		return parse_size(arg, &o->gate_from_bytes);
+	}
+}
+
 static int parse_args(int argc, char **argv, struct gd_fleet_opts *o,
 		      struct args *a)
 {
-	int c, ret = 0;
+	struct parse_ctx ctx = { o, a };
+	int first, ret;
 
-	while (!ret &&
-	       (c = getopt_long(argc, argv, "hV", long_opts, NULL)) != -1) {
-		switch (c) {
-		case OPT_PLAN:
-			a->plan = optarg;
-			break;
-		case OPT_MD:
-			a->markdown = optarg;
-			break;
-		case OPT_JSON:
-			a->json = optarg;
-			break;
-		case OPT_JUNIT:
-			a->junit = optarg;
-			break;
-		case OPT_METRICS:
-			a->metrics = optarg;
-			break;
-		case OPT_PLOTS:
-			a->plots = optarg;
-			break;
-		case OPT_MAD_K:
-			ret = parse_frac("mad-k", optarg, 0, 100, &o->mad_k);
-			break;
-		case OPT_MIN_DEV:
-			ret = parse_frac("min-deviation", optarg, 0, 1,
-					 &o->min_dev);
-			break;
-		case OPT_MAX_CV:
-			ret = parse_frac("max-cv", optarg, 0, 10, &o->max_cv);
-			break;
-		case OPT_RATIO:
-			ret = parse_frac("expect-ratio", optarg, 0, 10,
-					 &o->expect_ratio);
-			break;
-		case OPT_GATE_FROM:
-			ret = parse_size(optarg, &o->gate_from_bytes);
-			break;
-		case 'h':
-			usage(stdout);
-			return 1;
-		case 'V':
-			gd_version_print(stdout, "gd_report", false);
-			return 1;
-		default:
-			return gd_err(-EINVAL,
-				      "bad option; see gd_report --help");
-		}
-	}
-	if (!ret && optind != argc - 1)
+	ret = gd_opt_parse(&gd_report_prog, argc, argv, parse_opt, &ctx,
+			   &first);
+	if (ret)
+		return ret;
+	if (first != argc - 1)
 		return gd_err(-EINVAL, "give exactly one results directory; "
 				       "see gd_report --help");
-	a->dir = argv[optind];
-	return ret;
+	a->dir = argv[first];
+	return 0;
 }
 
 /* Exit status 3 says why on stderr, one line per failed gate, since the
