@@ -39,8 +39,26 @@ has() {
 		fail "$1: no line matching '$2' in its output"
 }
 
-sweep=$F/write_bw-sweep.json
-one=$F/write_bw-one.json
+# joined NAME: run NAME's stdout with every wrapped line joined back to
+# the line it continues (a line that starts with more blanks than a row,
+# a heading or an item: gd_compare_fit hangs them 8 or more columns in),
+# blanks squeezed, in $T/NAME.joined; jhas NAME
+# REGEX matches in it.
+joined() {
+	awk '/^       / && NR > 1 { sub(/^ +/, ""); line = line " " $0; next }
+		{ if (NR > 1) print line; line = $0 } END { print line }' "$T/$1.out" |
+		tr -s ' ' >"$T/$1.joined"
+}
+jhas() {
+	grep -E -q -- "$2" "$T/$1.joined" ||
+		fail "$1: no joined line matching '$2' in its output"
+}
+
+# copies beside the variants, so that every path printed is short enough
+# for the 80-column check below (a longer path is one word, kept whole)
+cp "$F/write_bw-sweep.json" "$F/write_bw-one.json" "$T/" || exit 1
+sweep=$T/write_bw-sweep.json
+one=$T/write_bw-one.json
 # the figures of every phase (or of phase $2) from 64 KiB up times $1,
 # the per-round samples too
 scale() {
@@ -52,11 +70,14 @@ scale() {
 			else . end) else . end)' "$sweep"
 }
 
-# 1. The same run twice: not below the floor, in the run's words.
+# 1. The same run twice: no regression, in the two runs' own words.
 run 0 same "$sweep" "$sweep" --json "$T/same.json"
-has same 'GD_OK'
-has same 'not below|no difference'
-has same 'not below the floor \(exit status 0\)'
+has same '^  \[info\] GD_NO_REGRESSION: '
+has same 'not below 0\.80 x the'
+joined same
+jhas same "^ gd_compare: GD_NO_REGRESSION: .* 1 gate passed \\(exit status 0\\)\$"
+[ "$(jq -r '.comparisons[0].code, .comparisons[0].verdicts[0].code, .comparisons[0].overall.decision' "$T/same.json" | tr '\n' ' ')" = "GD_NO_REGRESSION GD_NO_REGRESSION not_below " ] ||
+	fail "--json: the same run twice is not GD_NO_REGRESSION (not_below) in the record and its verdict"
 [ "$(jq -r .schema "$T/same.json")" = gdperf.compare/1 ] || fail "--json: schema is not gdperf.compare/1"
 [ "$(jq -r '.exit_status, .comparisons[0].exit_status, (.comparisons | length), (.errors | length)' "$T/same.json" | tr '\n' ' ')" = "0 0 1 0 " ] ||
 	fail "--json: exit statuses, comparison count or errors[] (empty) wrong"
@@ -70,23 +91,67 @@ run 0 quiet -q "$sweep" "$sweep"
 [ ! -s "$T/quiet.out" ] || fail "-q printed text"
 run 0 json-stdout --json - "$sweep" "$sweep"
 [ "$(jq -r .exit_status "$T/json-stdout.out")" = 0 ] || fail "--json -: stdout is not the document alone"
-grep -q GD_OK "$T/json-stdout.err" || fail "--json -: the text did not go to stderr"
+grep -q GD_NO_REGRESSION "$T/json-stdout.err" || fail "--json -: the text did not go to stderr"
 
-# 2. Figures from 64 KiB up at 0.7: slower, exit 3, by default and
-# against every phase; the same cut below 64 KiB is not judged by default.
+# 2. Figures from 64 KiB up at 0.7: a regression, exit 3, by default and
+# against every phase, in the two runs' words (baseline, candidate, their
+# ratio and its interval; not HH, DD or device memory); the overall ratio
+# over the judged sizes lies inside its interval, in the text and the
+# JSON; the gate is counted as one gate; the next checks are a
+# regression's (the envelopes' diff, routes, counters, driver and
+# firmware versions).
 scale 0.7 >"$T/slow.json"
 run 3 slow "$sweep" "$T/slow.json" --json "$T/slow-doc.json"
-has slow 'GD_GPU_SLOWER'
-has slow 'slower'
+has slow '^  \[error\] GD_REGRESSION: the candidate.s bandwidth is below 0\.80 x the'
+has slow '^ #bytes +baseline\[MiB/s\] +candidate\[MiB/s\] +cand/base +95% interval +size$'
+has slow '^ 65536 +736\.27 +515\.39 +0\.70 +0\.70\.\.0\.70 +below$'
+has slow '^ 4096 +121\.73 +121\.73 +1\.00 +1\.00\.\.1\.00 +clears$'
+joined slow
+jhas slow '^ baseline [^ ]*write_bw-sweep\.json \(fixture, '
+jhas slow '^ candidate [^ ]*slow\.json \(fixture, '
+has slow '^   judged +12 sizes, 4 KiB\.\.8 MiB \(gate_from_bytes 0\)$'
+for w in 'HH BW' 'DD BW' 'device \(D\) memory' 'GD_GPU_SLOWER' 'GD_GATE_FAIL' 'gate check' 'sizes from 0 B' 'GPU/NIC locality'; do
+	cat "$T/slow.out" "$T/slow.err" | grep -E -q -- "$w" && fail "slow: the two runs' text says '$w'"
+done
+jhas slow 'evidence: slower: below 0\.80 from 64 KiB up: 0\.70 \(0\.70\.\.0\.70\), 8 sizes'
+jhas slow 'gd_doctor --diff [^ ]*write_bw-sweep\.json [^ ]*slow\.json'
+jhas slow 'route records'
+jhas slow 'counter deltas'
+jhas slow 'driver and firmware versions'
+jhas slow "^ gd_compare: GD_REGRESSION: .*; 1 gate failed \\(exit status 3\\)\$"
+# the ratio in the text lies inside the interval printed beside it
+sed -n 's/.*evidence: candidate\/baseline \([0-9.]*\), 95% interval \([0-9.]*\)\.\.\([0-9.]*\) .*/\1 \2 \3/p' \
+	"$T/slow.joined" >"$T/slow.ci"
+awk 'NF == 3 && $2 <= $1 && $1 <= $3 { ok = 1 } END { exit !ok }' "$T/slow.ci" ||
+	fail "slow: the overall ratio is not inside its printed interval: '$(cat "$T/slow.ci")'"
+jq -e '.comparisons[0] | .code == "GD_REGRESSION" and .verdicts[0].code == "GD_REGRESSION"
+	and (.verdicts | length) == 1 and .overall.decision == "slower"
+	and .overall.low <= .overall.ratio and .overall.ratio <= .overall.high
+	and .overall.from_bytes == 4096 and .overall.to_bytes == 8388608 and .overall.sizes == 12
+	and .overall.ratio == .statistics.assessments[0].ratio
+	and (.outcome | test("1 gate failed$"))
+	and (.verdicts[0].next_check | test("gd_doctor --diff"))' "$T/slow-doc.json" >/dev/null ||
+	fail "--json: slow: code, overall ratio inside its interval over the judged sizes, or next check wrong: $(jq -c '.comparisons[0] | {code, overall, outcome}' "$T/slow-doc.json")"
+[ "$(jq -r '.options.gate_from_bytes' "$T/slow-doc.json")" = 0 ] ||
+	fail "--json: options.gate_from_bytes is not the judged sizes' start (0) the header names"
 [ "$(jq -r '[.comparisons[0].statistics.assessments[].decision] | index("slower") != null' "$T/slow-doc.json")" = true ] ||
 	fail "--json: no slower assessment for the scaled copy"
 run 3 slow-dd --phase DD "$sweep" "$T/slow.json"
-# the summary line names the baseline first, as the header does, and the
-# memory table says whose phase fills each slot (DD holds the candidate's HH)
-has slow "^ gd_compare: baseline $sweep, candidate $T/slow.json: "
-has slow "^  HH +ok +baseline's HH forward: local host"
-has slow "^  DD +ok +candidate's HH forward: local host"
-has slow-dd "^  DD +ok +candidate's DD forward: "
+# the memory table says which phase of each run was compared
+has slow "^   baseline +HH forward: local host"
+has slow "^   candidate +HH forward: local host"
+has slow-dd "^   candidate +DD forward: local hugepage"
+# judged from 64 KiB up: the overall ratio is the slow sizes' alone, the
+# smaller sizes are shown and marked not judged, and the header and the
+# JSON name the same start
+run 3 slow-64k --gate-from=64K --json "$T/slow-64k.json" "$sweep" "$T/slow.json"
+has slow-64k '^   judged +8 sizes, 64 KiB\.\.8 MiB \(gate_from_bytes 65536\)$'
+has slow-64k '^ 4096 .* not judged$'
+jq -e '.options.gate_from_bytes == 65536 and .comparisons[0].overall.from_bytes == 65536
+	and (.comparisons[0].overall.ratio * 100 | round) == 70
+	and .comparisons[0].overall.low <= .comparisons[0].overall.ratio
+	and .comparisons[0].overall.ratio <= .comparisons[0].overall.high' "$T/slow-64k.json" >/dev/null ||
+	fail "--gate-from=64K: the overall ratio is not 0.70 over 64 KiB..8 MiB inside its interval: $(jq -c '.comparisons[0].overall' "$T/slow-64k.json")"
 run 3 slow-many "$sweep" "$sweep" "$T/slow.json"
 jq '.phases |= map(.results |= map(if .size_bytes < 65536 then
 	.bw_avg_MiBps *= 0.5 | .samples |= map(.bw_avg_MiBps *= 0.5) else . end))' \
@@ -103,8 +168,8 @@ jq '.phases |= map(if .placement == "DD" then .results |= map(
 		| .samples |= map(.bw_avg_MiBps *= 0.75) else . end) else . end)' \
 	"$sweep" >"$T/tail-slow.json"
 run 3 tail-slow --phase DD --json "$T/tail-slow-doc.json" "$sweep" "$T/tail-slow.json"
-has tail-slow 'GD_GPU_SLOWER'
-has tail-slow 'below 0\.80 from 1 MiB up: 0\.75 \(0\.75\.\.0\.75\), 4 sizes'
+has tail-slow 'GD_REGRESSION'
+has tail-slow 'slower: below 0\.80 from 1 MiB up: 0\.75 \(0\.75\.\.0\.75\), 4 sizes'
 [ "$(jq -r '[.comparisons[0].statistics.assessments[] | select(.segment.found)
 	| "\(.segment.from_bytes) \(.segment.to_bytes) \(.segment.sizes)"] | join(";")' "$T/tail-slow-doc.json")" = "1048576 8388608 4" ] ||
 	fail "--json: the segment is not 1 MiB..8 MiB, 4 sizes"
@@ -113,6 +178,21 @@ grep -q 'below 0\.80 from' "$T/tail-same.out" "$T/tail-same.err" &&
 	fail "tail-same: the unscaled copy names a segment"
 [ "$(jq -r '[.comparisons[0].statistics.assessments[] | .segment.found // false] | any' "$T/tail-same-doc.json")" = false ] ||
 	fail "--json: the unscaled copy has a segment found"
+# the counters that moved in either run, each run's delta (both ends)
+# side by side
+counters() {
+	jq --argjson e "$1" '.phases |= map(.counters = {local: {counters: [
+		{name: "port_xmit_data", unit: "bytes", class: "traffic", delta: 1000},
+		{name: "packet_seq_err", unit: "events", class: "error", delta: $e}]},
+		remote: {counters: [{name: "port_xmit_data", unit: "bytes",
+		class: "traffic", delta: 24}]}})' "$2"
+}
+counters 0 "$sweep" >"$T/count-base.json"
+counters 3 "$T/slow.json" >"$T/count-cand.json"
+run 3 counters "$T/count-base.json" "$T/count-cand.json"
+has counters '^ Counters that moved \(both ends, over the measured windows\)$'
+has counters '^ port_xmit_data +bytes +1024 +1024$'
+has counters '^ packet_seq_err +events +0 +3$'
 # a faster candidate is not slower
 scale 1.3 >"$T/fast.json"
 run 0 fast "$sweep" "$T/fast.json"
@@ -129,7 +209,8 @@ jq '.phases |= map(.results |= map(if .size_bytes >= 65536 then
 	"$T/lat.json" >"$T/lat-slow.json"
 run 0 lat "$T/lat.json" "$T/lat.json"
 run 3 lat-slow "$T/lat.json" "$T/lat-slow.json"
-has lat-slow 'higher latency'
+has lat-slow 'GD_REGRESSION: the candidate.s latency is higher'
+has lat-slow '^ #bytes +baseline\[usec\] +candidate\[usec\] +base/cand '
 run 0 lat-faster "$T/lat-slow.json" "$T/lat.json"
 run 2 lat-vs-bw "$T/lat.json" "$sweep"
 has lat-vs-bw 'different tests'
@@ -140,9 +221,29 @@ run 2 reverse-missing "$T/rev.json" "$T/rev.json"
 has reverse-missing 'it holds: HH reverse, DD reverse'
 
 # 3. One size, one round: no design can decide a floor from it.
-run 4 undecided "$one" "$one"
-has undecided 'GD_INCONCLUSIVE'
-has undecided 'not enough evidence'
+run 4 undecided --json "$T/undecided.json" "$one" "$one"
+has undecided '^  \[warning\] GD_UNDECIDED: the two runs cannot tell'
+has undecided 'two or more rounds'
+[ "$(jq -r '.comparisons[0].code' "$T/undecided.json")" = GD_UNDECIDED ] ||
+	fail "--json: one size, one round is not GD_UNDECIDED"
+# A too-noisy pair: the candidate's rounds at 0.62, 1 and 1.38 of the
+# baseline's, every size: undecided (4), naming the rounds that would
+# settle it; its ratio still lies inside its (wide) interval.
+jq '.phases |= map(.results |= map(.samples |= (to_entries
+	| map(.value.bw_avg_MiBps *= ([0.62, 1.0, 1.38][.key]) | .value))))' \
+	"$sweep" >"$T/noisy.json"
+run 4 noisy --json "$T/noisy-doc.json" "$sweep" "$T/noisy.json"
+has noisy 'GD_UNDECIDED'
+joined noisy
+jhas noisy 'rounds in each run \(--repeat=[0-9]+\) would settle it'
+jhas noisy "1 gate undecided \\(exit status 4\\)\$"
+jq -e '.comparisons[0] | .code == "GD_UNDECIDED" and .overall.decision == "inconclusive"
+	and .overall.low < .overall.ratio and .overall.ratio < .overall.high
+	and .overall.low < 0.8' "$T/noisy-doc.json" >/dev/null ||
+	fail "--json: the noisy pair is not GD_UNDECIDED with its ratio inside an interval that crosses 0.80: $(jq -c '.comparisons[0].overall' "$T/noisy-doc.json")"
+run 0 noisy-pass --gate-undecided=pass "$sweep" "$T/noisy.json"
+joined noisy-pass
+jhas noisy-pass 'GD_UNDECIDED: .*1 gate undecided, passed by --gate-undecided=pass \(exit status 0\)$'
 run 0 undecided-pass --gate-undecided=pass "$one" "$one"
 run 4 undecided-fail --gate-undecided=fail "$one" "$one"
 # one exit mapping with the run (gd_compare_gate_status): a failed gate (a
@@ -153,19 +254,27 @@ jq -s '.[0].phases |= map(if .placement == "DD" then .results |= map(if .size_by
 	| .[0].phases += (.[1].phases | map(.direction = "reverse" | .name += ":rev")) | .[0]' \
 	"$sweep" "$one" >"$T/gate-and-undecided.json"
 run 3 gate-and-undecided "$T/gate-and-undecided.json"
-has gate-and-undecided 'a gate failed \(exit status 3\)'
+joined gate-and-undecided
+jhas gate-and-undecided 'a gate failed \(exit status 3\)'
 run 3 gate-and-undecided-pass --gate-undecided=pass "$T/gate-and-undecided.json"
 # common sizes all below --gate-from: nothing judged, said so
 jq '(.phases[] | select(.placement == "DD")).results |= .[0:3]' "$sweep" >"$T/small.json"
 run 4 nothing-judged --phase DD --gate-from=64K "$sweep" "$T/small.json"
-has nothing-judged 'nothing was judged; lower --gate-from'
+has nothing-judged 'nothing was judged: no size both runs hold'
+has nothing-judged '^ 4096 .* not judged$'
 run 0 small-gated --phase DD --gate-from=4K "$sweep" "$T/small.json"
 
-# 4. One document: its DD against its HH again, against other floors.
+# 4. One document: its DD against its HH again, against other floors, in
+# the run's own words.
 run 0 self "$sweep"
-has self 'judged again'
+joined self
+jhas self 'judged again'
+has self '^  \[info\] GD_OK: '
 scale 0.7 DD >"$T/self-slow.json"
 run 3 self-slow "$T/self-slow.json"
+has self-slow 'GD_GPU_SLOWER'
+has self-slow '^ #bytes +HH BW average\[MiB/sec\] +DD BW average\[MiB/sec\] +DD/HH '
+grep -q 'GD_REGRESSION' "$T/self-slow.out" && fail "self-slow: one document speaks of a regression"
 run 3 self-floor --expect-ratio=0.99 "$sweep"
 run 0 self-floor-low --expect-ratio=0.9 "$sweep"
 # The run's own floor from its options: expect_ratio in gdperf.run/3, the
@@ -275,6 +384,19 @@ run 0 help --help
 for o in expect-ratio gate-from phase direction json gate-undecided plot quiet; do
 	has help "--$o"
 done
+
+# 7. Every report fits 80 columns with no trailing blank: rules, rows and
+# wrapped evidence (the documents' paths here are shorter than a line).
+# (stderr's refusals are one line each, as every program's errors are)
+for f in "$T"/*.out "$T/json-stdout.err"; do
+	case $f in */json-stdout.out) continue ;; esac
+	wide=$(awk -v f="${f##*/}" 'length > 80 { print f ":" NR ": " length " columns" }' "$f")
+	[ -z "$wide" ] || fail "wider than 80 columns: $wide"
+	grep -n ' $' "$f" >/dev/null && fail "${f##*/}: a line ends in a blank: $(grep -n ' $' "$f" | head -n 1)"
+done
+# an evidence line longer than 80 columns goes on under its text
+[ "$(grep -c '^                [^ ]' "$T/self-slow.out")" -gt 0 ] ||
+	fail "self-slow: no evidence line wrapped under its label"
 
 [ $status -eq 0 ] && echo "PASS: gd_compare: $n invocations gave the expected exit status and wording"
 exit $status

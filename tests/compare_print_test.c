@@ -184,12 +184,112 @@ static void test_print_brief(void **state)
 	run_free(&r);
 }
 
+/* gd_compare_fit(@text, 80) as a string. */
+static char *fit(const char *text)
+{
+	char *out = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&out, &len);
+
+	assert_non_null(f);
+	gd_compare_fit(f, text, GD_COMPARE_TEXT_WIDTH);
+	fclose(f);
+	return out;
+}
+
+/* Every line of @text at most @width columns, none ending in a blank. */
+static void assert_fits(const char *text, size_t width)
+{
+	for (const char *p = text; *p;) {
+		size_t n = strcspn(p, "\n");
+
+		if (n > width || (n && p[n - 1] == ' '))
+			fail_msg("line of %zu columns: '%.*s'", n, (int)n, p);
+		p += n + (p[n] == '\n');
+	}
+}
+
+/* gd_compare's 80 columns: perftest's 87-column rule cut to 80, a table's
+ * gutters squeezed (alignment kept), prose wrapped under its label with a
+ * size's unit kept beside its number, a word wider than the line whole. */
+static void test_fit(void **state)
+{
+	static const char rule87[] =
+		"---------------------------------------------------------------------------------------";
+	char long_ev[600], *out, *text;
+	struct run r;
+	size_t n = 0;
+
+	(void)state;
+	assert_int_equal(strlen(rule87), 87);
+	out = fit(rule87);
+	assert_int_equal(strlen(out), GD_COMPARE_TEXT_WIDTH + 1);
+	assert_int_equal(strspn(out, "-"), GD_COMPARE_TEXT_WIDTH);
+	free(out);
+
+	out = fit(" #bytes     HH BW average[MiB/sec]   DD/HH    x  \n"
+		  " 4096       121.73                   1.00     y  \n"
+		  " 8388608    1095.72                  0.70       \n"
+		  " not a row  stays      as     it is\n");
+	assert_string_equal(out, " #bytes   HH BW average[MiB/sec]  DD/HH  x\n"
+				 " 4096     121.73                  1.00   y\n"
+				 " 8388608  1095.72                 0.70\n"
+				 " not a row  stays      as     it is\n");
+	free(out);
+
+	for (int i = 0; i < 40; i++)
+		n += (size_t)snprintf(long_ev + n, sizeof(long_ev) - n,
+				      "%s%d KiB", i ? ", " : "", 4 << i % 8);
+	text = malloc(strlen(long_ev) + 64);
+	assert_non_null(text);
+	sprintf(text, "      evidence: %s\n", long_ev);
+	out = fit(text);
+	assert_fits(out, GD_COMPARE_TEXT_WIDTH);
+	/* every continuation hangs under the text after "evidence: " */
+	for (const char *p = strchr(out, '\n') + 1; *p;
+	     p = strchr(p, '\n') + 1) {
+		assert_int_equal(strspn(p, " "), 16);
+		assert_true(p[16] >= '0' && p[16] <= '9');
+	}
+	/* no number left at a line's end without its unit */
+	for (const char *p = strchr(out, '\n'); p; p = strchr(p + 1, '\n'))
+		assert_false(p[-1] >= '0' && p[-1] <= '9');
+	free(out);
+	free(text);
+
+	out = fit(
+		"  [error] GD_X: one two three four five six seven eight nine "
+		"ten eleven twelve thirteen fourteen\n"
+		" /a/path/that/is/longer/than/the/eighty/columns/of/a/terminal/"
+		"by/some/way/to/go.json\n");
+	assert_non_null(strstr(out, " twelve\n          thirteen fourteen\n"));
+	assert_non_null(
+		strstr(out, "\n /a/path/that/is/longer/than/the/eighty/"));
+	free(out);
+
+	/* the single-document report, fitted: rules, table and evidence */
+	run_doc(&r,
+		BW_DOC(BW3("HH", "1000", "1010", "990") "," BW3("DD", "500",
+								"505", "500")),
+		&(const struct gd_gate_cfg){ .expect_ratio = 0.8 });
+	text = print_with(gd_compare_print, &r);
+	out = fit(text);
+	assert_non_null(strstr(text, rule87));
+	assert_null(strstr(out, rule87));
+	assert_fits(out, GD_COMPARE_TEXT_WIDTH);
+	assert_non_null(strstr(out, "      evidence: "));
+	free(out);
+	free(text);
+	run_free(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_port_check),
 		cmocka_unit_test(test_print),
 		cmocka_unit_test(test_print_brief),
+		cmocka_unit_test(test_fit),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL) ? 1 : 0;

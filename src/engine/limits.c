@@ -88,22 +88,26 @@ int gd_limits_check(const struct gd_limits *l, const struct gd_request *r,
 			"the request needs %u buffers on the server, over its limit of %" PRIu64
 			" (--max-memories); ask for fewer phases with --phases, or start the server with --max-memories=%u",
 			r->memories, l->memories, r->memories);
-	} else if (r->mem_bytes > l->mem_bytes && r->samples_bytes) {
-		opt = "max-memory";
-		snprintf(
-			msg, msg_len,
-			"the request needs %.1f MiB of memory on the server (%.1f MiB of them latency samples, as it measures the reversed phases), over its limit of %.1f MiB (--max-memory); ask for fewer -n, a smaller -s or fewer -q, or start the server with --max-memory=%" PRIu64
-			"M",
-			gd_mib(r->mem_bytes), gd_mib(r->samples_bytes),
-			gd_mib(l->mem_bytes),
-			(r->mem_bytes + (1 << 20) - 1) >> 20);
 	} else if (r->mem_bytes > l->mem_bytes) {
+		/* Latency samples are named apart: they grow with -n, which
+		 * the buffers alone do not, so the advice differs. */
+		char samples[96] = "";
+		bool has_samples = r->samples_bytes != 0;
+
+		if (has_samples)
+			snprintf(
+				samples, sizeof(samples),
+				" (%.1f MiB of them latency samples, as it measures the reversed phases)",
+				gd_mib(r->samples_bytes));
 		opt = "max-memory";
 		snprintf(
 			msg, msg_len,
-			"the request needs %.1f MiB of buffer memory on the server, over its limit of %.1f MiB (--max-memory); ask for a smaller -s/--max-size or fewer -q, or start the server with --max-memory=%" PRIu64
+			"the request needs %.1f MiB of %smemory on the server%s, over its limit of %.1f MiB (--max-memory); ask for %s, or start the server with --max-memory=%" PRIu64
 			"M",
-			gd_mib(r->mem_bytes), gd_mib(l->mem_bytes),
+			gd_mib(r->mem_bytes), has_samples ? "" : "buffer ",
+			samples, gd_mib(l->mem_bytes),
+			has_samples ? "fewer -n, a smaller -s or fewer -q"
+				    : "a smaller -s/--max-size or fewer -q",
 			(r->mem_bytes + (1 << 20) - 1) >> 20);
 	} else if (l->time_s && r->time_s < 0) {
 		opt = "max-time";

@@ -132,6 +132,19 @@ void gd_compare_print_brief(FILE *out, struct json_object *doc,
 			    struct json_object *comparison,
 			    struct json_object *verdicts);
 
+/* gd_compare's text is fitted to this many columns (gd_compare_fit). */
+#define GD_COMPARE_TEXT_WIDTH 80
+
+/*
+ * compare_fit.c: @text written to @out within @width columns (0:
+ * GD_COMPARE_TEXT_WIDTH): rule lines cut to it, trailing blanks dropped,
+ * a table (a " #bytes" heading and the rows under it) with its blank
+ * gutters cut to two columns, and longer lines wrapped on blanks, going
+ * on under the text after a short label ("evidence: ", "next: ") or eight
+ * columns in. A word wider than @width (a long path) stays whole.
+ */
+void gd_compare_fit(FILE *out, const char *text, unsigned int width);
+
 /* Verdict codes (stable strings, documented in the man page). */
 #define GD_V_OK "GD_OK"
 #define GD_V_OK_HOST_ONLY "GD_OK_HOST_ONLY"

@@ -7,7 +7,7 @@ libgdperf_la_SOURCES += \
 	src/report/progress.c src/report/progress.h \
 	src/report/compare.c src/report/compare.h src/report/compare_priv.h \
 	src/report/doc_read.c src/report/doc_read.h \
-	src/report/verdict.c src/report/compare_print.c \
+	src/report/verdict.c src/report/compare_print.c src/report/compare_fit.c \
 	src/report/evidence.c src/report/gates.c src/report/verdict_counters.c \
 	src/report/evidence_segment.c src/report/evidence_segment.h \
 	src/report/plot.c src/report/plot.h \

@@ -198,6 +198,18 @@ def mutations(kind, doc):
                  m(lambda d: c(d)["gates"][0].update(passed="yes"))),
                 ("verdict code GD_NOPE (the run schema's $defs)",
                  m(lambda d: c(d)["verdicts"][0].update(code="GD_NOPE"))),
+                ("a two-run record's code GD_GPU_SLOWER (the run's words)",
+                 m(lambda d: c(d).update(code="GD_GPU_SLOWER")
+                   if c(d)["mode"] == "candidate_vs_baseline"
+                   else c(d).update(overall=None))),
+                ("a two-run record without its code",
+                 m(lambda d: c(d).pop("code")
+                   if c(d)["mode"] == "candidate_vs_baseline"
+                   else c(d).update(code="GD_REGRESSION"))),
+                ("the overall ratio \"0.7\"",
+                 m(lambda d: c(d).get("overall", {}).update(ratio="0.7")
+                   if c(d).get("overall")
+                   else c(d).update(overall={"ratio": "0.7"}))),
                 ("comparison row measure 'bytes' (the run schema's $defs)",
                  m(lambda d: c(d)["comparison"][0].update(measure="bytes"))),
                 ("gate decision 'maybe'",

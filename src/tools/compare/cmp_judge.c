@@ -7,6 +7,7 @@
 #include <config.h>
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <json-c/json.h>
@@ -14,6 +15,7 @@
 #include "report/compare.h"
 #include "report/doc_read.h"
 #include "tools/compare/compare_tool.h"
+#include "util/assess.h"
 #include "util/error.h"
 #include "util/json_get.h"
 
@@ -77,31 +79,31 @@ static int gd_cmp_status(const struct gd_cmp_tally *t, struct json_object *doc,
 	return GD_CMPX_OK;
 }
 
+/* One document judged again: the run's words, the judged sizes named as
+ * the JSON's gate_from_bytes and the assessments' judged range. */
 static void gd_cmp_legend(FILE *out, const struct gd_cmp_opts *o,
-			  const struct gd_cmp_input *base,
-			  const struct gd_cmp_input *cand)
+			  const struct gd_cmp_input *in,
+			  struct json_object *doc)
 {
-	if (base == cand) {
-		fprintf(out,
-			" gd_compare: %s judged again: its device phases "
-			"against its HH, floor %.2f, sizes from %llu B\n",
-			base->path, o->expect_ratio,
-			(unsigned long long)o->judge_from);
-		return;
-	}
+	struct json_object *j = gd_json_path(
+		gd_json_idx(gd_json_path(doc, "statistics", "assessments"), 0),
+		"judged", NULL);
+	double from, to;
+	char f[32], t[32];
+
 	fprintf(out,
-		" gd_compare: phase %s %s of two runs, floor %.2f, sizes "
-		"from %llu B\n"
-		"   HH below = baseline  %s (%s, %s)\n"
-		"   DD below = candidate %s (%s, %s)\n"
-		"   so DD/HH is candidate/baseline and \"device (D) memory\" "
-		"in the verdict means the candidate\n",
-		o->phase, o->direction, o->expect_ratio,
-		(unsigned long long)o->judge_from, base->path,
-		gd_json_str(base->doc, "hostname") ?: "?",
-		gd_json_str(base->doc, "started_at") ?: "?", cand->path,
-		gd_json_str(cand->doc, "hostname") ?: "?",
-		gd_json_str(cand->doc, "started_at") ?: "?");
+		" gd_compare: %s judged again: its device phases against its "
+		"HH, floor %.2f, ",
+		in->path, o->expect_ratio);
+	if (gd_json_num(j, "from_bytes", &from) &&
+	    gd_json_num(j, "to_bytes", &to))
+		fprintf(out, "judged sizes %s..%s",
+			gd_assess_bytes_str(from, f, sizeof(f)),
+			gd_assess_bytes_str(to, t, sizeof(t)));
+	else
+		fprintf(out, "no size judged");
+	fprintf(out, " (gate_from_bytes %llu)\n",
+		(unsigned long long)o->judge_from);
 }
 
 static struct json_object *
@@ -110,11 +112,12 @@ gd_cmp_record(const struct gd_cmp_input *base, const struct gd_cmp_input *cand,
 	      struct json_object *verd, int status, const char *why)
 {
 	struct json_object *rec = json_object_new_object(), *v;
+	bool runs = base != cand;
 
 	json_object_object_add(
 		rec, "mode",
-		json_object_new_string(base == cand ? "device_vs_hh"
-						    : "candidate_vs_baseline"));
+		json_object_new_string(runs ? "candidate_vs_baseline"
+					    : "device_vs_hh"));
 	json_object_object_add(rec, "baseline", gd_cmp_identity(base));
 	json_object_object_add(rec, "candidate", gd_cmp_identity(cand));
 	json_object_object_add(rec, "comparison", cmp);
@@ -122,10 +125,55 @@ gd_cmp_record(const struct gd_cmp_input *base, const struct gd_cmp_input *cand,
 		json_object_object_add(rec, "statistics", json_object_get(v));
 	if (json_object_object_get_ex(doc, "gates", &v))
 		json_object_object_add(rec, "gates", json_object_get(v));
+	if (runs) {
+		/* two runs: their own verdict, in place of the run's words
+		 * about device and host memory */
+		v = gd_cmp_runs_verdict(doc, status, base, cand);
+		json_object_put(verd);
+		verd = json_object_new_array();
+		json_object_object_add(
+			rec, "code",
+			json_object_get(json_object_object_get(v, "code")));
+		why = gd_json_str(v, "summary");
+		json_object_array_add(verd, v);
+		json_object_object_add(rec, "overall",
+				       gd_cmp_runs_overall(doc));
+	}
 	json_object_object_add(rec, "verdicts", verd);
 	json_object_object_add(rec, "outcome", json_object_new_string(why));
 	json_object_object_add(rec, "exit_status", json_object_new_int(status));
 	return rec;
+}
+
+/* The text, fitted to GD_COMPARE_TEXT_WIDTH columns. */
+static void gd_cmp_text(FILE *out, const struct gd_cmp_opts *o,
+			const struct gd_cmp_input *base,
+			const struct gd_cmp_input *cand,
+			struct json_object *doc, struct json_object *rec)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	double st = 0;
+
+	if (!f)
+		f = out;
+	fputc('\n', f);
+	if (base != cand) {
+		gd_cmp_runs_print(f, o, base, cand, doc, rec);
+	} else {
+		gd_cmp_legend(f, o, base, doc);
+		gd_compare_print(f, doc, gd_json_path(rec, "comparison", NULL),
+				 gd_json_path(rec, "verdicts", NULL));
+		gd_json_num(rec, "exit_status", &st);
+		fprintf(f, " gd_compare: %s: %s (exit status %.0f)\n",
+			base->path, gd_json_str(rec, "outcome") ?: "", st);
+	}
+	if (f == out)
+		return;
+	fclose(f);
+	gd_compare_fit(out, text, GD_COMPARE_TEXT_WIDTH);
+	free(text);
 }
 
 struct json_object *gd_cmp_judge(const struct gd_cmp_opts *o,
@@ -134,11 +182,13 @@ struct json_object *gd_cmp_judge(const struct gd_cmp_opts *o,
 				 struct json_object *doc, FILE *out,
 				 int *status)
 {
+	/* the gates look at the judged sizes, so that the two agree and the
+	 * document's gate_from_bytes names them */
 	struct gd_gate_cfg g = { .expect_ratio = o->expect_ratio,
-				 .gate_from_bytes = o->gate_from,
+				 .gate_from_bytes = o->judge_from,
 				 .judge_from_bytes = o->judge_from,
 				 .undecided_pass = o->undecided_pass };
-	struct json_object *cmp = NULL, *verd = NULL;
+	struct json_object *cmp = NULL, *verd = NULL, *rec;
 	struct gd_cmp_tally t = { 0 };
 	bool gate_failed = false;
 	const char *why = "";
@@ -149,18 +199,8 @@ struct json_object *gd_cmp_judge(const struct gd_cmp_opts *o,
 	}
 	gd_cmp_count(doc, &t);
 	*status = gd_cmp_status(&t, doc, gate_failed, &why);
-	if (out) {
-		fputc('\n', out);
-		gd_cmp_legend(out, o, base, cand);
-		gd_compare_print(out, doc, cmp, verd);
-		if (base == cand)
-			fprintf(out, " gd_compare: %s: %s (exit status %d)\n",
-				base->path, why, *status);
-		else
-			fprintf(out,
-				" gd_compare: baseline %s, candidate %s: %s "
-				"(exit status %d)\n",
-				base->path, cand->path, why, *status);
-	}
-	return gd_cmp_record(base, cand, doc, cmp, verd, *status, why);
+	rec = gd_cmp_record(base, cand, doc, cmp, verd, *status, why);
+	if (out)
+		gd_cmp_text(out, o, base, cand, doc, rec);
+	return rec;
 }

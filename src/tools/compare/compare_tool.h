@@ -71,6 +71,30 @@ struct json_object *gd_cmp_judge(const struct gd_cmp_opts *o,
 				 struct json_object *doc, FILE *out,
 				 int *status);
 
+/* Two runs' verdict codes (gd_compare(1)): the candidate is below the
+ * floor (exit status 3), it is not below it at any judged size (0), or
+ * the two runs cannot tell (4; 0 with --gate-undecided=pass). */
+#define GD_CMP_REGRESSION "GD_REGRESSION"
+#define GD_CMP_NO_REGRESSION "GD_NO_REGRESSION"
+#define GD_CMP_UNDECIDED "GD_UNDECIDED"
+
+/* cmp_runs.c: two runs' verdict ({"code", "severity", "summary",
+ * "evidence", "next_check"}) from the judged paired document @doc and the
+ * exit status it asks for; the overall ratio over the judged sizes with
+ * its interval ({"figure", "ratio", "low", "high", "confidence",
+ * "replicates", "from_bytes", "to_bytes", "sizes", "rounds",
+ * "decision"}), NULL when nothing was assessed. */
+struct json_object *gd_cmp_runs_verdict(struct json_object *doc, int status,
+					const struct gd_cmp_input *base,
+					const struct gd_cmp_input *cand);
+struct json_object *gd_cmp_runs_overall(struct json_object *doc);
+/* cmp_runs_text.c: the two runs' text from @doc and its record @rec
+ * (comparison, overall, verdicts, outcome, exit_status), unfitted. */
+void gd_cmp_runs_print(FILE *out, const struct gd_cmp_opts *o,
+		       const struct gd_cmp_input *base,
+		       const struct gd_cmp_input *cand, struct json_object *doc,
+		       struct json_object *rec);
+
 /* cmp_junit.c: the gdperf.compare/1 document @res as JUnit XML at @path:
  * a testsuite per comparison, a testcase per gate, the refused inputs as
  * errors; @json_path names --json's document. 0 or -errno. */

@@ -76,7 +76,9 @@ static const struct gd_opt_prog gd_compare_prog = {
 		"       gd_compare [options] RUN.json\n"
 		"Judge saved gdperf.run/4 (or /3, /2) documents with the run's own statistics:\n"
 		"each candidate's phase against the baseline's (candidate/baseline),\n"
-		"or one document's device phases against its HH again.",
+		"or one document's device phases against its HH again.\n"
+		"Two runs' verdicts: GD_REGRESSION (exit status 3), GD_NO_REGRESSION (0),\n"
+		"GD_UNDECIDED (4); one document keeps the run's verdicts.",
 	.opts = gd_compare_opts,
 	.n = GD_COMPARE_NOPTS,
 	.exits = GD_EXIT_ALL,
@@ -263,8 +265,9 @@ static struct json_object *out_doc(const struct gd_cmp_opts *o, int argc,
 	op = json_object_new_object();
 	json_object_object_add(op, "expect_ratio",
 			       json_object_new_double(o->expect_ratio));
+	/* the sizes judged from here up: the gates look at the same ones */
 	json_object_object_add(op, "gate_from_bytes",
-			       json_object_new_int64((int64_t)o->gate_from));
+			       json_object_new_int64((int64_t)o->judge_from));
 	json_object_object_add(op, "phase", json_object_new_string(o->phase));
 	json_object_object_add(op, "direction",
 			       json_object_new_string(o->direction));

@@ -4,7 +4,9 @@
 # phase DD against phase DD are never "slower" (exit 0, or 4 when the two
 # runs' figures differ too much to decide); run b against a copy of itself
 # with its DD figures from 64 KiB up scaled by 0.7 (samples too, with jq)
-# is slower (exit 3); scaled by 0.75 from 1 MiB up it is slower "from
+# is a regression (GD_REGRESSION, "1 gate failed", exit 3, in the two
+# runs' words: baseline, candidate, their ratio inside its interval, every
+# line within 80 columns); scaled by 0.75 from 1 MiB up it is slower "from
 # 1 MiB up" (where the curves part), and an unscaled copy is not; one
 # document judged again against an impossible floor (--expect-ratio=100)
 # is slower too, and its --json says so.
@@ -51,8 +53,12 @@ jq '.phases |= map(if .placement == "DD" then .results |= map(
 # gave 0.79, 95% interval 0.68..0.91, exit 4, on 2026-12-03)
 gd_compare --phase DD "$WORK/cmp-b.json" "$WORK/cmp-b07.json" >"$WORK/cmp-slow.txt" 2>&1
 rc=$?
-[ $rc = 3 ] && grep -q GD_GPU_SLOWER "$WORK/cmp-slow.txt"
-tap_check $? "gd_compare of run b against its copy with DD at 0.7 from 64 KiB up: exit $rc (3 expected), GD_GPU_SLOWER" "$WORK/cmp-slow.txt"
+[ $rc = 3 ] && grep -q '^  \[error\] GD_REGRESSION: ' "$WORK/cmp-slow.txt" &&
+	grep -q '^ #bytes .*baseline\[MiB/s\] .*candidate\[MiB/s\] .*cand/base' "$WORK/cmp-slow.txt" &&
+	tr '\n' ' ' <"$WORK/cmp-slow.txt" | tr -s ' ' | grep -q '1 gate failed (exit status 3)' &&
+	! grep -q 'GD_GPU_SLOWER\|HH BW\|device (D) memory' "$WORK/cmp-slow.txt" &&
+	! awk 'length > 80 { bad = 1 } END { exit !bad }' "$WORK/cmp-slow.txt"
+tap_check $? "gd_compare of run b against its copy with DD at 0.7 from 64 KiB up: exit $rc (3 expected), GD_REGRESSION, 1 gate failed, 80 columns" "$WORK/cmp-slow.txt"
 
 # where the curves part: run b's DD figures from 1 MiB up at 0.75 (4 of
 # its 8 sizes; samples too) are "slower" with "from 1 MiB up" in the
