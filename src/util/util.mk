@@ -30,4 +30,12 @@ TESTS += tests/infer_test
 tests_infer_test_SOURCES = tests/infer_test.c
 tests_infer_test_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_infer_test_LDADD = $(gd_common_ldadd) $(CMOCKA_LIBS) -lm
+
+# The command-line manners of every program (opt.h): matching,
+# suggestions, option errors, the tools' parser and the --help layout.
+check_PROGRAMS += tests/opt_test
+TESTS += tests/opt_test
+tests_opt_test_SOURCES = tests/opt_test.c
+tests_opt_test_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_opt_test_LDADD = $(gd_common_ldadd) $(CMOCKA_LIBS)
 endif
