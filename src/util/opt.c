@@ -162,162 +162,153 @@ int gd_opt_err_name(const char *prog, const char *typed, size_t len,
 		      typed, prog);
 }
 
-/* The long names of @opts, headings as NULL, into a new array. */
-static const char **gd_opt_names(const struct gd_opt *opts, size_t n)
-{
-	const char **names = calloc(n ? n : 1, sizeof(*names));
+/* One parse: the program, its handler, the names of its options. */
+struct gd_opt_state {
+	const struct gd_opt_prog *prog;
+	gd_opt_fn fn;
+	void *ctx;
+	const char **names; /* of prog->opts, headings as NULL */
+	int argc;
+	char **argv;
+};
 
-	for (size_t i = 0; names && i < n; i++)
-		names[i] = opts[i].long_name;
-	return names;
+/* The handler, after --help and --version, which are the parser's. */
+static int gd_opt_call(const struct gd_opt_state *st, const struct gd_opt *o,
+		       const char *arg)
+{
+	if (o->id == GD_OPT_ID_HELP) {
+		gd_opt_usage(st->prog, stdout);
+		return 1;
+	}
+	if (o->id == GD_OPT_ID_VERSION) {
+		gd_version_print(stdout, st->prog->name, false);
+		return 1;
+	}
+	return st->fn(st->ctx, o, arg);
 }
 
 /* "--name[=value]" at argv[*i]; *i moves past a separate value. */
-static int gd_opt_long(const char *prog, const struct gd_opt *opts,
-		       const char **names, size_t n, int argc, char **argv,
-		       int *i, const struct gd_opt **o, const char **arg)
+static int gd_opt_long(const struct gd_opt_state *st, int *i)
 {
-	const char *typed = argv[*i] + 2, *eq = strchr(typed, '=');
+	const struct gd_opt_prog *p = st->prog;
+	const char *typed = st->argv[*i] + 2, *eq = strchr(typed, '=');
 	size_t len = eq ? (size_t)(eq - typed) : strlen(typed), idx;
-	enum gd_opt_match m = gd_opt_match(typed, len, names, n, &idx);
+	enum gd_opt_match m = gd_opt_match(typed, len, st->names, p->n, &idx);
+	const struct gd_opt *o;
+	const char *arg = eq ? eq + 1 : NULL;
+	int ret;
 
+	if (m != GD_OPT_EXACT && p->name_hook) {
+		ret = p->name_hook(st->ctx, typed, len, 0, m);
+		if (ret)
+			return ret;
+	}
 	if (m != GD_OPT_EXACT && m != GD_OPT_PREFIX)
-		return gd_opt_err_name(prog, typed, len, names, n);
-	*o = &opts[idx];
-	*arg = eq ? eq + 1 : NULL;
-	if ((*o)->arg == GD_OPT_NOARG && eq)
+		return gd_opt_err_name(p->name, typed, len, st->names, p->n);
+	o = &p->opts[idx];
+	if (o->arg == GD_OPT_NOARG && eq)
 		return gd_err(-EINVAL,
 			      "option --%s takes no value; give it alone",
-			      (*o)->long_name);
-	if ((*o)->arg != GD_OPT_ARG || eq)
-		return 0;
-	if (*i + 1 >= argc)
-		return gd_err(-EINVAL, "option --%s needs an argument (%s)",
-			      (*o)->long_name, (*o)->metavar);
-	*arg = argv[++*i];
-	return 0;
+			      o->long_name);
+	if (o->arg == GD_OPT_ARG && !eq) {
+		if (*i + 1 >= st->argc)
+			return gd_err(-EINVAL,
+				      "option --%s needs an argument (%s)",
+				      o->long_name, o->metavar);
+		arg = st->argv[++*i];
+	}
+	return gd_opt_call(st, o, arg);
 }
 
-static const struct gd_opt *gd_opt_letter(const struct gd_opt *opts, size_t n,
-					  int c)
+static const struct gd_opt *gd_opt_letter(const struct gd_opt_prog *p, int c)
 {
-	for (size_t i = 0; i < n; i++)
-		if (opts[i].long_name && opts[i].short_name == c)
-			return &opts[i];
+	for (size_t i = 0; i < p->n; i++)
+		if (p->opts[i].long_name && p->opts[i].short_name == c)
+			return &p->opts[i];
 	return NULL;
 }
 
 /* "-abc" or "-pVALUE" or "-p VALUE" at argv[*i]: each letter handled. */
-static int gd_opt_short(const char *prog, const struct gd_opt *opts, size_t n,
-			int argc, char **argv, int *i, gd_opt_fn fn, void *ctx)
+static int gd_opt_short(const struct gd_opt_state *st, int *i)
 {
-	const char *w = argv[*i] + 1;
+	const struct gd_opt_prog *p = st->prog;
+	const char *w = st->argv[*i] + 1, *arg;
 	const struct gd_opt *o;
-	const char *arg;
 	int ret;
 
 	for (; *w; w++) {
-		o = gd_opt_letter(opts, n, *w);
+		o = gd_opt_letter(p, *w);
+		if (!o && p->name_hook) {
+			ret = p->name_hook(st->ctx, NULL, 0, *w,
+					   GD_OPT_UNKNOWN);
+			if (ret)
+				return ret;
+		}
 		if (!o)
 			return gd_err(-EINVAL,
 				      "unknown option -%c; see %s --help", *w,
-				      prog);
+				      p->name);
 		arg = NULL;
 		if (o->arg != GD_OPT_NOARG && w[1])
 			arg = w + 1;
-		else if (o->arg == GD_OPT_ARG && *i + 1 < argc)
-			arg = argv[++*i];
+		else if (o->arg == GD_OPT_ARG && *i + 1 < st->argc)
+			arg = st->argv[++*i];
 		else if (o->arg == GD_OPT_ARG)
 			return gd_err(-EINVAL,
 				      "option -%c needs an argument (%s)", *w,
 				      o->metavar);
-		ret = fn(ctx, o, arg);
+		ret = gd_opt_call(st, o, arg);
 		if (ret || arg)
 			return ret;
 	}
 	return 0;
 }
 
-/* Each word of @argv: an option, handled, or an argument, kept in @pos. */
-static int gd_opt_words(const char *prog, const struct gd_opt *opts,
-			const char **names, size_t n, int argc, char **argv,
-			gd_opt_fn fn, void *ctx, char **pos, int *npos,
+/* Each word of argv: an option, handled, or an argument, kept in @pos;
+ * the option words (with their separate values) in @optw. */
+static int gd_opt_words(const struct gd_opt_state *st, char **pos, int *npos,
 			char **optw, int *nopt)
 {
-	const struct gd_opt *o = NULL;
-	const char *arg = NULL;
 	int ret = 0, i, from;
 
-	for (i = 1; i < argc && !ret; i++) {
-		const char *w = argv[i];
+	for (i = 1; i < st->argc && !ret; i++) {
+		const char *w = st->argv[i];
 
 		from = i;
 		if (!strcmp(w, "--")) {
-			optw[(*nopt)++] = argv[i++];
+			optw[(*nopt)++] = st->argv[i++];
 			break;
 		}
 		if (w[0] != '-' || !w[1]) {
-			pos[(*npos)++] = argv[i];
+			pos[(*npos)++] = st->argv[i];
 			continue;
 		}
-		if (w[1] == '-') {
-			ret = gd_opt_long(prog, opts, names, n, argc, argv, &i,
-					  &o, &arg);
-			if (!ret)
-				ret = fn(ctx, o, arg);
-		} else {
-			ret = gd_opt_short(prog, opts, n, argc, argv, &i, fn,
-					   ctx);
-		}
+		ret = w[1] == '-' ? gd_opt_long(st, &i) : gd_opt_short(st, &i);
 		while (from <= i)
-			optw[(*nopt)++] = argv[from++];
+			optw[(*nopt)++] = st->argv[from++];
 	}
-	while (!ret && i < argc)
-		pos[(*npos)++] = argv[i++];
+	while (!ret && i < st->argc)
+		pos[(*npos)++] = st->argv[i++];
 	return ret;
-}
-
-/* The handler of @prog's options, and of --help and --version. */
-struct gd_opt_call {
-	const struct gd_opt_prog *prog;
-	gd_opt_fn fn;
-	void *ctx;
-};
-
-static int gd_opt_call(void *ctx, const struct gd_opt *o, const char *arg)
-{
-	const struct gd_opt_call *c = ctx;
-
-	if (o->id == GD_OPT_ID_HELP) {
-		gd_opt_usage(c->prog, stdout);
-		return 1;
-	}
-	if (o->id == GD_OPT_ID_VERSION) {
-		gd_version_print(stdout, c->prog->name, false);
-		return 1;
-	}
-	return c->fn(c->ctx, o, arg);
 }
 
 int gd_opt_parse(const struct gd_opt_prog *p, int argc, char **argv,
 		 gd_opt_fn fn, void *ctx, int *first)
 {
-	struct gd_opt_call call = { p, fn, ctx };
-	const char *prog = p->name;
-	const struct gd_opt *opts = p->opts;
-	size_t n = p->n;
-	const char **names = gd_opt_names(opts, n);
+	struct gd_opt_state st = { p, fn, ctx, NULL, argc, argv };
 	char **pos = calloc((size_t)argc + 1, sizeof(*pos));
 	char **optw = calloc((size_t)argc + 1, sizeof(*optw));
 	int npos = 0, nopt = 0, ret;
 
 	*first = argc;
-	if (!names || !pos || !optw) {
+	st.names = calloc(p->n ? p->n : 1, sizeof(*st.names));
+	if (!st.names || !pos || !optw) {
 		ret = gd_err(-ENOMEM, "out of memory reading the command line");
 		goto out;
 	}
-	ret = gd_opt_words(prog, opts, names, n, argc, argv, gd_opt_call, &call,
-			   pos, &npos, optw, &nopt);
+	for (size_t i = 0; i < p->n; i++)
+		st.names[i] = p->opts[i].long_name;
+	ret = gd_opt_words(&st, pos, &npos, optw, &nopt);
 	if (ret)
 		goto out;
 	/* as getopt_long leaves them: the options, then the arguments */
@@ -325,7 +316,7 @@ int gd_opt_parse(const struct gd_opt_prog *p, int argc, char **argv,
 	memcpy(argv + 1 + nopt, pos, (size_t)npos * sizeof(*argv));
 	*first = 1 + nopt;
 out:
-	free(names);
+	free(st.names);
 	free(pos);
 	free(optw);
 	return ret;

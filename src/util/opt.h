@@ -3,9 +3,9 @@
  * The command-line manners all twelve programs share: option names matched
  * whole or by an unambiguous abbreviation ('-' and '_' alike), "did you
  * mean" for a near miss, one wording for every option error, and one
- * --help layout. The companion tools declare their options in a table and
- * parse with gd_opt_parse; the benchmarks' table (src/cli) uses the same
- * matching, suggestions and layout around getopt_long.
+ * --help layout. Every program's options are a table that gd_opt_parse
+ * reads: the companion tools' struct gd_opt, the benchmarks' option table
+ * (src/cli) turned into one, with a hook for perftest's refused options.
  */
 #ifndef GD_OPT_H
 #define GD_OPT_H
@@ -39,6 +39,14 @@ struct gd_opt {
 	unsigned int flags; /* GD_OPT_* */
 };
 
+/* How a typed name (without "--" and "=value") matched a list of names. */
+enum gd_opt_match {
+	GD_OPT_EXACT,
+	GD_OPT_PREFIX,	  /* an abbreviation of exactly one */
+	GD_OPT_AMBIGUOUS, /* an abbreviation of several */
+	GD_OPT_UNKNOWN,
+};
+
 /* The ids gd_opt_parse handles itself: --help prints the program's usage
  * (gd_opt_usage), --version its version, and parsing stops with 1. */
 #define GD_OPT_ID_HELP (-1)
@@ -53,6 +61,15 @@ struct gd_opt_prog {
 	const struct gd_opt *opts;
 	size_t n;
 	unsigned int exits;
+	/*
+	 * NULL, or called with the handler's context for a long name not
+	 * given whole (@typed, @len bytes; @m how it matched) or a letter
+	 * that is no option's: 0 to go on as the table says (an abbreviation
+	 * taken, else the one wording of the error), or a -errno with its own
+	 * message recorded (the benchmarks: perftest's option, refused).
+	 */
+	int (*name_hook)(void *ctx, const char *typed, size_t len, int letter,
+			 enum gd_opt_match m);
 };
 
 /*
@@ -75,13 +92,6 @@ int gd_opt_parse(const struct gd_opt_prog *prog, int argc, char **argv,
 /* --help of @prog: its usage lines, its options, its exit statuses. */
 void gd_opt_usage(const struct gd_opt_prog *prog, FILE *out);
 
-/* How a typed name (without "--" and "=value") matched a list of names. */
-enum gd_opt_match {
-	GD_OPT_EXACT,
-	GD_OPT_PREFIX,	  /* an abbreviation of exactly one */
-	GD_OPT_AMBIGUOUS, /* an abbreviation of several */
-	GD_OPT_UNKNOWN,
-};
 /*
  * Match the @len bytes of @typed against the @n names of @names (NULL
  * entries skipped; '-' and '_' alike); *@idx is the one it names (exact or
