@@ -2,12 +2,16 @@
 # SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 # The run's --openmetrics and --junit files, written from saved run
 # documents (tests/fixtures/ci-formats) and jq-made variants of them (a
-# failed gate, an undecided one, a phase that did not run, a run that failed
-# before its phases): each .prom passes `promtool check metrics`, each
-# JUnit file the schema the Jenkins junit plugin reads (tests/junit.xsd,
-# xmllint) and python3-junitparser, and both carry the document's verdict:
-# the gate states, verdict codes and exit status. A benchmark that fails
-# early still writes both; an unwritable path is exit 1 naming it.
+# failed gate with its slow sizes, an undecided one under each
+# --gate-undecided policy, a phase that did not run, a run that failed
+# before its phases, --label values): each metrics file passes `promtool
+# check metrics` and prometheus_client's parser (OpenMetrics for
+# --openmetrics, Prometheus text for --prom-textfile), each JUnit file the
+# schema the Jenkins junit plugin reads (tests/junit.xsd, and the plugin's
+# own where the tree has it; xmllint) and python3-junitparser, and both
+# carry the document's verdict: the gate states, verdict codes and exit
+# status; a failed gate's body lists its failing sizes. A benchmark that
+# fails early still writes both; an unwritable path is exit 1 naming it.
 # gd_report writes one testsuite per campaign and its gauges, gd_compare
 # a testsuite per comparison, each with the state its JSON document says.
 B=${GD_TOP_BUILDDIR:-.}
@@ -22,10 +26,11 @@ done
 # the Debian package's module, also where another python3 comes first
 py=
 for p in "${PYTHON3:-python3}" /usr/bin/python3; do
-	"$p" -c 'import junitparser' 2>/dev/null && { py=$p; break; }
+	"$p" -c 'import junitparser, prometheus_client' 2>/dev/null &&
+		{ py=$p; break; }
 done
 [ -n "$py" ] ||
-	{ echo "SKIP: python3-junitparser not found (Debian: python3-junitparser)" >&2; exit 77; }
+	{ echo "SKIP: python3-junitparser or python3-prometheus-client not found (Debian: python3-junitparser python3-prometheus-client)" >&2; exit 77; }
 T=$(mktemp -d "${TMPDIR:-/tmp}/gd-ciformats.XXXXXX") || exit 1
 trap 'rm -rf "$T"' EXIT
 status=0
@@ -44,18 +49,34 @@ ok() {
 cp "$F/run.json" "$T/pass.json"
 cp "$F/lat.json" "$T/lat.json"
 ev='expect_ratio DD/HH forward: band >=64 KiB 0.71 [0.66, 0.77] below 0.9 & <slower>'
+# slower from 1 MiB up: those sizes' ratio 0.70 and 95% upper bound 0.72
 jq --arg ev "$ev" '.gates[0].passed = false | .gates[0].decision = "slower"
 	| .statistics.assessments[0].decision = "slower"
+	| .statistics.assessments[0].per_size.sizes |= map(
+		if .size_bytes >= 1048576 then .slow = true | .ratio = 0.7
+		| .high = 0.72 else . end)
 	| .verdicts = [{code: "GD_GATE_FAIL", severity: "error",
 		summary: "1 gate check(s) failed (exit status 3)",
 		evidence: [$ev]}] | .exit_status = 3' "$F/run.json" >"$T/fail.json"
-jq '.gates[0].passed = false | .gates[0].undecided = true
+undecided='.gates[0].passed = false | .gates[0].undecided = true
 	| .gates[0].decision = "inconclusive"
 	| .statistics.assessments[0].decision = "inconclusive"
+	| .statistics.assessments[0].repeats_needed = 7
+	| .statistics.assessments[0].per_size.sizes[0] += {undecided: true,
+		low: 0.78, rounds_needed: 7}
 	| .verdicts = [{code: "GD_GATE_UNDECIDED", severity: "error",
 		summary: "1 expect-ratio gate(s) undecided",
 		evidence: ["expect_ratio DD/HH forward undecided: too few rounds"]}]
-	| .exit_status = 4' "$F/run.json" >"$T/undecided.json"
+	| .exit_status = 4'
+jq "$undecided" "$F/run.json" >"$T/undecided.json"
+jq "$undecided"' | .gates[0].passed = true
+	| .gates[0].undecided_policy = "pass" | .exit_status = 0' "$F/run.json" \
+	>"$T/undecided-pass.json"
+jq "$undecided"' | .gates[0].undecided_policy = "undecided"' "$F/run.json" \
+	>"$T/undecided-error.json"
+jq '.labels = {exec: "r1-s1", "node name": "a b", run: "mine", "9x": "y",
+	node_name: "same name once sanitised"}' \
+	"$F/run.json" >"$T/labelled.json"
 jq '.phases[1].status = "failed"
 	| .phases[1].error = {code: -12, errno_name: "ENOMEM",
 		message: "ibv_reg_mr on cuda:0 failed: Cannot allocate memory"}
@@ -69,17 +90,104 @@ jq '.phases = [] | .gates = [] | .verdicts = [] | del(.statistics)
 	| .exit_status = 1' "$F/run.json" >"$T/early.json"
 
 . "$S/tests/ci-formats-lib.sh"
+[ -f "$jenkins_xsd" ] ||
+	echo "# the Jenkins junit plugin's schema is not at $jenkins_xsd (GD_JUNIT_JENKINS_XSD): tests/junit.xsd only"
 
-for v in pass lat fail undecided phasefail early; do
+variants="pass lat fail undecided undecided-pass undecided-error phasefail early labelled"
+for v in $variants; do
 	doc=$T/$v.json
-	for kind in metrics metrics-sizes junit; do
+	for kind in metrics metrics-sizes prom junit; do
 		"$B/tests/ci-formats-dump" "$kind" "$doc" "$T/$v.$kind" ||
 			fail "$v: writing $kind failed"
 	done
 	ci_formats_check "$v" "$doc" "$doc" "$T/$v.junit" "$T/$v.metrics" \
-		"$T/$v.metrics-sizes"
+		"$T/$v.metrics-sizes" "$T/$v.prom"
 	[ ! -f "$T/$v.junit.read" ] || cp "$T/$v.junit.read" "$T/$v.read"
 done
+
+# OpenMetrics: # UNIT where the name ends in one, # EOF last; the
+# Prometheus text has neither, and the same samples
+for v in $variants; do
+	[ "$(tail -n 1 "$T/$v.metrics")" = "# EOF" ] ||
+		fail "$v: the OpenMetrics file does not end in # EOF"
+	grep -q '^# EOF' "$T/$v.prom" && fail "$v: the Prometheus text has # EOF"
+	grep -q '^# UNIT' "$T/$v.prom" && fail "$v: the Prometheus text has # UNIT"
+	sed 's/run="[^"]*"/run=R/' "$T/$v.metrics.read" >"$T/$v.a"
+	sed 's/run="[^"]*"/run=R/' "$T/$v.prom.read" >"$T/$v.b"
+	cmp -s "$T/$v.a" "$T/$v.b" ||
+		fail "$v: --openmetrics and --prom-textfile differ in their samples"
+done
+grep -qx '# UNIT gdperf_run_wall_seconds seconds' "$T/pass.metrics" ||
+	fail "pass: no # UNIT line for gdperf_run_wall_seconds"
+ok "OpenMetrics ends in # EOF with # UNIT lines; the Prometheus text has the same samples"
+
+# the run's identity on every series: run= the file's stem, the --label
+# values (names sanitised, a clash with gdperf's own prefixed label_, a
+# second key that sanitises to the same name dropped)
+bad=$(grep -v '^#' "$T/labelled.metrics" | grep -v '{tool="gd_write_bw",run="labelled",device="rxe0",exec="r1-s1",node_name="a b",label_run="mine",label_9x="y"[,}]' | head -n 3)
+[ -z "$bad" ] || fail "labelled: series without the run's identity: $bad"
+bad=$(grep -v '^#' "$T/pass.metrics" | grep -v '^[a-z_]*{tool="gd_write_bw",run="pass",' | head -n 3)
+[ -z "$bad" ] || fail "pass: series without tool and run labels: $bad"
+ok "every series carries tool, run (the file's stem) and the --label values"
+
+# one label for the comparison; one unit per family; no _total; the exit
+# statuses in the HELP
+grep -q '^gdperf_gate_state{.*,gate="expect_ratio",comparison="DD/HH",' "$T/pass.metrics" ||
+	fail "pass: gdperf_gate_state does not label the comparison comparison="
+grep -q '^gdperf_[a-z_]*_total[{ ]' "$T/pass.metrics" &&
+	fail "pass: a gauge named _total"
+grep -q '^gdperf_phase_moved{' "$T/pass.metrics" &&
+	fail "pass: gdperf_phase_moved mixes units"
+grep -qF '# HELP gdperf_run_exit_status the program'"'"'s exit status: 0 all passed, 1 a runtime or output error, 2 usage or unreadable input, 3 a gate failed, 4 a gate undecided' \
+	"$T/pass.metrics" || fail "pass: the exit status HELP does not list 0-4"
+ok "comparison= on ratios and gates; a family per counter unit; exit statuses 0-4 in the HELP"
+
+# the failure's body: each failing size with its ratio and bound, then the
+# rule that decides (per size, not bands)
+for z in 1048576 2097152 4194304 8388608; do
+	grep -qxF "text|expect_ratio DD/HH forward|$z B: 0.70 < 0.90 (95% bound 0.72)" "$T/fail.read" ||
+		fail "fail: the body does not list $z B: $(grep '^text|' "$T/fail.read" | head -n 3)"
+done
+grep -q '^text|expect_ratio DD/HH forward|65536 B' "$T/fail.read" &&
+	fail "fail: 64 KiB, not slow, is listed"
+grep -q "^text|expect_ratio DD/HH forward|rule: passes when every judged size's own 95% lower bound" "$T/fail.read" ||
+	fail "fail: no per-size rule in the body"
+grep -q '^text|.*band.s 95% interval clears' "$T/fail.read" &&
+	fail "fail: the body explains the retired band rule"
+ok "fail: the body lists the 4 failing sizes with ratio and bound, and the per-size rule"
+
+# undecided: a failure (fail), an error (undecided) or a pass with a note
+# (pass), each saying what would settle it
+for v in undecided undecided-error undecided-pass; do
+	grep -qxF 'text|expect_ratio DD/HH forward|undecided: about 7 rounds (--repeat=7) would settle it' "$T/$v.read" ||
+		fail "$v: the rounds that would settle it are not in the body"
+done
+grep -q '^expect_ratio DD/HH forward|error|gate_undecided|' "$T/undecided-error.read" ||
+	fail "undecided-error: --gate-undecided=undecided is not an error"
+grep -q '^expect_ratio DD/HH forward|passed||' "$T/undecided-pass.read" ||
+	fail "undecided-pass: --gate-undecided=pass is not a pass"
+grep -q '^text|expect_ratio DD/HH forward|passed by --gate-undecided=pass' "$T/undecided-pass.read" ||
+	fail "undecided-pass: its output does not say it passed by policy"
+grep -qxF 'text|expect_ratio DD/HH forward|65536 B: 1.07, 95% lower bound 0.78 < 0.90, about 7 rounds would settle it' "$T/undecided.read" ||
+	fail "undecided: the unsettled size is not listed"
+ok "undecided: failure, error or pass by --gate-undecided, with the rounds that settle it"
+
+# a gate not configured is skipped; every testsuite has timestamp,
+# hostname and time
+grep -q '^expect_ratio|skipped|gate_not_set|--expect-ratio not set' "$T/lat.read" ||
+	fail "lat: the unset --expect-ratio is not a skipped testcase"
+grep -q '^min_bw|skipped|gate_not_set|' "$T/pass.read" ||
+	fail "pass: the unset --min-bw is not a skipped testcase"
+suite_attrs() {
+	grep '<testsuite ' "$1" | grep -v ' timestamp="[0-9-]*T[0-9:]*"' ||
+		grep '<testsuite ' "$1" | grep -v ' hostname="[^"]' ||
+		grep '<testsuite ' "$1" | grep -v ' time="[0-9.]*"'
+}
+for v in $variants; do
+	[ -z "$(suite_attrs "$T/$v.junit")" ] ||
+		fail "$v: a testsuite without timestamp, hostname or time"
+done
+ok "unset gates are skipped; each testsuite has timestamp, hostname and time"
 
 # the failed gate's message is the verdict's evidence line, markup and all
 grep -qxF "expect_ratio DD/HH forward|failure|gate_failed|$ev" "$T/fail.read" ||
@@ -97,7 +205,7 @@ grep -q '^gdperf_size_ratio{.*size_bytes="65536"}' "$T/pass.metrics-sizes" ||
 	fail "pass: --openmetrics-sizes has no per-size ratio"
 grep -q '^gdperf_ratio{.*band=">=64KiB"} ' "$T/pass.metrics" ||
 	fail "pass: no ratio for the >=64KiB band"
-grep -q '^gdperf_phase_moved{.*counter="duplicate_request",class="retry"} 844$' "$T/pass.metrics" ||
+grep -q '^gdperf_phase_moved_events{.*counter="duplicate_request",class="retry"} 844$' "$T/pass.metrics" ||
 	fail "pass: the retry counter that moved is not a gauge"
 grep -q '^gdperf_time_account_seconds{.*stage="sweep"} ' "$T/pass.metrics" ||
 	fail "pass: no time account"
@@ -119,11 +227,9 @@ ok "atomic replacement leaves no temporary; a missing directory is named"
 	--openmetrics="$T/b.prom" --junit="$T/b.xml" >/dev/null 2>&1
 rc=$?
 [ "$rc" -eq 1 ] || fail "gd_write_bw with no device exited $rc, want 1"
-promtool check metrics <"$T/b.prom" >/dev/null 2>&1 ||
-	fail "gd_write_bw's .prom does not pass promtool"
-xmllint --noout --schema "$S/tests/junit.xsd" "$T/b.xml" 2>/dev/null ||
-	fail "gd_write_bw's JUnit file is not valid"
-grep -q '^gdperf_run_exit_status{tool="gd_write_bw".*} 1$' "$T/b.prom" ||
+metrics_check gd_write_bw "$T/b.prom"
+junit_check gd_write_bw "$T/b.xml"
+grep -q '^gdperf_run_exit_status{tool="gd_write_bw",run="b".*} 1$' "$T/b.prom" ||
 	fail "gd_write_bw's .prom does not say exit status 1"
 grep -q '<error type="run_failed"' "$T/b.xml" ||
 	fail "gd_write_bw's JUnit file has no run_failed error"
@@ -133,27 +239,29 @@ ok "gd_write_bw --openmetrics --junit write both files on an early failure"
 # requirement with the fleet document's states, in both files
 mkdir "$T/runs" && cp "$T/pass.json" "$T/fail.json" "$T/lat.json" "$T/runs/"
 "$B/gd_report" --json "$T/fleet.json" --markdown "$T/fleet.md" \
-	--junit "$T/fleet.xml" --openmetrics "$T/fleet.prom" "$T/runs" \
-	>/dev/null 2>"$T/fleet.err"
+	--junit "$T/fleet.xml" --openmetrics "$T/fleet.om" \
+	--prom-textfile "$T/fleet.prom" "$T/runs" >/dev/null 2>"$T/fleet.err"
 rc=$?
 [ "$rc" -eq 3 ] || fail "gd_report exited $rc, want 3: $(head -n 3 "$T/fleet.err")"
-promtool check metrics <"$T/fleet.prom" >"$T/fleet.lint" 2>&1 ||
-	fail "gd_report: promtool check metrics: $(head -n 5 "$T/fleet.lint")"
-xmllint --noout --schema "$S/tests/junit.xsd" "$T/fleet.xml" 2>"$T/fleet.xsd" ||
-	fail "gd_report: xmllint: $(head -n 5 "$T/fleet.xsd")"
+metrics_check gd_report "$T/fleet.om"
+metrics_check gd_report "$T/fleet.prom"
+junit_check gd_report "$T/fleet.xml"
+[ -z "$(suite_attrs "$T/fleet.xml")" ] ||
+	fail "gd_report: its testsuite has no timestamp, hostname or time"
 "$py" "$S/tests/junit_read.py" "$T/fleet.xml" >"$T/fleet.read" ||
 	fail "gd_report: junitparser could not read its file"
 [ "$(grep -c '^properties|' "$T/fleet.read")" -eq 1 ] ||
 	fail "gd_report: not one testsuite"
 jq -r '.acceptance.gates[] | "\(.name) \(if .pass then "passed" else "failed" end) \(.detail)"' \
 	"$T/fleet.json" | while read -r gate state detail; do
-	case $state in
-	passed) exp="gate $gate|passed||" ;;
+	case $state:$detail in
+	passed:--expect-ratio\ not\ set) exp="gate $gate|skipped|gate_not_set|$detail" ;;
+	passed:*) exp="gate $gate|passed||" ;;
 	*) exp="gate $gate|failure|gate_failed|$detail" ;;
 	esac
 	grep -qxF "$exp" "$T/fleet.read" ||
 		echo "FAIL: gd_report: gate $gate is not '$exp' in the JUnit file"
-	grep -q "^gdperf_fleet_gate_state{tool=\"gd_report\",gate=\"$gate\",state=\"$state\"} 1\$" \
+	grep -q "^gdperf_fleet_gate_state{tool=\"gd_report\",run=\"fleet\",gate=\"$gate\",state=\"$state\"} 1\$" \
 		"$T/fleet.prom" || echo "FAIL: gd_report: gate $gate is not $state in the gauges"
 done >"$T/fleet.gates"
 [ -s "$T/fleet.gates" ] && { cat "$T/fleet.gates"; status=1; }
@@ -167,8 +275,47 @@ jq -r '.acceptance.checklist[] | "\(.item)|\(.status)"' "$T/fleet.json" |
 			echo "FAIL: gd_report: requirement $item ($st) is not '$exp'"
 	done >"$T/fleet.reqs"
 [ -s "$T/fleet.reqs" ] && { cat "$T/fleet.reqs"; status=1; }
-grep -q '^gdperf_fleet_pass{tool="gd_report"} 0$' "$T/fleet.prom" ||
+grep -q '^gdperf_fleet_pass{tool="gd_report",run="fleet"} 0$' "$T/fleet.prom" ||
 	fail "gd_report: gdperf_fleet_pass is not 0 for exit status 3"
+grep -q '^gdperf_fleet_requirement_state{.*requirement="pair_coverage",state="open"} 1$' "$T/fleet.prom" ||
+	fail "gd_report: the requirement 'pair coverage' is not pair_coverage"
+grep -v '^#' "$T/fleet.om" | grep -q '="[^"]* [^"]*"' &&
+	fail "gd_report: a label value with a space"
+# gd_report's gates as the fleet document records them: the ratio gate
+# undecided under each --gate-undecided policy, with the repeats that
+# would settle it; a failed one's body its slower series
+undec='(.acceptance.gates[] | select(.name == "ratio")) += {pass: false,
+	state: "undecided", undecided: true, floor: 0.8, repeats_needed: 5,
+	slower: []}'
+jq "$undec" "$T/fleet.json" >"$T/fu.json"
+jq "$undec"' | (.acceptance.gates[] | select(.name == "ratio"))
+	+= {undecided_policy: "undecided"}' "$T/fleet.json" >"$T/fe.json"
+jq "$undec"' | (.acceptance.gates[] | select(.name == "ratio"))
+	+= {pass: true, undecided_policy: "pass"}' "$T/fleet.json" >"$T/fp.json"
+jq '(.acceptance.gates[] | select(.name == "ratio")) += {pass: false,
+	state: "failed", floor: 0.8, method: "M", slower: [{execution: "x1", phase: "DD",
+	ratio: 0.5, low: 0.45, high: 0.55, slow_band_from_bytes: 65536,
+	sizes_slow_alone: 2}]}' "$T/fleet.json" >"$T/ff.json"
+for x in fu fe fp ff; do
+	"$B/tests/ci-formats-dump" fleet-junit "$T/$x.json" "$T/$x.xml" ||
+		fail "gd_report $x: writing its JUnit failed"
+	junit_check "gd_report $x" "$T/$x.xml"
+	"$py" "$S/tests/junit_read.py" "$T/$x.xml" >"$T/$x.read" ||
+		fail "gd_report $x: junitparser could not read its file"
+done
+grep -q '^gate ratio|failure|gate_undecided|' "$T/fu.read" ||
+	fail "gd_report: an undecided ratio gate (fail) is not a failure"
+grep -q '^gate ratio|error|gate_undecided|' "$T/fe.read" ||
+	fail "gd_report: an undecided ratio gate (undecided) is not an error"
+grep -q '^gate ratio|passed||' "$T/fp.read" ||
+	fail "gd_report: an undecided ratio gate (pass) is not a pass"
+for x in fu fe fp; do
+	grep -qxF 'text|gate ratio|undecided: about 5 repeats per series would settle the most uncertain' "$T/$x.read" ||
+		fail "gd_report $x: the repeats that would settle it are not said"
+done
+grep -qxF 'text|gate ratio|x1 DD: 0.50 < 0.80 (95% interval 0.45..0.55), slower from 65536 B, 2 size(s) slower on their own' "$T/ff.read" ||
+	fail "gd_report: the failed ratio gate's body does not list its slower series"
+ok "gd_report --junit: an undecided gate a failure, error or pass by --gate-undecided with the repeats that settle it; a failed one lists its series"
 ok "gd_report --junit --openmetrics: $(jq '.acceptance.gates | length' "$T/fleet.json") gates and $(jq '.acceptance.checklist | length' "$T/fleet.json") requirements as in the fleet document"
 
 # gd_compare: a testsuite per comparison; the slower copy's gate fails
@@ -181,15 +328,30 @@ jq 'def sc: if .size_bytes >= 65536 then .bw_avg_MiBps *= 0.7
 "$B/gd_compare" -q "$C" "$C" --junit "$T/same.xml" >/dev/null 2>&1 ||
 	fail "gd_compare of a run against itself did not exit 0"
 "$B/gd_compare" -q "$C" "$T/slow.json" "$T/none.json" --json "$T/cmp.json" \
-	--junit "$T/cmp.xml" >/dev/null 2>&1
+	--junit "$T/cmp.xml" --openmetrics "$T/cmp.om" \
+	--prom-textfile "$T/cmp.prom" >/dev/null 2>&1
 rc=$?
 [ "$rc" -eq 2 ] || fail "gd_compare with a missing input exited $rc, want 2"
 for x in same cmp; do
-	xmllint --noout --schema "$S/tests/junit.xsd" "$T/$x.xml" 2>"$T/$x.xsd" ||
-		fail "gd_compare $x: xmllint: $(head -n 5 "$T/$x.xsd")"
+	junit_check "gd_compare $x" "$T/$x.xml"
+	[ -z "$(suite_attrs "$T/$x.xml")" ] ||
+		fail "gd_compare $x: a testsuite without timestamp, hostname or time"
 	"$py" "$S/tests/junit_read.py" "$T/$x.xml" >"$T/$x.read" ||
 		fail "gd_compare $x: junitparser could not read its file"
 done
+metrics_check gd_compare "$T/cmp.om"
+metrics_check gd_compare "$T/cmp.prom"
+grep -q "^gdperf_gate_state{tool=\"gd_compare\",run=\"cmp\",baseline=\"$C\",candidate=\"$T/slow.json\",device=\"rxe0\",gate=\"expect_ratio\",comparison=\"DD/HH\",direction=\"forward\",state=\"failed\"} 1\$" "$T/cmp.om" ||
+	fail "gd_compare: the slower copy's gate is not failed in its gauges"
+grep -q '^gdperf_run_exit_status{tool="gd_compare",run="cmp"} 2$' "$T/cmp.prom" ||
+	fail "gd_compare: its exit status 2 (a missing input) is not in its gauges"
+# the judged slower copy: 64 KiB up are 0.70 of the baseline, each a line
+for z in 65536 131072 262144 524288 1048576 2097152 4194304 8388608; do
+	grep -qxF "text|expect_ratio DD/HH forward|$z B: 0.70 < 0.80 (95% bound 0.70)" "$T/cmp.read" ||
+		fail "gd_compare: the failure's body does not list $z B"
+done
+grep -q '^text|expect_ratio DD/HH forward|32768 B' "$T/cmp.read" &&
+	fail "gd_compare: 32 KiB, as fast as the baseline, is listed"
 grep -qx 'expect_ratio DD/HH forward|passed||' "$T/same.read" ||
 	fail "gd_compare: the same run's gate does not pass"
 # two runs have their own verdict (GD_REGRESSION), not the run's
@@ -203,7 +365,7 @@ grep -q "^input $T/none.json|error|load|" "$T/cmp.read" ||
 	fail "gd_compare: the missing input is not an error testcase"
 [ "$(grep -c '^properties|' "$T/cmp.read")" -eq 2 ] ||
 	fail "gd_compare: not one testsuite per comparison and one for inputs"
-ok "gd_compare --junit: passed, failed with the evidence line, refused input"
+ok "gd_compare --junit --openmetrics --prom-textfile: passed, failed with the evidence line and its 8 slow sizes, refused input"
 
 # a command line refused once parsed (as the JSON document, a value
 # refused while parsing leaves no file): exit 2, both files say so
@@ -211,10 +373,9 @@ ok "gd_compare --junit: passed, failed with the evidence line, refused input"
 	>/dev/null 2>&1
 rc=$?
 [ "$rc" -eq 2 ] || fail "gd_write_bw -t 16 -l 32 exited $rc, want 2"
-grep -q '^gdperf_run_exit_status{tool="gd_write_bw"} 2$' "$T/u.prom" ||
+grep -q '^gdperf_run_exit_status{tool="gd_write_bw",run="u"} 2$' "$T/u.prom" ||
 	fail "a usage error's .prom does not say exit status 2"
-xmllint --noout --schema "$S/tests/junit.xsd" "$T/u.xml" 2>/dev/null ||
-	fail "a usage error's JUnit file is not valid"
+junit_check "usage error" "$T/u.xml"
 grep -q '<error type="run_failed" message="-l 32 exceeds -t 16' "$T/u.xml" ||
 	fail "a usage error's JUnit file has no run_failed error with its message"
 ok "a usage error writes both files, exit status 2"

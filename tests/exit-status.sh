@@ -78,6 +78,11 @@ ex 2 plan-unreadable gd_plan --servers 2 --gpus-per-server 1 --rails 1 \
 "$PY" "$S/tests/cluster/make_corpus.py" --plan "$T/plan.json" --out "$T/camp" >/dev/null ||
 	fail "make_corpus.py could not write the campaign"
 ex 0 report gd_report --plan "$T/plan.json" --markdown "$T/report.md" "$T/camp"
+# the corpus's campaign has runs of one round: a ratio gate it cannot decide
+ex 4 report-undecided gd_report --plan "$T/plan.json" --expect-ratio 0.8 \
+	--markdown "$T/report-u.md" "$T/camp"
+grep -q "^gd_report: UNDECIDED (exit 4): gate ratio: " "$T/report-undecided.err" ||
+	fail "report-undecided: no 'UNDECIDED (exit 4): gate ratio' line on stderr"
 mkdir "$T/one" "$T/corrupt"
 cp "$S/tests/fixtures/compare/write_bw-sweep.json" "$T/one/"
 ex 3 report-gate gd_report "$T/one"
@@ -140,8 +145,6 @@ cat <<'EOF'
 #   device; the Soft-RoCE guest checks them (tests/vm/cases/35-perftest-options
 #   and 90-paired: 3, 92-statistics: 4).
 # gd_plan: no 3 or 4; it plans and judges nothing.
-# gd_report: no 4 yet; its gates pass or fail (exit 3), and none is left
-#   undecided until gd_report has --gate-undecided.
 # gd_doctor: no 4; every check decides (a finding is an error or it is not).
 EOF
 # What each program's --help announces is what it was driven into here.

@@ -152,12 +152,20 @@ endif
 # metrics, the JUnit schema (tests/junit.xsd) and python3-junitparser,
 # and the same verdict as the JSON document.
 check_PROGRAMS += tests/ci-formats-dump
-tests_ci_formats_dump_SOURCES = tests/ci-formats-dump.c
-tests_ci_formats_dump_LDADD = $(gd_common_ldadd)
+tests_ci_formats_dump_SOURCES = tests/ci-formats-dump.c \
+	src/tools/cluster/fleet_ci.c
+tests_ci_formats_dump_LDADD = libgdcluster.la $(gd_common_ldadd) -lm
 TESTS += tests/ci-formats.sh
 EXTRA_DIST += tests/ci-formats.sh tests/ci-formats-lib.sh tests/junit.xsd \
+	tests/metrics_read.py \
 	tests/junit_read.py \
 	tests/fixtures/ci-formats/run.json tests/fixtures/ci-formats/lat.json
+
+# The metrics files of two runs, gd_report and gd_compare side by side in
+# a real prometheus-node-exporter's textfile directory, scraped with curl:
+# every sample served, no collision, no error in its log.
+TESTS += tests/node-exporter.sh
+EXTRA_DIST += tests/node-exporter.sh
 
 # Where the curves part (util/assess_segment.c): the segment scan's
 # power and its rate at the floor, simulated; gdperf(7)'s segment table.

@@ -17,11 +17,8 @@
 #include "report/metrics.h"
 #include "util/error.h"
 #include "util/json_get.h"
+#include "util/assess.h"
 #include "util/output.h"
-
-struct gd_junit_count {
-	int tests, failures, errors;
-};
 
 /* The gate's line in the GD_GATE_FAIL or GD_GATE_UNDECIDED verdict's
  * evidence: it starts with the gate and names its phase and direction. */
@@ -52,25 +49,222 @@ static const char *gd_junit_evidence(struct json_object *doc,
 	return NULL;
 }
 
+/* The assessment an expect-ratio gate record follows. */
+static struct json_object *gd_junit_assessment(struct json_object *doc,
+					       struct json_object *g)
+{
+	struct json_object *as = gd_json_path(doc, "statistics", "assessments");
+
+	for (size_t i = 0; i < gd_json_len(as); i++) {
+		struct json_object *a = gd_json_idx(as, i);
+
+		if (!strcmp(gd_json_str(a, "comparison") ?: "",
+			    gd_json_str(g, "comparison") ?: "-") &&
+		    !strcmp(gd_json_str(a, "direction") ?: "",
+			    gd_json_str(g, "direction") ?: "-"))
+			return a;
+	}
+	return NULL;
+}
+
+/* The rule that decided, in words, from the figures the assessment
+ * recorded (its floor, level and confidence), as util/assess.h applies
+ * it: every judged size must clear the floor on its own. */
+static void gd_junit_ratio_rule(FILE *f, struct json_object *a, double floor)
+{
+	double alpha = 0.025, conf = 0.95;
+
+	gd_json_num(a, "alpha", &alpha);
+	gd_json_num(gd_json_path(a, "interval", NULL), "confidence", &conf);
+	fprintf(f,
+		"rule: passes when every judged size's own %.0f%% lower bound over its rounds clears %.2f (not below); fails when a size, a run of adjacent sizes or a band lies below %.2f at the run's Holm-adjusted %.1f%% level (slower); anything else is undecided\n",
+		conf * 100, floor, floor, alpha * 100);
+}
+
+/* A slower assessment's evidence: each size below the floor on its own
+ * ("65536 B: 0.70 < 0.80 (95% bound 0.72)"), the run of sizes where the
+ * curves part, and the bands below the floor. */
+static void gd_junit_ratio_failed(FILE *f, struct json_object *a, double floor)
+{
+	struct json_object *sz = gd_json_path(a, "per_size", "sizes");
+	struct json_object *seg = gd_json_path(a, "segment", NULL);
+	struct json_object *bands = gd_json_path(a, "bands", NULL);
+	double conf = 95, r, hi, from, to;
+	unsigned int n = 0;
+
+	if (gd_json_num(gd_json_path(a, "interval", NULL), "confidence", &r))
+		conf = r * 100;
+	for (size_t i = 0; i < gd_json_len(sz); i++) {
+		struct json_object *s = gd_json_idx(sz, i);
+
+		if (!json_object_get_boolean(json_object_object_get(s, "slow")))
+			continue;
+		gd_json_num(s, "ratio", &r);
+		fprintf(f, "%lld B: %.2f < %.2f",
+			(long long)gd_json_int(s, "size_bytes", 0), r, floor);
+		if (gd_json_num(s, "high", &hi))
+			fprintf(f, " (%.0f%% bound %.2f)", conf, hi);
+		fputc('\n', f);
+		n++;
+	}
+	/* the run of sizes where the curves part, unless its sizes are all
+	 * listed above */
+	if (json_object_get_boolean(json_object_object_get(seg, "found")) &&
+	    gd_json_int(seg, "sizes", 0) > (int64_t)n &&
+	    gd_json_num(seg, "ratio", &r) &&
+	    gd_json_num(seg, "from_bytes", &from) &&
+	    gd_json_num(seg, "to_bytes", &to)) {
+		fprintf(f, "%.0f..%.0f B together (%lld sizes): %.2f < %.2f",
+			from, to, (long long)gd_json_int(seg, "sizes", 0), r,
+			floor);
+		if (gd_json_num(seg, "high", &hi))
+			fprintf(f, " (%.0f%% bound %.2f)", conf, hi);
+		fputc('\n', f);
+		n++;
+	}
+	for (size_t i = 0; !n && i < gd_json_len(bands); i++) {
+		struct json_object *b = gd_json_idx(bands, i);
+
+		if (!gd_json_num(b, "high", &hi) || hi >= floor ||
+		    !gd_json_num(b, "ratio", &r))
+			continue;
+		gd_json_num(b, "from_bytes", &from);
+		gd_json_num(b, "to_bytes", &to);
+		fprintf(f,
+			"band %.0f..%.0f B: %.2f < %.2f (%.0f%% bound %.2f)\n",
+			from, to, r, floor, conf, hi);
+	}
+}
+
+/* An undecided assessment: the rounds that would settle it, and each
+ * size whose lower bound does not clear the floor yet. */
+static void gd_junit_ratio_undecided(FILE *f, struct json_object *g,
+				     struct json_object *a, double floor)
+{
+	struct json_object *sz = gd_json_path(a, "per_size", "sizes");
+	long long need = (long long)gd_json_int(a, "repeats_needed", 0);
+	double r, lo;
+
+	if (!a) {
+		fprintf(f,
+			"undecided: %s; more rounds do not settle it, sizes at or above --gate-from with both figures do\n",
+			gd_json_str(g, "reason") ?: "no assessment");
+		return;
+	}
+	if (need > 0)
+		fprintf(f,
+			"undecided: about %lld%s rounds (--repeat=%lld) would settle it\n",
+			need, need >= GD_ASSESS_REPEATS_CAP ? " or more" : "",
+			need);
+	else
+		fprintf(f, "undecided: %s\n",
+			gd_json_str(a, "reason") ?: "not enough evidence");
+	for (size_t i = 0; i < gd_json_len(sz); i++) {
+		struct json_object *s = gd_json_idx(sz, i);
+
+		if (!json_object_get_boolean(
+			    json_object_object_get(s, "undecided")))
+			continue;
+		gd_json_num(s, "ratio", &r);
+		fprintf(f, "%lld B: %.2f",
+			(long long)gd_json_int(s, "size_bytes", 0), r);
+		if (gd_json_num(s, "low", &lo))
+			fprintf(f, ", 95%% lower bound %.2f < %.2f", lo, floor);
+		if ((long long)gd_json_int(s, "rounds_needed", 0) > 0)
+			fprintf(f, ", about %lld rounds would settle it",
+				(long long)gd_json_int(s, "rounds_needed", 0));
+		fputc('\n', f);
+	}
+}
+
+/* An absolute gate (--min-bw, --max-lat): each gated size past the
+ * threshold, from the comparison rows' gate failures. */
+static void gd_junit_abs_failed(FILE *f, struct json_object *doc,
+				struct json_object *g)
+{
+	struct json_object *rows = gd_json_path(doc, "comparison", NULL);
+	const char *gate = gd_json_str(g, "gate") ?: "";
+	char prefix[64];
+	size_t plen;
+
+	snprintf(prefix, sizeof(prefix), "%.*s %s ",
+		 !strncmp(gate, "max_lat", 7) ? 7 : (int)strlen(gate), gate,
+		 gd_json_str(g, "phase") ?: "");
+	plen = strlen(prefix);
+	for (size_t i = 0; i < gd_json_len(rows); i++) {
+		struct json_object *row = gd_json_idx(rows, i);
+		struct json_object *gf =
+			gd_json_path(row, "gate_failures", NULL);
+
+		if (strcmp(gd_json_str(row, "direction") ?: "",
+			   gd_json_str(g, "direction") ?: "-"))
+			continue;
+		for (size_t j = 0; j < gd_json_len(gf); j++) {
+			const char *t =
+				json_object_get_string(gd_json_idx(gf, j));
+
+			if (t && !strncmp(t, prefix, plen))
+				fprintf(f, "%lld B: %s\n",
+					(long long)gd_json_int(row,
+							       "size_bytes", 0),
+					t + plen);
+		}
+	}
+}
+
+/* The failure's body: the evidence per size, then the rule. */
+static char *gd_junit_gate_body(struct json_object *doc, struct json_object *g,
+				bool undecided)
+{
+	struct json_object *a = NULL;
+	char *buf = NULL;
+	size_t len = 0;
+	double floor = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (!f)
+		return NULL;
+	gd_json_num(g, "threshold", &floor);
+	if (!strcmp(gd_json_str(g, "gate") ?: "", "expect_ratio")) {
+		a = gd_junit_assessment(doc, g);
+		if (undecided)
+			gd_junit_ratio_undecided(f, g, a, floor);
+		else if (a)
+			gd_junit_ratio_failed(f, a, floor);
+		gd_junit_ratio_rule(f, a, floor);
+	} else {
+		gd_junit_abs_failed(f, doc, g);
+		fprintf(f,
+			"rule: each gated size's figure against %.2f (with --repeat, the median of its repeats)\n",
+			floor);
+	}
+	if (fclose(f)) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
 static void gd_junit_gate(FILE *f, struct json_object *doc,
 			  struct json_object *g, const char *tool,
 			  struct gd_junit_count *n)
 {
 	const char *state = gd_metrics_gate_state(g);
-	bool undecided = !strcmp(state, "undecided");
-	const char *ev, *policy = gd_json_str(g, "policy");
-	char name[160], msg[512];
+	const char *pol = gd_json_str(g, "undecided_policy") ?: "fail";
+	bool undecided =
+		json_object_get_boolean(json_object_object_get(g, "undecided"));
+	const char *ev, *kind;
+	char name[160], msg[512], *body;
 	double fig = 0, thr = 0;
 
 	snprintf(name, sizeof(name), "%s %s %s", gd_json_str(g, "gate") ?: "?",
 		 gd_json_str(g, "comparison") ?: gd_json_str(g, "phase") ?: "",
 		 gd_json_str(g, "direction") ?: "");
 	n->tests++;
-	if (!strcmp(state, "passed")) {
+	if (!strcmp(state, "passed") && !undecided) {
 		gd_junit_case(f, tool, name, NULL, NULL, NULL, NULL);
 		return;
 	}
-	n->failures++;
 	ev = gd_junit_evidence(
 		doc, g, undecided ? GD_V_GATE_UNDECIDED : GD_V_GATE_FAIL);
 	if (!ev) {
@@ -83,20 +277,77 @@ static void gd_junit_gate(FILE *f, struct json_object *doc,
 			 has ? fig : 0.0, thr);
 		ev = msg;
 	}
-	gd_junit_case(f, tool, name, "failure",
-		      undecided ? "gate_undecided" : "gate_failed", ev, policy);
+	body = gd_junit_gate_body(doc, g, undecided);
+	/* --gate-undecided: fail (the run's exit 4) is a failure, undecided
+	 * (exit 4 without failing the gate) an error, pass a pass that says
+	 * why in its output */
+	kind = !undecided		   ? "failure"
+	       : !strcmp(pol, "pass")	   ? NULL
+	       : !strcmp(pol, "undecided") ? "error"
+					   : "failure";
+	if (!kind) {
+		char note[1024];
+
+		snprintf(note, sizeof(note),
+			 "passed by --gate-undecided=pass: %s\n%s", ev,
+			 body ?: "");
+		gd_junit_case(f, tool, name, NULL, NULL, NULL, note);
+	} else {
+		if (!strcmp(kind, "error"))
+			n->errors++;
+		else
+			n->failures++;
+		gd_junit_case(f, tool, name, kind,
+			      undecided ? "gate_undecided" : "gate_failed", ev,
+			      body);
+	}
+	free(body);
+}
+
+/* Gates the run was not given: skipped, so that a lab sees what was not
+ * checked rather than a pass. */
+static void gd_junit_unset_gates(FILE *f, struct json_object *doc,
+				 const char *tool, struct gd_junit_count *n)
+{
+	struct json_object *opts = gd_json_path(doc, "options", NULL);
+	struct json_object *rows = gd_json_path(doc, "comparison", NULL);
+	const char *measure = gd_json_str(gd_json_idx(rows, 0), "measure");
+	double v = 0;
+
+	if (!opts)
+		return;
+	if (!gd_json_num(opts, "expect_ratio", &v) || v <= 0) {
+		n->tests++;
+		n->skipped++;
+		gd_junit_case(f, tool, "expect_ratio", "skipped",
+			      "gate_not_set",
+			      "--expect-ratio not set: no ratio gate", NULL);
+	}
+	if (!measure)
+		return;
+	v = 0;
+	if (!strcmp(measure, "bw") &&
+	    (!gd_json_num(opts, "min_bw", &v) || v <= 0)) {
+		n->tests++;
+		n->skipped++;
+		gd_junit_case(f, tool, "min_bw", "skipped", "gate_not_set",
+			      "--min-bw not set: no bandwidth gate", NULL);
+	} else if (!strcmp(measure, "lat") &&
+		   (!gd_json_num(opts, "max_lat", &v) || v <= 0)) {
+		n->tests++;
+		n->skipped++;
+		gd_junit_case(f, tool, "max_lat", "skipped", "gate_not_set",
+			      "--max-lat not set: no latency gate", NULL);
+	}
 }
 
 void gd_junit_gates(FILE *f, struct json_object *doc, const char *classname,
-		    int *tests, int *failures)
+		    struct gd_junit_count *n)
 {
 	struct json_object *gates = gd_json_path(doc, "gates", NULL);
-	struct gd_junit_count n = { 0 };
 
 	for (size_t i = 0; i < gd_json_len(gates); i++)
-		gd_junit_gate(f, doc, gd_json_idx(gates, i), classname, &n);
-	*tests += n.tests;
-	*failures += n.failures;
+		gd_junit_gate(f, doc, gd_json_idx(gates, i), classname, n);
 }
 
 static void gd_junit_phase(FILE *f, struct json_object *p, const char *tool,
@@ -165,14 +416,15 @@ void gd_junit_run_suite(FILE *f, struct json_object *doc, const char *doc_path)
 	const char *err =
 		gd_json_str(gd_json_path(doc, "error", NULL), "message");
 	struct gd_junit_count n = { 0 };
-	char *cases = NULL, *props, name[160];
+	char *cases = NULL, *props, name[160], host[256];
 	size_t len = 0;
 	double wall = 0;
 	FILE *c = open_memstream(&cases, &len);
 
 	if (!c)
 		return;
-	gd_junit_gates(c, doc, tool, &n.tests, &n.failures);
+	gd_junit_gates(c, doc, tool, &n);
+	gd_junit_unset_gates(c, doc, tool, &n);
 	for (size_t i = 0; i < gd_json_len(phases); i++)
 		gd_junit_phase(c, gd_json_idx(phases, i), tool, &n);
 	if (!gd_json_len(phases)) {
@@ -192,8 +444,16 @@ void gd_junit_run_suite(FILE *f, struct json_object *doc, const char *doc_path)
 									  : "",
 		 gd_json_str(gd_json_path(doc, "header", NULL), "device")
 			 ?: "");
-	gd_junit_suite(f, name, gd_json_str(doc, "started_at"), wall, n.tests,
-		       n.failures, n.errors, 0, props, cases);
+	gd_junit_suite(
+		f,
+		&(struct gd_junit_suite_id){
+			.name = name,
+			.timestamp = gd_json_str(doc, "started_at"),
+			.hostname = gd_json_str(doc, "hostname")
+					    ?: gd_junit_hostname(host,
+								 sizeof(host)),
+			.time_s = wall },
+		n.tests, n.failures, n.errors, n.skipped, props, cases);
 	free(props);
 	free(cases);
 }

@@ -47,9 +47,7 @@ static void gd_metrics_start(struct gd_metrics *m, struct json_object *doc)
 		tm.tm_mon -= 1;
 		gd_metrics_put(m, (double)timegm(&tm), NULL);
 	}
-	gd_metrics_family(
-		m, "gdperf_run_exit_status",
-		"the run's exit status (0 not below the floor, 3 a failed gate, 4 undecided)");
+	gd_metrics_family(m, "gdperf_run_exit_status", gd_metrics_exit_help);
 	if (gd_json_num(doc, "exit_status", &v))
 		gd_metrics_put(m, v, NULL);
 }
@@ -217,17 +215,21 @@ static void gd_metrics_gates(struct gd_metrics *m, struct json_object *doc)
 
 	gd_metrics_family(
 		m, "gdperf_gate_state",
-		"each gate per comparison and direction: 1 for its state");
+		"each gate per comparison (ratio gates) or phase (absolute gates) and direction: 1 for its state");
 	for (i = 0; i < gd_json_len(gates); i++) {
 		struct json_object *g = gd_json_idx(gates, i);
 		const char *now = gd_metrics_gate_state(g);
 
+		/* the comparison's label is "comparison", as on gdperf_ratio;
+		 * an absolute gate judges one phase */
 		for (s = 0; s < GD_N(gd_metrics_gate_states); s++)
 			gd_metrics_put(
 				m, !strcmp(now, gd_metrics_gate_states[s]),
-				"gate", gd_json_str(g, "gate"), "phase",
+				"gate", gd_json_str(g, "gate"), "comparison",
+				gd_json_str(g, "comparison"), "phase",
 				gd_json_str(g, "comparison")
-					?: gd_json_str(g, "phase"),
+					? NULL
+					: gd_json_str(g, "phase"),
 				"direction", gd_json_str(g, "direction"),
 				"state", gd_metrics_gate_states[s], NULL);
 	}
@@ -253,8 +255,21 @@ static void gd_metrics_phases(struct gd_metrics *m, struct json_object *doc)
 	}
 }
 
+/* The counters that moved, one family per unit (the document's
+ * "unit": count, packets or bytes). */
+static const struct {
+	const char *unit, *name, *help;
+} gd_metrics_moved[] = {
+	{ "count", "gdperf_phase_moved_events",
+	  "retry, error, congestion and other non-traffic event counters that moved during a phase's measured windows, events" },
+	{ "packets", "gdperf_phase_moved_packets",
+	  "non-traffic packet counters that moved during a phase's measured windows, packets" },
+	{ "bytes", "gdperf_phase_moved_bytes",
+	  "non-traffic byte counters that moved during a phase's measured windows, bytes" },
+};
+
 static void gd_metrics_counter_side(struct gd_metrics *m, struct json_object *p,
-				    const char *side)
+				    const char *side, size_t u)
 {
 	struct json_object *cs = gd_json_path(gd_json_path(p, "counters", side),
 					      "counters", NULL);
@@ -266,7 +281,9 @@ static void gd_metrics_counter_side(struct gd_metrics *m, struct json_object *p,
 
 		/* the traffic itself is the measurement, not news */
 		if (!gd_json_num(c, "delta", &d) || d == 0 ||
-		    !strcmp(gd_json_str(c, "class") ?: "", "traffic"))
+		    !strcmp(gd_json_str(c, "class") ?: "", "traffic") ||
+		    strcmp(gd_json_str(c, "unit") ?: "count",
+			   gd_metrics_moved[u].unit))
 			continue;
 		gd_metrics_put(m, d, "phase", gd_json_str(p, "name"),
 			       "direction", gd_json_str(p, "direction"), "side",
@@ -279,14 +296,16 @@ static void gd_metrics_counter_side(struct gd_metrics *m, struct json_object *p,
 static void gd_metrics_counters(struct gd_metrics *m, struct json_object *doc)
 {
 	struct json_object *phases = gd_json_path(doc, "phases", NULL);
-	size_t i;
 
-	gd_metrics_family(
-		m, "gdperf_phase_moved",
-		"retry, error, congestion and other non-traffic counters that moved during a phase's measured windows (their own units)");
-	for (i = 0; i < gd_json_len(phases); i++) {
-		gd_metrics_counter_side(m, gd_json_idx(phases, i), "local");
-		gd_metrics_counter_side(m, gd_json_idx(phases, i), "remote");
+	for (size_t u = 0; u < GD_N(gd_metrics_moved); u++) {
+		gd_metrics_family(m, gd_metrics_moved[u].name,
+				  gd_metrics_moved[u].help);
+		for (size_t i = 0; i < gd_json_len(phases); i++) {
+			gd_metrics_counter_side(m, gd_json_idx(phases, i),
+						"local", u);
+			gd_metrics_counter_side(m, gd_json_idx(phases, i),
+						"remote", u);
+		}
 	}
 }
 
@@ -325,9 +344,6 @@ void gd_metrics_run(struct gd_metrics *m, struct json_object *doc, bool sizes)
 {
 	struct json_object *as = gd_json_path(doc, "statistics", "assessments");
 
-	gd_metrics_base(
-		m, "device",
-		gd_json_str(gd_json_path(doc, "header", NULL), "device"));
 	gd_metrics_start(m, doc);
 	gd_metrics_ratios(
 		m, as, "gdperf_ratio",
@@ -349,13 +365,27 @@ void gd_metrics_run(struct gd_metrics *m, struct json_object *doc, bool sizes)
 	gd_metrics_time(m, doc);
 }
 
-int gd_metrics_run_write(const char *path, struct json_object *doc, bool sizes)
+int gd_metrics_run_write_as(const char *path, enum gd_metrics_format format,
+			    struct json_object *doc, bool sizes)
 {
 	struct gd_metrics m;
-	int ret = gd_metrics_open(&m, gd_json_str(doc, "tool"));
+	int ret = gd_metrics_open(&m, format, gd_json_str(doc, "tool"), path);
 
 	if (ret)
 		return ret;
+	gd_metrics_base(
+		&m, "device",
+		gd_json_str(gd_json_path(doc, "header", NULL), "device"));
+	gd_metrics_labels(&m, gd_json_path(doc, "labels", NULL));
 	gd_metrics_run(&m, doc, sizes);
-	return gd_metrics_finish(&m, "--openmetrics", path);
+	return gd_metrics_finish(&m,
+				 format == GD_METRICS_PROM ? "--prom-textfile"
+							   : "--openmetrics",
+				 path);
+}
+
+int gd_metrics_run_write(const char *path, struct json_object *doc, bool sizes)
+{
+	return gd_metrics_run_write_as(path, GD_METRICS_OPENMETRICS, doc,
+				       sizes);
 }

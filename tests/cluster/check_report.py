@@ -248,8 +248,9 @@ def check_ratio(rep, want_slower):
     ratio = [g for g in rep["acceptance"]["gates"] if g["name"] == "ratio"][0]
     rpt = [g for g in rep["acceptance"]["gates"]
            if g["name"] == "repeatability"][0]
-    if "method" not in ratio or "t-interval" not in ratio["method"] or \
-            "band" not in ratio["method"] or "method" not in rpt:
+    if "method" not in ratio or "lower bound" not in ratio["method"] or \
+            "cluster of its rounds" not in ratio["method"] or \
+            "Benjamini-Hochberg" not in ratio["method"] or "method" not in rpt:
         fail("gates do not name their method: %s %s" % (ratio, rpt))
     if ratio["counts"]["slower"] != want_slower or \
             ratio["pass"] != (want_slower == 0):

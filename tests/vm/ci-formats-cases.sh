@@ -3,7 +3,8 @@
 # Host side of the guest cases' --openmetrics and --junit files: the guest
 # has neither promtool, xmllint nor python3, so device-tests.tap runs this on
 # the outputs that came back (last-run/work/CASE/NAME.prom beside NAME.json
-# and NAME.junit.xml). Each pair passes `promtool check metrics`, the JUnit
+# and NAME.junit.xml). Each pair passes `promtool check metrics` and
+# prometheus_client's OpenMetrics parser, the JUnit
 # schema (tests/junit.xsd, xmllint) and python3-junitparser, and carries
 # its JSON document's gate states, verdict codes and exit status
 # (tests/ci-formats-lib.sh, as for the saved documents of ci-formats.sh).
@@ -20,9 +21,11 @@ for t in jq promtool xmllint; do
 done
 py=
 for p in "${PYTHON3:-python3}" /usr/bin/python3; do
-	"$p" -c 'import junitparser' 2>/dev/null && { py=$p; break; }
+	"$p" -c 'import junitparser, prometheus_client' 2>/dev/null &&
+		{ py=$p; break; }
 done
-[ -n "$py" ] || { echo "python3-junitparser not found"; exit 77; }
+[ -n "$py" ] ||
+	{ echo "python3-junitparser or python3-prometheus-client not found"; exit 77; }
 T=$(mktemp -d "${TMPDIR:-/tmp}/gd-ciformats-cases.XXXXXX") || exit 1
 trap 'rm -rf "$T"' EXIT
 status=0

@@ -16,7 +16,8 @@ libgdcluster_la_SOURCES = src/tools/cluster/plan.h src/tools/cluster/plan.c \
 	src/tools/cluster/fleet_markdown.c src/tools/cluster/fleet_plot.c \
 	src/tools/cluster/fleet_tails.c src/tools/cluster/fleet_tails.h \
 	src/tools/cluster/fleet_json.c src/tools/cluster/fleet_json.h \
-	src/tools/cluster/fleet_read.c src/tools/cluster/fleet_read.h
+	src/tools/cluster/fleet_read.c src/tools/cluster/fleet_read.h \
+	src/tools/cluster/fleet_decide.c src/tools/cluster/fleet_decide.h
 libgdcluster_la_LIBADD = $(JSONC_LIBS) -lm
 
 bin_PROGRAMS += gd_plan gd_report
@@ -37,6 +38,15 @@ tests_cluster_test_cluster_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_cluster_test_cluster_LDADD = libgdcluster.la $(gd_common_ldadd) \
 	$(CMOCKA_LIBS) -lm
 TESTS += tests/cluster/test_cluster
+# The campaign decision's error rates (gdperf(7)'s campaign table).
+check_PROGRAMS += tests/cluster/campaign_sim_test
+tests_cluster_campaign_sim_test_SOURCES = tests/cluster/campaign_sim_test.c \
+	tests/synth_util.h
+tests_cluster_campaign_sim_test_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests
+tests_cluster_campaign_sim_test_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_cluster_campaign_sim_test_LDADD = libgdcluster.la $(gd_common_ldadd) \
+	$(CMOCKA_LIBS) -lm
+TESTS += tests/cluster/campaign_sim_test
 endif
 
 # Script tests: golden worksheets, plan properties over the JSON, every
@@ -45,8 +55,9 @@ endif
 TESTS += tests/cluster/plan_golden.sh tests/cluster/plan_props.sh \
 	tests/cluster/launch_lint.sh tests/cluster/report_corpus.sh \
 	tests/cluster/report_locality.sh tests/cluster/report_messages.sh \
-	tests/cluster/report_golden.sh
+	tests/cluster/report_golden.sh tests/cluster/report_decide.sh
 EXTRA_DIST += tests/cluster/report_messages.sh tests/cluster/report_golden.sh \
+	tests/cluster/report_decide.sh tests/cluster/make_rounds.py \
 	tests/cluster/golden/report-planned.err \
 	tests/cluster/golden/report-planned.json \
 	tests/cluster/golden/report-planned.md \

@@ -46,6 +46,11 @@ struct gd_fleet_phase {
 	/* n sizes and values, in the fleet's pool */
 	const double *size_bytes;
 	const double *value; /* bw_avg_MiBps or lat_typical_us */
+	/* with --expect-ratio and --repeat: each size's rounds, n x rounds
+	 * (size major, by the round's "repeat" number; NAN where missing),
+	 * NULL when the document has one figure per size */
+	const double *round_value;
+	int rounds;
 };
 
 /* One planned or observed execution; both sides' documents merged. Kept
@@ -61,7 +66,8 @@ struct gd_fleet_run {
 	int n_phases;
 	int round; /* 1..4, 0 unknown */
 	int step, repeat, gpu, rail;
-	int a, b; /* host indices */
+	int looks; /* an adaptive run's planned looks (precision.looks), 1 */
+	int a, b;  /* host indices */
 	bool b_to_a;
 	bool planned;
 	bool have_measure; /* client or loopback document */
@@ -107,11 +113,16 @@ struct gd_fleet_domain {
 enum gd_cov { GD_COV_UNTESTED, GD_COV_PASS, GD_COV_FAIL, GD_COV_PARTIAL };
 
 struct gd_fleet_opts {
-	double mad_k;		/* robust threshold, in scaled MADs */
-	double min_dev;		/* and at least this relative deviation */
-	double max_cv;		/* repeatability gate */
-	double expect_ratio;	/* DD/HH gate, 0 = off */
-	double gate_from_bytes; /* sizes gated / judged from here */
+	double mad_k;	     /* robust threshold, in scaled MADs */
+	double min_dev;	     /* and at least this relative deviation */
+	double max_cv;	     /* repeatability gate */
+	double expect_ratio; /* DD/HH gate, 0 = off */
+	enum gd_fleet_undecided {
+		GD_FLEET_UNDECIDED_FAIL, /* exit 4, a failed gate */
+		GD_FLEET_UNDECIDED_PASS, /* passes */
+		GD_FLEET_UNDECIDED_KEEP, /* exit 4, neither pass nor fail */
+	} undecided;			 /* --gate-undecided */
+	double gate_from_bytes;		 /* sizes gated / judged from here */
 };
 
 /* fleet_pool.c: the model's memory, freed all at once. */
@@ -133,11 +144,31 @@ struct gd_fleet_repeats {
 	char worst_cv_where[GD_FLEET_TEXT_MAX];
 };
 
+/* One assessment of a series that did not decide "not below", kept for
+ * the ratio gate (fleet_repeats.c): compact, since a campaign has
+ * thousands. */
+struct gd_fleet_judged {
+	const char *id; /* the series' first ok repeat */
+	char phase[8];
+	enum gd_decision decision; /* the series' own, as its run's rule */
+	bool listed;		   /* in the campaign's list of slow series */
+	bool seg_up;		   /* the segment reaches the largest size */
+	size_t series;		   /* index of its series among those judged */
+	unsigned int reps, rows, sizes, nundecided, need;
+	double p;	      /* gd_fleet_p_slower */
+	double ratio, lo, hi; /* all judged sizes */
+	double seg_p, seg_from, seg_to, seg_ratio, seg_lo, seg_hi;
+	unsigned int seg_sizes;
+};
+
 struct gd_fleet_ratio_counts {
 	size_t assessed, slower, no_difference, inconclusive;
-	size_t by_repeats;	     /* assessed from two or more repeats */
-	unsigned int repeats_needed; /* the most any inconclusive one needs */
-	char first_slower[GD_FLEET_TEXT_MAX * 2];
+	size_t by_repeats;	      /* two or more repeats, each a cluster */
+	size_t by_rounds;	      /* one repeat, its rounds */
+	size_t series;		      /* series with an assessment */
+	size_t listed, listed_series; /* at the false discovery rate */
+	double fdr_threshold;	      /* Benjamini-Hochberg's, -1 none */
+	unsigned int repeats_needed;  /* the most any undecided one needs */
 };
 
 struct gd_fleet_index;
@@ -175,8 +206,8 @@ struct gd_fleet {
 	bool *rail_slow; /* per rail */
 	struct gd_fleet_repeats rep;
 	struct gd_fleet_ratio_counts ratio;
-	struct gd_fleet_slower *slower;
-	size_t n_slower, slower_cap;
+	struct gd_fleet_judged *judged; /* not "not below", series order */
+	size_t n_judged, judged_cap;
 };
 
 /* fleet_pool.c: zeroed, aligned for any member; NULL when out of memory. */
@@ -248,16 +279,16 @@ double gd_fleet_rail_value(const struct gd_fleet *fl, int rail,
 
 /* fleet_repeats.c: the statistics over a campaign's repeats, the run
  * tool's (src/report/evidence.c). */
-/* One assessment that decided "slower", kept for the report. */
-struct gd_fleet_slower {
-	const char *id; /* the series' first ok repeat */
-	char phase[8];
-	struct gd_assessment a;
-};
 /* Every series: repeatability into fl->rep, with --expect-ratio the
- * assessments into fl->ratio and fl->slower. */
+ * assessments into fl->ratio and fl->judged, the campaign's list of slow
+ * series marked (Benjamini-Hochberg over series, fleet_decide.h). */
 int gd_fleet_judge_repeats(struct gd_fleet *fl);
-extern const char gd_fleet_ratio_method[];
+/* "ID: DD/HH 0.75, ...; below R from 1 MiB up: ..." into @dst. */
+void gd_fleet_judged_text(const struct gd_fleet_judged *j, double floor,
+			  char *dst, size_t len);
+/* "ID DD (about 6 repeats)" into @dst: an undecided one. */
+void gd_fleet_undecided_text(const struct gd_fleet_judged *j, char *dst,
+			     size_t len);
 extern const char gd_fleet_cv_method[];
 
 /* fleet_classify.c */
@@ -273,15 +304,27 @@ struct gd_fleet_item {
 };
 void gd_fleet_checklist(const struct gd_fleet *fl,
 			struct gd_fleet_item items[GD_FLEET_CHECK_ITEMS]);
+/* A gate's state: "passed", "failed" or "undecided" (the evidence
+ * neither passes nor fails it); @pass is what --gate-undecided makes of
+ * it. The CI formats (fleet_ci.c) read the same words. */
+enum gd_fleet_state {
+	GD_FLEET_PASS,
+	GD_FLEET_FAIL,
+	GD_FLEET_UNDECIDED,
+};
 struct gd_fleet_gate {
 	const char *name;
 	bool pass;
+	enum gd_fleet_state state;
 	char detail[GD_FLEET_TEXT_MAX * 4];
 };
 #define GD_FLEET_GATES 4
-/* Returns true when every gate passes. */
-bool gd_fleet_gates(const struct gd_fleet *fl,
-		    struct gd_fleet_gate gates[GD_FLEET_GATES]);
+/* The exit status the gates give: 0 every gate passes, 3 one failed, 4
+ * none failed and one is undecided that --gate-undecided does not pass. */
+int gd_fleet_gates(const struct gd_fleet *fl,
+		   struct gd_fleet_gate gates[GD_FLEET_GATES]);
+const char *gd_fleet_state_name(enum gd_fleet_state s);
+const char *gd_fleet_undecided_name(enum gd_fleet_undecided u);
 
 /* fleet_write.c: the whole report as one gdperf.fleet/1 document (NULL
  * and gd_err when out of memory), and that document written to @path. */

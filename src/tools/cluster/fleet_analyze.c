@@ -188,7 +188,7 @@ int gd_fleet_analyze(struct gd_fleet *fl)
 	fl->rail_slow = calloc(fl->rails + 1, sizeof(bool));
 	memset(&fl->rep, 0, sizeof(fl->rep));
 	memset(&fl->ratio, 0, sizeof(fl->ratio));
-	fl->n_slower = 0;
+	fl->n_judged = 0;
 	ret = meds && fl->rail_slow ? analyze(fl, meds) : -ENOMEM;
 	free(meds);
 	if (ret)

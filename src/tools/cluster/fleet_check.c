@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "tools/cluster/fleet.h"
+#include "tools/cluster/fleet_decide.h"
 
 static void list_host(char *dst, size_t len, const char *name, int *n)
 {
@@ -321,35 +322,77 @@ static void gate_repeatability(const struct gd_fleet *fl,
 		 rep->worst_cv_where[0] ? ": " : "", rep->worst_cv_where);
 }
 
-/* Fails only on an assessment that decided "slower" (fleet_repeats.c). */
+/* The undecided series, the first few by name with what would settle
+ * each, at @dst + @n; the new length. */
+static int ratio_undecided(const struct gd_fleet *fl, char *dst, size_t len,
+			   int n)
+{
+	char one[GD_FLEET_TEXT_MAX];
+	size_t i, named = 0, left = 0;
+
+	for (i = 0; i < fl->n_judged; i++) {
+		if (fl->judged[i].listed)
+			continue;
+		if (named == 4 || n < 0 || (size_t)n >= len) {
+			left++;
+			continue;
+		}
+		gd_fleet_undecided_text(&fl->judged[i], one, sizeof(one));
+		n += snprintf(dst + n, len - n, "%s%s", named ? "; " : "", one);
+		named++;
+	}
+	if (left && n >= 0 && (size_t)n < len)
+		n += snprintf(dst + n, len - n, "; and %zu more", left);
+	return n;
+}
+
+/* Passes when every series is "not below" (intersection-union); fails on
+ * a series in the campaign's list of slow series; else undecided
+ * (fleet_repeats.c, fleet_decide.h). */
 static void gate_ratio(const struct gd_fleet *fl, struct gd_fleet_gate *g)
 {
 	const struct gd_fleet_ratio_counts *c = &fl->ratio;
-	char settle[96] = "";
+	size_t len = sizeof(g->detail), i;
+	int n;
 
 	g->name = "ratio";
-	g->pass = fl->opt.expect_ratio <= 0 || !c->slower;
 	if (fl->opt.expect_ratio <= 0) {
-		snprintf(g->detail, sizeof(g->detail),
-			 "--expect-ratio not set");
+		g->state = GD_FLEET_PASS;
+		snprintf(g->detail, len, "--expect-ratio not set");
 		return;
 	}
-	if (c->inconclusive && c->repeats_needed)
-		snprintf(settle, sizeof(settle),
-			 " (about %u%s repeats would settle the most "
-			 "uncertain)",
-			 c->repeats_needed,
-			 c->repeats_needed >= GD_ASSESS_REPEATS_CAP ? " or more"
-								    : "");
-	snprintf(g->detail, sizeof(g->detail),
-		 "%zu of %zu series slower than device/HH %.2f, %zu not "
-		 "below it, %zu inconclusive%s; %zu judged by their "
-		 "repeats (%.0f%% t-interval), %zu by their sizes alone "
-		 "(t-interval over each band's sizes)%s%s",
-		 c->slower, c->assessed, fl->opt.expect_ratio, c->no_difference,
-		 c->inconclusive, settle, c->by_repeats,
-		 GD_INFER_CONFIDENCE * 100, c->assessed - c->by_repeats,
-		 c->slower ? "; first: " : "", c->first_slower);
+	g->state = c->listed			     ? GD_FLEET_FAIL
+		   : !c->assessed		     ? GD_FLEET_UNDECIDED
+		   : c->no_difference == c->assessed ? GD_FLEET_PASS
+						     : GD_FLEET_UNDECIDED;
+	n = snprintf(g->detail, len,
+		     "%zu of %zu series slower than device/HH %.2f "
+		     "(false discovery rate %.0f%%), %zu of %zu assessments "
+		     "not below it, %zu undecided; %zu judged by their "
+		     "repeats, %zu by one run's rounds, %zu by one round's "
+		     "sizes",
+		     c->listed_series, c->series, fl->opt.expect_ratio,
+		     GD_FLEET_FDR_STATED * 100, c->no_difference, c->assessed,
+		     c->inconclusive, c->by_repeats, c->by_rounds,
+		     c->assessed - c->by_repeats - c->by_rounds);
+	if (!c->assessed && n >= 0 && (size_t)n < len)
+		n += snprintf(g->detail + n, len - n,
+			      "; no series has a bandwidth device phase and "
+			      "HH with a judged size");
+	for (i = 0; c->listed && i < fl->n_judged && n >= 0 && (size_t)n < len;
+	     i++)
+		if (fl->judged[i].listed) {
+			n += snprintf(g->detail + n, len - n, "; first: ");
+			if (n >= 0 && (size_t)n < len)
+				gd_fleet_judged_text(&fl->judged[i],
+						     fl->opt.expect_ratio,
+						     g->detail + n, len - n);
+			return;
+		}
+	if (c->inconclusive && n >= 0 && (size_t)n < len) {
+		n += snprintf(g->detail + n, len - n, "; undecided: ");
+		ratio_undecided(fl, g->detail, len, n);
+	}
 }
 
 /* Nothing was tested: say what was found instead of "0 of 0 failed". */
@@ -377,12 +420,26 @@ static void gate_untested(const struct gd_fleet *fl, struct gd_fleet_gate *g)
 			 fl->n_runs, dir);
 }
 
-bool gd_fleet_gates(const struct gd_fleet *fl,
-		    struct gd_fleet_gate gates[GD_FLEET_GATES])
+const char *gd_fleet_state_name(enum gd_fleet_state s)
+{
+	return s == GD_FLEET_PASS   ? "passed"
+	       : s == GD_FLEET_FAIL ? "failed"
+				    : "undecided";
+}
+
+const char *gd_fleet_undecided_name(enum gd_fleet_undecided u)
+{
+	return u == GD_FLEET_UNDECIDED_PASS   ? "pass"
+	       : u == GD_FLEET_UNDECIDED_KEEP ? "undecided"
+					      : "fail";
+}
+
+int gd_fleet_gates(const struct gd_fleet *fl,
+		   struct gd_fleet_gate gates[GD_FLEET_GATES])
 {
 	size_t i, bad = 0, t = 0;
 	const char *first = NULL;
-	bool all = true;
+	bool failed = false, undecided = false;
 
 	memset(gates, 0, GD_FLEET_GATES * sizeof(*gates));
 	gates[0].name = "coverage";
@@ -405,8 +462,16 @@ bool gd_fleet_gates(const struct gd_fleet *fl,
 			 bad, t, first ? ", first: " : "", first ? first : "",
 			 fl->n_domains);
 	gate_repeatability(fl, &gates[2]);
+	for (i = 0; i < 3; i++)
+		gates[i].state = gates[i].pass ? GD_FLEET_PASS : GD_FLEET_FAIL;
 	gate_ratio(fl, &gates[3]);
-	for (i = 0; i < GD_FLEET_GATES; i++)
-		all = all && gates[i].pass;
-	return all;
+	gates[3].pass = gates[3].state == GD_FLEET_PASS ||
+			(gates[3].state == GD_FLEET_UNDECIDED &&
+			 fl->opt.undecided == GD_FLEET_UNDECIDED_PASS);
+	for (i = 0; i < GD_FLEET_GATES; i++) {
+		failed |= gates[i].state == GD_FLEET_FAIL;
+		undecided |=
+			!gates[i].pass && gates[i].state == GD_FLEET_UNDECIDED;
+	}
+	return failed ? 3 : undecided ? 4 : 0;
 }

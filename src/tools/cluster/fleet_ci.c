@@ -2,8 +2,8 @@
 /*
  * gd_report's fleet document for CI systems and dashboards: one JUnit
  * testsuite per campaign (an acceptance gate or a campaign requirement per
- * testcase, --junit) and its gauges in node_exporter's textfile format
- * (--openmetrics), through the report layer's writers.
+ * testcase, --junit) and its gauges as OpenMetrics (--openmetrics) or
+ * Prometheus text (--prom-textfile), through the report layer's writers.
  */
 #include <config.h>
 
@@ -23,40 +23,143 @@
 
 static const char *const gd_fleet_exec_states[] = { "pass", "failed", "outlier",
 						    "untested" };
+static const char *const gd_fleet_gate_states[] = { "passed", "failed",
+						    "undecided" };
 
-struct gd_fleet_count {
-	int tests, failures, skipped;
-};
-
-static void gd_fleet_ci_gates(FILE *f, struct json_object *acc,
-			      struct gd_fleet_count *n)
+/* "passed", "failed" or "undecided": the gate's state, where the fleet
+ * document records one, else its pass */
+static const char *gd_fleet_ci_state(struct json_object *g)
 {
-	struct json_object *gates = gd_json_path(acc, "gates", NULL);
+	const char *st = gd_json_str(g, "state");
 
-	for (size_t i = 0; i < gd_json_len(gates); i++) {
-		struct json_object *g = gd_json_idx(gates, i);
-		struct json_object *p = json_object_object_get(g, "pass");
-		char name[96];
+	if (st)
+		return st;
+	if (json_object_get_boolean(json_object_object_get(g, "undecided")))
+		return "undecided";
+	return json_object_get_boolean(json_object_object_get(g, "pass"))
+		       ? "passed"
+		       : "failed";
+}
 
-		snprintf(name, sizeof(name), "gate %s",
-			 gd_json_str(g, "name") ?: "?");
-		n->tests++;
-		if (p && json_object_get_boolean(p)) {
-			gd_junit_case(f, "gd_report", name, NULL, NULL, NULL,
-				      NULL);
+/* A failed or undecided gate's body: the series that decided it (the
+ * ratio gate's slower ones, or the repeats that would settle it), then
+ * the rule, as the fleet document states it. */
+static char *gd_fleet_ci_body(struct json_object *g, bool undecided)
+{
+	struct json_object *slow = gd_json_path(g, "slower", NULL);
+	struct json_object *und = gd_json_path(g, "undecided_series", NULL);
+	long long need = (long long)gd_json_int(g, "repeats_needed", 0);
+	char *buf = NULL;
+	size_t len = 0;
+	double floor = 0, r, lo, hi, from;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (!f)
+		return NULL;
+	gd_json_num(g, "floor", &floor);
+	if (undecided && need > 0)
+		fprintf(f,
+			"undecided: about %lld repeats per series would settle the most uncertain\n",
+			need);
+	/* each series' own words where the document has them (issue 46:
+	 * where its curves part; what would settle an undecided one) */
+	for (size_t i = 0; undecided && i < gd_json_len(und); i++)
+		if (gd_json_str(gd_json_idx(und, i), "evidence"))
+			fprintf(f, "%s\n",
+				gd_json_str(gd_json_idx(und, i), "evidence"));
+	for (size_t i = 0; !undecided && i < gd_json_len(slow); i++) {
+		struct json_object *a = gd_json_idx(slow, i);
+
+		if (gd_json_str(a, "evidence")) {
+			fprintf(f, "%s\n", gd_json_str(a, "evidence"));
 			continue;
 		}
-		n->failures++;
-		gd_junit_case(f, "gd_report", name, "failure", "gate_failed",
-			      gd_json_str(g, "detail"),
-			      gd_json_str(g, "method"));
+		fprintf(f, "%s %s: ", gd_json_str(a, "execution") ?: "?",
+			gd_json_str(a, "phase") ?: "?");
+		if (gd_json_num(a, "ratio", &r))
+			fprintf(f, "%.2f < %.2f", r, floor);
+		if (gd_json_num(a, "low", &lo) && gd_json_num(a, "high", &hi))
+			fprintf(f, " (95%% interval %.2f..%.2f)", lo, hi);
+		if (gd_json_num(a, "slow_band_from_bytes", &from))
+			fprintf(f, ", slower from %.0f B", from);
+		fprintf(f, ", %lld size(s) slower on their own\n",
+			(long long)gd_json_int(a, "sizes_slow_alone", 0));
 	}
+	if (gd_json_str(g, "method"))
+		fprintf(f, "rule: %s\n", gd_json_str(g, "method"));
+	if (fclose(f)) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
+static void gd_fleet_ci_gate(FILE *f, struct json_object *doc,
+			     struct json_object *g, struct gd_junit_count *n)
+{
+	const char *state = gd_fleet_ci_state(g), *kind;
+	const char *pol = gd_json_str(g, "undecided_policy")
+				  ?: gd_json_str(gd_json_path(doc, "options",
+							      NULL),
+						 "gate_undecided")
+				  ?: "fail";
+	bool undecided = !strcmp(state, "undecided");
+	char name[96], *body;
+
+	snprintf(name, sizeof(name), "gate %s", gd_json_str(g, "name") ?: "?");
+	n->tests++;
+	/* the ratio gate records its floor only when --expect-ratio is set */
+	if (!strcmp(gd_json_str(g, "name") ?: "", "ratio") &&
+	    !json_object_object_get(g, "floor")) {
+		n->skipped++;
+		gd_junit_case(f, "gd_report", name, "skipped", "gate_not_set",
+			      gd_json_str(g, "detail"), NULL);
+		return;
+	}
+	if (!strcmp(state, "passed")) {
+		gd_junit_case(f, "gd_report", name, NULL, NULL, NULL, NULL);
+		return;
+	}
+	body = gd_fleet_ci_body(g, undecided);
+	/* --gate-undecided: fail a failure, undecided an error, pass a pass
+	 * that says why in its output */
+	if (undecided &&
+	    (!strcmp(pol, "pass") ||
+	     json_object_get_boolean(json_object_object_get(g, "pass")))) {
+		char note[2048];
+
+		snprintf(note, sizeof(note),
+			 "passed by --gate-undecided=pass: %s\n%s",
+			 gd_json_str(g, "detail") ?: "", body ?: "");
+		gd_junit_case(f, "gd_report", name, NULL, NULL, NULL, note);
+		free(body);
+		return;
+	}
+	kind = undecided && !strcmp(pol, "undecided") ? "error" : "failure";
+	if (!strcmp(kind, "error"))
+		n->errors++;
+	else
+		n->failures++;
+	gd_junit_case(f, "gd_report", name, kind,
+		      undecided ? "gate_undecided" : "gate_failed",
+		      gd_json_str(g, "detail"), body);
+	free(body);
+}
+
+static void gd_fleet_ci_gates(FILE *f, struct json_object *doc,
+			      struct gd_junit_count *n)
+{
+	struct json_object *gates = gd_json_path(
+		gd_json_path(doc, "acceptance", NULL), "gates", NULL);
+
+	for (size_t i = 0; i < gd_json_len(gates); i++)
+		gd_fleet_ci_gate(f, doc, gd_json_idx(gates, i), n);
 }
 
 /* A requirement still open is skipped, not failed: several (application,
  * isolation) are met by other checks than gdperf's. */
 static void gd_fleet_ci_checklist(FILE *f, struct json_object *acc,
-				  struct gd_fleet_count *n)
+				  struct gd_junit_count *n)
 {
 	struct json_object *items = gd_json_path(acc, "checklist", NULL);
 
@@ -83,8 +186,8 @@ int gd_fleet_write_junit(struct json_object *doc, const char *path,
 			 const char *dir, const char *json_path)
 {
 	struct json_object *acc = gd_json_path(doc, "acceptance", NULL);
-	struct gd_fleet_count n = { 0 };
-	char *cases = NULL, *props = NULL, *out = NULL, name[512];
+	struct gd_junit_count n = { 0 };
+	char *cases = NULL, *props = NULL, *out = NULL, name[512], host[256];
 	size_t clen = 0, plen = 0, olen = 0;
 	FILE *c = open_memstream(&cases, &clen);
 	FILE *p = open_memstream(&props, &plen);
@@ -93,7 +196,7 @@ int gd_fleet_write_junit(struct json_object *doc, const char *path,
 
 	if (!c || !p || !o)
 		goto out_close;
-	gd_fleet_ci_gates(c, acc, &n);
+	gd_fleet_ci_gates(c, doc, &n);
 	gd_fleet_ci_checklist(c, acc, &n);
 	gd_junit_property(p, "document", json_path ?: "(not written)");
 	gd_junit_property(p, "results", dir);
@@ -106,8 +209,13 @@ int gd_fleet_write_junit(struct json_object *doc, const char *path,
 	fflush(p);
 	snprintf(name, sizeof(name), "gd_report %s", dir);
 	gd_junit_begin(o, "gdperf");
-	gd_junit_suite(o, name, NULL, 0, n.tests, n.failures, 0, n.skipped,
-		       props, cases);
+	gd_junit_suite(
+		o,
+		&(struct gd_junit_suite_id){
+			.name = name,
+			.hostname = gd_junit_hostname(host, sizeof(host)),
+			.time_s = gd_junit_since_start(NULL, 0) },
+		n.tests, n.failures, n.errors, n.skipped, props, cases);
 	gd_junit_end(o);
 	fflush(o);
 	ret = 0;
@@ -145,26 +253,28 @@ static void gd_fleet_ci_gauges(struct gd_metrics *m, struct json_object *doc)
 			  "each acceptance gate: 1 for its state");
 	for (size_t i = 0; i < gd_json_len(l); i++) {
 		struct json_object *g = gd_json_idx(l, i);
-		bool pass = json_object_get_boolean(
-			json_object_object_get(g, "pass"));
+		const char *now = gd_fleet_ci_state(g);
 
-		gd_metrics_put(m, pass, "gate", gd_json_str(g, "name"), "state",
-			       "passed", NULL);
-		gd_metrics_put(m, !pass, "gate", gd_json_str(g, "name"),
-			       "state", "failed", NULL);
+		for (size_t s = 0; s < 3; s++)
+			gd_metrics_put(m, !strcmp(now, gd_fleet_gate_states[s]),
+				       "gate", gd_json_str(g, "name"), "state",
+				       gd_fleet_gate_states[s], NULL);
 	}
 	l = gd_json_path(acc, "checklist", NULL);
+	/* "pair coverage": "pair_coverage", a word like the other labels */
 	gd_metrics_family(m, "gdperf_fleet_requirement_state",
 			  "each campaign requirement: 1 for its state");
 	for (size_t i = 0; i < gd_json_len(l); i++) {
 		struct json_object *it = gd_json_idx(l, i);
 		bool done =
 			!strcmp(gd_json_str(it, "status") ?: "", "satisfied");
+		char w[96];
 
-		gd_metrics_put(m, done, "requirement", gd_json_str(it, "item"),
-			       "state", "satisfied", NULL);
-		gd_metrics_put(m, !done, "requirement", gd_json_str(it, "item"),
-			       "state", "open", NULL);
+		gd_metrics_word(gd_json_str(it, "item"), w, sizeof(w));
+		gd_metrics_put(m, done, "requirement", w, "state", "satisfied",
+			       NULL);
+		gd_metrics_put(m, !done, "requirement", w, "state", "open",
+			       NULL);
 	}
 	gd_metrics_family(m, "gdperf_fleet_executions",
 			  "planned or found executions per status");
@@ -196,13 +306,17 @@ static void gd_fleet_ci_gauges(struct gd_metrics *m, struct json_object *doc)
 		       "kind", "skipped", NULL);
 }
 
-int gd_fleet_write_metrics(struct json_object *doc, const char *path)
+int gd_fleet_write_metrics(struct json_object *doc, const char *path,
+			   enum gd_metrics_format format)
 {
 	struct gd_metrics m;
-	int ret = gd_metrics_open(&m, "gd_report");
+	int ret = gd_metrics_open(&m, format, "gd_report", path);
 
 	if (ret)
 		return ret;
 	gd_fleet_ci_gauges(&m, doc);
-	return gd_metrics_finish(&m, "--openmetrics", path);
+	return gd_metrics_finish(&m,
+				 format == GD_METRICS_PROM ? "--prom-textfile"
+							   : "--openmetrics",
+				 path);
 }

@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
- * gd_report's --junit and --openmetrics: the fleet document (gdperf.fleet)
- * as one JUnit testsuite per campaign and as gauges.
+ * gd_report's --junit, --openmetrics and --prom-textfile: the fleet document
+ * (gdperf.fleet) as one JUnit testsuite per campaign and as gauges.
  */
 #ifndef GD_FLEET_CI_H
 #define GD_FLEET_CI_H
+
+#include "report/metrics.h"
 
 struct json_object;
 
@@ -15,7 +17,9 @@ struct json_object;
 int gd_fleet_write_junit(struct json_object *doc, const char *path,
 			 const char *dir, const char *json_path);
 /* Gauges: pass, gate and requirement states, executions per status,
- * failure domains, documents read and skipped. 0 or -errno. */
-int gd_fleet_write_metrics(struct json_object *doc, const char *path);
+ * failure domains, documents read and skipped, in @format, every series
+ * labelled tool="gd_report" and run=@path's stem. 0 or -errno. */
+int gd_fleet_write_metrics(struct json_object *doc, const char *path,
+			   enum gd_metrics_format format);
 
 #endif

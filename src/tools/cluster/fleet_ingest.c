@@ -10,6 +10,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -271,11 +272,77 @@ int gd_fleet_load_plan(struct gd_fleet *fl, const char *path)
 	return ret ? gd_err(ret, "--plan: cannot load '%s'", path) : 0;
 }
 
+/* A repeat number beyond this is not a round of a run (the run's own
+ * reading stops there too, report/compare.c). */
+#define GD_FLEET_ROUNDS_MAX 64
+
+/* The rounds of @row (its "samples", --repeat) into @out by their
+ * "repeat" number, NAN where missing; the last round's number, 0 when
+ * the row has none. */
+static int row_rounds(struct json_object *row, const char *key, double *out)
+{
+	struct json_object *s = jget(row, "samples");
+	size_t i, n = s && json_object_is_type(s, json_type_array)
+			      ? gd_json_len(s)
+			      : 0;
+	int last = 0;
+
+	for (i = 0; i < GD_FLEET_ROUNDS_MAX; i++)
+		out[i] = NAN;
+	for (i = 0; i < n; i++) {
+		struct json_object *e = gd_json_idx(s, i);
+		double rep = (double)i + 1, x;
+
+		gd_json_num(e, "repeat", &rep);
+		if (!gd_json_num(e, key, &x) || !(rep >= 1) ||
+		    rep > GD_FLEET_ROUNDS_MAX)
+			continue;
+		out[(int)rep - 1] = x;
+		last = (int)rep > last ? (int)rep : last;
+	}
+	return last;
+}
+
+/* With --expect-ratio, each size's rounds into p->round_value. */
+static int phase_rounds(struct gd_fleet *fl, struct gd_fleet_phase *p,
+			struct json_object *res, const char *key)
+{
+	double(*r)[GD_FLEET_ROUNDS_MAX];
+	size_t i, n = res ? gd_json_len(res) : 0;
+	int k = 0, most = 0, z;
+	double *keep;
+
+	r = calloc(GD_FLEET_SIZES_MAX, sizeof(*r));
+	if (!r)
+		return -ENOMEM;
+	for (i = 0; i < n && k < p->n; i++) {
+		struct json_object *row = gd_json_idx(res, i);
+		int last;
+
+		if (!jget(row, key) || !jget(row, "size_bytes"))
+			continue;
+		last = row_rounds(row, key, r[k++]);
+		most = last > most ? last : most;
+	}
+	if (most) {
+		keep = gd_fleet_pool_alloc(&fl->pool, (size_t)p->n * most *
+							      sizeof(double));
+		for (z = 0; keep && z < p->n; z++)
+			memcpy(keep + (size_t)z * most, r[z],
+			       most * sizeof(double));
+		p->round_value = keep;
+		p->rounds = keep ? most : 0;
+	}
+	free(r);
+	return most && !p->round_value ? -ENOMEM : 0;
+}
+
 static int phase_load(struct gd_fleet *fl, struct gd_fleet_phase *p,
 		      struct json_object *ph, bool lat)
 {
 	struct json_object *res = jget(ph, "results");
 	const char *status = gd_json_str(ph, "status");
+	const char *key = lat ? "lat_typical_us" : "bw_avg_MiBps";
 	size_t i, n = res ? gd_json_len(res) : 0;
 	double size[GD_FLEET_SIZES_MAX], value[GD_FLEET_SIZES_MAX];
 	double *keep;
@@ -285,8 +352,7 @@ static int phase_load(struct gd_fleet *fl, struct gd_fleet_phase *p,
 	p->ok = status && !strcmp(status, "ok");
 	for (i = 0; i < n && p->n < GD_FLEET_SIZES_MAX; i++) {
 		struct json_object *row = gd_json_idx(res, i);
-		struct json_object *v =
-			jget(row, lat ? "lat_typical_us" : "bw_avg_MiBps");
+		struct json_object *v = jget(row, key);
 
 		if (!v || !jget(row, "size_bytes"))
 			continue;
@@ -300,7 +366,8 @@ static int phase_load(struct gd_fleet *fl, struct gd_fleet_phase *p,
 	memcpy(keep + p->n, value, p->n * sizeof(double));
 	p->size_bytes = keep;
 	p->value = keep + p->n;
-	return 0;
+	return fl->opt.expect_ratio > 0 && !lat ? phase_rounds(fl, p, res, key)
+						: 0;
 }
 
 /* The document's failure as "@who: message" into @dst, which is left as
@@ -374,6 +441,8 @@ static int run_measure(struct gd_fleet *fl, struct gd_fleet_run *r,
 		return -ENOMEM;
 	r->ok = jint(doc, "exit_status", 1) == 0 &&
 		!gd_json_str(jget(doc, "error"), "message");
+	r->looks = jint(jget(doc, "precision"), "looks", 1);
+	r->looks = r->looks >= 1 ? r->looks : 1;
 	ret = run_phases(fl, r, ph);
 	if (!ret && r->round == GD_FLEET_ROUND_LOCALITY)
 		ret = gd_fleet_locality_read(fl, r, doc);
@@ -715,7 +784,7 @@ void gd_fleet_free(struct gd_fleet *fl)
 	gd_fleet_pool_free(&fl->pool);
 	free(fl->checks);
 	free(fl->domains);
-	free(fl->slower);
+	free(fl->judged);
 	free(fl->rail_slow);
 	memset(fl, 0, sizeof(*fl));
 }

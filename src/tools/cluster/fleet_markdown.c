@@ -134,22 +134,35 @@ static void md_curve_header(FILE *f, const struct md_grid *g)
 	fprintf(f, "\n");
 }
 
+/* A gate's result: pass, FAIL, or UNDECIDED (with what
+ * --gate-undecided made of it when it passes). */
+static const char *md_gate_result(struct json_object *g)
+{
+	const char *st = jstr(g, "state");
+	bool pass = json_object_get_boolean(jget(g, "pass"));
+
+	if (st && !strcmp(st, "undecided"))
+		return pass ? "undecided (passed by --gate-undecided=pass)"
+			    : "UNDECIDED";
+	return pass ? "pass" : "FAIL";
+}
+
 static void md_gates(FILE *f, struct json_object *doc)
 {
 	struct json_object *gates = jget(jget(doc, "acceptance"), "gates");
+	int status = json_object_get_int(jget(doc, "exit_status"));
 	size_t i;
 
 	fprintf(f,
 		"## Verdict: %s\n\n| gate | result | detail |\n|---|---|---|\n",
 		json_object_get_boolean(jget(doc, "pass")) ? "PASS (exit 0)"
-							   : "FAIL (exit 3)");
+		: status == 4 ? "UNDECIDED (exit 4)"
+			      : "FAIL (exit 3)");
 	for (i = 0; i < jlen(gates); i++) {
 		struct json_object *g = jidx(gates, i);
 
 		fprintf(f, "| %s | %s | %s |\n", jstr(g, "name"),
-			json_object_get_boolean(jget(g, "pass")) ? "pass"
-								 : "FAIL",
-			jstr(g, "detail"));
+			md_gate_result(g), jstr(g, "detail"));
 	}
 	fprintf(f, "\nHow the gates read repeats:\n\n");
 	for (i = 0; i < jlen(gates); i++)

@@ -46,10 +46,22 @@ static const struct gd_fleet_keep labels_keep[] = {
 	IDENTITY,
 	WHOLE(NULL),
 };
+/* A round of a row (--repeat): its number and figure. */
+static const struct gd_fleet_keep sample_keep[] = {
+	WHOLE("repeat"),
+	WHOLE("bw_avg_MiBps"),
+	WHOLE("lat_typical_us"),
+	WHOLE(NULL),
+};
 static const struct gd_fleet_keep row_keep[] = {
 	WHOLE("size_bytes"),
 	WHOLE("bw_avg_MiBps"),
 	WHOLE("lat_typical_us"),
+	PART("samples", sample_keep),
+	WHOLE(NULL),
+};
+static const struct gd_fleet_keep precision_keep[] = {
+	WHOLE("looks"),
 	WHOLE(NULL),
 };
 static const struct gd_fleet_keep phase_keep[] = {
@@ -80,6 +92,7 @@ static const struct gd_fleet_keep doc_keep[] = {
 	PART("phases", phase_keep),
 	PART("header", header_keep),
 	WHOLE("statistics"),
+	PART("precision", precision_keep),
 	WHOLE("hostname"),
 	WHOLE("envelope"),
 	WHOLE("findings"),

@@ -1,28 +1,31 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
- * The statistics over a campaign's repeats (labels repeat=1..N), the run
- * tool's own (src/report/evidence.c, util/infer.h): per series (the repeats
- * of one execution) and device phase, the DD/HH ratio is judged by the run
- * tool's own decision (util/assess.h: bands of sizes and single sizes,
- * repeats as rounds, Holm across the series' device phases). The
+ * The statistics over a campaign's repeats (labels repeat=1..N): per
+ * series (the repeats of one execution) and device phase, the ratio to HH
+ * of its direction from every round of every repeat, by the run's own
+ * rule with each repeat a cluster of its rounds (fleet_decide.h); the
+ * campaign's list of slow series at a false discovery rate. The
  * repeatability gate reads gd_spread_of's coefficient of variation.
  */
 #include <config.h>
 
 #include <errno.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "tools/cluster/fleet_decide.h"
 #include "tools/cluster/fleet_index.h"
 #include "util/assess.h"
 #include "util/infer.h"
 
-const char gd_fleet_ratio_method[] =
-	"per series (the repeats of one execution: same round, step, pair, GPU and direction, labels repeat=1..N) and device phase, the run tool's decision with the repeats as rounds: the judged sizes in three bands (at most 4 KiB, 4-64 KiB, at least 64 KiB), each band's paired log-ratio t-interval over the repeats (or, with one repeat, over its sizes), each size's t-test over its repeats with its spread shrunk towards its band's; slower when a band or a size lies below R at the Holm-adjusted 2.5% level (across the series' device phases too), not below when every band's 95% lower bound clears R, otherwise inconclusive, with the repeats that would settle it";
 const char gd_fleet_cv_method[] =
 	"coefficient of variation in percent (sample standard deviation / mean x 100) of the ok repeats of each series, per phase and judged size; the worst one against --max-cv";
+
+/* The most rounds of one repeat read (fleet_ingest.c keeps as many). */
+#define GD_FLEET_ROUNDS_CAP 64
 
 /* The first ok measured repeat of a series: its phases and judged sizes
  * are the grid the others are read on. */
@@ -106,143 +109,197 @@ static unsigned int ratio_cols(const struct gd_fleet *fl,
 	return nc;
 }
 
-/* log(device/HH) of every ok repeat (rows) of phase @name at @nc sizes
- * @cols (columns); NAN where a figure is missing. */
-static void ratio_rows(const struct gd_fleet *fl, const char *name,
-		       const uint32_t *runs, size_t n, double *d,
-		       const double *cols, unsigned int nc)
+/* Round @r of @p at @size: its figure in that round, or with one figure
+ * per size (no rounds kept) that figure as round 0. */
+static double round_at(const struct gd_fleet_phase *p, double size, int r)
 {
-	unsigned int c;
-	size_t k;
+	int i;
 
-	for (k = 0; k < n; k++) {
-		const struct gd_fleet_run *o = &fl->runs[runs[k]];
-		const struct gd_fleet_phase *x = gd_fleet_phase_of(o, name);
-		const struct gd_fleet_phase *h = gd_fleet_phase_of(o, "HH");
+	if (!p)
+		return NAN;
+	if (!p->round_value)
+		return r ? NAN : gd_fleet_phase_at(p, size);
+	for (i = 0; i < p->n && p->size_bytes[i] != size; i++)
+		;
+	return i < p->n && r < p->rounds ? p->round_value[i * p->rounds + r]
+					 : NAN;
+}
 
-		for (c = 0; c < nc; c++) {
-			double dv = gd_fleet_phase_at(x, cols[c]);
-			double hv = gd_fleet_phase_at(h, cols[c]);
+/* The rounds of one repeat: log(device/HH) at each of @nc sizes, paired
+ * by round (the run's own pairing), rows up to the last round with both
+ * figures at some size, into @d; their number. */
+static unsigned int repeat_rows(const struct gd_fleet_phase *x,
+				const struct gd_fleet_phase *h,
+				const double *cols, unsigned int nc, double *d)
+{
+	int nr = x && h ? (x->rounds > 0 ? x->rounds : 1) : 0, span = 0, r;
 
-			d[k * nc + c] =
-				repeat_ok(o) && !o->lat && dv > 0 && hv > 0
-					? log(dv / hv)
-					: NAN;
+	if (h && nr > (h->rounds > 0 ? h->rounds : 1))
+		nr = h->rounds > 0 ? h->rounds : 1;
+	for (r = 0; r < nr; r++)
+		for (unsigned int c = 0; c < nc; c++) {
+			double dv = round_at(x, cols[c], r);
+			double hv = round_at(h, cols[c], r);
+
+			d[r * nc + c] = dv > 0 && hv > 0 ? log(dv / hv) : NAN;
+			span = isnan(d[r * nc + c]) ? span : r + 1;
 		}
+	return (unsigned int)span;
+}
+
+/* "HH" of @name's direction: "HH:rev" for "DD:rev". */
+static void ref_name(const char *name, char *dst, size_t len)
+{
+	const char *dir = strchr(name, ':');
+
+	snprintf(dst, len, "HH%s", dir ? dir : "");
+}
+
+/* Keep @nc columns of the @rows rows of @d that have a figure in some
+ * row (the run judges those sizes only); their number. */
+static unsigned int drop_empty(double *d, unsigned int rows, double *cols,
+			       unsigned int nc)
+{
+	unsigned int keep = 0;
+
+	for (unsigned int c = 0; c < nc; c++) {
+		bool any = false;
+
+		for (unsigned int r = 0; r < rows; r++)
+			any |= !isnan(d[r * nc + c]);
+		if (!any)
+			continue;
+		for (unsigned int r = 0; r < rows; r++)
+			d[r * nc + keep] = d[r * nc + c];
+		cols[keep++] = cols[c];
 	}
+	for (unsigned int r = 1; keep < nc && r < rows; r++)
+		memmove(d + r * keep, d + r * nc, keep * sizeof(*d));
+	return keep;
 }
 
-/* "; sizes 1 MiB..8 MiB below R: 0.75 (0.73..0.77)" at @dst + @n when
- * @g was found; the new length. */
-static int segment_text(const struct gd_assess_segment *g, char *dst,
-			size_t len, int n)
-{
-	char w[32], w2[32];
+struct series_ctx {
+	const uint32_t *runs;
+	size_t n;
+};
 
-	if (!g->found || n < 0 || (size_t)n >= len)
-		return n;
-	return n + snprintf(dst + n, len - n,
-			    "; sizes %s..%s below R: %.2f (%.2f..%.2f)",
-			    gd_assess_bytes_str(g->lo_bytes, w, sizeof(w)),
-			    gd_assess_bytes_str(g->hi_bytes, w2, sizeof(w2)),
-			    g->ratio, g->lo, g->hi);
-}
-
-static void slower_text(const struct gd_fleet_slower *s, char *dst, size_t len)
-{
-	const struct gd_assessment *a = &s->a;
-	char w[32];
-	int n;
-
-	n = snprintf(dst, len,
-		     "%s: %s/HH %.2f, %.0f%% interval %.2f..%.2f over %u "
-		     "repeat(s) and %u sizes, Holm-adjusted p=%.2g",
-		     s->id, s->phase, a->ci.ratio, GD_INFER_CONFIDENCE * 100,
-		     a->ci.lo, a->ci.hi, a->rounds, a->sizes, a->p_slower_run);
-	n = segment_text(&a->seg, dst, len, n);
-	for (unsigned int i = 0; i < a->nseg_also; i++)
-		n = segment_text(&a->seg_also[i], dst, len, n);
-	if (a->slow_band >= 0 && n > 0 && (size_t)n < len)
-		n += snprintf(
-			dst + n, len - n, "; band from %s %.2f (%.2f..%.2f)",
-			gd_assess_bytes_str(a->band[a->slow_band].lo_bytes, w,
-					    sizeof(w)),
-			a->band[a->slow_band].ci.ratio,
-			a->band[a->slow_band].ci.lo,
-			a->band[a->slow_band].ci.hi);
-	if (a->nslow && n > 0 && (size_t)n < len)
-		snprintf(dst + n, len - n,
-			 "; %u size(s) below R on their own, worst %.2f at %s",
-			 a->nslow, a->worst_ratio,
-			 gd_assess_bytes_str(a->worst_size, w, sizeof(w)));
-}
-
-static int count(struct gd_fleet *fl, const struct gd_fleet_run *ref,
-		 const char *phase, const struct gd_assessment *a)
-{
-	struct gd_fleet_ratio_counts *c = &fl->ratio;
-	struct gd_fleet_slower *grown;
-
-	c->assessed++;
-	c->by_repeats += a->by_rounds;
-	if (a->decision == GD_DECISION_NOT_BELOW)
-		c->no_difference++;
-	if (!strcmp(a->decision_name, "inconclusive")) {
-		c->inconclusive++;
-		if (a->repeats_needed > c->repeats_needed)
-			c->repeats_needed = a->repeats_needed;
-	}
-	if (strcmp(a->decision_name, "slower"))
-		return 0;
-	grown = gd_fleet_grow(fl->slower, &fl->slower_cap, fl->n_slower,
-			      sizeof(*grown));
-	if (!grown)
-		return -ENOMEM;
-	fl->slower = grown;
-	grown = &fl->slower[fl->n_slower++];
-	grown->id = ref->id;
-	snprintf(grown->phase, sizeof(grown->phase), "%s", phase);
-	grown->a = *a;
-	if (!c->slower++)
-		slower_text(grown, c->first_slower, sizeof(c->first_slower));
-	return 0;
-}
-
-/* One device phase of the series against HH, into @a; 1 when assessed. */
+/* One device phase of the series against HH of its direction, into @a:
+ * every ok repeat's rounds (fleet_decide.h); 1 when assessed. */
 static int ratio_phase(struct gd_fleet *fl, const struct gd_fleet_phase *p,
-		       const uint32_t *runs, size_t n, struct gd_assessment *a)
+		       const struct series_ctx *sc, struct gd_assessment *a,
+		       unsigned int *nreps)
 {
 	double cols[GD_FLEET_SIZES_MAX], *d;
-	unsigned int nc = ratio_cols(fl, p, cols);
-	int ret;
+	unsigned int nc = ratio_cols(fl, p, cols), reps = 0, total = 0, *rows;
+	unsigned int looks = 1;
+	char ref[16];
+	int ret = 0;
 
 	if (!nc)
 		return 0;
-	d = malloc(n * nc * sizeof(*d));
-	if (!d)
-		return -ENOMEM;
-	ratio_rows(fl, p->name, runs, n, d, cols, nc);
-	ret = gd_assess(d, cols, (unsigned int)n, nc, fl->opt.expect_ratio, a,
-			NULL);
+	ref_name(p->name, ref, sizeof(ref));
+	rows = calloc(sc->n, sizeof(*rows));
+	d = malloc(sc->n * GD_FLEET_ROUNDS_CAP * nc * sizeof(*d));
+	if (!rows || !d) {
+		ret = -ENOMEM;
+		goto free_all;
+	}
+	for (size_t k = 0; k < sc->n; k++) {
+		const struct gd_fleet_run *o = &fl->runs[sc->runs[k]];
+
+		if (!repeat_ok(o) || o->lat)
+			continue;
+		rows[reps] = repeat_rows(gd_fleet_phase_of(o, p->name),
+					 gd_fleet_phase_of(o, ref), cols, nc,
+					 d + (size_t)total * nc);
+		if (rows[reps])
+			looks = (unsigned int)o->looks;
+		total += rows[reps];
+		reps += rows[reps] > 0;
+	}
+	nc = drop_empty(d, total, cols, nc);
+	if (reps && nc)
+		ret = gd_fleet_series_assess(d, rows, reps, nc, cols,
+					     fl->opt.expect_ratio,
+					     reps == 1 ? looks : 1, a);
+	ret = ret ? ret : reps && nc;
+	*nreps = reps;
+free_all:
+	free(rows);
 	free(d);
-	return ret ? ret : 1;
+	return ret;
+}
+
+static void judged_fill(struct gd_fleet_judged *j,
+			const struct gd_assessment *a)
+{
+	unsigned int looks = a->looks ? a->looks : 1;
+
+	j->decision = a->decision;
+	j->rows = a->rounds;
+	j->sizes = a->sizes;
+	j->nundecided = a->nundecided;
+	j->need = a->repeats_needed;
+	j->p = gd_fleet_p_slower(a);
+	j->ratio = a->ci.ratio;
+	j->lo = a->ci.lo;
+	j->hi = a->ci.hi;
+	j->seg_p = a->seg.found ? a->seg.p_run * looks : 1;
+	j->seg_up = a->seg.to == (int)a->sizes - 1;
+	j->seg_from = a->seg.lo_bytes;
+	j->seg_to = a->seg.hi_bytes;
+	j->seg_ratio = a->seg.ratio;
+	j->seg_lo = a->seg.lo;
+	j->seg_hi = a->seg.hi;
+	j->seg_sizes = a->seg.sizes;
+}
+
+static int count(struct gd_fleet *fl, const struct gd_fleet_run *ref,
+		 const char *phase, const struct gd_assessment *a,
+		 unsigned int reps)
+{
+	struct gd_fleet_ratio_counts *c = &fl->ratio;
+	struct gd_fleet_judged *grown;
+
+	c->assessed++;
+	c->by_repeats += reps > 1;
+	c->by_rounds += reps == 1 && a->by_rounds;
+	c->slower += a->decision == GD_DECISION_SLOWER;
+	if (a->decision == GD_DECISION_NOT_BELOW) {
+		c->no_difference++;
+		return 0;
+	}
+	grown = gd_fleet_grow(fl->judged, &fl->judged_cap, fl->n_judged,
+			      sizeof(*grown));
+	if (!grown)
+		return -ENOMEM;
+	fl->judged = grown;
+	grown = &fl->judged[fl->n_judged++];
+	memset(grown, 0, sizeof(*grown));
+	grown->id = ref->id;
+	grown->series = c->series;
+	grown->reps = reps;
+	snprintf(grown->phase, sizeof(grown->phase), "%s", phase);
+	judged_fill(grown, a);
+	return 0;
 }
 
 /* Every device phase (first of its name) of the series, bandwidth only,
  * decided together: Holm across them, as the run tool does. */
 static int ratio_series(struct gd_fleet *fl, const struct gd_fleet_run *ref,
-			const uint32_t *runs, size_t n)
+			const struct series_ctx *sc)
 {
 	struct gd_assessment *a;
 	const char **name;
-	unsigned int na = 0;
+	unsigned int na = 0, *reps;
 	int pi, j, ret = 0;
 
 	if (ref->lat || !gd_fleet_phase_of(ref, "HH") || ref->n_phases <= 0)
 		return 0;
 	a = calloc((size_t)ref->n_phases, sizeof(*a));
 	name = calloc((size_t)ref->n_phases, sizeof(*name));
-	if (!a || !name) {
+	reps = calloc((size_t)ref->n_phases, sizeof(*reps));
+	if (!a || !name || !reps) {
 		ret = -ENOMEM;
 		goto free_all;
 	}
@@ -253,7 +310,7 @@ static int ratio_series(struct gd_fleet *fl, const struct gd_fleet_run *ref,
 			;
 		if (j != pi || !strchr(p->name, 'D'))
 			continue;
-		ret = ratio_phase(fl, p, runs, n, &a[na]);
+		ret = ratio_phase(fl, p, sc, &a[na], &reps[na]);
 		if (ret > 0)
 			name[na++] = p->name;
 	}
@@ -262,11 +319,121 @@ static int ratio_series(struct gd_fleet *fl, const struct gd_fleet_run *ref,
 	gd_assess_run(a, na);
 	ret = 0;
 	for (unsigned int i = 0; !ret && i < na; i++)
-		ret = count(fl, ref, name[i], &a[i]);
+		ret = count(fl, ref, name[i], &a[i], reps[i]);
+	fl->ratio.series += na > 0;
 free_all:
 	free(a);
 	free(name);
+	free(reps);
 	return ret;
+}
+
+/* The campaign's list of slow series: Benjamini-Hochberg over every
+ * series judged, each by its smallest p (fleet_decide.h); a listed
+ * series' assessments at or under the threshold are listed. */
+static int ratio_list(struct gd_fleet *fl)
+{
+	struct gd_fleet_ratio_counts *c = &fl->ratio;
+	double *p = malloc((fl->n_judged ? fl->n_judged : 1) * sizeof(*p));
+	size_t n = 0, i, last = SIZE_MAX;
+
+	if (!p)
+		return -ENOMEM;
+	/* records are in series order: one p per series, its smallest */
+	for (i = 0; i < fl->n_judged; i++) {
+		const struct gd_fleet_judged *j = &fl->judged[i];
+
+		if (j->p > GD_FLEET_FDR_LEVEL)
+			continue;
+		if (j->series != last)
+			p[n++] = j->p;
+		else if (j->p < p[n - 1])
+			p[n - 1] = j->p;
+		last = j->series;
+	}
+	c->fdr_threshold =
+		gd_fleet_fdr_threshold(p, n, c->series, GD_FLEET_FDR_LEVEL);
+	free(p);
+	last = SIZE_MAX;
+	for (i = 0; i < fl->n_judged; i++) {
+		struct gd_fleet_judged *j = &fl->judged[i];
+
+		j->listed = c->fdr_threshold >= 0 && j->p <= c->fdr_threshold;
+		c->listed += j->listed;
+		if (j->listed && j->series != last)
+			c->listed_series++;
+		if (j->listed)
+			last = j->series;
+		if (!j->listed && j->need > c->repeats_needed)
+			c->repeats_needed = j->need;
+	}
+	c->inconclusive = c->assessed - c->no_difference - c->listed;
+	return 0;
+}
+
+/* "from 1 MiB up", "from 64 KiB to 256 KiB", "at 1 MiB": as the run's
+ * evidence names a segment (report/evidence_segment.c). */
+static int seg_where(const struct gd_fleet_judged *j, char *dst, size_t len)
+{
+	char lo[32], hi[32];
+
+	gd_assess_bytes_str(j->seg_from, lo, sizeof(lo));
+	gd_assess_bytes_str(j->seg_to, hi, sizeof(hi));
+	if (j->seg_up)
+		return snprintf(dst, len, "from %s up", lo);
+	if (j->seg_sizes == 1)
+		return snprintf(dst, len, "at %s", lo);
+	return snprintf(dst, len, "from %s to %s", lo, hi);
+}
+
+void gd_fleet_judged_text(const struct gd_fleet_judged *j, double floor,
+			  char *dst, size_t len)
+{
+	int n;
+
+	n = snprintf(dst, len,
+		     "%s: %s/HH %.2f, %.0f%% interval %.2f..%.2f over %u "
+		     "%s and %u sizes, p=%.2g",
+		     j->id, j->phase, j->ratio, GD_INFER_CONFIDENCE * 100,
+		     j->lo, j->hi, j->rows,
+		     j->reps > 1   ? "repeats"
+		     : j->rows > 1 ? "rounds"
+				   : "round",
+		     j->sizes, j->p);
+	/* the segment at the level the list was drawn at */
+	if (j->seg_p > GD_FLEET_FDR_LEVEL || !j->seg_sizes || n < 0 ||
+	    (size_t)n >= len)
+		return;
+	n += snprintf(dst + n, len - n, "; below %.2f ", floor);
+	if ((size_t)n >= len)
+		return;
+	n += seg_where(j, dst + n, len - n);
+	if ((size_t)n < len)
+		snprintf(dst + n, len - n, ": %.2f (%.2f..%.2f)", j->seg_ratio,
+			 j->seg_lo, j->seg_hi);
+}
+
+void gd_fleet_undecided_text(const struct gd_fleet_judged *j, char *dst,
+			     size_t len)
+{
+	if (j->decision == GD_DECISION_SLOWER)
+		snprintf(dst, len,
+			 "%s %s (slower on its own, p=%.2g, not at the "
+			 "campaign's false discovery rate: more repeats)",
+			 j->id, j->phase, j->p);
+	else if (j->reps > 1)
+		snprintf(dst, len,
+			 "%s %s (%u of %u sizes undecided; about %u%s repeats)",
+			 j->id, j->phase, j->nundecided, j->sizes, j->need,
+			 j->need >= GD_ASSESS_REPEATS_CAP ? " or more" : "");
+	else
+		snprintf(dst, len,
+			 "%s %s (%u of %u sizes undecided; one repeat: its "
+			 "run would need about %u%s rounds, --repeat=%u, or "
+			 "more repeats)",
+			 j->id, j->phase, j->nundecided, j->sizes, j->need,
+			 j->need >= GD_ASSESS_REPEATS_CAP ? " or more" : "",
+			 j->need);
 }
 
 int gd_fleet_judge_repeats(struct gd_fleet *fl)
@@ -292,8 +459,9 @@ int gd_fleet_judge_repeats(struct gd_fleet *fl)
 			continue;
 		repeat_cv(fl, ref, runs, n, buf);
 		if (fl->opt.expect_ratio > 0)
-			ret = ratio_series(fl, ref, runs, n);
+			ret = ratio_series(fl, ref,
+					   &(struct series_ctx){ runs, n });
 	}
 	free(buf);
-	return ret;
+	return !ret && fl->opt.expect_ratio > 0 ? ratio_list(fl) : ret;
 }

@@ -18,6 +18,7 @@
 #include <json-c/printbuf.h>
 
 #include "tools/cluster/fleet.h"
+#include "tools/cluster/fleet_decide.h"
 #include "tools/cluster/fleet_tails.h"
 #include "util/error.h"
 #include "util/output.h"
@@ -103,28 +104,56 @@ static struct json_object *jdbl(double v)
 	return isfinite(v) ? json_object_new_double(v) : NULL;
 }
 
-static struct json_object *json_assessment(const struct gd_fleet_slower *s)
+/* One series' assessment that is not "not below": listed (slower at the
+ * campaign's false discovery rate) or undecided. */
+static struct json_object *json_judged(const struct gd_fleet *fl,
+				       const struct gd_fleet_judged *j)
 {
-	const struct gd_assessment *a = &s->a;
 	struct json_object *o = json_object_new_object();
+	char text[GD_FLEET_TEXT_MAX * 2];
 
-	json_object_object_add(o, "execution", json_object_new_string(s->id));
-	json_object_object_add(o, "phase", json_object_new_string(s->phase));
+	json_object_object_add(o, "execution", json_object_new_string(j->id));
+	json_object_object_add(o, "phase", json_object_new_string(j->phase));
 	json_object_object_add(
 		o, "replicates",
-		json_object_new_string(a->by_rounds ? "repeats" : "sizes"));
-	json_object_object_add(o, "repeats", json_object_new_int(a->rounds));
-	json_object_object_add(o, "sizes", json_object_new_int(a->sizes));
-	json_object_object_add(o, "ratio", jdbl(a->ci.ratio));
-	json_object_object_add(o, "low", jdbl(a->ci.lo));
-	json_object_object_add(o, "high", jdbl(a->ci.hi));
-	json_object_object_add(o, "holm_p", jdbl(a->p_slower_run));
-	json_object_object_add(o, "slow_band_from_bytes",
-			       a->slow_band >= 0
-				       ? jdbl(a->band[a->slow_band].lo_bytes)
-				       : NULL);
-	json_object_object_add(o, "sizes_slow_alone",
-			       json_object_new_int(a->nslow));
+		json_object_new_string(j->reps > 1 ? "repeats" : "rounds"));
+	json_object_object_add(o, "repeats", json_object_new_int((int)j->reps));
+	json_object_object_add(o, "replicate_count",
+			       json_object_new_int((int)j->rows));
+	json_object_object_add(o, "sizes", json_object_new_int((int)j->sizes));
+	json_object_object_add(
+		o, "decision",
+		json_object_new_string(j->decision == GD_DECISION_SLOWER
+					       ? "slower"
+					       : "inconclusive"));
+	json_object_object_add(o, "ratio", jdbl(j->ratio));
+	json_object_object_add(o, "low", jdbl(j->lo));
+	json_object_object_add(o, "high", jdbl(j->hi));
+	json_object_object_add(o, "p", jdbl(j->p));
+	if (j->listed) {
+		bool seg = j->seg_sizes && j->seg_p <= GD_FLEET_FDR_LEVEL;
+
+		json_object_object_add(
+			o, "from_bytes",
+			seg ? json_object_new_int64((int64_t)j->seg_from)
+			    : NULL);
+		json_object_object_add(
+			o, "to_bytes",
+			seg ? json_object_new_int64((int64_t)j->seg_to) : NULL);
+		gd_fleet_judged_text(j, fl->opt.expect_ratio, text,
+				     sizeof(text));
+	} else {
+		json_object_object_add(o, "sizes_undecided",
+				       json_object_new_int((int)j->nundecided));
+		json_object_object_add(o, "needed",
+				       json_object_new_int((int)j->need));
+		json_object_object_add(
+			o, "needed_unit",
+			json_object_new_string(j->reps > 1 ? "repeats"
+							   : "rounds"));
+		gd_fleet_undecided_text(j, text, sizeof(text));
+	}
+	json_object_object_add(o, "evidence", json_object_new_string(text));
 	return o;
 }
 
@@ -147,43 +176,75 @@ static struct json_object *jcount(size_t n)
 	return json_object_new_int64((int64_t)n);
 }
 
-/* How the ratio gate judged: method, level, counts, every "slower". */
+/* The undecided records named in the document, at most. */
+#define GD_FLEET_UNDECIDED_NAMED 1000
+
+/* How the ratio gate judged: method, levels, counts, every series listed
+ * slower and the undecided ones. */
 static void gate_ratio_json(const struct gd_fleet *fl, struct json_object *g)
 {
 	const struct gd_fleet_ratio_counts *c = &fl->ratio;
-	struct json_object *n, *slow;
-	size_t i;
+	struct json_object *n, *slow, *und, *fdr;
+	char rule[2048];
+	size_t i, named = 0;
 
 	if (fl->opt.expect_ratio <= 0)
 		return;
 	n = json_object_new_object();
 	slow = json_object_new_array();
+	und = json_object_new_array();
+	fdr = json_object_new_object();
 	json_object_object_add(g, "method",
-			       json_object_new_string(gd_fleet_ratio_method));
+			       json_object_new_string(gd_fleet_ratio_rule(
+				       rule, sizeof(rule))));
 	json_object_object_add(g, "floor",
 			       json_object_new_double(fl->opt.expect_ratio));
 	json_object_object_add(g, "confidence",
 			       json_object_new_double(GD_INFER_CONFIDENCE));
 	json_object_object_add(g, "alpha",
 			       json_object_new_double(GD_ASSESS_ALPHA));
+	json_object_object_add(fdr, "method",
+			       json_object_new_string("Benjamini-Hochberg"));
+	json_object_object_add(fdr, "level",
+			       json_object_new_double(GD_FLEET_FDR_LEVEL));
+	json_object_object_add(fdr, "rate_stated",
+			       json_object_new_double(GD_FLEET_FDR_STATED));
+	json_object_object_add(fdr, "series", jcount(c->series));
+	json_object_object_add(
+		fdr, "threshold",
+		c->fdr_threshold >= 0 ? json_object_new_double(c->fdr_threshold)
+				      : NULL);
+	json_object_object_add(g, "false_discovery_rate", fdr);
+	json_object_object_add(n, "series", jcount(c->series));
 	json_object_object_add(n, "assessed", jcount(c->assessed));
-	json_object_object_add(n, "slower", jcount(c->slower));
+	json_object_object_add(n, "slower", jcount(c->listed));
+	json_object_object_add(n, "slower_series", jcount(c->listed_series));
+	json_object_object_add(n, "slower_on_their_own", jcount(c->slower));
 	json_object_object_add(n, "not_below", jcount(c->no_difference));
 	/* the name before issue 25, for readers of older reports */
 	json_object_object_add(n, "no_difference", jcount(c->no_difference));
 	json_object_object_add(n, "inconclusive", jcount(c->inconclusive));
 	json_object_object_add(n, "by_repeats", jcount(c->by_repeats));
-	json_object_object_add(n, "by_sizes",
-			       jcount(c->assessed - c->by_repeats));
+	json_object_object_add(n, "by_rounds", jcount(c->by_rounds));
+	json_object_object_add(
+		n, "by_sizes",
+		jcount(c->assessed - c->by_repeats - c->by_rounds));
 	json_object_object_add(g, "counts", n);
 	json_object_object_add(g, "repeats_needed",
 			       json_object_new_int((int)c->repeats_needed));
-	for (i = 0; i < fl->n_slower; i++)
-		json_object_array_add(slow, json_assessment(&fl->slower[i]));
+	for (i = 0; i < fl->n_judged; i++) {
+		if (fl->judged[i].listed)
+			json_object_array_add(slow,
+					      json_judged(fl, &fl->judged[i]));
+		else if (named++ < GD_FLEET_UNDECIDED_NAMED)
+			json_object_array_add(und,
+					      json_judged(fl, &fl->judged[i]));
+	}
 	json_object_object_add(g, "slower", slow);
+	json_object_object_add(g, "undecided_series", und);
 }
 
-static struct json_object *json_gates(const struct gd_fleet *fl, bool *pass)
+static struct json_object *json_gates(const struct gd_fleet *fl, int *status)
 {
 	struct gd_fleet_gate gates[GD_FLEET_GATES];
 	struct gd_fleet_item items[GD_FLEET_CHECK_ITEMS];
@@ -192,7 +253,7 @@ static struct json_object *json_gates(const struct gd_fleet *fl, bool *pass)
 	struct json_object *ca = json_object_new_array();
 	int i;
 
-	*pass = gd_fleet_gates(fl, gates);
+	*status = gd_fleet_gates(fl, gates);
 	for (i = 0; i < GD_FLEET_GATES; i++) {
 		struct json_object *g = json_object_new_object();
 
@@ -200,8 +261,21 @@ static struct json_object *json_gates(const struct gd_fleet *fl, bool *pass)
 				       json_object_new_string(gates[i].name));
 		json_object_object_add(g, "pass",
 				       json_object_new_boolean(gates[i].pass));
+		json_object_object_add(
+			g, "state",
+			json_object_new_string(
+				gd_fleet_state_name(gates[i].state)));
 		json_object_object_add(g, "detail",
 				       json_object_new_string(gates[i].detail));
+		json_object_object_add(
+			g, "undecided",
+			json_object_new_boolean(gates[i].state ==
+						GD_FLEET_UNDECIDED));
+		if (gates[i].state == GD_FLEET_UNDECIDED)
+			json_object_object_add(
+				g, "undecided_policy",
+				json_object_new_string(gd_fleet_undecided_name(
+					fl->opt.undecided)));
 		if (!strcmp(gates[i].name, "repeatability"))
 			gate_repeatability_json(fl, g);
 		if (!strcmp(gates[i].name, "ratio"))
@@ -502,8 +576,7 @@ struct json_object *gd_fleet_document(const struct gd_fleet *fl)
 {
 	struct json_object *root = json_object_new_object(), *rails, *tails;
 	struct grid gr;
-	bool pass;
-	int rail;
+	int rail, status;
 
 	if (!root) {
 		gd_err(-ENOMEM, "out of memory building the fleet report");
@@ -518,8 +591,10 @@ struct json_object *gd_fleet_document(const struct gd_fleet *fl)
 			       json_object_new_string(PACKAGE_VERSION));
 	json_object_object_add(root, "unit",
 			       json_object_new_string(unit_of(&gr)));
-	json_object_object_add(root, "acceptance", json_gates(fl, &pass));
-	json_object_object_add(root, "pass", json_object_new_boolean(pass));
+	json_object_object_add(root, "acceptance", json_gates(fl, &status));
+	json_object_object_add(root, "pass", json_object_new_boolean(!status));
+	json_object_object_add(root, "exit_status",
+			       json_object_new_int(status));
 	json_object_object_add(root, "domains", json_domains(fl));
 	json_object_object_add(root, "associations", lazy_list(fl, &gr, false));
 	rails = json_object_new_array();

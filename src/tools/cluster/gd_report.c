@@ -3,8 +3,9 @@
  * gd_report: aggregate a directory of gd_* result documents and gd_doctor
  * envelopes into a fleet report (coverage, curves, outliers, failure
  * domains, acceptance checklist) in Markdown and JSON, with SVG plots.
- * Exit status for CI (util/exit.h): 0 every gate passes, 3 otherwise, 2
- * bad input, 1 a report not written.
+ * Exit status for CI (util/exit.h): 0 every gate passes, 3 one failed, 4
+ * none failed and the ratio gate is undecided (--gate-undecided), 2 bad
+ * input, 1 a report not written.
  */
 #include <config.h>
 
@@ -34,7 +35,9 @@ enum {
 	OPT_RATIO,
 	OPT_GATE_FROM,
 	OPT_JUNIT,
-	OPT_METRICS
+	OPT_METRICS,
+	OPT_PROM,
+	OPT_UNDECIDED
 };
 
 /* The options, in the table form of every program (util/opt.h). */
@@ -49,7 +52,10 @@ static const struct gd_opt gd_report_opts[] = {
 	  "the gates and campaign requirements as JUnit XML (one testsuite; open requirements are skipped)",
 	  OPT_JUNIT, 0 },
 	{ "openmetrics", 0, GD_OPT_ARG, "FILE",
-	  "gauges in node_exporter's textfile format", OPT_METRICS, 0 },
+	  "the gates and counts as OpenMetrics gauges", OPT_METRICS, 0 },
+	{ "prom-textfile", 0, GD_OPT_ARG, "FILE",
+	  "the same as Prometheus text, for node_exporter's textfile collector (FILE.prom)",
+	  OPT_PROM, 0 },
 	{ "plots", 0, GD_OPT_ARG, "DIR",
 	  "rails.svg and associations.svg via gnuplot (the .gp scripts and data are written either way)",
 	  OPT_PLOTS, 0 },
@@ -62,11 +68,14 @@ static const struct gd_opt gd_report_opts[] = {
 	  "repeatability gate: coefficient of variation across repeats, as a fraction (default 0.05 = 5%)",
 	  OPT_MAX_CV, 0 },
 	{ "expect-ratio", 0, GD_OPT_ARG, "R",
-	  "gate: no D phase slower than R x HH bandwidth by its series' repeats (the run's banded decision: bands and sizes, Holm; see gdperf(7))",
+	  "gate: every D phase at least R x HH bandwidth, each series judged from every round of its repeats by the run's rule (see gdperf(7))",
 	  OPT_RATIO, 0 },
 	{ "gate-from", 0, GD_OPT_ARG, "SIZE",
 	  "judge sizes from SIZE bytes up, K/M/G suffixes (default 64K; a shorter curve: its largest size)",
 	  OPT_GATE_FROM, 0 },
+	{ "gate-undecided", 0, GD_OPT_ARG, "fail|pass|undecided",
+	  "a ratio gate the evidence cannot decide: exit 4 as a failed gate (fail, default) or as undecided, or pass",
+	  OPT_UNDECIDED, 0 },
 	{ "help", 'h', GD_OPT_NOARG, NULL, "this help", GD_OPT_ID_HELP, 0 },
 	{ "version", 'V', GD_OPT_NOARG, NULL, "print the version",
 	  GD_OPT_ID_VERSION, 0 },
@@ -81,7 +90,7 @@ static const struct gd_opt_prog gd_report_prog = {
 		"(gdperf.doctor/1) under DIR; another version of either is refused.",
 	.opts = gd_report_opts,
 	.n = GD_REPORT_NOPTS,
-	.exits = GD_EXIT_ALL & ~GD_EXIT_BIT(GD_EXIT_GATE_UNDECIDED),
+	.exits = GD_EXIT_ALL,
 };
 
 static int parse_frac(const char *opt, const char *s, double min, double max,
@@ -124,8 +133,29 @@ static int parse_size(const char *s, double *out)
 	return 0;
 }
 
+/* --gate-undecided takes a policy word, exactly. */
+static int parse_undecided(const char *s, enum gd_fleet_undecided *out)
+{
+	static const enum gd_fleet_undecided all[] = {
+		GD_FLEET_UNDECIDED_FAIL,
+		GD_FLEET_UNDECIDED_PASS,
+		GD_FLEET_UNDECIDED_KEEP,
+	};
+
+	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
+		if (!strcmp(s, gd_fleet_undecided_name(all[i]))) {
+			*out = all[i];
+			return 0;
+		}
+	return gd_err(-EINVAL,
+		      "--gate-undecided: '%s' is not one of the accepted "
+		      "values fail, pass, undecided",
+		      s);
+}
+
 struct args {
 	const char *plan, *markdown, *json, *plots, *dir, *junit, *metrics;
+	const char *prom;
 	/* every .json file under dir was skipped, some as unreadable: the
 	 * reports still name them, and the status is 2, bad input */
 	bool unreadable_only;
@@ -157,6 +187,9 @@ static int parse_opt(void *ctx, const struct gd_opt *opt, const char *arg)
 	case OPT_METRICS:
 		a->metrics = arg;
 		return 0;
+	case OPT_PROM:
+		a->prom = arg;
+		return 0;
 	case OPT_PLOTS:
 		a->plots = arg;
 		return 0;
@@ -168,8 +201,10 @@ static int parse_opt(void *ctx, const struct gd_opt *opt, const char *arg)
 		return parse_frac("max-cv", arg, 0, 10, &o->max_cv);
 	case OPT_RATIO:
 		return parse_frac("expect-ratio", arg, 0, 10, &o->expect_ratio);
-	default: /* OPT_GATE_FROM */
+	case OPT_GATE_FROM:
 		return parse_size(arg, &o->gate_from_bytes);
+	default: /* OPT_UNDECIDED */
+		return parse_undecided(arg, &o->undecided);
 	}
 }
 
@@ -190,12 +225,14 @@ static int parse_args(int argc, char **argv, struct gd_fleet_opts *o,
 	return 0;
 }
 
-/* Exit status 3 says why on stderr, one line per failed gate, since the
- * Markdown may be in a file nobody opens; only once every output is
- * written, since one that is not makes the status 1. */
+/* Exit status 3 or 4 says why on stderr, one line per gate that did not
+ * pass, since the Markdown may be in a file nobody opens; only once every
+ * output is written, since one that is not makes the status 1. */
 static void say_failed_gates(struct json_object *doc, const struct args *a)
 {
 	struct json_object *acc, *gates = NULL, *g, *v;
+	int status =
+		json_object_get_int(json_object_object_get(doc, "exit_status"));
 	size_t i, n;
 
 	if (json_object_object_get_ex(doc, "acceptance", &acc))
@@ -204,11 +241,16 @@ static void say_failed_gates(struct json_object *doc, const struct args *a)
 		    ? json_object_array_length(gates)
 		    : 0;
 	for (i = 0; i < n; i++) {
+		const char *st;
+
 		g = json_object_array_get_idx(gates, i);
 		if (json_object_object_get_ex(g, "pass", &v) &&
 		    json_object_get_boolean(v))
 			continue;
-		fprintf(stderr, "gd_report: FAIL (exit 3): gate %s: %s\n",
+		st = json_object_get_string(json_object_object_get(g, "state"));
+		fprintf(stderr, "gd_report: %s (exit %d): gate %s: %s\n",
+			st && !strcmp(st, "undecided") ? "UNDECIDED" : "FAIL",
+			status,
 			json_object_get_string(
 				json_object_object_get(g, "name")),
 			json_object_get_string(
@@ -221,7 +263,7 @@ static void say_failed_gates(struct json_object *doc, const struct args *a)
 
 /* One document, built once: the Markdown is rendered from it, the JSON is
  * it, and the exit status is its verdict. */
-static int report(struct gd_fleet *fl, const struct args *a, bool *pass)
+static int report(struct gd_fleet *fl, const struct args *a, int *status)
 {
 	struct json_object *doc = gd_fleet_document(fl), *p;
 	char note[512] = "";
@@ -229,21 +271,25 @@ static int report(struct gd_fleet *fl, const struct args *a, bool *pass)
 
 	if (!doc)
 		return gd_err_code();
-	*pass = json_object_object_get_ex(doc, "pass", &p) &&
-		json_object_get_boolean(p);
+	*status = json_object_object_get_ex(doc, "exit_status", &p)
+			  ? json_object_get_int(p)
+			  : GD_EXIT_GATE_FAILED;
 	ret = gd_fleet_write_markdown(doc, a->markdown ? a->markdown : "-");
 	if (!ret && a->json)
 		ret = gd_fleet_write_json(doc, a->json);
 	if (!ret && a->junit)
 		ret = gd_fleet_write_junit(doc, a->junit, a->dir, a->json);
 	if (!ret && a->metrics)
-		ret = gd_fleet_write_metrics(doc, a->metrics);
+		ret = gd_fleet_write_metrics(doc, a->metrics,
+					     GD_METRICS_OPENMETRICS);
+	if (!ret && a->prom)
+		ret = gd_fleet_write_metrics(doc, a->prom, GD_METRICS_PROM);
 	if (!ret && a->plots)
 		ret = gd_fleet_plot(fl, a->plots, note, sizeof(note));
 	if (note[0])
 		fprintf(stderr, "gd_report: plots: %s\n", note);
 	/* stdout too: the Markdown may sit in its buffer */
-	if (!ret && !*pass && !a->unreadable_only && !fflush(stdout) &&
+	if (!ret && *status && !a->unreadable_only && !fflush(stdout) &&
 	    !ferror(stdout))
 		say_failed_gates(doc, a);
 	json_object_put(doc);
@@ -257,8 +303,7 @@ int main(int argc, char **argv)
 					.max_cv = 0.05,
 					.gate_from_bytes = 65536 } };
 	struct args a = { 0 };
-	bool pass = false;
-	int ret, status = GD_EXIT_USAGE;
+	int ret, status = GD_EXIT_USAGE, gates = GD_EXIT_GATE_FAILED;
 
 	ret = parse_args(argc, argv, &fl.opt, &a);
 	if (ret > 0)
@@ -275,9 +320,9 @@ int main(int argc, char **argv)
 	if (!ret)
 		ret = gd_fleet_classify(&fl);
 	if (!ret)
-		ret = report(&fl, &a, &pass);
+		ret = report(&fl, &a, &gates);
 	if (!ret)
-		status = pass ? GD_EXIT_OK : GD_EXIT_GATE_FAILED;
+		status = gates;
 	/* nothing to report but unreadable files: bad input, not a gate */
 	if (!ret && a.unreadable_only) {
 		ret = gd_err(-EINVAL,

@@ -25,28 +25,36 @@ static void gd_cmp_junit_one(FILE *f, struct json_object *rec,
 		gd_json_str(gd_json_path(rec, "candidate", NULL), "file");
 	const char *base =
 		gd_json_str(gd_json_path(rec, "baseline", NULL), "file");
-	char *cases = NULL, *props = NULL, name[1024], num[32];
+	char *cases = NULL, *props = NULL, name[1024], num[32], host[256];
 	size_t clen = 0, plen = 0;
 	FILE *c = open_memstream(&cases, &clen);
 	FILE *p = open_memstream(&props, &plen);
-	int tests = 0, failures = 0;
+	struct gd_junit_count n = { 0 };
 
 	if (c && p) {
-		gd_junit_gates(c, rec, "gd_compare", &tests, &failures);
+		gd_junit_gates(c, rec, "gd_compare", &n);
 		gd_junit_property(p, "document", json_path ?: "(not written)");
 		gd_junit_property(p, "baseline", base);
 		gd_junit_property(p, "candidate", cand);
 		snprintf(num, sizeof(num), "%lld",
 			 (long long)gd_json_int(rec, "exit_status", -1));
 		gd_junit_property(p, "exit_status", num);
+		gd_junit_property(
+			p, "candidate_started_at",
+			gd_json_str(gd_json_path(rec, "candidate", NULL),
+				    "started_at"));
 		fflush(c);
 		fflush(p);
 		snprintf(name, sizeof(name), "gd_compare %s against %s",
 			 cand ?: "?", base ?: "?");
-		gd_junit_suite(f, name,
-			       gd_json_str(gd_json_path(rec, "candidate", NULL),
-					   "started_at"),
-			       0, tests, failures, 0, 0, props, cases);
+		gd_junit_suite(
+			f,
+			&(struct gd_junit_suite_id){
+				.name = name,
+				.hostname =
+					gd_junit_hostname(host, sizeof(host)),
+				.time_s = gd_junit_since_start(NULL, 0) },
+			n.tests, n.failures, n.errors, n.skipped, props, cases);
 	}
 	if (c)
 		fclose(c);
@@ -58,7 +66,7 @@ static void gd_cmp_junit_one(FILE *f, struct json_object *rec,
 
 static void gd_cmp_junit_errors(FILE *f, struct json_object *errors)
 {
-	char *cases = NULL, name[1024];
+	char *cases = NULL, name[1024], host[256];
 	size_t clen = 0;
 	FILE *c;
 	size_t n = gd_json_len(errors);
@@ -75,8 +83,13 @@ static void gd_cmp_junit_errors(FILE *f, struct json_object *errors)
 			      gd_json_str(e, "message"), NULL);
 	}
 	fflush(c);
-	gd_junit_suite(f, "gd_compare inputs", NULL, 0, (int)n, 0, (int)n, 0,
-		       NULL, cases);
+	gd_junit_suite(
+		f,
+		&(struct gd_junit_suite_id){
+			.name = "gd_compare inputs",
+			.hostname = gd_junit_hostname(host, sizeof(host)),
+			.time_s = gd_junit_since_start(NULL, 0) },
+		(int)n, 0, (int)n, 0, NULL, cases);
 	fclose(c);
 	free(cases);
 }

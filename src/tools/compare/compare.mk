@@ -6,7 +6,7 @@ gd_compare_SOURCES = src/tools/compare/gd_compare.c \
 	src/tools/compare/compare_tool.h src/tools/compare/cmp_load.c \
 	src/tools/compare/cmp_pair.c src/tools/compare/cmp_judge.c \
 	src/tools/compare/cmp_junit.c src/tools/compare/cmp_runs.c \
-	src/tools/compare/cmp_runs_text.c
+	src/tools/compare/cmp_runs_text.c src/tools/compare/cmp_metrics.c
 gd_compare_LDADD = $(gd_common_ldadd) -lm
 
 # Script test: the fixture documents judged again (the same run, a copy

@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "report/metrics.h"
 #include "util/exit.h"
 
 struct json_object;
@@ -33,12 +34,14 @@ struct gd_cmp_opts {
 	 * when given, else what the baseline run judged (all sizes, 0, unless
 	 * that run was given --gate-from), as the run itself does */
 	uint64_t judge_from;
-	const char *phase;	/* placement compared across documents */
-	const char *direction;	/* "forward", "reverse" or "bidir" */
-	const char *json_path;	/* gdperf.compare/1 document; "-" stdout */
-	const char *plot_path;	/* --plot: SVG (and its gnuplot script) */
-	const char *junit_path; /* --junit: JUnit XML */
-	bool undecided_pass;	/* --gate-undecided=pass */
+	const char *phase;	  /* placement compared across documents */
+	const char *direction;	  /* "forward", "reverse" or "bidir" */
+	const char *json_path;	  /* gdperf.compare/1 document; "-" stdout */
+	const char *plot_path;	  /* --plot: SVG (and its gnuplot script) */
+	const char *junit_path;	  /* --junit: JUnit XML */
+	const char *metrics_path; /* --openmetrics: OpenMetrics gauges */
+	const char *prom_path;	  /* --prom-textfile: Prometheus text */
+	bool undecided_pass;	  /* --gate-undecided=pass */
 	bool quiet;
 };
 
@@ -100,5 +103,11 @@ void gd_cmp_runs_print(FILE *out, const struct gd_cmp_opts *o,
  * errors; @json_path names --json's document. 0 or -errno. */
 int gd_cmp_write_junit(const char *path, struct json_object *res,
 		       const char *json_path);
+
+/* cmp_metrics.c: @res's gauges at @path in @format (report/metrics.h), a
+ * set per comparison labelled by its baseline and candidate files.
+ * 0 or -errno. */
+int gd_cmp_write_metrics(const char *path, enum gd_metrics_format format,
+			 struct json_object *res);
 
 #endif

@@ -16,6 +16,7 @@
 #include <json-c/json.h>
 
 #include "report/compare.h"
+#include "report/metrics.h"
 #include "report/plot.h"
 #include "tools/compare/compare_tool.h"
 #include "util/error.h"
@@ -34,6 +35,8 @@ enum {
 	OPT_UNDECIDED,
 	OPT_PLOT,
 	OPT_JUNIT,
+	OPT_METRICS,
+	OPT_PROM,
 };
 
 /* The options, in the table form of every program (util/opt.h). */
@@ -61,6 +64,12 @@ static const struct gd_opt gd_compare_opts[] = {
 	{ "junit", 0, GD_OPT_ARG, "FILE",
 	  "the gates as JUnit XML for a CI system: a testsuite per comparison, a failed gate a failure with its evidence line",
 	  OPT_JUNIT, 0 },
+	{ "openmetrics", 0, GD_OPT_ARG, "FILE",
+	  "each comparison's ratios, verdicts and gates as OpenMetrics gauges, as the run's --openmetrics",
+	  OPT_METRICS, 0 },
+	{ "prom-textfile", 0, GD_OPT_ARG, "FILE",
+	  "the same as Prometheus text, for node_exporter's textfile collector (FILE.prom)",
+	  OPT_PROM, 0 },
 	{ "quiet", 'q', GD_OPT_NOARG, NULL,
 	  "no report text, only errors and the exit status", 'q', 0 },
 	{ "help", 'h', GD_OPT_NOARG, NULL, "this help", GD_OPT_ID_HELP, 0 },
@@ -154,6 +163,12 @@ static int parse_opt(void *ctx, const struct gd_opt *opt, const char *optarg)
 		return 0;
 	case OPT_JUNIT:
 		o->junit_path = optarg;
+		return 0;
+	case OPT_METRICS:
+		o->metrics_path = optarg;
+		return 0;
+	case OPT_PROM:
+		o->prom_path = optarg;
 		return 0;
 	case OPT_PLOT:
 		if (!*optarg)
@@ -427,6 +442,14 @@ int main(int argc, char **argv)
 	}
 	if (o.junit_path &&
 	    gd_cmp_write_junit(o.junit_path, res, o.json_path)) {
+		fprintf(stderr, "gd_compare: %s\n", gd_err_msg());
+		status = GD_CMPX_FAIL;
+	}
+	if ((o.metrics_path &&
+	     gd_cmp_write_metrics(o.metrics_path, GD_METRICS_OPENMETRICS,
+				  res)) ||
+	    (o.prom_path &&
+	     gd_cmp_write_metrics(o.prom_path, GD_METRICS_PROM, res))) {
 		fprintf(stderr, "gd_compare: %s\n", gd_err_msg());
 		status = GD_CMPX_FAIL;
 	}
