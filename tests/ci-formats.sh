@@ -341,25 +341,34 @@ for x in same cmp; do
 done
 metrics_check gd_compare "$T/cmp.om"
 metrics_check gd_compare "$T/cmp.prom"
-grep -q "^gdperf_gate_state{tool=\"gd_compare\",run=\"cmp\",baseline=\"$C\",candidate=\"$T/slow.json\",device=\"rxe0\",gate=\"expect_ratio\",comparison=\"DD/HH\",direction=\"forward\",state=\"failed\"} 1\$" "$T/cmp.om" ||
+grep -q "^gdperf_gate_state{tool=\"gd_compare\",run=\"cmp\",baseline=\"$C\",candidate=\"$T/slow.json\",device=\"rxe0\",gate=\"expect_ratio\",comparison=\"candidate/baseline\",direction=\"forward\",state=\"failed\"} 1\$" "$T/cmp.om" ||
 	fail "gd_compare: the slower copy's gate is not failed in its gauges"
+# two runs' own codes in the gauges, not a run's (GD_OK, GD_GATE_FAIL...)
+[ "$(grep -c '^gdperf_verdict_state{tool="gd_compare",run="cmp",.*,code="GD_\(REGRESSION\|NO_REGRESSION\|UNDECIDED\)"} [01]$' "$T/cmp.om")" -eq 3 ] &&
+	grep -q '^gdperf_verdict_state{tool="gd_compare",run="cmp",.*,code="GD_REGRESSION"} 1$' "$T/cmp.om" &&
+	! grep -q '^gdperf_verdict_state{tool="gd_compare",.*,code="GD_OK"}' "$T/cmp.om" ||
+	fail "gd_compare: its gauges do not carry GD_REGRESSION alone among its three codes"
 grep -q '^gdperf_run_exit_status{tool="gd_compare",run="cmp"} 2$' "$T/cmp.prom" ||
 	fail "gd_compare: its exit status 2 (a missing input) is not in its gauges"
 # the judged slower copy: 64 KiB up are 0.70 of the baseline, each a line
 for z in 65536 131072 262144 524288 1048576 2097152 4194304 8388608; do
-	grep -qxF "text|expect_ratio DD/HH forward|$z B: 0.70 < 0.80 (95% bound 0.70)" "$T/cmp.read" ||
+	grep -qxF "text|expect_ratio candidate/baseline forward|$z B: 0.70 < 0.80 (95% bound 0.70)" "$T/cmp.read" ||
 		fail "gd_compare: the failure's body does not list $z B"
 done
-grep -q '^text|expect_ratio DD/HH forward|32768 B' "$T/cmp.read" &&
+# the body's rule is the document's policy: one text, from the rule
+pol=$(jq -r '.comparisons[0].gates[0].policy' "$T/cmp.json")
+grep -qxF "text|expect_ratio candidate/baseline forward|rule: $pol" "$T/cmp.read" ||
+	fail "gd_compare: the JUnit rule line is not the gate's policy '$pol'"
+grep -q '^text|expect_ratio candidate/baseline forward|32768 B' "$T/cmp.read" &&
 	fail "gd_compare: 32 KiB, as fast as the baseline, is listed"
-grep -qx 'expect_ratio DD/HH forward|passed||' "$T/same.read" ||
+grep -qx 'expect_ratio candidate/baseline forward|passed||' "$T/same.read" ||
 	fail "gd_compare: the same run's gate does not pass"
 # two runs have their own verdict (GD_REGRESSION), not the run's
 # GD_GATE_FAIL: the failure's message is the gate's figure and threshold
-ev=$(jq -r '.comparisons[0].gates[0] | "expect_ratio DD/HH forward failed: figure \(.figure * 10000 | round / 10000), threshold \(.threshold)"' "$T/cmp.json")
+ev=$(jq -r '.comparisons[0].gates[0] | "expect_ratio candidate/baseline forward failed: figure \(.figure * 10000 | round / 10000), threshold \(.threshold)"' "$T/cmp.json")
 [ "$(jq -r '.comparisons[0].gates[0].passed, .comparisons[0].code' "$T/cmp.json" | tr '\n' ' ')" = "false GD_REGRESSION " ] ||
 	fail "gd_compare: the slower copy's gate passed in its JSON, or it is not GD_REGRESSION"
-grep -qxF "expect_ratio DD/HH forward|failure|gate_failed|$ev" "$T/cmp.read" ||
+grep -qxF "expect_ratio candidate/baseline forward|failure|gate_failed|$ev" "$T/cmp.read" ||
 	fail "gd_compare: the failure's message is not '$ev': $(grep '^expect_ratio' "$T/cmp.read")"
 grep -q "^input $T/none.json|error|load|" "$T/cmp.read" ||
 	fail "gd_compare: the missing input is not an error testcase"

@@ -69,7 +69,10 @@ void gd_gate_ratio(const struct gd_gate_cfg *g, bool lat,
 struct json_object *gd_gate_records(const struct gd_gate_cfg *g, bool lat,
 				    struct json_object *rows,
 				    struct json_object *assess);
-extern const char gd_gate_policy_ratio[];
+/* The ratio gate's rule in words (@a: its assessment, for the level and
+ * confidence it recorded; NULL: util/assess.h's) against @floor. */
+void gd_gate_ratio_rule(char *buf, size_t len, struct json_object *a,
+			double floor);
 
 /*
  * verdict_counters.c: the counters of class list @key ("errors_moved",

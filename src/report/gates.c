@@ -13,10 +13,26 @@
 #include <json-c/json.h>
 
 #include "report/compare_priv.h"
+#include "util/assess.h"
 #include "util/infer.h"
 
-const char gd_gate_policy_ratio[] =
-	"passes when the assessment decides 'not below' (every judged band's 95% interval clears R and no size lies below it on its own); fails when it decides 'slower': a band's interval, or a size's own interval over its rounds, lies below R at the Holm-adjusted level of the run; one size's figure alone never fails it (a size needs its rounds); any other decision is undecided, which fails with exit status 4 (not enough evidence) unless --gate-undecided=pass";
+/* The ratio gate's rule in words, from the figures that decide it (the
+ * floor, and the level and confidence the assessment recorded, else
+ * util/assess.h's): every judged size must clear the floor on its own,
+ * which is what gd_assess() applies. JSON "policy" and the JUnit body. */
+void gd_gate_ratio_rule(char *buf, size_t len, struct json_object *a,
+			double floor)
+{
+	double alpha = GD_ASSESS_ALPHA, conf = 1 - 2 * GD_ASSESS_ALPHA;
+
+	gd_json_num(a, "alpha", &alpha);
+	gd_json_num(gd_json_path(a, "interval", NULL), "confidence", &conf);
+	snprintf(
+		buf, len,
+		"passes when every judged size's own %.0f%% lower bound over its rounds clears %.2f (not below); fails when a size, a run of adjacent sizes or a band lies below %.2f at the run's Holm-adjusted %.1f%% level (slower); one size's figure alone never fails it (a size needs its rounds); anything else is undecided, which fails with exit status 4 (not enough evidence) unless --gate-undecided=pass",
+		conf * 100, floor, floor, alpha * 100);
+}
+
 const char gd_gate_policy_abs[] =
 	"each gated size's figure against the threshold, with --repeat the median of its repeats (a typical run, not the luckiest or the unluckiest); the record keeps the worst size and its repeats' range";
 
@@ -114,6 +130,7 @@ static struct json_object *gd_gate_ratio_record(const struct gd_gate_cfg *g,
 	struct json_object *r = json_object_new_object(), *v;
 	const char *dec = gd_json_str(a, "decision");
 	bool undecided = gd_decision_undecided(dec);
+	char policy[512];
 
 	json_object_object_add(r, "gate",
 			       json_object_new_string("expect_ratio"));
@@ -125,8 +142,8 @@ static struct json_object *gd_gate_ratio_record(const struct gd_gate_cfg *g,
 		json_object_new_string(gd_json_str(a, "direction") ?: ""));
 	json_object_object_add(r, "threshold",
 			       json_object_new_double(g->expect_ratio));
-	json_object_object_add(r, "policy",
-			       json_object_new_string(gd_gate_policy_ratio));
+	gd_gate_ratio_rule(policy, sizeof(policy), a, g->expect_ratio);
+	json_object_object_add(r, "policy", json_object_new_string(policy));
 	json_object_object_add(
 		r, "figure",
 		json_object_get(json_object_object_get(a, "ratio")));
@@ -175,7 +192,7 @@ static void gd_gate_unassessed(const struct gd_gate_cfg *g,
 					   label, val)
 		{
 			struct json_object *r;
-			char key[96];
+			char key[96], policy[512];
 
 			(void)val;
 			snprintf(key, sizeof(key), "%s %s", label, dir);
@@ -195,9 +212,10 @@ static void gd_gate_unassessed(const struct gd_gate_cfg *g,
 			json_object_object_add(
 				r, "threshold",
 				json_object_new_double(g->expect_ratio));
-			json_object_object_add(
-				r, "policy",
-				json_object_new_string(gd_gate_policy_ratio));
+			gd_gate_ratio_rule(policy, sizeof(policy), NULL,
+					   g->expect_ratio);
+			json_object_object_add(r, "policy",
+					       json_object_new_string(policy));
 			json_object_object_add(r, "figure", NULL);
 			json_object_object_add(
 				r, "decision",

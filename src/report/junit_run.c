@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "report/compare.h"
+#include "report/compare_priv.h"
 #include "report/junit.h"
 #include "report/metrics.h"
 #include "util/error.h"
@@ -67,18 +68,14 @@ static struct json_object *gd_junit_assessment(struct json_object *doc,
 	return NULL;
 }
 
-/* The rule that decided, in words, from the figures the assessment
- * recorded (its floor, level and confidence), as util/assess.h applies
- * it: every judged size must clear the floor on its own. */
+/* The rule that decided, in words: the gate's own (gates.c), so that
+ * the body and the document's "policy" cannot differ. */
 static void gd_junit_ratio_rule(FILE *f, struct json_object *a, double floor)
 {
-	double alpha = 0.025, conf = 0.95;
+	char rule[512];
 
-	gd_json_num(a, "alpha", &alpha);
-	gd_json_num(gd_json_path(a, "interval", NULL), "confidence", &conf);
-	fprintf(f,
-		"rule: passes when every judged size's own %.0f%% lower bound over its rounds clears %.2f (not below); fails when a size, a run of adjacent sizes or a band lies below %.2f at the run's Holm-adjusted %.1f%% level (slower); anything else is undecided\n",
-		conf * 100, floor, floor, alpha * 100);
+	gd_gate_ratio_rule(rule, sizeof(rule), a, floor);
+	fprintf(f, "rule: %s\n", rule);
 }
 
 /* A slower assessment's evidence: each size below the floor on its own

@@ -40,6 +40,10 @@ struct gd_metrics {
 	bool oom;
 	/* labels every series carries: tool="...",run="...",... */
 	char base[GD_METRICS_BASE];
+	/* the verdict codes gdperf_verdict_state enumerates; NULL: a run's
+	 * (gd_compare's two-run mode has codes of its own) */
+	const char *const *codes;
+	size_t ncodes;
 };
 
 /* @tool: every series' tool label; @path: the file it will be written to,

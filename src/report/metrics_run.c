@@ -179,19 +179,21 @@ static void gd_metrics_sizes(struct gd_metrics *m, struct json_object *doc,
 static void gd_metrics_verdicts(struct gd_metrics *m, struct json_object *doc)
 {
 	struct json_object *v = gd_json_path(doc, "verdicts", NULL);
+	const char *const *codes = m->codes ? m->codes : gd_metrics_codes;
+	size_t n = m->codes ? m->ncodes : GD_N(gd_metrics_codes);
 	size_t c, i;
 	bool on;
 
 	gd_metrics_family(
 		m, "gdperf_verdict_state",
 		"the run's verdicts: one series per code, 1 for each code the run carries");
-	for (c = 0; c < GD_N(gd_metrics_codes); c++) {
+	for (c = 0; c < n; c++) {
 		on = false;
 		for (i = 0; i < gd_json_len(v); i++)
 			on |= !strcmp(gd_json_str(gd_json_idx(v, i), "code")
 					      ?: "",
-				      gd_metrics_codes[c]);
-		gd_metrics_put(m, on, "code", gd_metrics_codes[c], NULL);
+				      codes[c]);
+		gd_metrics_put(m, on, "code", codes[c], NULL);
 	}
 }
 

@@ -145,6 +145,30 @@ gd_cmp_record(const struct gd_cmp_input *base, const struct gd_cmp_input *cand,
 	return rec;
 }
 
+/* Two runs: the assessments and gates compare the candidate with the
+ * baseline, which the paired document calls DD and HH; the record (and
+ * the JUnit and metrics written from it) names them so. After the text,
+ * which reads the paired document's labels. */
+static void gd_cmp_runs_relabel(struct json_object *rec)
+{
+	struct json_object *lists[] = {
+		gd_json_path(rec, "statistics", "assessments"),
+		gd_json_path(rec, "gates", NULL),
+	};
+
+	for (size_t l = 0; l < sizeof(lists) / sizeof(lists[0]); l++)
+		for (size_t i = 0; i < gd_json_len(lists[l]); i++) {
+			struct json_object *o = gd_json_idx(lists[l], i);
+
+			if (!strcmp(gd_json_str(o, "comparison") ?: "",
+				    "DD/HH"))
+				json_object_object_add(
+					o, "comparison",
+					json_object_new_string(
+						GD_CMP_RUNS_LABEL));
+		}
+}
+
 /* The text, fitted to GD_COMPARE_TEXT_WIDTH columns. */
 static void gd_cmp_text(FILE *out, const struct gd_cmp_opts *o,
 			const struct gd_cmp_input *base,
@@ -202,5 +226,7 @@ struct json_object *gd_cmp_judge(const struct gd_cmp_opts *o,
 	rec = gd_cmp_record(base, cand, doc, cmp, verd, *status, why);
 	if (out)
 		gd_cmp_text(out, o, base, cand, doc, rec);
+	if (base != cand)
+		gd_cmp_runs_relabel(rec);
 	return rec;
 }

@@ -14,6 +14,11 @@
 #include "tools/compare/compare_tool.h"
 #include "util/json_get.h"
 
+/* two runs' verdicts, in place of a run's (gdperf_verdict_state) */
+static const char *const gd_cmp_codes[] = { GD_CMP_REGRESSION,
+					    GD_CMP_NO_REGRESSION,
+					    GD_CMP_UNDECIDED };
+
 int gd_cmp_write_metrics(const char *path, enum gd_metrics_format format,
 			 struct json_object *res)
 {
@@ -21,6 +26,7 @@ int gd_cmp_write_metrics(const char *path, enum gd_metrics_format format,
 	struct gd_metrics m;
 	double v;
 	size_t base;
+	bool runs;
 	int ret = gd_metrics_open(&m, format, "gd_compare", path);
 
 	if (ret)
@@ -37,6 +43,11 @@ int gd_cmp_write_metrics(const char *path, enum gd_metrics_format format,
 		gd_metrics_base(&m, "candidate", gd_json_str(cand, "file"));
 		gd_metrics_base(&m, "device", gd_json_str(cand, "device"));
 		gd_metrics_labels(&m, gd_json_path(cand, "labels", NULL));
+		runs = !strcmp(gd_json_str(rec, "mode") ?: "",
+			       "candidate_vs_baseline");
+		m.codes = runs ? gd_cmp_codes : NULL;
+		m.ncodes = runs ? sizeof(gd_cmp_codes) / sizeof(gd_cmp_codes[0])
+				: 0;
 		gd_metrics_run(&m, rec, false);
 	}
 	/* gd_compare's own status, over every comparison and input */

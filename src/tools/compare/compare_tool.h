@@ -80,6 +80,8 @@ struct json_object *gd_cmp_judge(const struct gd_cmp_opts *o,
 #define GD_CMP_REGRESSION "GD_REGRESSION"
 #define GD_CMP_NO_REGRESSION "GD_NO_REGRESSION"
 #define GD_CMP_UNDECIDED "GD_UNDECIDED"
+/* the comparison's name in a two-run record (the paired document's DD/HH) */
+#define GD_CMP_RUNS_LABEL "candidate/baseline"
 
 /* cmp_runs.c: two runs' verdict ({"code", "severity", "summary",
  * "evidence", "next_check"}) from the judged paired document @doc and the
