@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 # Manual pages of the eight gd_* benchmarks: gdperf.7 (the concepts),
 # gdperf-perftest.7 (perftest's options), gdperf-json.5 (the run document)
-# and one page per binary, written by man/mkpages.sh from gdperf.7 and the
+# and one page per binary, written by man/mkpages.sh from gdperf.7,
+# man/options.in (the options, each described once; not installed) and the
 # binary's --help=all (make man-pages) and committed so that man -l works
 # from the source tree. gd_doctor.1, gd_plan.1, gd_report.1 and gd_compare.1
 # are added by their tools' .mk files. man-options.sh checks pages vs --help.
@@ -12,7 +13,7 @@ dist_man_MANS += man/gdperf.7 man/gdperf-perftest.7 man/gdperf-json.5 \
 	man/gd_atomic_bw.1 man/gd_atomic_lat.1
 
 TESTS += tests/man-options.sh
-EXTRA_DIST += tests/man-options.sh man/mkpages.sh
+EXTRA_DIST += tests/man-options.sh man/mkpages.sh man/options.in
 
 # Every page fits 80 columns at MANWIDTH=80 and passes mandoc -T lint.
 TESTS += tests/man-width.sh

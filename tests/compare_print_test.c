@@ -155,11 +155,45 @@ static void test_print(void **state)
 	run_free(&r);
 }
 
+/* The DD/HH cells of the 64 KiB row: the size's own interval, then the
+ * lower bound its assessment judged it by (statistics.assessments). */
+static const char *judged_low_cell(struct run *r, char *buf, size_t len)
+{
+	struct json_object *a = json_object_array_get_idx(
+		json_object_object_get(
+			json_object_object_get(r->doc, "statistics"),
+			"assessments"),
+		0);
+	struct json_object *e = json_object_array_get_idx(
+		json_object_object_get(json_object_object_get(a, "per_size"),
+				       "sizes"),
+		0);
+
+	struct json_object *ci = json_object_object_get(
+		json_object_object_get(json_object_array_get_idx(r->cmp, 0),
+				       "ratio_intervals"),
+		"DD/HH");
+	char own[32];
+
+	assert_non_null(e);
+	assert_non_null(ci);
+	assert_int_equal(
+		json_object_get_int64(json_object_object_get(e, "size_bytes")),
+		65536);
+	snprintf(own, sizeof(own), "%.2f..%.2f",
+		 json_object_get_double(json_object_object_get(ci, "low")),
+		 json_object_get_double(json_object_object_get(ci, "high")));
+	snprintf(buf, len, " %-14s %.2f ", own,
+		 json_object_get_double(json_object_object_get(e, "low")));
+	return buf;
+}
+
 /* --brief's table: latency's reference is the typical latency; rounds add
  * each ratio's interval to its cell. */
 static void test_print_brief(void **state)
 {
 	const struct gd_gate_cfg g = { .expect_ratio = 0.8 };
+	char cell[64];
 	struct run r;
 	char *text;
 
@@ -178,8 +212,108 @@ static void test_print_brief(void **state)
 								"505", "500")),
 		&g);
 	text = print_with(gd_compare_print_brief, &r);
-	assert_non_null(strstr(text, " 65536      1010.00          0.50 0."));
+	/* the bound the verdict judged, not the size's own interval */
+	assert_non_null(strstr(
+		text,
+		" Side by side (average bandwidth: MiB/s; low: the lower bound the verdict judged)\n"));
+	assert_non_null(
+		strstr(text, " 65536      1010.00          0.50 low 0."));
 	assert_non_null(strstr(text, "[error] GD_GATE_FAIL: "));
+	free(text);
+	/* the full table shows both, labelled, with the judged one from the
+	 * assessment's per-size figures */
+	text = print_with(gd_compare_print, &r);
+	assert_non_null(strstr(text, " 95% CI         low "));
+	assert_non_null(strstr(text, judged_low_cell(&r, cell, sizeof(cell))));
+	assert_non_null(strstr(
+		text, " low: the lower bound the verdict judged the size by"));
+	free(text);
+	run_free(&r);
+}
+
+#define LAT3(pl, a, b, c)                                                      \
+	"{'placement': '" pl "', 'status': 'ok', 'results': ["                 \
+	"{'size_bytes': 8, 'lat_typical_us': " b ", 'lat_p99_us': 9,"          \
+	" 'samples': [{'lat_typical_us': " a "}, {'lat_typical_us': " b "},"   \
+	" {'lat_typical_us': " c "}]}]}"
+
+/* Latency: the table's ratio is X/HH of the latencies, the decision's
+ * HH/X, so the judged bound is shown as the upper bound 1/low. */
+static void test_print_lat_bound(void **state)
+{
+	const struct gd_gate_cfg g = { .expect_ratio = 0.8 };
+	struct json_object *a, *e;
+	char want[64];
+	struct run r;
+	char *text;
+
+	(void)state;
+	run_doc(&r,
+		"{'test': {'verb': 'write', 'measure': 'lat'}, 'phases': [" LAT3(
+			"HH", "2.0", "2.02",
+			"1.98") "," LAT3("DD", "4.0", "4.1", "3.9") "]}",
+		&g);
+	a = json_object_array_get_idx(
+		json_object_object_get(
+			json_object_object_get(r.doc, "statistics"),
+			"assessments"),
+		0);
+	e = json_object_array_get_idx(
+		json_object_object_get(json_object_object_get(a, "per_size"),
+				       "sizes"),
+		0);
+	assert_non_null(e);
+	text = print_with(gd_compare_print, &r);
+	assert_non_null(strstr(text, " 95% CI         high"));
+	snprintf(want, sizeof(want), " %-10.2f\n",
+		 1 / json_object_get_double(json_object_object_get(e, "low")));
+	assert_non_null(strstr(text, want));
+	assert_non_null(strstr(
+		text, " high: the upper bound the verdict judged the size by"));
+	free(text);
+	text = print_with(gd_compare_print_brief, &r);
+	assert_non_null(
+		strstr(text, "; high: the upper bound the verdict judged)\n"));
+	snprintf(want, sizeof(want), " high %.2f",
+		 1 / json_object_get_double(json_object_object_get(e, "low")));
+	assert_non_null(strstr(text, want));
+	free(text);
+	run_free(&r);
+}
+
+/* One phase @pl: 4 KiB in one round (not judged), 64 KiB in three. */
+#define BW_ADAPTIVE(pl, a, b, c)                                               \
+	"{'name': '" pl "', 'placement': '" pl "', 'direction': 'forward',"    \
+	" 'status': 'ok', 'results': ["                                        \
+	"{'size_bytes': 4096, 'bw_avg_MiBps': 100},"                           \
+	"{'size_bytes': 65536, 'bw_avg_MiBps': " b ", 'samples': ["            \
+	"{'bw_avg_MiBps': " a "}, {'bw_avg_MiBps': " b "},"                    \
+	" {'bw_avg_MiBps': " c "}]}]}"
+
+/* An adaptive run's first rows (sizes not judged) have one round and no
+ * interval: the judged bound still has its column, and the legend names
+ * no 95% CI column that is not there. */
+static void test_print_bound_without_ci(void **state)
+{
+	const struct gd_gate_cfg g = { .expect_ratio = 0.8,
+				       .gate_from_bytes = 65536,
+				       .judge_from_bytes = 65536 };
+	struct run r;
+	char *text;
+
+	(void)state;
+	run_doc(&r,
+		BW_DOC(BW_ADAPTIVE("HH", "1000", "1010", "990") "," BW_ADAPTIVE(
+			"DD", "1000", "1005", "995")),
+		&g);
+	text = print_with(gd_compare_print, &r);
+	assert_non_null(strstr(text, "   DD/HH    low "));
+	assert_non_null(strstr(text, "\n 4096  "));
+	assert_null(strstr(text, "95% CI"));
+	assert_non_null(strstr(
+		text,
+		" low: the lower bound the verdict judged the size by (its spread pooled\n"
+		" with sizes of like noise, widened for correlated rounds); - not judged\n"));
 	free(text);
 	run_free(&r);
 }
@@ -290,6 +424,8 @@ int main(void)
 		cmocka_unit_test(test_print),
 		cmocka_unit_test(test_print_brief),
 		cmocka_unit_test(test_fit),
+		cmocka_unit_test(test_print_lat_bound),
+		cmocka_unit_test(test_print_bound_without_ci),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL) ? 1 : 0;

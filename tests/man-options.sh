@@ -1,9 +1,12 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
-# Keeps man/gdperf.7 and the gd_* binaries of gd_tests[] honest with each other:
-# - every long option in each binary's --help is in the page's OPTIONS section,
-#   every option that section names exists in some --help, and each entry says
-#   the range --help gives and, where every test has the same one, the default;
+# Keeps man/gdperf.7, man/options.in and the gd_* binaries of gd_tests[]
+# honest with each other:
+# - every long option in each binary's --help is in the OPTIONS of
+#   man/options.in (each option described once, there: gdperf.7's OPTIONS
+#   has no entries), every option it names exists in some --help, and each
+#   entry says the range --help gives and, where every test has the same
+#   one, the default;
 # - each binary has its section under TESTS: the options it lacks are exactly
 #   those other binaries' --help has and its own does not, its defaults are
 #   those of its --help, its examples are its --help's;
@@ -11,8 +14,8 @@
 #   tests/perftest-options.txt, whose status (implemented, alias, no-op,
 #   refused and the kind of reason) and tests are what the binaries do;
 # - the exit statuses --help announces are the page's, in the same words;
-# - each binary's own page is what man/mkpages.sh writes from gdperf.7 and
-#   its --help=all (regenerate with make man-pages), every page in man/
+# - each binary's own page is what man/mkpages.sh writes from gdperf.7,
+#   options.in and its --help=all (regenerate with make man-pages), every page in man/
 #   renders without a groff warning, every verdict code of
 #   src/report/compare.h is documented.
 set -u
@@ -20,6 +23,7 @@ set -u
 top_src=${GD_TOP_SRCDIR:-.}
 top_build=${GD_TOP_BUILDDIR:-.}
 page="$top_src/man/gdperf.7"
+optpage="$top_src/man/options.in"
 # The binaries are the entries of gd_tests[], the table they run from.
 bins=$(sed -n 's/^[[:space:]]*\.name = "\(gd_[a-z0-9_]*\)",$/\1/p' "$top_src/src/engine/test.c")
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/gd-man.XXXXXX") || exit 1
@@ -32,6 +36,7 @@ fail() {
 }
 
 [ -r "$page" ] || { echo "FAIL: $page not readable"; exit 1; }
+[ -r "$optpage" ] || { echo "FAIL: $optpage not readable"; exit 1; }
 [ -n "$bins" ] || { echo "FAIL: no gd_tests[] entries found in src/engine/test.c"; exit 1; }
 nbins=$(echo $bins | wc -w)
 
@@ -71,8 +76,12 @@ entries() {
 	}'
 }
 
-section OPTIONS >"$tmp/options.src"
-[ -s "$tmp/options.src" ] || fail "$page has no OPTIONS section"
+sed -n '/^\.SH OPTIONS$/,$p' "$optpage" >"$tmp/options.src"
+[ -s "$tmp/options.src" ] || fail "$optpage has no OPTIONS section"
+# gdperf(7) keeps the concepts: its OPTIONS points to the programs' pages
+# and describes no option itself
+section OPTIONS | grep -q '^\.\(TP\|SS\)' &&
+	fail "man/gdperf.7's OPTIONS has entries: options are described once, in man/options.in"
 plain "$tmp/options.src" >"$tmp/options.txt"
 entries <"$tmp/options.src" >"$tmp/option-entries"
 cut -f1 "$tmp/option-entries" | sort -u >"$tmp/man-options"
@@ -142,24 +151,24 @@ for bin in $bins; do
 	n=$(wc -l <"$tmp/help-$bin")
 	[ "$n" -ge 20 ] || fail "$bin --help lists only $n long options; parsing broke?"
 	missing=$(comm -23 "$tmp/help-$bin" "$tmp/man-options" | sed 's/^/--/' | tr '\n' ' ')
-	[ -z "$missing" ] || fail "$bin --help has options missing from the OPTIONS section of man/gdperf.7: $missing"
+	[ -z "$missing" ] || fail "$bin --help has options missing from man/options.in: $missing"
 	cat "$tmp/help-$bin" >>"$tmp/all-help"
 	if [ ! -s "$tmp/pages/$bin.1" ]; then
 		fail "man/mkpages.sh wrote no page for $bin"
 	elif ! cmp -s "$tmp/pages/$bin.1" "$top_src/man/$bin.1"; then
-		fail "man/$bin.1 is not what man/mkpages.sh writes from man/gdperf.7 and $bin --help=all: run make man-pages and commit ($(diff "$top_src/man/$bin.1" "$tmp/pages/$bin.1" | grep -c '^[<>]') lines differ)"
+		fail "man/$bin.1 is not what man/mkpages.sh writes from man/gdperf.7, man/options.in and $bin --help=all: run make man-pages and commit ($(diff "$top_src/man/$bin.1" "$tmp/pages/$bin.1" | grep -c '^[<>]') lines differ)"
 	fi
 	grep -q "$bin" "$tmp/page.txt" || fail "man/gdperf.7 never names $bin"
 done
 sort -u "$tmp/all-help" -o "$tmp/all-help"
 
-# Reverse: every option the OPTIONS section names must exist in --help.
+# Reverse: every option man/options.in names must exist in --help.
 if [ -s "$tmp/all-help" ]; then
 	extra=$(comm -13 "$tmp/all-help" "$tmp/man-mentioned" | sed 's/^/--/' | tr '\n' ' ')
-	[ -z "$extra" ] || fail "man/gdperf.7 OPTIONS documents options no binary's --help has: $extra"
+	[ -z "$extra" ] || fail "man/options.in documents options no binary's --help has: $extra"
 fi
 [ "$(wc -l <"$tmp/man-options")" -ge 20 ] ||
-	fail "the OPTIONS section of man/gdperf.7 has fewer than 20 option tags; parsing broke?"
+	fail "man/options.in has fewer than 20 option tags; parsing broke?"
 
 # Ranges and defaults: each OPTIONS entry says its option's range, and the
 # default when every test has the same numeric one (per-test defaults are
@@ -357,7 +366,7 @@ st=$?
 
 if [ $status -eq 0 ]; then
 	echo "PASS: $npt perftest options each with one gdperf-perftest(7) entry whose status the binaries confirm ($nref refused)"
-	echo "PASS: $(wc -l <"$tmp/all-help") long options of $nbins binaries match man/gdperf.7 both ways, $nfacts ranges and defaults agree, each test's TESTS section matches its --help"
+	echo "PASS: $(wc -l <"$tmp/all-help") long options of $nbins binaries match man/options.in both ways, $nfacts ranges and defaults agree, each test's TESTS section matches its --help"
 	echo "PASS: $(echo "$codes" | wc -l) verdict codes and exit statuses 0-$((nexit - 1)) documented in --help's words"
 fi
 exit $status

@@ -491,79 +491,142 @@ static const char *gd_role_path(const char *path, const struct gd_role *r,
 			    : path;
 }
 
-int gd_role_run(const struct gd_test *test, struct gd_opts *o, int argc,
-		char **argv, struct gd_role *r)
+/* Where this role's document, metrics and JUnit files go (gd_role_path). */
+struct gd_role_paths {
+	char json[4096], metrics[4096], junit[4096];
+};
+
+/* The report's configuration for this role: what it prints, where its
+ * files go, how many rounds its rows hold. */
+static void gd_role_report_cfg(struct gd_report_cfg *cfg,
+			       const struct gd_test *test,
+			       const struct gd_opts *o, const struct gd_role *r,
+			       struct gd_role_paths *p)
 {
-	bool is_server = r->is_server, quiet = r->quiet;
-	char json_path[4096], metrics_path[4096], junit_path[4096];
-	struct gd_report_cfg cfg = {
+	enum gd_progress_mode pmode = GD_PROGRESS_AUTO;
+
+	*cfg = (struct gd_report_cfg){
 		.tool = test->name,
 		.version = PACKAGE_VERSION,
 		.measure = test->measure,
 		.report_gbits = o->report_gbits,
 		.only = o->output,
-		.json_path = gd_role_path(o->json_path, r, o, json_path,
-					  sizeof(json_path)),
-		.text = quiet ? NULL : stdout,
+		.json_path = gd_role_path(o->json_path, r, o, p->json,
+					  sizeof(p->json)),
+		.text = r->quiet ? NULL : stdout,
 		.repeats = gd_opts_adaptive(o) ? gd_precision_base(o)
 					       : (unsigned int)o->repeat,
 		.repeats_vary = gd_opts_adaptive(o),
 		.live = true,
 		.brief = o->brief,
-		.metrics_path =
-			gd_role_path(o->metrics_path, r, o, metrics_path,
-				     sizeof(metrics_path)),
+		.metrics_path = gd_role_path(o->metrics_path, r, o, p->metrics,
+					     sizeof(p->metrics)),
 		.metrics_sizes = o->metrics_sizes,
-		.junit_path = gd_role_path(o->junit_path, r, o, junit_path,
-					   sizeof(junit_path)),
+		.junit_path = gd_role_path(o->junit_path, r, o, p->junit,
+					   sizeof(p->junit)),
 	};
-	struct gd_session s = { .test = test,
-				.o = o,
-				.is_server = is_server,
-				.listen_kept = r->listen_fd >= 0,
-				.listen_fd = r->listen_fd };
-	int ret, status = GD_EXIT_OK;
-	enum gd_progress_mode pmode = GD_PROGRESS_AUTO;
-	char who[96];
-
 	/* the client's sweep, on this side's stderr; the word was checked
 	 * with the options */
 	(void)gd_progress_mode_parse(o->progress, &pmode);
-	cfg.progress = !is_server && !quiet &&
-		       gd_progress_enabled(pmode, isatty(STDERR_FILENO));
-	gd_acct_start(&s.acct);
-	snprintf(who, sizeof(who), "%s%s", test->name,
-		 is_server ? " (server)" : "");
-	s.oob.fd = -1;
-	s.rep = gd_report_new(&cfg, argc, argv);
-	if (!s.rep) {
-		gd_report_notice("%s: out of memory", test->name);
-		return GD_EXIT_FAIL;
-	}
-	gd_report_set_section(s.rep, "role",
+	cfg->progress = !r->is_server && !r->quiet &&
+			gd_progress_enabled(pmode, isatty(STDERR_FILENO));
+}
+
+/* The sections every document has, also a run's that cannot connect,
+ * then this side's set-up up to a session with its peer: 0 or -errno. */
+static int gd_role_setup(struct gd_session *s, struct gd_opts *o)
+{
+	bool is_server = s->is_server;
+	int ret;
+
+	gd_report_set_section(s->rep, "role",
 			      json_object_new_string(o->loopback ? "loopback"
 						     : is_server ? "server"
 								 : "client"));
 	/* before setup: a run that cannot even connect still names its
 	 * campaign execution, so gd_report can place the failure */
-	gd_report_set_section(s.rep, "labels", gd_labels_json(o));
-	gd_report_set_section(s.rep, "options", o->ops->effective(o));
+	gd_report_set_section(s->rep, "labels", gd_labels_json(o));
+	gd_report_set_section(s->rep, "options", o->ops->effective(o));
 	if (!is_server || gd_wants_locality(o))
-		gd_add_envelope(s.rep, o);
+		gd_add_envelope(s->rep, o);
 	ret = gd_pin_cpu(o, is_server && o->loopback);
 	if (!ret && o->numa_node >= 0)
-		ret = gd_numa_bind(o->numa_node, s.numa_bind,
-				   sizeof(s.numa_bind));
+		ret = gd_numa_bind(o->numa_node, s->numa_bind,
+				   sizeof(s->numa_bind));
 	/* Fail before waiting for (or reaching) the peer when this side's
 	 * device or, on the server, one of its memories is missing. Not with
 	 * --loopback: nobody waits there, the setup that follows at once
 	 * reports the same failures, and a missing memory fails only its
 	 * phases while host memory still reports. */
 	if (!ret && !o->loopback)
-		ret = gd_preflight(o, is_server, s.ready, sizeof(s.ready));
-	gd_acct_mark(&s.acct, GD_ACCT_PREFLIGHT);
+		ret = gd_preflight(o, is_server, s->ready, sizeof(s->ready));
+	gd_acct_mark(&s->acct, GD_ACCT_PREFLIGHT);
 	if (!ret)
-		ret = gd_session_setup(&s);
+		ret = gd_session_setup(s);
+	return ret;
+}
+
+/* A run that failed with *@ret: its error, printed and in the document;
+ * the exit status it gives. *@ret becomes -EINTR when a signal came. */
+static int gd_role_failed(struct gd_session *s, struct gd_role *r,
+			  const char *who, int *ret)
+{
+	int status;
+
+	/* whatever failed once the signal came failed because of it */
+	if (*ret != -EINTR && gd_stop_signal())
+		*ret = gd_err_replace(-EINTR,
+				      "interrupted by %s during %s (%s)",
+				      gd_stop_signal_name(gd_stop_signal()),
+				      gd_stop_during_text(), gd_err_msg());
+	gd_report_error(s->rep, who, *ret, gd_err_msg());
+	status = *ret == -EINTR ? gd_interrupted(s, r) : GD_EXIT_FAIL;
+	/* printed and in the document: what follows is news */
+	gd_err_clear();
+	return status;
+}
+
+/* The session's end: teardown, the time account, the document written;
+ * the exit status, @status unless writing failed. */
+static int gd_role_finish(struct gd_session *s, const struct gd_test *test,
+			  int status)
+{
+	gd_session_teardown(s);
+	gd_acct_mark(&s->acct, GD_ACCT_TEARDOWN);
+	gd_report_time_account(s);
+	if (gd_report_finish(s->rep, status)) {
+		gd_report_error(NULL, test->name, gd_err_code(), gd_err_msg());
+		if (status == GD_EXIT_OK)
+			status = GD_EXIT_FAIL;
+	}
+	gd_report_free(s->rep);
+	return status;
+}
+
+int gd_role_run(const struct gd_test *test, struct gd_opts *o, int argc,
+		char **argv, struct gd_role *r)
+{
+	struct gd_role_paths paths;
+	struct gd_report_cfg cfg;
+	struct gd_session s = { .test = test,
+				.o = o,
+				.is_server = r->is_server,
+				.listen_kept = r->listen_fd >= 0,
+				.listen_fd = r->listen_fd };
+	int ret, status = GD_EXIT_OK;
+	char who[96];
+
+	gd_role_report_cfg(&cfg, test, o, r, &paths);
+	gd_acct_start(&s.acct);
+	snprintf(who, sizeof(who), "%s%s", test->name,
+		 r->is_server ? " (server)" : "");
+	s.oob.fd = -1;
+	s.rep = gd_report_new(&cfg, argc, argv);
+	if (!s.rep) {
+		gd_report_notice("%s: out of memory", test->name);
+		return GD_EXIT_FAIL;
+	}
+	ret = gd_role_setup(&s, o);
 	r->client_seen = s.client_seen;
 	snprintf(r->peer, sizeof(r->peer), "%s", s.oob.peer_name);
 	if (!ret) {
@@ -573,21 +636,12 @@ int gd_role_run(const struct gd_test *test, struct gd_opts *o, int argc,
 		gd_acct_mark(&s.acct, GD_ACCT_REPORT);
 		ret = gd_run_passes(&s);
 	}
-	/* whatever failed once the signal came failed because of it */
-	if (ret && ret != -EINTR && gd_stop_signal())
-		ret = gd_err_replace(-EINTR, "interrupted by %s during %s (%s)",
-				     gd_stop_signal_name(gd_stop_signal()),
-				     gd_stop_during_text(), gd_err_msg());
-	if (ret) {
-		gd_report_error(s.rep, who, ret, gd_err_msg());
-		status = ret == -EINTR ? gd_interrupted(&s, r) : GD_EXIT_FAIL;
-		/* printed and in the document: what follows is news */
-		gd_err_clear();
-	}
+	if (ret)
+		status = gd_role_failed(&s, r, who, &ret);
 	/* A sweep that failed midway is judged too: the phases it kept are
 	 * evidence, and the failed one gets its verdict. Not an interrupted
 	 * sweep: its cut phases would read as failed ones. */
-	if (!is_server && ret != -EINTR && s.num_phases &&
+	if (!r->is_server && ret != -EINTR && s.num_phases &&
 	    (!ret || gd_any_step_ran(&s))) {
 		int judged = gd_judge(&s);
 
@@ -597,14 +651,5 @@ int gd_role_run(const struct gd_test *test, struct gd_opts *o, int argc,
 	gd_acct_mark(&s.acct, GD_ACCT_REPORT);
 	if (!ret && gd_session_wait_destroy(&s))
 		r->wait_cut = true;
-	gd_session_teardown(&s);
-	gd_acct_mark(&s.acct, GD_ACCT_TEARDOWN);
-	gd_report_time_account(&s);
-	if (gd_report_finish(s.rep, status)) {
-		gd_report_error(NULL, test->name, gd_err_code(), gd_err_msg());
-		if (status == GD_EXIT_OK)
-			status = GD_EXIT_FAIL;
-	}
-	gd_report_free(s.rep);
-	return status;
+	return gd_role_finish(&s, test, status);
 }

@@ -122,12 +122,29 @@ static void gd_fit_wrap(FILE *out, struct gd_fit_line l, size_t width)
 	fputc('\n', out);
 }
 
-/* A table's lines: a column blank in every line is a gutter; a run of
- * them longer than GD_FIT_GUTTER is cut to it (the indent before the
- * first column stays as it is). */
-static void gd_fit_table(FILE *out, const struct gd_fit_line *t, size_t nt)
+/* The length of line @l with every gutter run cut to @gutter. */
+static size_t gd_fit_cut_len(struct gd_fit_line l, const bool *blank,
+			     size_t gutter)
 {
-	size_t wmax = 0;
+	size_t run = 0, c = 0, len = 0;
+
+	for (; blank && c < l.n && blank[c]; c++)
+		len++;
+	for (; c < l.n; c++) {
+		run = blank && blank[c] ? run + 1 : 0;
+		len += run <= gutter;
+	}
+	return len;
+}
+
+/* A table's lines: a column blank in every line is a gutter; a run of
+ * them longer than GD_FIT_GUTTER is cut to it, or to one blank where two
+ * would leave the table wider than @width (the indent before the first
+ * column stays as it is). */
+static void gd_fit_table(FILE *out, const struct gd_fit_line *t, size_t nt,
+			 size_t width)
+{
+	size_t wmax = 0, gutter = GD_FIT_GUTTER;
 	bool *blank;
 
 	for (size_t i = 0; i < nt; i++)
@@ -138,6 +155,9 @@ static void gd_fit_table(FILE *out, const struct gd_fit_line *t, size_t nt)
 		for (size_t i = 0; i < nt && blank[c]; i++)
 			blank[c] = c >= t[i].n || t[i].s[c] == ' ';
 	}
+	for (size_t i = 0; i < nt; i++)
+		if (gd_fit_cut_len(t[i], blank, gutter) > width)
+			gutter = 1;
 	for (size_t i = 0; i < nt; i++) {
 		size_t run = 0, c = 0;
 
@@ -145,7 +165,7 @@ static void gd_fit_table(FILE *out, const struct gd_fit_line *t, size_t nt)
 			fputc(' ', out);
 		for (; c < t[i].n; c++) {
 			run = blank && blank[c] ? run + 1 : 0;
-			if (run <= GD_FIT_GUTTER)
+			if (run <= gutter)
 				fputc(t[i].s[c], out);
 		}
 		fputc('\n', out);
@@ -197,7 +217,7 @@ void gd_compare_fit(FILE *out, const char *text, unsigned int width)
 		} else if (gd_fit_is_head(v[i])) {
 			while (e < n && gd_fit_is_row(v[e]))
 				e++;
-			gd_fit_table(out, v + i, e - i);
+			gd_fit_table(out, v + i, e - i, w);
 			i = e - 1;
 		} else if (v[i].n > w) {
 			gd_fit_wrap(out, v[i], w);

@@ -44,44 +44,145 @@ static const char *gd_num_cell(char *buf, size_t len, struct json_object *obj,
 	return buf;
 }
 
-/* --repeat: a "DD/HH 95% CI" column per ratio, when the rows have them. */
-static void gd_print_ci_head(FILE *out, struct json_object *row)
+/* The assessment of ratio @lab in direction @dir, with its per-size
+ * figures (two rounds or more), or NULL. */
+static struct json_object *gd_judged_sizes(struct json_object *doc,
+					   const char *lab, const char *dir)
 {
+	struct json_object *as = gd_json_path(doc, "statistics", "assessments");
+
+	for (size_t i = 0; i < gd_json_len(as); i++) {
+		struct json_object *a = gd_json_idx(as, i);
+
+		if (!strcmp(gd_json_str(a, "comparison") ?: "", lab) &&
+		    !strcmp(gd_json_str(a, "direction") ?: "", dir ?: ""))
+			return gd_json_path(a, "per_size", "sizes");
+	}
+	return NULL;
+}
+
+/* The bound the verdict judged @size by (per_size.low: its spread pooled
+ * with sizes of like noise, widened for correlated rounds; every judged
+ * size's must clear the floor for "not below"), on the table's scale: a
+ * lower bound of the bandwidth ratio X/HH, or for latency, whose table
+ * shows X/HH of the latencies, the upper bound 1/low of that ratio. False
+ * where the size was not judged. */
+static bool gd_judged_bound(struct json_object *sizes, double size, bool lat,
+			    double *bound)
+{
+	for (size_t i = 0; i < gd_json_len(sizes); i++) {
+		struct json_object *e = gd_json_idx(sizes, i);
+		double z = -1, lo;
+
+		if (!gd_json_num(e, "size_bytes", &z) || z != size)
+			continue;
+		if (!gd_json_num(e, "low", &lo) || !(lo > 0))
+			return false;
+		*bound = lat ? 1 / lo : lo;
+		return true;
+	}
+	return false;
+}
+
+/* The judged bound's column: "low" for bandwidth, "high" for latency. */
+static const char *gd_bound_word(struct json_object *doc)
+{
+	return gd_doc_is_lat(doc) ? "high" : "low";
+}
+
+/* Under a table with such columns: which interval decided, and (@ci)
+ * what the 95% CI column beside it is. */
+static void gd_print_bound_legend(FILE *out, struct json_object *doc, bool ci)
+{
+	bool lat = gd_doc_is_lat(doc);
+
+	fprintf(out,
+		" %s: the %s bound the verdict judged the size by (its spread pooled\n"
+		" with sizes of like noise, widened for correlated rounds)%s; - not judged\n",
+		lat ? "high" : "low", lat ? "upper" : "lower",
+		ci ? ";\n 95% CI: the size's own rounds alone, which the verdict does not use"
+		   : "");
+}
+
+/* --repeat: a "DD/HH 95% CI" column per ratio, when the direction's first
+ * row has them (an adaptive run's sizes not judged have one round), and a
+ * "DD/HH low" column where the ratio was judged size by size. */
+static void gd_print_ci_head(FILE *out, struct json_object *doc,
+			     struct json_object *row)
+{
+	const char *dir = gd_json_str(row, "direction");
+	struct json_object *ratios = gd_json_path(row, "ratios", NULL);
+	bool ci = gd_json_path(row, "ratio_intervals", NULL) != NULL;
+	/* one ratio: its columns follow it and need not repeat its name,
+	 * which keeps the table within 80 columns */
+	bool named = json_object_object_length(ratios) > 1;
 	char col[48];
 
-	if (!gd_json_path(row, "ratio_intervals", NULL))
-		return;
-	json_object_object_foreach(gd_json_path(row, "ratios", NULL), lab, r)
+	json_object_object_foreach(ratios, lab, r)
 	{
 		(void)r;
-		snprintf(col, sizeof(col), "%s 95%% CI", lab);
-		fprintf(out, " %-14s", col);
+		snprintf(col, sizeof(col), "%s%s95%% CI", named ? lab : "",
+			 named ? " " : "");
+		if (ci)
+			fprintf(out, " %-14s", col);
+		if (!gd_judged_sizes(doc, lab, dir))
+			continue;
+		snprintf(col, sizeof(col), "%s%s%s", named ? lab : "",
+			 named ? " " : "", gd_bound_word(doc));
+		fprintf(out, " %-10s", col);
 	}
 }
 
-static void gd_print_ci_cells(FILE *out, struct json_object *head,
-			      struct json_object *row)
+static void gd_print_ci_cells(FILE *out, struct json_object *doc,
+			      struct json_object *head, struct json_object *row)
 {
 	struct json_object *ri = gd_json_path(row, "ratio_intervals", NULL);
+	const char *dir = gd_json_str(head, "direction");
+	bool ci = gd_json_path(head, "ratio_intervals", NULL) != NULL;
+	double size = -1;
 	char buf[48];
 
-	if (!gd_json_path(head, "ratio_intervals", NULL))
-		return;
+	gd_json_num(row, "size_bytes", &size);
 	json_object_object_foreach(gd_json_path(head, "ratios", NULL), lab, r)
 	{
-		struct json_object *ci = gd_json_path(ri, lab, NULL);
+		struct json_object *own = gd_json_path(ri, lab, NULL);
+		struct json_object *judged = gd_judged_sizes(doc, lab, dir);
 		double lo, hi;
 
 		(void)r;
-		if (gd_json_num(ci, "low", &lo) && gd_json_num(ci, "high", &hi))
+		if (gd_json_num(own, "low", &lo) &&
+		    gd_json_num(own, "high", &hi))
 			snprintf(buf, sizeof(buf), "%.2f..%.2f", lo, hi);
 		else
 			snprintf(buf, sizeof(buf), "-");
-		fprintf(out, " %-14s", buf);
+		if (ci)
+			fprintf(out, " %-14s", buf);
+		if (!judged)
+			continue;
+		if (gd_judged_bound(judged, size, gd_doc_is_lat(doc), &lo))
+			snprintf(buf, sizeof(buf), "%.2f", lo);
+		else
+			snprintf(buf, sizeof(buf), "-");
+		fprintf(out, " %-10s", buf);
 	}
 }
 
-static void gd_print_bw_head(FILE *out, struct json_object *row, bool gbits)
+/* Any "low" column in the direction that @head starts. */
+static bool gd_has_low(struct json_object *doc, struct json_object *head)
+{
+	const char *dir = gd_json_str(head, "direction");
+
+	json_object_object_foreach(gd_json_path(head, "ratios", NULL), lab, r)
+	{
+		(void)r;
+		if (gd_judged_sizes(doc, lab, dir))
+			return true;
+	}
+	return false;
+}
+
+static void gd_print_bw_head(FILE *out, struct json_object *doc,
+			     struct json_object *row, bool gbits)
 {
 	char col[48];
 
@@ -98,12 +199,13 @@ static void gd_print_bw_head(FILE *out, struct json_object *row, bool gbits)
 		(void)r;
 		fprintf(out, " %-8s", lab);
 	}
-	gd_print_ci_head(out, row);
+	gd_print_ci_head(out, doc, row);
 	fputc('\n', out);
 }
 
-static void gd_print_bw_row(FILE *out, struct json_object *head,
-			    struct json_object *row, bool gbits)
+static void gd_print_bw_row(FILE *out, struct json_object *doc,
+			    struct json_object *head, struct json_object *row,
+			    bool gbits)
 {
 	struct json_object *figs = gd_json_path(row, "phases", NULL);
 	struct json_object *ratios = gd_json_path(row, "ratios", NULL);
@@ -125,11 +227,12 @@ static void gd_print_bw_row(FILE *out, struct json_object *head,
 		fprintf(out, " %-8s",
 			gd_num_cell(buf, sizeof(buf), ratios, lab));
 	}
-	gd_print_ci_cells(out, head, row);
+	gd_print_ci_cells(out, doc, head, row);
 	fputc('\n', out);
 }
 
-static void gd_print_lat_head(FILE *out, struct json_object *row)
+static void gd_print_lat_head(FILE *out, struct json_object *doc,
+			      struct json_object *row)
 {
 	static const char *const cols[][2] = {
 		{ "t_typical[usec]", "diff_typical_us" },
@@ -160,12 +263,12 @@ static void gd_print_lat_head(FILE *out, struct json_object *row)
 		(void)r;
 		fprintf(out, " %-8s", rl);
 	}
-	gd_print_ci_head(out, row);
+	gd_print_ci_head(out, doc, row);
 	fputc('\n', out);
 }
 
-static void gd_print_lat_row(FILE *out, struct json_object *head,
-			     struct json_object *row)
+static void gd_print_lat_row(FILE *out, struct json_object *doc,
+			     struct json_object *head, struct json_object *row)
 {
 	static const char *const keys[][2] = {
 		{ "lat_typical_us", "diff_typical_us" },
@@ -204,7 +307,7 @@ static void gd_print_lat_row(FILE *out, struct json_object *head,
 			gd_num_cell(buf, sizeof(buf),
 				    gd_json_path(row, "ratios", NULL), rl));
 	}
-	gd_print_ci_cells(out, head, row);
+	gd_print_ci_cells(out, doc, head, row);
 	fputc('\n', out);
 }
 
@@ -217,6 +320,7 @@ static void gd_print_figures(FILE *out, struct json_object *doc,
 	bool lat = gd_doc_is_lat(doc);
 	struct json_object *head = NULL;
 	const char *dir = NULL;
+	bool low = false, ci = false;
 
 	for (size_t i = 0; i < gd_json_len(comparison); i++) {
 		struct json_object *row = gd_json_idx(comparison, i);
@@ -230,15 +334,20 @@ static void gd_print_figures(FILE *out, struct json_object *doc,
 					? " (sum of both directions)"
 					: "");
 			if (lat)
-				gd_print_lat_head(out, row);
+				gd_print_lat_head(out, doc, row);
 			else
-				gd_print_bw_head(out, row, gbits);
+				gd_print_bw_head(out, doc, row, gbits);
+			low |= gd_has_low(doc, row);
+			ci |= gd_json_path(row, "ratio_intervals", NULL) !=
+			      NULL;
 		}
 		if (lat)
-			gd_print_lat_row(out, head, row);
+			gd_print_lat_row(out, doc, head, row);
 		else
-			gd_print_bw_row(out, head, row, gbits);
+			gd_print_bw_row(out, doc, head, row, gbits);
 	}
+	if (low)
+		gd_print_bound_legend(out, doc, ci);
 }
 
 static void gd_phase_label(char *buf, size_t len, struct json_object *ph)
@@ -522,16 +631,17 @@ static const char *gd_dir_short(const char *dir)
 }
 
 /* A direction's cells: its first phase's figure, then each ratio (with
- * its 95% interval when the rounds gave one); the header when @row is
- * NULL, from @head. */
-static void gd_brief_cells(FILE *out, struct json_object *head,
-			   struct json_object *row, const char *dir,
-			   const char *unit, bool lat, double scale)
+ * the lower bound the verdict judged it by, else its 95% interval when
+ * the rounds gave one); the header when @row is NULL, from @head. */
+static void gd_brief_cells(FILE *out, struct json_object *doc,
+			   struct json_object *head, struct json_object *row,
+			   const char *dir, const char *unit, bool lat,
+			   double scale)
 {
 	struct json_object *figs = gd_json_path(head, "phases", NULL);
 	const char *ref = NULL;
 	char buf[64], ratio[32];
-	double lo, hi;
+	double lo, hi, size;
 
 	json_object_object_foreach(figs, pl, f)
 	{
@@ -555,6 +665,14 @@ static void gd_brief_cells(FILE *out, struct json_object *head,
 		if (!row)
 			snprintf(buf, sizeof(buf), "%s %s", lab,
 				 gd_dir_short(dir));
+		else if (gd_json_num(row, "size_bytes", &size) &&
+			 gd_judged_bound(gd_judged_sizes(doc, lab, dir), size,
+					 lat, &lo))
+			snprintf(buf, sizeof(buf), "%s %s %.2f",
+				 gd_num_cell(ratio, sizeof(ratio),
+					     gd_json_path(row, "ratios", NULL),
+					     lab),
+				 gd_bound_word(doc), lo);
 		else if (gd_json_num(ci, "low", &lo) &&
 			 gd_json_num(ci, "high", &hi))
 			snprintf(buf, sizeof(buf), "%s %.2f..%.2f",
@@ -591,11 +709,16 @@ static void gd_print_brief_table(FILE *out, struct json_object *doc,
 		if (!strcmp(gd_json_str(gd_json_idx(cmp, i), "direction") ?: "",
 			    dirs[k]))
 			heads[k++] = gd_json_idx(cmp, i);
-	fprintf(out, GD_RULE " Side by side (%s: %s)\n",
-		lat ? "typical latency" : "average bandwidth", unit);
+	fprintf(out, GD_RULE " Side by side (%s: %s%s)\n",
+		lat ? "typical latency" : "average bandwidth", unit,
+		gd_has_low(doc, heads[0])
+			? (lat ? "; high: the upper bound the verdict judged"
+			       : "; low: the lower bound the verdict judged")
+			: "");
 	fprintf(out, " %-10s", "#bytes");
 	for (size_t k = 0; k < nd; k++)
-		gd_brief_cells(out, heads[k], NULL, dirs[k], unit, lat, scale);
+		gd_brief_cells(out, doc, heads[k], NULL, dirs[k], unit, lat,
+			       scale);
 	fputc('\n', out);
 	for (size_t i = 0; i < gd_json_len(cmp); i++) {
 		struct json_object *row = gd_json_idx(cmp, i);
@@ -605,7 +728,7 @@ static void gd_print_brief_table(FILE *out, struct json_object *doc,
 			continue;
 		fprintf(out, " %-10.0f", size);
 		for (size_t k = 0; k < nd; k++)
-			gd_brief_cells(out, heads[k],
+			gd_brief_cells(out, doc, heads[k],
 				       gd_brief_row(cmp, dirs[k], size) ?: row,
 				       dirs[k], unit, lat, scale);
 		fputc('\n', out);

@@ -257,6 +257,35 @@ static void gd_ev_text_nearest(const struct gd_assessment *a,
 	}
 }
 
+/* "Not below" is decided by every judged size's own lower bound (the
+ * spread pooled with sizes of like noise, widened for correlated rounds:
+ * util/assess.c) clearing the floor: the words name the weakest size and
+ * its bound, the figures that decided, then the overall ratio. The band
+ * intervals are not the rule and stay in the document. */
+static void gd_ev_text_weakest(const struct gd_ev_out *o, struct gd_sbuf *sb)
+{
+	const struct gd_assessment *a = &o->a;
+	double conf = 100 * (1 - 2 * a->alpha_not_below);
+	int weak = -1;
+	char w[32];
+
+	for (unsigned int z = 0; z < a->sizes; z++)
+		if (isfinite(a->st[z].lo) &&
+		    (weak < 0 || a->st[z].lo < a->st[weak].lo))
+			weak = (int)z;
+	gd_sb_add(sb, "every judged size's own %.3g%% lower bound clears it",
+		  conf);
+	if (weak >= 0)
+		gd_sb_add(
+			sb, ", the lowest %.2f at %s (ratio %.2f there)",
+			a->st[weak].lo,
+			gd_assess_bytes_str(a->size_bytes[weak], w, sizeof(w)),
+			exp(a->st[weak].mean));
+	gd_sb_add(sb, "; overall ratio %.2f over sizes ", a->ci.ratio);
+	gd_ev_range(sb, a->lo_bytes, a->hi_bytes);
+	gd_sb_add(sb, ", %u round(s)", o->rounds);
+}
+
 /* The sizes not settled, as runs of neighbouring sizes, each with the
  * rounds that would settle its slowest-to-settle size: "2 MiB..8 MiB
  * (about 7 rounds), 64 KiB (about 12 rounds)". */
@@ -302,14 +331,19 @@ static void gd_ev_text(const struct gd_ev_out *o, struct gd_sbuf *sb)
 		gd_sb_add(sb, "not below %.2f: ", a->floor);
 	else
 		gd_sb_add(sb, "undecided against %.2f: ", a->floor);
-	if (a->decision == GD_DECISION_SLOWER)
-		gd_ev_text_slower(o, sb);
-	gd_sb_add(sb, "ratio %.2f", a->ci.ratio);
-	gd_ev_text_nearest(a, sb);
-	gd_sb_add(sb, " (sizes ");
-	gd_ev_range(sb, a->lo_bytes, a->hi_bytes);
-	gd_sb_add(sb, ", %u band(s), %u round(s))", a->nbands, o->rounds);
-	gd_ev_text_bands(a, sb);
+	if (a->decision == GD_DECISION_NOT_BELOW) {
+		gd_ev_text_weakest(o, sb);
+	} else {
+		if (a->decision == GD_DECISION_SLOWER)
+			gd_ev_text_slower(o, sb);
+		gd_sb_add(sb, "ratio %.2f", a->ci.ratio);
+		gd_ev_text_nearest(a, sb);
+		gd_sb_add(sb, " (sizes ");
+		gd_ev_range(sb, a->lo_bytes, a->hi_bytes);
+		gd_sb_add(sb, ", %u band(s), %u round(s))", a->nbands,
+			  o->rounds);
+		gd_ev_text_bands(a, sb);
+	}
 	if (!isnan(a->rho))
 		gd_sb_add(sb, "; lag-1 autocorrelation of rounds %.2f", a->rho);
 	if (o->skipped)

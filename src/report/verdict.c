@@ -364,8 +364,9 @@ static const char *gd_slower_summary(struct gd_vctx *v, bool lat, char *buf,
 }
 
 /* Behind "not below the expected ratio": each assessment that showed its
- * device phase not below the floor, with the sizes it judged, its bands
- * and the smallest slowdown it would have caught (the line says all). */
+ * device phase not below the floor, in words that name what decided it,
+ * the weakest judged size and its lower bound (evidence.c), then the
+ * overall ratio and the sizes and rounds judged. */
 static void gd_ok_evidence(struct gd_vctx *v, struct json_object *ev)
 {
 	struct json_object *same = gd_assess_lines(v, "not_below");

@@ -5,7 +5,8 @@ no two files call each other, directly or around a loop; a folder calls
 only folders of a lower layer, and includes headers only from those (a
 header that points upward is a call waiting to happen); and the layers a
 run's library is made of print nothing themselves: every line goes through
-the report layer. Prints the file and folder graphs it found.
+the report layer; and no function in src/ is longer than MAX_FUNCTION
+lines. Prints the file and folder graphs it found.
 
 usage: layers.py BUILDDIR
 """
@@ -49,6 +50,10 @@ PRINTING_OK = {
         "--help is printed to the stream gd_main hands it, before any run "
         "or report exists",
 }
+
+# A function's body, from its opening brace in column 0 to its closing
+# one, may span at most this many lines (STYLE.md aims at 60).
+MAX_FUNCTION = 100
 
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 
@@ -140,6 +145,28 @@ def check_printing(uses, bad):
                    "gd_report_error), never to a stream itself")
 
 
+def check_function_length(bad):
+    """Every function body under src/ (braces in column 0) is at most
+    MAX_FUNCTION lines."""
+    n = 0
+    for path in sorted(glob.glob(os.path.join(SRCDIR, "src", "**", "*.c"),
+                                 recursive=True)):
+        f = os.path.relpath(path, SRCDIR)
+        start = None
+        with open(path, encoding="utf-8", errors="replace") as fh:
+            for no, line in enumerate(fh, 1):
+                if line.startswith("{"):
+                    start = no
+                elif line.startswith("}") and start is not None:
+                    n += 1
+                    if no - start > MAX_FUNCTION:
+                        bad.append(f"{f}:{start}: a function of "
+                                   f"{no - start} lines, more than "
+                                   f"{MAX_FUNCTION}: split it")
+                    start = None
+    return n
+
+
 def cycles(nodes, edges):
     index, low, stack, on, out = {}, {}, [], set(), []
     counter = [0]
@@ -197,13 +224,15 @@ def main():
         print(f"# {fa} -> {', '.join(sorted(folders[fa]))}")
     check_includes(bad)
     check_printing(uses, bad)
+    nfunc = check_function_length(bad)
     for b in bad:
         print("FAIL:", b)
     if bad:
         return 1
     print(f"PASS: {len(nodes)} files, no call cycle, every folder calls "
           f"and includes only lower layers, {', '.join(QUIET)} print only "
-          f"through the report layer")
+          f"through the report layer, none of {nfunc} functions longer "
+          f"than {MAX_FUNCTION} lines")
     return 0
 
 
