@@ -331,7 +331,7 @@ jq 'def sc: if .size_bytes >= 65536 then .bw_avg_MiBps *= 0.7
 	--junit "$T/cmp.xml" --openmetrics "$T/cmp.om" \
 	--prom-textfile "$T/cmp.prom" >/dev/null 2>&1
 rc=$?
-[ "$rc" -eq 1 ] || fail "gd_compare with a missing input exited $rc, want 1"
+[ "$rc" -eq 2 ] || fail "gd_compare with a missing input exited $rc, want 2"
 for x in same cmp; do
 	junit_check "gd_compare $x" "$T/$x.xml"
 	[ -z "$(suite_attrs "$T/$x.xml")" ] ||
@@ -348,8 +348,8 @@ grep -q "^gdperf_gate_state{tool=\"gd_compare\",run=\"cmp\",baseline=\"$C\",cand
 	grep -q '^gdperf_verdict_state{tool="gd_compare",run="cmp",.*,code="GD_REGRESSION"} 1$' "$T/cmp.om" &&
 	! grep -q '^gdperf_verdict_state{tool="gd_compare",.*,code="GD_OK"}' "$T/cmp.om" ||
 	fail "gd_compare: its gauges do not carry GD_REGRESSION alone among its three codes"
-grep -q '^gdperf_run_exit_status{tool="gd_compare",run="cmp"} 1$' "$T/cmp.prom" ||
-	fail "gd_compare: its exit status 1 is not in its gauges"
+grep -q '^gdperf_run_exit_status{tool="gd_compare",run="cmp"} 2$' "$T/cmp.prom" ||
+	fail "gd_compare: its exit status 2 (a missing input) is not in its gauges"
 # the judged slower copy: 64 KiB up are 0.70 of the baseline, each a line
 for z in 65536 131072 262144 524288 1048576 2097152 4194304 8388608; do
 	grep -qxF "text|expect_ratio candidate/baseline forward|$z B: 0.70 < 0.80 (95% bound 0.70)" "$T/cmp.read" ||

@@ -7,7 +7,7 @@
 # (4, or 0 with --gate-undecided=pass), one document judged again against
 # another floor, the gdperf.compare/1 document, and every refusal (other
 # schema, other test, missing or failed phase, no common size, invalid
-# JSON: exit 1 with the reason) and bad command lines (2).
+# JSON: exit 2 with the reason, as bad command lines).
 B=${GD_TOP_BUILDDIR:-.}
 F=${GD_TOP_SRCDIR:-.}/tests/fixtures/compare
 command -v jq >/dev/null 2>&1 || { echo "SKIP: jq not found (the variants are made with it)" >&2; exit 77; }
@@ -212,12 +212,12 @@ run 3 lat-slow "$T/lat.json" "$T/lat-slow.json"
 has lat-slow 'GD_REGRESSION: the candidate.s latency is higher'
 has lat-slow '^ #bytes +baseline\[usec\] +candidate\[usec\] +base/cand '
 run 0 lat-faster "$T/lat-slow.json" "$T/lat.json"
-run 1 lat-vs-bw "$T/lat.json" "$sweep"
+run 2 lat-vs-bw "$T/lat.json" "$sweep"
 has lat-vs-bw 'different tests'
 # --direction picks the reverse phases of a --reverse run
 jq '.phases |= map(.direction = "reverse" | .name += ":rev")' "$sweep" >"$T/rev.json"
 run 0 reverse --direction reverse "$T/rev.json" "$T/rev.json"
-run 1 reverse-missing "$T/rev.json" "$T/rev.json"
+run 2 reverse-missing "$T/rev.json" "$T/rev.json"
 has reverse-missing 'it holds: HH reverse, DD reverse'
 
 # 3. One size, one round: no design can decide a floor from it.
@@ -295,60 +295,61 @@ run 0 v3-baseline --json "$T/v3-doc.json" "$T/v3.json" "$sweep"
 run 0 v3-candidate "$sweep" "$T/v3.json"
 run 0 v3-self "$T/v3.json"
 
-# 5. Refusals: exit 1 with the file and the reason.
+# 5. Refusals: exit 2 with the file and the reason (gdperf(7): usage or
+# unreadable input).
 jq '.schema = "gdperf.run/1"' "$sweep" >"$T/schema1.json"
-run 1 schema "$sweep" "$T/schema1.json"
+run 2 schema "$sweep" "$T/schema1.json"
 has schema "schema 'gdperf.run/1', not gdperf.run/4, gdperf.run/3 or gdperf.run/2"
 jq '.tool = "gd_read_bw" | .test.verb = "read"' "$sweep" >"$T/read.json"
-run 1 other-test "$sweep" "$T/read.json"
+run 2 other-test "$sweep" "$T/read.json"
 has other-test 'different tests'
-run 1 no-phase --phase HD "$sweep" "$sweep"
+run 2 no-phase --phase HD "$sweep" "$sweep"
 has no-phase 'no phase HD forward'
-run 1 no-reverse --direction reverse "$sweep" "$sweep"
+run 2 no-reverse --direction reverse "$sweep" "$sweep"
 jq '(.phases[] | select(.placement == "DD")) |= (.status = "failed" | .results = [])' \
 	"$sweep" >"$T/failed.json"
-run 1 failed --phase DD "$sweep" "$T/failed.json"
+run 2 failed --phase DD "$sweep" "$T/failed.json"
 has failed 'is failed'
-run 1 failed-self "$T/failed.json"
+run 2 failed-self "$T/failed.json"
 jq '.phases |= map(.results |= map(.size_bytes += 1 | if .samples then .samples |= map(.size_bytes += 1) else . end))' \
 	"$sweep" >"$T/disjoint.json"
-run 1 disjoint "$sweep" "$T/disjoint.json"
+run 2 disjoint "$sweep" "$T/disjoint.json"
 has disjoint 'no size in both documents'
 head -c 300 "$sweep" >"$T/cut.json"
-run 1 truncated "$sweep" "$T/cut.json"
+run 2 truncated "$sweep" "$T/cut.json"
 has truncated 'cut.json: not valid JSON: .* at byte [0-9]+'
 printf '{"schema": "gdperf.run/2",, }' >"$T/bad.json"
-run 1 invalid "$T/bad.json"
+run 2 invalid "$T/bad.json"
 has invalid 'at byte 2[0-9]'
 # json-c's words name its state ("null expected"); ours the text found
 printf 'nonsense\n' >"$T/words.json"
-run 1 words "$T/words.json"
+run 2 words "$T/words.json"
 has words "words.json: not valid JSON: unexpected text at byte 0: 'nonsense'"
 grep -q 'null expected' "$T/words.err" && fail "words: json-c's parser state in the message: $(cat "$T/words.err")"
 printf 'null' >"$T/null.json"
-run 1 null "$T/null.json"
+run 2 null "$T/null.json"
 has null 'null.json: a JSON null, not a run document'
 printf '[1, 2]\n' >"$T/array.json"
-run 1 array "$T/array.json"
+run 2 array "$T/array.json"
 has array 'array.json: a JSON array, not a run document'
-run 1 missing "$sweep" "$T/none.json"
+run 2 missing "$sweep" "$T/none.json"
 has missing 'none.json: cannot open'
 jq 'del(.phases)' "$sweep" >"$T/nophases.json"
-run 1 no-phases "$T/nophases.json"
+run 2 no-phases "$T/nophases.json"
 # a refused candidate fails the run even when another passes; the others
 # are still judged, and the --json document says which input was refused,
 # at which stage and why
-run 1 mixed --json "$T/mixed.json" "$sweep" "$sweep" "$T/schema1.json" "$T/fast.json"
-jq -e --arg bad "$T/schema1.json" '.exit_status == 1 and (.comparisons | length) == 2
+run 2 mixed --json "$T/mixed.json" "$sweep" "$sweep" "$T/schema1.json" "$T/fast.json"
+jq -e --arg bad "$T/schema1.json" '.exit_status == 2 and (.comparisons | length) == 2
 	and .errors == [{input: $bad, stage: "load",
 		message: .errors[0].message}]
 	and (.errors[0].message | test("gdperf.run/1"))' "$T/mixed.json" >/dev/null ||
 	fail "mixed: the document does not keep the 2 judged comparisons with errors[] naming $T/schema1.json at load: $(jq -c '{exit_status, n: (.comparisons | length), errors}' "$T/mixed.json" 2>&1)"
-run 1 base-missing --json "$T/base-missing.json" "$T/none.json" "$sweep"
-jq -e '.exit_status == 1 and .comparisons == [] and .errors[0].stage == "load"
+run 2 base-missing --json "$T/base-missing.json" "$T/none.json" "$sweep"
+jq -e '.exit_status == 2 and .comparisons == [] and .errors[0].stage == "load"
 	and (.errors[0].message | test("none.json: cannot open"))' "$T/base-missing.json" >/dev/null ||
 	fail "base-missing: no document with errors[] naming the missing baseline: $(cat "$T/base-missing.json" 2>&1 | head -c 300)"
-run 1 pair-refused --json "$T/pair-refused.json" --phase HD "$sweep" "$sweep"
+run 2 pair-refused --json "$T/pair-refused.json" --phase HD "$sweep" "$sweep"
 jq -e '.errors[0].stage == "pair" and (.errors[0].message | test("no phase HD"))' \
 	"$T/pair-refused.json" >/dev/null || fail "pair-refused: errors[] does not name the pairing stage"
 

@@ -299,7 +299,7 @@ static void test_gate_undecided(void **state)
 			 1);
 	fclose(f);
 	assert_non_null(strstr(help, "--gate-undecided"));
-	assert_non_null(strstr(help, "4 not enough evidence to decide a gate"));
+	assert_non_null(strstr(help, "4 a gate undecided"));
 	free(help);
 	gd_opts_free(&o);
 }

@@ -96,6 +96,16 @@ EXTRA_DIST += tests/version.sh
 TESTS += tests/dry-run.sh
 EXTRA_DIST += tests/dry-run.sh
 
+# One table of exit statuses: each of the twelve programs driven into
+# each status it can have (gdperf(7), EXIT STATUS; src/util/exit.h).
+TESTS += tests/exit-status.sh
+EXTRA_DIST += tests/exit-status.sh
+
+# One command-line manner: abbreviations, "did you mean", one-line option
+# errors and one --help layout in all twelve programs (src/util/opt.h).
+TESTS += tests/cli-manners.sh
+EXTRA_DIST += tests/cli-manners.sh
+
 # Stdout on /dev/full: every program exits 1 naming the output it lost.
 TESTS += tests/output-full.sh
 EXTRA_DIST += tests/output-full.sh

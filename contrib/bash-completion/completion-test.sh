@@ -5,8 +5,8 @@
 # the built programs and a fixture /sys and /proc tree. Checks that each
 # program is offered exactly the options of its option table (for the
 # benchmarks the entries of src/cli/options_table.c that apply to the
-# program's test, for the other three their struct option arrays; an entry
-# marked deprecated there is an alias no longer offered), with the same
+# program's test, for the other four their struct gd_opt tables; an entry
+# flagged deprecated there is an alias no longer offered), with the same
 # "takes an argument" reading, and that option values complete: a value of
 # a fixed set (--output, -c, --rate_limit_type, --help=...) is offered
 # exactly where the program itself accepts it.
@@ -84,14 +84,22 @@ table() {
 		return
 		;;
 	esac
-	# an entry marked /* deprecated */ is an alias no longer offered
-	awk -F'"' -v offered="${2-}" '/^\t+\{ "[^"]+", (no|required|optional)_argument/ {
-		if (offered && /\/\* deprecated \*\//) next
-		print "--" $2, ($3 ~ /no_argument/ ? "n" : "y") }' "$src"
-	sed -n 's/.*getopt_long(argc, argv, "\([^"]*\)".*/\1/p' "$src" |
-		awk '{ for (i = 1; i <= length($0); i++) { c = substr($0, i, 1)
-			if (c == ":") continue
-			print "-" c, (substr($0, i + 1, 1) == ":" ? "y" : "n") } }'
+	# The entries of its struct gd_opt table (src/util/opt.h), each from
+	# its '\t{ "' line to its '},' line: NAME, LETTER, ARG, ...; one
+	# flagged GD_OPT_DEPRECATED is an alias no longer offered.
+	awk -v offered="${2-}" '
+	/^static const struct gd_opt [a-z_]+\[\] = \{/ { t = 1; next }
+	t && /^};/ { exit }
+	t && /^\t\{ "/ { entry = ""; open = 1 }
+	t && open { entry = entry " " $0 }
+	t && open && /\},$/ {
+		open = 0
+		if (offered && entry ~ /GD_OPT_DEPRECATED/) next
+		split(entry, q, "\""); rest = substr(entry, index(entry, "\", ") + 3)
+		split(rest, a, ", "); arg = a[2] == "GD_OPT_NOARG" ? "n" : "y"
+		print "--" q[2], arg
+		if (a[1] ~ /^'\''.'\''$/) print "-" substr(a[1], 2, 1), arg
+	}' "$src"
 }
 
 # Run the completion for LINE (the cursor at its end) in bash with
@@ -219,9 +227,9 @@ expect 'gd_plan --gpu-mem n' none
 expect 'gd_plan --hosts h' hosts.txt
 # --repeats, the deprecated alias of --campaign-repeats, is not offered;
 # --repeat (rounds inside a run) is another option
-expect 'gd_plan --repeat' --repeat
-expect 'gd_plan --camp' --campaign-repeats
-parsed gd_plan | grep -q '^--repeats s N d$' ||
+expect 'gd_plan --repeat' --repeat=
+expect 'gd_plan --camp' --campaign-repeats=
+parsed gd_plan | grep -q '^--repeats r N d$' ||
 	fail "gd_plan --repeats is not read as a deprecated option taking N"
 expect 'gd_report --plots ' results
 expect 'gd_report --plan ' a.json results

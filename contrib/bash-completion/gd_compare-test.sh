@@ -62,9 +62,9 @@ expect() {
 }
 
 [ -x "$top_build/gd_compare" ] || { echo "FAIL: $top_build/gd_compare not built"; exit 1; }
-# the long options of its struct option table, "=" where they take a value
-opts=$(awk -F'"' '/^\t+\{ "[^"]+", (no|required)_argument/ {
-	print "--" $2 ($3 ~ /required/ ? "=" : "") }' "$top_src/src/tools/compare/gd_compare.c")
+# the long options of its struct gd_opt table, "=" where they take a value
+opts=$(awk -F'"' '/^\t\{ "[^"]+", (0|'\''.'\''), GD_OPT_(NOARG|ARG),/ {
+	print "--" $2 ($3 ~ /GD_OPT_ARG/ ? "=" : "") }' "$top_src/src/tools/compare/gd_compare.c")
 [ "$(echo "$opts" | wc -l)" -ge 8 ] || { echo "FAIL: gd_compare's option table not found"; exit 1; }
 # shellcheck disable=SC2086 # one word per option
 expect 'gd_compare --' $opts

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
- * Command-line options: one table drives getopt, --help, validation and
+ * Command-line options: one table drives the parser, --help, validation and
  * which fields travel to the peer (and must match there).
  */
 #ifndef GD_OPTIONS_H

@@ -15,6 +15,8 @@
 
 #include "cli/options.h"
 #include "cli/options_priv.h"
+#include "util/exit.h"
+#include "util/opt.h"
 
 static const char *const gd_group_titles[GD_G_COUNT] = {
 	[GD_G_PERFTEST] = "perftest's options (the letters and meanings of ib_",
@@ -110,11 +112,6 @@ static void gd_conn_meta(const struct gd_test *test, char *buf, size_t len)
 						gd_conn_names[c]);
 }
 
-/* Every line of --help fits a terminal of this width. */
-#define GD_HELP_WIDTH 80
-/* Where the option lines' descriptions start. */
-#define GD_HELP_COL 26
-
 /* The comparison gdperf adds to perftest: these lead --help, in this
  * order, before the groups (which then leave them out). */
 static const char *const gd_help_lead[] = {
@@ -130,56 +127,11 @@ static bool gd_help_is_lead(const struct gd_opt_def *d)
 	return false;
 }
 
-/*
- * @text from column @col (where the cursor is) to the end of the line,
- * wrapped at GD_HELP_WIDTH on blanks; the lines it continues on start at
- * column @indent. A word wider than the room gets a line of its own.
- */
-static void gd_help_wrap(FILE *out, const char *text, size_t col, size_t indent)
-{
-	bool first = true;
-
-	while (*text) {
-		size_t w = strcspn(text, " ");
-
-		if (!first && col + 1 + w > GD_HELP_WIDTH) {
-			fprintf(out, "\n%*s", (int)indent, "");
-			col = indent;
-		} else if (!first) {
-			fputc(' ', out);
-			col++;
-		}
-		fwrite(text, 1, w, out);
-		col += w;
-		first = false;
-		text += w;
-		text += strspn(text, " ");
-	}
-	fputc('\n', out);
-}
-
-/*
- * The option column of a line; the column its description starts at. An
- * option too wide for the column has its description on the next line:
- * completion reads the option column up to two blanks, and a description
- * may start with an option's name.
- */
-static size_t gd_help_left(const char *left, FILE *out)
-{
-	int w = GD_HELP_COL - 4;
-
-	if (strlen(left) > (size_t)w) {
-		fprintf(out, "  %s\n%*s", left, GD_HELP_COL, "");
-		return GD_HELP_COL;
-	}
-	fprintf(out, "  %-*s  ", w, left);
-	return GD_HELP_COL;
-}
-
+/* One option's line, in the layout of every program (util/opt.h). */
 static void gd_opt_line(const struct gd_test *test, const struct gd_opt_def *d,
 			FILE *out)
 {
-	char left[96], meta[64], range[80], dflt[160], text[640];
+	char meta[64], range[80], dflt[160], text[640];
 	const char *arg = d->arg;
 	size_t n;
 
@@ -187,11 +139,6 @@ static void gd_opt_line(const struct gd_test *test, const struct gd_opt_def *d,
 		gd_conn_meta(test, meta, sizeof(meta));
 		arg = meta;
 	}
-	snprintf(left, sizeof(left), "%c%c%s--%s%s%s%s",
-		 d->short_name ? '-' : ' ', d->short_name ? d->short_name : ' ',
-		 d->short_name ? ", " : "  ", d->long_name,
-		 arg ? ((d->flags & GD_F_OPTARG) ? "[=" : "=") : "",
-		 arg ? arg : "", (d->flags & GD_F_OPTARG) ? "]" : "");
 	gd_opt_range_text(d, range, sizeof(range));
 	gd_opt_default_text(test, d, dflt, sizeof(dflt));
 	n = (size_t)snprintf(text, sizeof(text), "%s", d->help);
@@ -199,7 +146,11 @@ static void gd_opt_line(const struct gd_test *test, const struct gd_opt_def *d,
 		snprintf(text + n, sizeof(text) - n, " (%s%s%s%s)", range,
 			 range[0] && dflt[0] ? "; " : "",
 			 dflt[0] ? "default " : "", dflt);
-	gd_help_wrap(out, text, gd_help_left(left, out), GD_HELP_COL);
+	gd_opt_help_line(out, d->short_name, d->long_name,
+			 !arg			    ? GD_OPT_NOARG
+			 : (d->flags & GD_F_OPTARG) ? GD_OPT_OPTARG
+						    : GD_OPT_ARG,
+			 arg, text);
 }
 
 /* The paragraph that says what @test measures, wrapped. */
@@ -227,7 +178,7 @@ static void gd_usage_head(const struct gd_test *test, FILE *out)
 	else if (n < sizeof(what))
 		n += (size_t)snprintf(what + n, sizeof(what) - n,
 				      "Latency is %s.", v->lat_means);
-	gd_help_wrap(out, what, 0, 0);
+	gd_opt_help_wrap(out, what, 0, 0);
 	fprintf(out, "Connection types: %s. See gdperf(7).\n", conns);
 }
 
@@ -280,17 +231,13 @@ static void gd_usage_refused(const struct gd_test *test, FILE *out)
 	bool any = false;
 
 	for (size_t i = 0; i < gd_opts_perftest_refused_count(); i++) {
-		char left[64];
-
 		if (!gd_perftest_refused_entry(test, i, &name, &c, &what))
 			continue;
 		if (!any)
 			fprintf(out,
 				"\nperftest's options gdperf refuses (each says why when given):\n");
 		any = true;
-		snprintf(left, sizeof(left), "%c%c%s--%s", c ? '-' : ' ',
-			 c ? c : ' ', c ? ", " : "  ", name);
-		gd_help_wrap(out, what, gd_help_left(left, out), GD_HELP_COL);
+		gd_opt_help_line(out, c, name, GD_OPT_NOARG, NULL, what);
 	}
 }
 
@@ -303,7 +250,7 @@ static void gd_usage_hidden(const struct gd_test *test, FILE *out)
 		noop += gd_opt_applies(test, &gd_opt_table[i]) &&
 			(gd_opt_table[i].flags & GD_F_NOOP);
 	fprintf(out, "\n");
-	gd_help_wrap(
+	gd_opt_help_wrap(
 		out,
 		noop ? "Not shown: perftest's options that have no effect here and those gdperf refuses; --help=all lists them."
 		     : "Not shown: perftest's options gdperf refuses; --help=all lists them.",
@@ -312,6 +259,8 @@ static void gd_usage_hidden(const struct gd_test *test, FILE *out)
 
 void gd_opts_usage(const struct gd_test *test, bool all, FILE *out)
 {
+	char line[512];
+
 	gd_usage_head(test, out);
 	gd_usage_lead(test, out);
 	for (int g = 0; g < GD_G_COUNT; g++)
@@ -323,12 +272,10 @@ void gd_opts_usage(const struct gd_test *test, bool all, FILE *out)
 	fprintf(out, "\nExamples:\n");
 	for (int e = 0; e < GD_MAX_EXAMPLES && test->examples[e].cmd; e++) {
 		fprintf(out, "  %s\n      ", test->examples[e].cmd);
-		gd_help_wrap(out, test->examples[e].what, 6, 6);
+		gd_opt_help_wrap(out, test->examples[e].what, 6, 6);
 	}
-	/* broken by hand: at a comma, not inside "3 a gate failed" */
-	fprintf(out,
-		"\nExit status: 0 success, 1 test failed or runtime error, 2 usage or bad input,\n"
-		"3 a gate failed, 4 not enough evidence to decide a gate.\n");
+	gd_exit_help(GD_EXIT_ALL, line, sizeof(line));
+	fprintf(out, "\n%s\n", line);
 }
 
 void gd_opts_list_long(FILE *out)

@@ -167,9 +167,10 @@ int gd_opts_rate_check(struct gd_opts *o, bool rate_given,
  * none of what @cl (the command line alone) gives or excludes. */
 int gd_opts_load_config(const struct gd_test *test, int argc, char **argv,
 			struct gd_opts *o, const struct gd_opts *cl);
-/* options_parse.c: the command line's options into @o (given marked). */
+/* options_parse.c: the command line's options into @o (given marked);
+ * the arguments after them from argv[*@first] on. */
 int gd_opts_getopt(const struct gd_test *test, int argc, char **argv,
-		   struct gd_opts *o);
+		   struct gd_opts *o, int *first);
 
 /* options_caps.c: the device's answer about a capability, one line for a
  * refusal ("rxe0 does not support on-demand paging (...)"); @dev NULL asks

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
- * The option table: every option of the gd_* tests once, with what getopt,
- * --help, the validation, the man-page check and the wire need to know.
+ * The option table: every option of the gd_* tests once, with what the
+ * parser, --help, the validation, the man-page check and the wire need to
+ * know.
  */
 #include <config.h>
 

@@ -8,10 +8,7 @@
 
 #include "engine/opts.h"
 #include "engine/test.h"
-
-/* SIGINT and SIGTERM end a run with 128 + the signal (util/stop.h); the
- * gates' 3 and 4 are GD_GATE_STATUS_* (report/compare.h). */
-enum { GD_EXIT_OK = 0, GD_EXIT_FAIL = 1, GD_EXIT_USAGE = 2 };
+#include "util/exit.h" /* GD_EXIT_*, the one table of exit statuses */
 
 /* Run @test as @o says (server, client or --loopback), report once (text
  * and JSON) and return the exit status. @argc/@argv go into the document. */

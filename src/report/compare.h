@@ -12,6 +12,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "util/exit.h"
+
 struct json_object;
 
 /*
@@ -92,8 +94,8 @@ int gd_compare_run(struct json_object *doc, const struct gd_gate_cfg *gates,
 /* The gates' exit statuses: a gate failed, or a gate the run's evidence
  * could not decide failed by policy (--gate-undecided=fail). A failed
  * phase (1) comes before both, a failed gate before an undecided one. */
-#define GD_GATE_STATUS_FAILED 3
-#define GD_GATE_STATUS_UNDECIDED 4
+#define GD_GATE_STATUS_FAILED GD_EXIT_GATE_FAILED
+#define GD_GATE_STATUS_UNDECIDED GD_EXIT_GATE_UNDECIDED
 
 /* After gd_compare_run(@doc): GD_GATE_STATUS_FAILED when @gate_failed,
  * else GD_GATE_STATUS_UNDECIDED when a record of doc.gates is undecided

@@ -27,4 +27,14 @@ size_t gd_json_len(struct json_object *arr);
 /* Element @i of @arr; NULL when out of range or @arr is not an array. */
 struct json_object *gd_json_idx(struct json_object *arr, size_t i);
 
+/*
+ * The whole of file @path, the argument of option @opt ("--diff"), parsed
+ * as one JSON value into @doc. A file that cannot be opened or read, or
+ * that is not one JSON value, is recorded in one line, as every program
+ * says it: "@opt: cannot open 'PATH': reason; check the path and its
+ * permissions", "@opt: 'PATH' is not valid JSON: reason at byte N".
+ * Returns 0 or a -errno (-EINVAL for the text).
+ */
+int gd_json_load(const char *opt, const char *path, struct json_object **doc);
+
 #endif

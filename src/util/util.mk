@@ -14,7 +14,8 @@ libgdperf_la_SOURCES += \
 	src/util/assess_segment.c src/util/assess_segment.h \
 	src/util/assess_corr.c src/util/assess_corr.h \
 	src/util/keyval.c src/util/keyval.h \
-	src/util/stop.c src/util/stop.h
+	src/util/stop.c src/util/stop.h src/util/exit.c src/util/exit.h \
+	src/util/opt.c src/util/opt.h
 
 if HAVE_CMOCKA
 check_PROGRAMS += tests/stats_test
@@ -29,4 +30,12 @@ TESTS += tests/infer_test
 tests_infer_test_SOURCES = tests/infer_test.c
 tests_infer_test_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_infer_test_LDADD = $(gd_common_ldadd) $(CMOCKA_LIBS) -lm
+
+# The command-line manners of every program (opt.h): matching,
+# suggestions, option errors, the tools' parser and the --help layout.
+check_PROGRAMS += tests/opt_test
+TESTS += tests/opt_test
+tests_opt_test_SOURCES = tests/opt_test.c
+tests_opt_test_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_opt_test_LDADD = $(gd_common_ldadd) $(CMOCKA_LIBS)
 endif

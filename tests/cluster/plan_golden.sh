@@ -49,7 +49,7 @@ for key in repeats campaign-repeats; do
 	"$B/gd_plan" --config "$T/$key.conf" > "$T/$key.txt" || fail "config key $key"
 	diff -u "$G/plan-5x4x2.txt" "$T/$key.txt" || fail "config key $key: worksheet differs"
 done
-"$B/gd_plan" --help | grep -q '^  --repeats N  .*deprecated alias of --campaign-repeats' ||
+"$B/gd_plan" --help | grep -q '^ *--repeats=N  .*deprecated alias of --campaign-repeats' ||
 	fail "--help does not call --repeats a deprecated alias"
 
 # --seconds-from: the seconds per execution are a run's time account
@@ -68,7 +68,7 @@ printf '{"schema": "gdperf.fleet/1"}' >"$T/fleet.json"
 for f in old fleet missing; do
 	"$B/gd_plan" --servers 4 --gpus-per-server 1 --rails 1 --seconds-from "$T/$f.json" \
 		>"$T/sf-$f.out" 2>&1 && fail "--seconds-from $f.json accepted"
-	grep -q -- "--seconds-from $T/$f.json" "$T/sf-$f.out" || fail "--seconds-from $f.json: the file is not named"
+	grep -q -- "--seconds-from.*$T/$f.json" "$T/sf-$f.out" || fail "--seconds-from $f.json: the file is not named"
 done
 grep -q 'no time_account' "$T/sf-old.out" || fail "--seconds-from: a run without an account"
 

@@ -36,9 +36,9 @@ GD_CUDA_LIBRARY=/nonexistent/libcuda.so.1 "$build/gd_doctor" \
 	--rails="$fx/rails.txt" --memlock-need=1G --json="$tmp/doc.json" \
 	>"$tmp/report.txt" 2>"$tmp/stderr.txt"
 rc=$?
-check "exit status 1 for error-level findings (got $rc)" test "$rc" -eq 1
-check "document records exit_status 1" \
-	test "$("$dump" get "$tmp/doc.json" exit_status)" = 1
+check "exit status 3 for error-level findings (got $rc)" test "$rc" -eq 3
+check "document records exit_status 3" \
+	test "$("$dump" get "$tmp/doc.json" exit_status)" = 3
 for part in map findings inventory; do
 	"$dump" "$part" "$tmp/doc.json" >"$tmp/$part.txt"
 	check "golden $part" diff -u "$gold/$part.txt" "$tmp/$part.txt"

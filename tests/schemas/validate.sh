@@ -115,13 +115,13 @@ compare undecided-pass 0 --gate-undecided=pass "$one" "$one"
 compare nothing-judged 4 --phase DD --gate-from=64K "$sweep" "$T/var/small.json"
 compare lat 0 "$T/var/lat.json" "$T/var/lat.json"
 compare lat-slow 3 "$T/var/lat.json" "$T/var/lat-slow.json"
-compare refused 1 --phase HD "$sweep" "$sweep"
-compare refused-load 1 "$sweep" "$T/none.json" "$sweep"
-compare refused-base 1 "$T/none.json" "$sweep"
+compare refused 2 --phase HD "$sweep" "$sweep"
+compare refused-load 2 "$sweep" "$T/none.json" "$sweep"
+compare refused-base 2 "$T/none.json" "$sweep"
 "$B/gd_compare" --json - "$sweep" "$sweep" >"$T/compare/stdout.json" 2>/dev/null ||
 	fail "gd_compare --json -"
 
-# gd_doctor --json: NAME ARGS... (exit 0, or 1 for error-level findings:
+# gd_doctor --json: NAME ARGS... (exit 0, or 3 for error-level findings:
 # this host may have no RDMA device and no GPU)
 X=$S/tests/doctor/fixtures
 fake=$B/tests/fake_cuda/libfakecuda.so
@@ -130,7 +130,7 @@ doctor() {
 	shift
 	"$B/gd_doctor" --json="$T/doctor/$name.json" "$@" >/dev/null 2>"$T/err"
 	rc=$?
-	[ $rc -le 1 ] || fail "gd_doctor $name: exit $rc: $(head -n 2 "$T/err")"
+	[ $rc -eq 0 ] || [ $rc -eq 3 ] || fail "gd_doctor $name: exit $rc: $(head -n 2 "$T/err")"
 	[ -s "$T/doctor/$name.json" ] || fail "gd_doctor $name wrote no document"
 }
 doctor live
@@ -140,7 +140,8 @@ GD_CUDA_LIBRARY=/nonexistent/libcuda.so.1 doctor fixture --root="$X/root" \
 	--topology-xml="$X/dual-socket-8gpu.xml" --rails="$X/rails.txt" --memlock-need=1G
 doctor fixture-live-topology --root="$X/root"
 "$B/gd_doctor" --json >"$T/doctor/stdout.json" 2>/dev/null
-[ $? -le 1 ] || fail "gd_doctor --json (stdout)"
+rc=$?
+[ $rc -eq 0 ] || [ $rc -eq 3 ] || fail "gd_doctor --json (stdout): exit $rc"
 if [ -f "$fake" ]; then
 	GD_CUDA_LIBRARY=$fake GD_FAKE_CUDA_GPU_COUNT=1 GD_FAKE_CUDA_DMABUF_ATTR=1 \
 		doctor fake-dmabuf --root="$X/root" --topology-xml="$X/dual-socket-8gpu.xml" \

@@ -193,7 +193,8 @@ struct gd_fleet {
 	struct gd_fleet_check_doc *checks;
 	size_t n_checks, checks_cap;
 	size_t n_docs, n_skipped, n_unlabelled, n_run_docs;
-	const char *dir;	     /* the results directory */
+	size_t n_unreadable; /* of n_skipped: not valid JSON, not readable */
+	const char *dir;     /* the results directory */
 	struct gd_fleet_skip *skips; /* the first GD_FLEET_SKIPS_MAX */
 	size_t n_skips, skips_cap;
 	struct gd_fleet_pool pool;

@@ -597,6 +597,7 @@ static int skip_unreadable(struct gd_fleet *fl, const char *path,
 			   const char *why)
 {
 	fprintf(stderr, "gd_report: skipped '%s': %s\n", path, why);
+	fl->n_unreadable++;
 	return skip_file(fl, path, why);
 }
 

@@ -8,7 +8,6 @@
 #include <config.h>
 
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,8 +15,9 @@
 
 #include "tools/cluster/plan.h"
 #include "util/error.h"
+#include "util/exit.h"
+#include "util/opt.h"
 #include "util/output.h"
-#include "util/version.h"
 
 enum {
 	OPT_CONFIG = 256,
@@ -32,163 +32,162 @@ enum {
 	OPT_SET
 };
 
-static const struct option long_opts[] = {
-	{ "servers", required_argument, NULL, OPT_SET },
-	{ "gpus-per-server", required_argument, NULL, OPT_SET },
-	{ "rails", required_argument, NULL, OPT_SET },
-	{ "nic-gbps", required_argument, NULL, OPT_SET },
-	{ "campaign-repeats", required_argument, NULL, OPT_SET },
-	{ "repeats", required_argument, NULL, OPT_SET }, /* deprecated */
-	{ "repeat", required_argument, NULL, OPT_SET },
-	{ "run-limit", required_argument, NULL, OPT_SET },
-	{ "seconds", required_argument, NULL, OPT_SET },
-	{ "seconds-from", required_argument, NULL, OPT_SET },
-	{ "name", required_argument, NULL, OPT_SET },
-	{ "host-prefix", required_argument, NULL, OPT_SET },
-	{ "nic-prefix", required_argument, NULL, OPT_SET },
-	{ "tool", required_argument, NULL, OPT_SET },
-	{ "gpu-mem", required_argument, NULL, OPT_SET },
-	{ "tool-args", required_argument, NULL, OPT_SET },
-	{ "results-dir", required_argument, NULL, OPT_SET },
-	{ "loopback-host", required_argument, NULL, OPT_SET },
-	{ "launcher", required_argument, NULL, OPT_SET },
-	{ "gid-index", required_argument, NULL, OPT_SET },
-	{ "base-port", required_argument, NULL, OPT_SET },
-	{ "auth-key", required_argument, NULL, OPT_SET },
-	{ "locality-round", no_argument, NULL, OPT_LOCALITY },
-	{ "config", required_argument, NULL, OPT_CONFIG },
-	{ "hosts", required_argument, NULL, OPT_HOSTS },
-	{ "out-dir", required_argument, NULL, OPT_OUT_DIR },
-	{ "json", required_argument, NULL, OPT_JSON },
-	{ "csv", required_argument, NULL, OPT_CSV },
-	{ "slurm", required_argument, NULL, OPT_SLURM },
-	{ "commands", required_argument, NULL, OPT_COMMANDS },
-	{ "quiet", no_argument, NULL, OPT_QUIET },
-	{ "help", no_argument, NULL, 'h' },
-	{ "version", no_argument, NULL, 'V' },
-	{ NULL, 0, NULL, 0 },
+/* The options, in the table form of every program (util/opt.h); the
+ * OPT_SET ones are plan settings, also --config keys. */
+static const struct gd_opt gd_plan_opts[] = {
+	{ NULL, 0, GD_OPT_NOARG, NULL, "Cluster", 0, 0 },
+	{ "servers", 0, GD_OPT_ARG, "N", "servers in the cluster (at least 2)",
+	  OPT_SET, 0 },
+	{ "gpus-per-server", 0, GD_OPT_ARG, "N", "GPUs per server", OPT_SET,
+	  0 },
+	{ "rails", 0, GD_OPT_ARG, "N",
+	  "rails (NICs) per server; must divide the GPUs", OPT_SET, 0 },
+	{ "nic-gbps", 0, GD_OPT_ARG, "R", "NIC line rate in Gb/s (10^9 bit/s)",
+	  OPT_SET, 0 },
+	{ "campaign-repeats", 0, GD_OPT_ARG, "N",
+	  "planned repeats of every round-1 execution, each its own run labelled repeat=1..N (default 3)",
+	  OPT_SET, 0 },
+	{ "repeats", 0, GD_OPT_ARG, "N",
+	  "deprecated alias of --campaign-repeats (not the rounds inside a run: that is --repeat)",
+	  OPT_SET, GD_OPT_DEPRECATED },
+	{ "seconds", 0, GD_OPT_ARG, "S",
+	  "seconds per execution (default 30), written as each run's -D: S / (sizes x phases x rounds), whole seconds; --tool-args' own -D or -n wins",
+	  OPT_SET, 0 },
+	{ "seconds-from", 0, GD_OPT_ARG, "RUN.json",
+	  "seconds per execution from a run of the same job: its time account's wall time",
+	  OPT_SET, 0 },
+	{ "hosts", 0, GD_OPT_ARG, "FILE",
+	  "host list: NAME [rack=RACK] [GPU:NIC:RAIL ...]", OPT_HOSTS, 0 },
+	{ "host-prefix", 0, GD_OPT_ARG, "P",
+	  "generated host names P01.. (default node)", OPT_SET, 0 },
+	{ "nic-prefix", 0, GD_OPT_ARG, "P",
+	  "generated NIC names P<rail> (default mlx5_)", OPT_SET, 0 },
+	{ "config", 0, GD_OPT_ARG, "FILE",
+	  "'key = value' lines, keys are these long options", OPT_CONFIG, 0 },
+	{ NULL, 0, GD_OPT_NOARG, NULL, "Runs", 0, 0 },
+	{ "tool", 0, GD_OPT_ARG, "NAME",
+	  "benchmark binary (default gd_write_bw)", OPT_SET, 0 },
+	{ "tool-args", 0, GD_OPT_ARG, "ARGS",
+	  "extra arguments for every run (e.g. '-a -n 200')", OPT_SET, 0 },
+	{ "repeat", 0, GD_OPT_ARG, "N",
+	  "--repeat=N in every run: rounds inside one run, for the spread and the ratio's interval (default 3; 1 leaves it out)",
+	  OPT_SET, 0 },
+	{ "run-limit", 0, GD_OPT_ARG, "S",
+	  "stop a run after S seconds (timeout -k 10 S), so a partner that never connects cannot stall the campaign (default 300 + 10 x --seconds; 0: none)",
+	  OPT_SET, 0 },
+	{ "gpu-mem", 0, GD_OPT_ARG, "SPEC",
+	  "cuda (--mem=cuda:GPU), none (host only) or a --mem spec; anything but none adds --phases=HH,DD",
+	  OPT_SET, 0 },
+	{ "locality-round", 0, GD_OPT_NOARG, NULL,
+	  "add round 4: each server against its round-1 partner on GPU 0's NIC, both directions, with --mem=DEV:near,DEV:far --phases=HH,D1D1,D2D2 (DEV: --gpu-mem's device backend; config: yes or no)",
+	  OPT_LOCALITY, 0 },
+	{ "gid-index", 0, GD_OPT_ARG, "N", "-x for every run", OPT_SET, 0 },
+	{ "base-port", 0, GD_OPT_ARG, "N", "first TCP port (default 18515)",
+	  OPT_SET, 0 },
+	{ "auth-key", 0, GD_OPT_ARG, "PATH",
+	  "--auth-key=PATH in every run: the absolute path of the key file, which you put on every node",
+	  OPT_SET, 0 },
+	{ "loopback-host", 0, GD_OPT_ARG, "NAME",
+	  "map every server to NAME and use --loopback runs", OPT_SET, 0 },
+	{ "launcher", 0, GD_OPT_ARG, "L",
+	  "command file: ssh, pdsh, clush or local (run the same file on every node; each runs its own side)",
+	  OPT_SET, 0 },
+	{ "results-dir", 0, GD_OPT_ARG, "DIR",
+	  "default $RESULTS in the launch files (results)", OPT_SET, 0 },
+	{ "name", 0, GD_OPT_ARG, "NAME",
+	  "plan name, also the 'plan' label (default plan)", OPT_SET, 0 },
+	{ NULL, 0, GD_OPT_NOARG, NULL,
+	  "Outputs (the worksheet always goes to stdout unless --quiet)", 0,
+	  0 },
+	{ "out-dir", 0, GD_OPT_ARG, "DIR",
+	  "write DIR/plan.json plan.csv plan.sbatch plan.steps plan.cmds",
+	  OPT_OUT_DIR, 0 },
+	{ "json", 0, GD_OPT_ARG, "FILE", "the plan as JSON (gdperf.plan/1)",
+	  OPT_JSON, 0 },
+	{ "csv", 0, GD_OPT_ARG, "FILE", "one row per execution as CSV", OPT_CSV,
+	  0 },
+	{ "commands", 0, GD_OPT_ARG, "FILE",
+	  "the command file of --launcher (one line per side of each execution)",
+	  OPT_COMMANDS, 0 },
+	{ "slurm", 0, GD_OPT_ARG, "FILE",
+	  "batch script FILE and its steps file next to it (FILE.sbatch -> FILE.steps): one line per side of each execution, ROUND STEP NODE_A NODE_B MODE HOST ROLE COMMAND; keep both at one path every node reads",
+	  OPT_SLURM, 0 },
+	{ "quiet", 0, GD_OPT_NOARG, NULL, "no worksheet on stdout", OPT_QUIET,
+	  0 },
+	{ "help", 'h', GD_OPT_NOARG, NULL, "this help", GD_OPT_ID_HELP, 0 },
+	{ "version", 'V', GD_OPT_NOARG, NULL, "print the version",
+	  GD_OPT_ID_VERSION, 0 },
 };
+#define GD_PLAN_NOPTS (sizeof(gd_plan_opts) / sizeof(gd_plan_opts[0]))
 
-static void usage(FILE *f)
-{
-	fprintf(f,
+static const struct gd_opt_prog gd_plan_prog = {
+	.name = "gd_plan",
+	.usage =
 		"Usage: gd_plan --servers N --gpus-per-server N --rails N --nic-gbps R [options]\n"
-		"Plan a GPU/NIC pair-test campaign: worksheet, schedules and launch files.\n\n"
-		"Cluster:\n"
-		"  --servers N            servers in the cluster (at least 2)\n"
-		"  --gpus-per-server N    GPUs per server\n"
-		"  --rails N              rails (NICs) per server; must divide the GPUs\n"
-		"  --nic-gbps R           NIC line rate in Gb/s (10^9 bit/s)\n"
-		"  --campaign-repeats N   planned repeats of every round-1 execution, each its\n"
-		"                         own run labelled repeat=1..N (default 3)\n"
-		"  --repeats N            deprecated alias of --campaign-repeats (not the\n"
-		"                         rounds inside a run: that is --repeat)\n"
-		"  --seconds S            seconds per execution (default 30), written as\n"
-		"                         each run's -D: S / (sizes x phases x rounds),\n"
-		"                         whole seconds; --tool-args' own -D or -n wins\n"
-		"  --seconds-from RUN.json  seconds per execution from a run of the\n"
-		"                         same job: its time account's wall time\n"
-		"  --hosts FILE           host list: NAME [rack=RACK] [GPU:NIC:RAIL ...]\n"
-		"  --host-prefix P        generated host names P01.. (default node)\n"
-		"  --nic-prefix P         generated NIC names P<rail> (default mlx5_)\n"
-		"  --config FILE          'key = value' lines, keys are these long options\n"
-		"Runs:\n"
-		"  --tool NAME            benchmark binary (default gd_write_bw)\n"
-		"  --tool-args 'ARGS'     extra arguments for every run (e.g. '-a -n 200')\n"
-		"  --repeat N             --repeat=N in every run: rounds inside one run,\n"
-		"                         for the spread and the ratio's interval (default 3;\n"
-		"                         1 leaves it out)\n"
-		"  --run-limit S          stop a run after S seconds (timeout -k 10 S), so a\n"
-		"                         partner that never connects cannot stall the\n"
-		"                         campaign (default 300 + 10 x --seconds; 0: none)\n"
-		"  --gpu-mem SPEC         cuda (--mem=cuda:GPU), none (host only) or a\n"
-		"                         --mem spec; anything but none adds --phases=HH,DD\n"
-		"  --locality-round       add round 4: each server against its round-1\n"
-		"                         partner on GPU 0's NIC, both directions, with\n"
-		"                         --mem=DEV:near,DEV:far --phases=HH,D1D1,D2D2 (DEV:\n"
-		"                         --gpu-mem's device backend; config: yes or no)\n"
-		"  --gid-index N          -x for every run\n"
-		"  --base-port N          first TCP port (default 18515)\n"
-		"  --auth-key PATH        --auth-key=PATH in every run: the absolute path of\n"
-		"                         the key file, which you put on every node\n"
-		"  --loopback-host NAME   map every server to NAME and use --loopback runs\n"
-		"  --launcher L           command file: ssh, pdsh, clush or local (run the\n"
-		"                         same file on every node; each runs its own side)\n"
-		"  --results-dir DIR      default $RESULTS in the launch files (results)\n"
-		"  --name NAME            plan name, also the 'plan' label (default plan)\n"
-		"Outputs (the worksheet always goes to stdout unless --quiet):\n"
-		"  --out-dir DIR          write DIR/plan.json plan.csv plan.sbatch plan.steps\n"
-		"                         plan.cmds\n"
-		"  --json FILE  --csv FILE  --commands FILE\n"
-		"  --slurm FILE           batch script FILE and its steps file next to it\n"
-		"                         (FILE.sbatch -> FILE.steps): one line per side of\n"
-		"                         each execution, ROUND STEP NODE_A NODE_B MODE HOST\n"
-		"                         ROLE COMMAND; keep both at one path every node reads\n"
-		"  --quiet                no worksheet on stdout\n"
-		"  -h, --help             this help\n"
-		"  -V, --version          print the version\n"
-		"Exit status: 0 success, 1 output could not be written, 2 bad input.\n");
-}
+		"Plan a GPU/NIC pair-test campaign: worksheet, schedules and launch files.",
+	.opts = gd_plan_opts,
+	.n = GD_PLAN_NOPTS,
+	.exits = GD_EXIT_BIT(GD_EXIT_OK) | GD_EXIT_BIT(GD_EXIT_FAIL) |
+		 GD_EXIT_BIT(GD_EXIT_USAGE),
+};
 
 struct outputs {
 	const char *json, *csv, *slurm, *commands, *out_dir, *hosts, *config;
 	bool quiet;
 };
 
+struct parse_ctx {
+	struct gd_plan_cfg *cfg;
+	struct outputs *o;
+};
+
+static int parse_opt(void *ctx, const struct gd_opt *opt, const char *arg)
+{
+	struct gd_plan_cfg *cfg = ((struct parse_ctx *)ctx)->cfg;
+	struct outputs *o = ((struct parse_ctx *)ctx)->o;
+
+	switch (opt->id) {
+	case OPT_SET:
+		return gd_plan_cfg_set(cfg, opt->long_name, arg);
+	case OPT_CONFIG:
+		return gd_plan_cfg_load(cfg, arg);
+	case OPT_LOCALITY:
+		return gd_plan_cfg_set(cfg, "locality-round", "yes");
+	case OPT_HOSTS:
+		o->hosts = arg;
+		return 0;
+	case OPT_OUT_DIR:
+		o->out_dir = arg;
+		return 0;
+	case OPT_JSON:
+		o->json = arg;
+		return 0;
+	case OPT_CSV:
+		o->csv = arg;
+		return 0;
+	case OPT_SLURM:
+		o->slurm = arg;
+		return 0;
+	case OPT_COMMANDS:
+		o->commands = arg;
+		return 0;
+	default: /* OPT_QUIET */
+		o->quiet = true;
+		return 0;
+	}
+}
+
 static int parse_args(int argc, char **argv, struct gd_plan_cfg *cfg,
 		      struct outputs *o)
 {
-	int c, idx, ret = 0;
+	struct parse_ctx ctx = { cfg, o };
+	int first, ret;
 
-	while (!ret &&
-	       (c = getopt_long(argc, argv, "hV", long_opts, &idx)) != -1) {
-		switch (c) {
-		case OPT_SET:
-			ret = gd_plan_cfg_set(cfg, long_opts[idx].name, optarg);
-			break;
-		case OPT_CONFIG:
-			ret = gd_plan_cfg_load(cfg, optarg);
-			break;
-		case OPT_LOCALITY:
-			ret = gd_plan_cfg_set(cfg, "locality-round", "yes");
-			break;
-		case OPT_HOSTS:
-			o->hosts = optarg;
-			break;
-		case OPT_OUT_DIR:
-			o->out_dir = optarg;
-			break;
-		case OPT_JSON:
-			o->json = optarg;
-			break;
-		case OPT_CSV:
-			o->csv = optarg;
-			break;
-		case OPT_SLURM:
-			o->slurm = optarg;
-			break;
-		case OPT_COMMANDS:
-			o->commands = optarg;
-			break;
-		case OPT_QUIET:
-			o->quiet = true;
-			break;
-		case 'h':
-			usage(stdout);
-			return 1;
-		case 'V':
-			gd_version_print(stdout, "gd_plan", false);
-			return 1;
-		default:
-			return gd_err(-EINVAL,
-				      "bad option; see gd_plan --help");
-		}
-	}
-	if (!ret && optind < argc)
+	ret = gd_opt_parse(&gd_plan_prog, argc, argv, parse_opt, &ctx, &first);
+	if (!ret && first < argc)
 		ret = gd_err(-EINVAL,
-			     "unexpected argument '%s'; see gd_plan "
-			     "--help",
-			     argv[optind]);
+			     "unexpected argument '%s'; see gd_plan --help",
+			     argv[first]);
 	return ret;
 }
 

@@ -3,13 +3,13 @@
  * gd_report: aggregate a directory of gd_* result documents and gd_doctor
  * envelopes into a fleet report (coverage, curves, outliers, failure
  * domains, acceptance checklist) in Markdown and JSON, with SVG plots.
- * Exit status for CI: 0 every gate passes, 3 one failed, 4 none failed and
- * the ratio gate is undecided (--gate-undecided), 2 bad input.
+ * Exit status for CI (util/exit.h): 0 every gate passes, 3 one failed, 4
+ * none failed and the ratio gate is undecided (--gate-undecided), 2 bad
+ * input, 1 a report not written.
  */
 #include <config.h>
 
 #include <errno.h>
-#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,8 +20,9 @@
 #include "tools/cluster/fleet.h"
 #include "tools/cluster/fleet_ci.h"
 #include "util/error.h"
+#include "util/exit.h"
+#include "util/opt.h"
 #include "util/output.h"
-#include "util/version.h"
 
 enum {
 	OPT_PLAN = 256,
@@ -39,60 +40,58 @@ enum {
 	OPT_UNDECIDED
 };
 
-static const struct option long_opts[] = {
-	{ "plan", required_argument, NULL, OPT_PLAN },
-	{ "markdown", required_argument, NULL, OPT_MD },
-	{ "json", required_argument, NULL, OPT_JSON },
-	{ "plots", required_argument, NULL, OPT_PLOTS },
-	{ "mad-k", required_argument, NULL, OPT_MAD_K },
-	{ "min-deviation", required_argument, NULL, OPT_MIN_DEV },
-	{ "max-cv", required_argument, NULL, OPT_MAX_CV },
-	{ "expect-ratio", required_argument, NULL, OPT_RATIO },
-	{ "gate-from", required_argument, NULL, OPT_GATE_FROM },
-	{ "gate-undecided", required_argument, NULL, OPT_UNDECIDED },
-	{ "junit", required_argument, NULL, OPT_JUNIT },
-	{ "openmetrics", required_argument, NULL, OPT_METRICS },
-	{ "prom-textfile", required_argument, NULL, OPT_PROM },
-	{ "help", no_argument, NULL, 'h' },
-	{ "version", no_argument, NULL, 'V' },
-	{ NULL, 0, NULL, 0 },
+/* The options, in the table form of every program (util/opt.h). */
+static const struct gd_opt gd_report_opts[] = {
+	{ "plan", 0, GD_OPT_ARG, "FILE",
+	  "the gd_plan JSON: what was intended (coverage)", OPT_PLAN, 0 },
+	{ "markdown", 0, GD_OPT_ARG, "FILE",
+	  "Markdown report (default stdout; '-' stdout)", OPT_MD, 0 },
+	{ "json", 0, GD_OPT_ARG, "FILE",
+	  "the same as one JSON document (gdperf.fleet/1)", OPT_JSON, 0 },
+	{ "junit", 0, GD_OPT_ARG, "FILE",
+	  "the gates and campaign requirements as JUnit XML (one testsuite; open requirements are skipped)",
+	  OPT_JUNIT, 0 },
+	{ "openmetrics", 0, GD_OPT_ARG, "FILE",
+	  "the gates and counts as OpenMetrics gauges", OPT_METRICS, 0 },
+	{ "prom-textfile", 0, GD_OPT_ARG, "FILE",
+	  "the same as Prometheus text, for node_exporter's textfile collector (FILE.prom)",
+	  OPT_PROM, 0 },
+	{ "plots", 0, GD_OPT_ARG, "DIR",
+	  "rails.svg and associations.svg via gnuplot (the .gp scripts and data are written either way)",
+	  OPT_PLOTS, 0 },
+	{ "mad-k", 0, GD_OPT_ARG, "K",
+	  "outlier threshold in scaled MADs (default 3.5)", OPT_MAD_K, 0 },
+	{ "min-deviation", 0, GD_OPT_ARG, "F",
+	  "and at least this relative deviation (default 0.10)", OPT_MIN_DEV,
+	  0 },
+	{ "max-cv", 0, GD_OPT_ARG, "F",
+	  "repeatability gate: coefficient of variation across repeats, as a fraction (default 0.05 = 5%)",
+	  OPT_MAX_CV, 0 },
+	{ "expect-ratio", 0, GD_OPT_ARG, "R",
+	  "gate: every D phase at least R x HH bandwidth, each series judged from every round of its repeats by the run's rule (see gdperf(7))",
+	  OPT_RATIO, 0 },
+	{ "gate-from", 0, GD_OPT_ARG, "SIZE",
+	  "judge sizes from SIZE bytes up, K/M/G suffixes (default 64K; a shorter curve: its largest size)",
+	  OPT_GATE_FROM, 0 },
+	{ "gate-undecided", 0, GD_OPT_ARG, "fail|pass|undecided",
+	  "a ratio gate the evidence cannot decide: exit 4 as a failed gate (fail, default) or as undecided, or pass",
+	  OPT_UNDECIDED, 0 },
+	{ "help", 'h', GD_OPT_NOARG, NULL, "this help", GD_OPT_ID_HELP, 0 },
+	{ "version", 'V', GD_OPT_NOARG, NULL, "print the version",
+	  GD_OPT_ID_VERSION, 0 },
 };
+#define GD_REPORT_NOPTS (sizeof(gd_report_opts) / sizeof(gd_report_opts[0]))
 
-static void usage(FILE *f)
-{
-	fprintf(f,
+static const struct gd_opt_prog gd_report_prog = {
+	.name = "gd_report",
+	.usage =
 		"Usage: gd_report [options] DIR\n"
 		"Aggregate run documents (gdperf.run/1 to /4) and gd_doctor documents\n"
-		"(gdperf.doctor/1) under DIR; another version of either is refused.\n\n"
-		"  --plan FILE            the gd_plan JSON: what was intended (coverage)\n"
-		"  --markdown FILE        Markdown report (default: stdout; '-' stdout)\n"
-		"  --json FILE            the same as one JSON document (gdperf.fleet/1)\n"
-		"  --junit FILE           the gates and campaign requirements as JUnit XML\n"
-		"                         (one testsuite; open requirements are skipped)\n"
-		"  --openmetrics FILE     the gates and counts as OpenMetrics gauges\n"
-		"  --prom-textfile FILE   the same as Prometheus text, for node_exporter's\n"
-		"                         textfile collector (FILE.prom)\n"
-		"  --plots DIR            rails.svg and associations.svg via gnuplot (the\n"
-		"                         .gp scripts and data are written either way)\n"
-		"  --mad-k K              outlier threshold in scaled MADs (default 3.5)\n"
-		"  --min-deviation F      and at least this relative deviation (0.10)\n"
-		"  --max-cv F             repeatability gate: coefficient of variation\n"
-		"                         across repeats, as a fraction (default 0.05 = 5%%)\n"
-		"  --expect-ratio R       gate: every D phase at least R x HH bandwidth,\n"
-		"                         each series judged from every round of its\n"
-		"                         repeats by the run's rule (see gdperf(7))\n"
-		"  --gate-from SIZE       judge sizes from SIZE bytes up, K/M/G suffixes\n"
-		"                         (default 64K; a shorter curve: its largest size)\n"
-		"  --gate-undecided=fail|pass|undecided\n"
-		"                         a ratio gate the evidence cannot decide: exit 4\n"
-		"                         as a failed gate (fail, default) or as undecided,\n"
-		"                         or pass\n"
-		"  -h, --help             this help\n"
-		"  -V, --version          print the version\n"
-		"Exit status: 0 every gate and coverage requirement passes, 3 a gate\n"
-		"failed, 4 the ratio gate undecided, 2 bad input, 1 a report could not\n"
-		"be written.\n");
-}
+		"(gdperf.doctor/1) under DIR; another version of either is refused.",
+	.opts = gd_report_opts,
+	.n = GD_REPORT_NOPTS,
+	.exits = GD_EXIT_ALL,
+};
 
 static int parse_frac(const char *opt, const char *s, double min, double max,
 		      double *out)
@@ -157,77 +156,78 @@ static int parse_undecided(const char *s, enum gd_fleet_undecided *out)
 struct args {
 	const char *plan, *markdown, *json, *plots, *dir, *junit, *metrics;
 	const char *prom;
+	/* every .json file under dir was skipped, some as unreadable: the
+	 * reports still name them, and the status is 2, bad input */
+	bool unreadable_only;
 };
+
+struct parse_ctx {
+	struct gd_fleet_opts *o;
+	struct args *a;
+};
+
+static int parse_opt(void *ctx, const struct gd_opt *opt, const char *arg)
+{
+	struct gd_fleet_opts *o = ((struct parse_ctx *)ctx)->o;
+	struct args *a = ((struct parse_ctx *)ctx)->a;
+
+	switch (opt->id) {
+	case OPT_PLAN:
+		a->plan = arg;
+		return 0;
+	case OPT_MD:
+		a->markdown = arg;
+		return 0;
+	case OPT_JSON:
+		a->json = arg;
+		return 0;
+	case OPT_JUNIT:
+		a->junit = arg;
+		return 0;
+	case OPT_METRICS:
+		a->metrics = arg;
+		return 0;
+	case OPT_PROM:
+		a->prom = arg;
+		return 0;
+	case OPT_PLOTS:
+		a->plots = arg;
+		return 0;
+	case OPT_MAD_K:
+		return parse_frac("mad-k", arg, 0, 100, &o->mad_k);
+	case OPT_MIN_DEV:
+		return parse_frac("min-deviation", arg, 0, 1, &o->min_dev);
+	case OPT_MAX_CV:
+		return parse_frac("max-cv", arg, 0, 10, &o->max_cv);
+	case OPT_RATIO:
+		return parse_frac("expect-ratio", arg, 0, 10, &o->expect_ratio);
+	case OPT_GATE_FROM:
+		return parse_size(arg, &o->gate_from_bytes);
+	default: /* OPT_UNDECIDED */
+		return parse_undecided(arg, &o->undecided);
+	}
+}
 
 static int parse_args(int argc, char **argv, struct gd_fleet_opts *o,
 		      struct args *a)
 {
-	int c, ret = 0;
+	struct parse_ctx ctx = { o, a };
+	int first, ret;
 
-	while (!ret &&
-	       (c = getopt_long(argc, argv, "hV", long_opts, NULL)) != -1) {
-		switch (c) {
-		case OPT_PLAN:
-			a->plan = optarg;
-			break;
-		case OPT_MD:
-			a->markdown = optarg;
-			break;
-		case OPT_JSON:
-			a->json = optarg;
-			break;
-		case OPT_JUNIT:
-			a->junit = optarg;
-			break;
-		case OPT_METRICS:
-			a->metrics = optarg;
-			break;
-		case OPT_PROM:
-			a->prom = optarg;
-			break;
-		case OPT_PLOTS:
-			a->plots = optarg;
-			break;
-		case OPT_MAD_K:
-			ret = parse_frac("mad-k", optarg, 0, 100, &o->mad_k);
-			break;
-		case OPT_MIN_DEV:
-			ret = parse_frac("min-deviation", optarg, 0, 1,
-					 &o->min_dev);
-			break;
-		case OPT_MAX_CV:
-			ret = parse_frac("max-cv", optarg, 0, 10, &o->max_cv);
-			break;
-		case OPT_RATIO:
-			ret = parse_frac("expect-ratio", optarg, 0, 10,
-					 &o->expect_ratio);
-			break;
-		case OPT_GATE_FROM:
-			ret = parse_size(optarg, &o->gate_from_bytes);
-			break;
-		case OPT_UNDECIDED:
-			ret = parse_undecided(optarg, &o->undecided);
-			break;
-		case 'h':
-			usage(stdout);
-			return 1;
-		case 'V':
-			gd_version_print(stdout, "gd_report", false);
-			return 1;
-		default:
-			return gd_err(-EINVAL,
-				      "bad option; see gd_report --help");
-		}
-	}
-	if (!ret && optind != argc - 1)
+	ret = gd_opt_parse(&gd_report_prog, argc, argv, parse_opt, &ctx,
+			   &first);
+	if (ret)
+		return ret;
+	if (first != argc - 1)
 		return gd_err(-EINVAL, "give exactly one results directory; "
 				       "see gd_report --help");
-	a->dir = argv[optind];
-	return ret;
+	a->dir = argv[first];
+	return 0;
 }
 
 /* Exit status 3 or 4 says why on stderr, one line per gate that did not
- * pass, since the Markdown may be in a file nobody opens. */
+ * pass, since the Markdown may be in a file nobody opens; only once every
+ * output is written, since one that is not makes the status 1. */
 static void say_failed_gates(struct json_object *doc, const struct args *a)
 {
 	struct json_object *acc, *gates = NULL, *g, *v;
@@ -273,9 +273,7 @@ static int report(struct gd_fleet *fl, const struct args *a, int *status)
 		return gd_err_code();
 	*status = json_object_object_get_ex(doc, "exit_status", &p)
 			  ? json_object_get_int(p)
-			  : 3;
-	if (*status)
-		say_failed_gates(doc, a);
+			  : GD_EXIT_GATE_FAILED;
 	ret = gd_fleet_write_markdown(doc, a->markdown ? a->markdown : "-");
 	if (!ret && a->json)
 		ret = gd_fleet_write_json(doc, a->json);
@@ -286,11 +284,15 @@ static int report(struct gd_fleet *fl, const struct args *a, int *status)
 					     GD_METRICS_OPENMETRICS);
 	if (!ret && a->prom)
 		ret = gd_fleet_write_metrics(doc, a->prom, GD_METRICS_PROM);
-	json_object_put(doc);
 	if (!ret && a->plots)
 		ret = gd_fleet_plot(fl, a->plots, note, sizeof(note));
 	if (note[0])
 		fprintf(stderr, "gd_report: plots: %s\n", note);
+	/* stdout too: the Markdown may sit in its buffer */
+	if (!ret && *status && !a->unreadable_only && !fflush(stdout) &&
+	    !ferror(stdout))
+		say_failed_gates(doc, a);
+	json_object_put(doc);
 	return ret;
 }
 
@@ -301,18 +303,19 @@ int main(int argc, char **argv)
 					.max_cv = 0.05,
 					.gate_from_bytes = 65536 } };
 	struct args a = { 0 };
-	int ret, status = 2, gates = 3;
+	int ret, status = GD_EXIT_USAGE, gates = GD_EXIT_GATE_FAILED;
 
 	ret = parse_args(argc, argv, &fl.opt, &a);
 	if (ret > 0)
-		return gd_out_exit("gd_report", 0);
+		return gd_out_exit("gd_report", GD_EXIT_OK);
 	if (!ret && a.plan)
 		ret = gd_fleet_load_plan(&fl, a.plan);
 	if (!ret)
 		ret = gd_fleet_ingest_dir(&fl, a.dir);
 	if (ret)
 		goto out;
-	status = 1;
+	a.unreadable_only = fl.n_unreadable && fl.n_skipped == fl.n_docs;
+	status = GD_EXIT_FAIL;
 	ret = gd_fleet_analyze(&fl);
 	if (!ret)
 		ret = gd_fleet_classify(&fl);
@@ -320,6 +323,16 @@ int main(int argc, char **argv)
 		ret = report(&fl, &a, &gates);
 	if (!ret)
 		status = gates;
+	/* nothing to report but unreadable files: bad input, not a gate */
+	if (!ret && a.unreadable_only) {
+		ret = gd_err(-EINVAL,
+			     "'%s' holds no run or gd_doctor document: %zu of "
+			     "its %zu .json file(s) could not be read (named "
+			     "above); check the directory the runs' --json "
+			     "wrote to",
+			     a.dir, fl.n_unreadable, fl.n_docs);
+		status = GD_EXIT_USAGE;
+	}
 out:
 	if (ret)
 		fprintf(stderr, "gd_report: %s\n", gd_err_msg());

@@ -205,7 +205,7 @@ void gd_plan_doctor_path(const struct gd_plan *plan, char *buf, size_t len)
 }
 
 /* Before the first round, one gd_doctor envelope per server in $RESULTS:
- * gd_report's inventory and mapping items read them. Its exit status 1
+ * gd_report's inventory and mapping items read them. Its exit status 3
  * (error findings) is the report's to judge, not a reason to stop. Remote
  * launchers start at most 32 at a time, so a 12,500-server file neither
  * forks them all at once nor needs a host list longer than an argument. */

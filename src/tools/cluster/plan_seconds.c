@@ -24,16 +24,13 @@
 
 int gd_plan_seconds_from(struct gd_plan_cfg *c, const char *path)
 {
-	struct json_object *doc = json_object_from_file(path), *acct;
+	struct json_object *doc, *acct;
 	const char *schema;
 	double wall = NAN, windows = NAN;
-	int ret = 0;
+	int ret = gd_json_load("--seconds-from", path, &doc);
 
-	if (!doc)
-		return gd_err(-EINVAL,
-			      "--seconds-from %s: cannot read it as JSON (%s); "
-			      "give a run document (--out_json_file)",
-			      path, json_util_get_last_err());
+	if (ret)
+		return ret;
 	schema = gd_json_str(doc, "schema");
 	acct = gd_json_path(doc, "time_account", NULL);
 	if (!schema ||

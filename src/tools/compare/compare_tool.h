@@ -12,16 +12,18 @@
 #include <stdio.h>
 
 #include "report/metrics.h"
+#include "util/exit.h"
 
 struct json_object;
 
-/* Exit statuses, the run's (engine.c) plus "not enough evidence". */
+/* Exit statuses: the one table of util/exit.h, in gd_compare's words. */
 enum {
-	GD_CMPX_OK = 0,
-	GD_CMPX_FAIL = 1,  /* unreadable or refused document, I/O error */
-	GD_CMPX_USAGE = 2, /* bad command line */
-	GD_CMPX_SLOWER = 3,
-	GD_CMPX_UNDECIDED = 4,
+	GD_CMPX_OK = GD_EXIT_OK,
+	GD_CMPX_FAIL = GD_EXIT_FAIL, /* a comparison or an output failed */
+	/* bad command line, or a document unreadable or refused */
+	GD_CMPX_USAGE = GD_EXIT_USAGE,
+	GD_CMPX_SLOWER = GD_EXIT_GATE_FAILED,
+	GD_CMPX_UNDECIDED = GD_EXIT_GATE_UNDECIDED,
 };
 
 struct gd_cmp_opts {

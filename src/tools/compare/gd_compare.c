@@ -8,7 +8,6 @@
 #include <config.h>
 
 #include <errno.h>
-#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,10 +20,11 @@
 #include "report/plot.h"
 #include "tools/compare/compare_tool.h"
 #include "util/error.h"
+#include "util/exit.h"
 #include "util/json_get.h"
+#include "util/opt.h"
 #include "util/output.h"
 #include "util/parse.h"
-#include "util/version.h"
 
 enum {
 	OPT_RATIO = 256,
@@ -39,63 +39,59 @@ enum {
 	OPT_PROM,
 };
 
-static const struct option long_opts[] = {
-	{ "expect-ratio", required_argument, NULL, OPT_RATIO },
-	{ "gate-from", required_argument, NULL, OPT_GATE_FROM },
-	{ "phase", required_argument, NULL, OPT_PHASE },
-	{ "direction", required_argument, NULL, OPT_DIRECTION },
-	{ "json", required_argument, NULL, OPT_JSON },
-	{ "gate-undecided", required_argument, NULL, OPT_UNDECIDED },
-	{ "plot", required_argument, NULL, OPT_PLOT },
-	{ "junit", required_argument, NULL, OPT_JUNIT },
-	{ "openmetrics", required_argument, NULL, OPT_METRICS },
-	{ "prom-textfile", required_argument, NULL, OPT_PROM },
-	{ "quiet", no_argument, NULL, 'q' },
-	{ "help", no_argument, NULL, 'h' },
-	{ "version", no_argument, NULL, 'V' },
-	{ NULL, 0, NULL, 0 },
+/* The options, in the table form of every program (util/opt.h). */
+static const struct gd_opt gd_compare_opts[] = {
+	{ "expect-ratio", 0, GD_OPT_ARG, "R",
+	  "floor: candidate at least R x baseline (latency: baseline at least R x candidate's); default the baseline run's --expect-ratio, else 0.8",
+	  OPT_RATIO, 0 },
+	{ "gate-from", 0, GD_OPT_ARG, "BYTES",
+	  "judge sizes from BYTES up, K/M/G suffixes; default the baseline run's --gate-from",
+	  OPT_GATE_FROM, 0 },
+	{ "phase", 0, GD_OPT_ARG, "NAME",
+	  "phase compared across documents (default HH; DD, HD, DH or any placement both hold)",
+	  OPT_PHASE, 0 },
+	{ "direction", 0, GD_OPT_ARG, "forward|reverse|bidir",
+	  "the phase's direction (default forward)", OPT_DIRECTION, 0 },
+	{ "gate-undecided", 0, GD_OPT_ARG, "fail|pass",
+	  "not enough evidence: exit 4 (fail, default) or 0", OPT_UNDECIDED,
+	  0 },
+	{ "json", 0, GD_OPT_ARG, "FILE",
+	  "write a gdperf.compare/1 document ('-': stdout, the text then goes to stderr)",
+	  OPT_JSON, 0 },
+	{ "plot", 0, GD_OPT_ARG, "FILE.svg",
+	  "each comparison's curves and ratio with its interval, as a run's --plot draws them (the second candidate's in FILE-2.svg, ...); HH is the baseline, DD the candidate",
+	  OPT_PLOT, 0 },
+	{ "junit", 0, GD_OPT_ARG, "FILE",
+	  "the gates as JUnit XML for a CI system: a testsuite per comparison, a failed gate a failure with its evidence line",
+	  OPT_JUNIT, 0 },
+	{ "openmetrics", 0, GD_OPT_ARG, "FILE",
+	  "each comparison's ratios, verdicts and gates as OpenMetrics gauges, as the run's --openmetrics",
+	  OPT_METRICS, 0 },
+	{ "prom-textfile", 0, GD_OPT_ARG, "FILE",
+	  "the same as Prometheus text, for node_exporter's textfile collector (FILE.prom)",
+	  OPT_PROM, 0 },
+	{ "quiet", 'q', GD_OPT_NOARG, NULL,
+	  "no report text, only errors and the exit status", 'q', 0 },
+	{ "help", 'h', GD_OPT_NOARG, NULL, "this help", GD_OPT_ID_HELP, 0 },
+	{ "version", 'V', GD_OPT_NOARG, NULL, "print the version",
+	  GD_OPT_ID_VERSION, 0 },
 };
+#define GD_COMPARE_NOPTS (sizeof(gd_compare_opts) / sizeof(gd_compare_opts[0]))
 
-static void usage(FILE *f)
-{
-	fprintf(f,
+static const struct gd_opt_prog gd_compare_prog = {
+	.name = "gd_compare",
+	.usage =
 		"Usage: gd_compare [options] BASELINE.json CANDIDATE.json...\n"
 		"       gd_compare [options] RUN.json\n"
 		"Judge saved gdperf.run/4 (or /3, /2) documents with the run's own statistics:\n"
 		"each candidate's phase against the baseline's (candidate/baseline),\n"
-		"or one document's device phases against its HH again.\n\n"
-		"  --expect-ratio=R       floor: candidate at least R x baseline (latency:\n"
-		"                         baseline at least R x candidate's); default the\n"
-		"                         baseline run's --expect-ratio, else 0.8\n"
-		"  --gate-from=BYTES      judge sizes from BYTES up, K/M/G suffixes;\n"
-		"                         default the baseline run's --gate-from\n"
-		"  --phase=NAME           phase compared across documents (default HH;\n"
-		"                         DD, HD, DH or any placement both hold)\n"
-		"  --direction=forward|reverse|bidir\n"
-		"                         the phase's direction (default forward)\n"
-		"  --gate-undecided=fail|pass\n"
-		"                         not enough evidence: exit 4 (fail, default) or 0\n"
-		"  --json=FILE            write a gdperf.compare/1 document ('-': stdout,\n"
-		"                         the text then goes to stderr)\n"
-		"  --plot=FILE.svg        each comparison's curves and ratio with its\n"
-		"                         interval, as a run's --plot draws them (the\n"
-		"                         second candidate's in FILE-2.svg, ...); HH is\n"
-		"                         the baseline, DD the candidate\n"
-		"  --junit=FILE           the gates as JUnit XML for a CI system: a\n"
-		"                         testsuite per comparison, a failed gate a\n"
-		"                         failure with its evidence line\n"
-		"  --openmetrics=FILE     each comparison's ratios, verdicts and gates as\n"
-		"                         OpenMetrics gauges, as the run's --openmetrics\n"
-		"  --prom-textfile=FILE   the same as Prometheus text, for node_exporter's\n"
-		"                         textfile collector (FILE.prom)\n"
-		"  -q, --quiet            no report text, only errors and the exit status\n"
-		"  -h, --help             this help\n"
-		"  -V, --version          print the version\n"
+		"or one document's device phases against its HH again.\n"
 		"Two runs' verdicts: GD_REGRESSION (exit status 3), GD_NO_REGRESSION (0),\n"
-		"GD_UNDECIDED (4); one document keeps the run's verdicts.\n"
-		"Exit status: 0 not below the floor, 1 a document unreadable or refused,\n"
-		"2 bad command line, 3 slower (gate failed), 4 not enough evidence.\n");
-}
+		"GD_UNDECIDED (4); one document keeps the run's verdicts.",
+	.opts = gd_compare_opts,
+	.n = GD_COMPARE_NOPTS,
+	.exits = GD_EXIT_ALL,
+};
 
 static int parse_ratio(const char *s, double *out)
 {
@@ -142,15 +138,16 @@ static int parse_phase(const char *s, const char **out)
 	return 0;
 }
 
-static int parse_opt(int c, struct gd_cmp_opts *o)
+static int parse_opt(void *ctx, const struct gd_opt *opt, const char *optarg)
 {
+	struct gd_cmp_opts *o = ctx;
 	static const char *const dirs[] = { "forward", "reverse", "bidir",
 					    NULL };
 	static const char *const pol[] = { "fail", "pass", NULL };
 	const char *p = NULL;
 	int ret;
 
-	switch (c) {
+	switch (opt->id) {
 	case OPT_RATIO:
 		return parse_ratio(optarg, &o->expect_ratio);
 	case OPT_GATE_FROM:
@@ -183,32 +180,20 @@ static int parse_opt(int c, struct gd_cmp_opts *o)
 		ret = parse_word("gate-undecided", optarg, pol, &p);
 		o->undecided_pass = !ret && !strcmp(p, "pass");
 		return ret;
-	case 'q':
+	default: /* 'q' */
 		o->quiet = true;
 		return 0;
-	default:
-		return gd_err(-EINVAL, "bad option; see gd_compare --help");
 	}
 }
 
-/* 0 to run, 1 after --help/--version, -EINVAL on a bad command line. */
-static int parse_args(int argc, char **argv, struct gd_cmp_opts *o)
+/* 0 to run, 1 after --help/--version, -EINVAL on a bad command line;
+ * the documents from argv[*first] on. */
+static int parse_args(int argc, char **argv, struct gd_cmp_opts *o, int *first)
 {
-	int c, ret = 0;
+	int ret =
+		gd_opt_parse(&gd_compare_prog, argc, argv, parse_opt, o, first);
 
-	while (!ret &&
-	       (c = getopt_long(argc, argv, "qhV", long_opts, NULL)) != -1) {
-		if (c == 'h') {
-			usage(stdout);
-			return 1;
-		}
-		if (c == 'V') {
-			gd_version_print(stdout, "gd_compare", false);
-			return 1;
-		}
-		ret = parse_opt(c, o);
-	}
-	if (!ret && optind >= argc)
+	if (!ret && *first >= argc)
 		return gd_err(-EINVAL,
 			      "give a baseline run document and the candidates "
 			      "(or one document); see gd_compare --help");
@@ -251,8 +236,8 @@ static void resolve_gates(struct gd_cmp_opts *o, struct json_object *base)
 		o->judge_from = (uint64_t)v;
 }
 
-/* The worse of two exit statuses: a refused input, then slower, then
- * undecided. */
+/* The worse of two exit statuses: a refused input, a failed comparison
+ * or output, then slower, then undecided. */
 static int worse(int a, int b)
 {
 	static const int rank[] = { [GD_CMPX_OK] = 0,
@@ -378,6 +363,9 @@ static int compare_one(const struct gd_cmp_opts *o,
 			       : gd_cmp_pair_doc(o, base, cand, &doc);
 	const char *stage = "pair";
 
+	/* a document that cannot be compared as asked is refused input */
+	if (ret)
+		status = GD_CMPX_USAGE;
 	if (!ret) {
 		/* --json - owns stdout; the text goes to stderr, as the run's
 		 */
@@ -398,7 +386,7 @@ static int compare_one(const struct gd_cmp_opts *o,
 			status = GD_CMPX_FAIL;
 		}
 	}
-	if (status == GD_CMPX_FAIL)
+	if (status == GD_CMPX_FAIL || status == GD_CMPX_USAGE)
 		note_error(json_object_object_get(res, "errors"), cand->path,
 			   stage);
 	json_object_put(doc);
@@ -412,16 +400,16 @@ int main(int argc, char **argv)
 				 .direction = "forward" };
 	struct gd_cmp_input *in = NULL;
 	struct json_object *res = NULL, *errors;
-	int ret, n, status = GD_CMPX_OK;
+	int ret, n, first, status = GD_CMPX_OK;
 
-	ret = parse_args(argc, argv, &o);
+	ret = parse_args(argc, argv, &o, &first);
 	if (ret) {
 		if (ret < 0)
 			fprintf(stderr, "gd_compare: %s\n", gd_err_msg());
 		return gd_out_exit("gd_compare",
 				   ret > 0 ? GD_CMPX_OK : GD_CMPX_USAGE);
 	}
-	n = argc - optind;
+	n = argc - first;
 	in = calloc((size_t)n, sizeof(*in));
 	if (!in) {
 		fprintf(stderr, "gd_compare: out of memory\n");
@@ -431,10 +419,10 @@ int main(int argc, char **argv)
 	 * refused candidate costs its own comparison, not the others'. */
 	errors = json_object_new_array();
 	for (int i = 0; i < n; i++) {
-		in[i].path = argv[optind + i];
+		in[i].path = argv[first + i];
 		if (gd_cmp_load(in[i].path, &in[i].doc)) {
 			note_error(errors, in[i].path, "load");
-			status = GD_CMPX_FAIL;
+			status = GD_CMPX_USAGE;
 		}
 	}
 	/* without a baseline, the options as given (or the defaults) */

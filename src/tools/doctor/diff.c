@@ -15,6 +15,7 @@
 
 #include "tools/doctor/output.h"
 #include "util/error.h"
+#include "util/json_get.h"
 
 static const char *const gd_diff_ignored[] = {
 	"collected_at", "hostname", "node_guid",    "uuid", "gids",
@@ -185,10 +186,10 @@ static void gd_diff_walk(struct gd_diff *d, const char *path,
 static int gd_diff_load(const char *path, struct json_object **doc,
 			struct json_object **env)
 {
-	*doc = json_object_from_file(path);
-	if (!*doc)
-		return gd_err(-EINVAL, "--diff: cannot read '%s' as JSON (%s)",
-			      path, json_util_get_last_err());
+	int ret = gd_json_load("--diff", path, doc);
+
+	if (ret)
+		return ret;
 	if (!json_object_object_get_ex(*doc, "envelope", env))
 		*env = *doc;
 	return 0;

@@ -7,7 +7,6 @@
 #include <config.h>
 
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,11 +17,10 @@
 #include "tools/doctor/output.h"
 #include "envelope/envelope.h"
 #include "util/error.h"
+#include "util/exit.h"
+#include "util/opt.h"
 #include "util/output.h"
 #include "util/parse.h"
-#include "util/version.h"
-
-#define GD_EXIT_USAGE 2
 
 struct gd_doctor_args {
 	struct gd_envelope_opts env;
@@ -30,109 +28,107 @@ struct gd_doctor_args {
 	bool diff;
 };
 
-static void gd_doctor_usage(FILE *out)
-{
-	fprintf(out,
+enum {
+	O_ROOT = 256,
+	O_XML,
+	O_RAILS,
+	O_MEMLOCK,
+	O_JSON,
+	O_DIFF,
+	O_PEER,
+	O_PEER_TIMEOUT
+};
+
+/* The options, in the table form of every program (util/opt.h). */
+static const struct gd_opt gd_doctor_opts[] = {
+	{ "root", 0, GD_OPT_ARG, "DIR",
+	  "read sysfs/procfs below DIR (default /)", O_ROOT, 0 },
+	{ "topology-xml", 0, GD_OPT_ARG, "FILE",
+	  "hwloc XML topology instead of the live system", O_XML, 0 },
+	{ "rails", 0, GD_OPT_ARG, "FILE",
+	  "'DEVICE RAIL' lines mapping NICs/GPUs to rails", O_RAILS, 0 },
+	{ "memlock-need", 0, GD_OPT_ARG, "SIZE",
+	  "buffer size (K/M/G = KiB/MiB/GiB) that the locked-memory limit must cover",
+	  O_MEMLOCK, 0 },
+	{ "peer", 0, GD_OPT_ARG, "HOST[:PORT]",
+	  "bootstrap check: the local interface and address that route to HOST, and whether TCP to the side-channel PORT (default 18515) connects",
+	  O_PEER, 0 },
+	{ "peer-timeout", 0, GD_OPT_ARG, "MS",
+	  "limit of that TCP connect (default 3000)", O_PEER_TIMEOUT, 0 },
+	{ "json", 0, GD_OPT_OPTARG, "FILE",
+	  "JSON document to FILE, or alone: to stdout instead of the report",
+	  O_JSON, 0 },
+	{ "diff", 0, GD_OPT_NOARG, NULL,
+	  "print what differs between two envelopes, the two JSON files given as arguments",
+	  O_DIFF, 0 },
+	{ "help", 'h', GD_OPT_NOARG, NULL, "this help", GD_OPT_ID_HELP, 0 },
+	{ "version", 'V', GD_OPT_NOARG, NULL, "print the version",
+	  GD_OPT_ID_VERSION, 0 },
+};
+#define GD_DOCTOR_NOPTS (sizeof(gd_doctor_opts) / sizeof(gd_doctor_opts[0]))
+
+static const struct gd_opt_prog gd_doctor_prog = {
+	.name = "gd_doctor",
+	.usage =
 		"Usage: gd_doctor [OPTION]...\n"
 		"       gd_doctor --diff A.json B.json\n"
 		"Collect the test envelope: host, RDMA devices, GPUs, platform checks,\n"
-		"GPU-to-NIC map and registration route, with findings. Read only.\n\n"
-		"  --root=DIR            read sysfs/procfs below DIR (default /)\n"
-		"  --topology-xml=FILE   hwloc XML topology instead of the live system\n"
-		"  --rails=FILE          'DEVICE RAIL' lines mapping NICs/GPUs to rails\n"
-		"  --memlock-need=SIZE   buffer size (K/M/G = KiB/MiB/GiB) that the\n"
-		"                        locked-memory limit must cover\n"
-		"  --peer=HOST[:PORT]    bootstrap check: the local interface and\n"
-		"                        address that route to HOST, and whether TCP to\n"
-		"                        the side-channel PORT (default 18515) connects\n"
-		"  --peer-timeout=MS     limit of that TCP connect (default 3000)\n"
-		"  --json[=FILE]         JSON document to FILE, or alone: to stdout\n"
-		"                        instead of the report\n"
-		"  --diff A.json B.json  print what differs between two envelopes\n"
-		"  -h, --help            this help\n"
-		"  -V, --version         print the version\n\n"
-		"Exit status: 0 no finding above warning, 1 error-level findings\n"
-		"(--diff: envelopes differ) or an output not written, 2 usage or\n"
-		"unreadable input.\n");
+		"GPU-to-NIC map and registration route, with findings. Read only.",
+	.opts = gd_doctor_opts,
+	.n = GD_DOCTOR_NOPTS,
+	.exits = GD_EXIT_ALL & ~GD_EXIT_BIT(GD_EXIT_GATE_UNDECIDED),
+};
+
+static int gd_doctor_opt(void *ctx, const struct gd_opt *opt, const char *arg)
+{
+	struct gd_doctor_args *a = ctx;
+	uint64_t ms;
+
+	switch (opt->id) {
+	case O_ROOT:
+		a->env.root = arg;
+		return 0;
+	case O_XML:
+		a->env.topology_xml = arg;
+		return 0;
+	case O_RAILS:
+		a->env.rails_path = arg;
+		return 0;
+	case O_MEMLOCK:
+		return gd_parse_u64(arg, "--memlock-need", true, 1, UINT64_MAX,
+				    &a->env.memlock_need_bytes);
+	case O_JSON:
+		a->json_path = arg ? arg : "-";
+		return 0;
+	case O_DIFF:
+		a->diff = true;
+		return 0;
+	case O_PEER:
+		a->env.peer = arg;
+		return 0;
+	default: /* O_PEER_TIMEOUT */
+		if (gd_parse_u64(arg, "--peer-timeout", false, 1, 600000, &ms))
+			return -EINVAL;
+		a->env.peer_timeout_ms = (int)ms;
+		return 0;
+	}
 }
 
-static int gd_doctor_parse(int argc, char **argv, struct gd_doctor_args *a)
+/* 0, 1 after --help/--version, or -EINVAL; the arguments from *@first. */
+static int gd_doctor_parse(int argc, char **argv, struct gd_doctor_args *a,
+			   int *first)
 {
-	enum {
-		O_ROOT = 256,
-		O_XML,
-		O_RAILS,
-		O_MEMLOCK,
-		O_JSON,
-		O_DIFF,
-		O_PEER,
-		O_PEER_TIMEOUT
-	};
-	static const struct option longopts[] = {
-		{ "root", required_argument, NULL, O_ROOT },
-		{ "topology-xml", required_argument, NULL, O_XML },
-		{ "rails", required_argument, NULL, O_RAILS },
-		{ "memlock-need", required_argument, NULL, O_MEMLOCK },
-		{ "json", optional_argument, NULL, O_JSON },
-		{ "diff", no_argument, NULL, O_DIFF },
-		{ "peer", required_argument, NULL, O_PEER },
-		{ "peer-timeout", required_argument, NULL, O_PEER_TIMEOUT },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
-		{ NULL, 0, NULL, 0 },
-	};
-	uint64_t ms;
-	int c;
+	int ret = gd_opt_parse(&gd_doctor_prog, argc, argv, gd_doctor_opt, a,
+			       first);
 
-	while ((c = getopt_long(argc, argv, "hV", longopts, NULL)) != -1) {
-		switch (c) {
-		case O_ROOT:
-			a->env.root = optarg;
-			break;
-		case O_XML:
-			a->env.topology_xml = optarg;
-			break;
-		case O_RAILS:
-			a->env.rails_path = optarg;
-			break;
-		case O_MEMLOCK:
-			if (gd_parse_u64(optarg, "--memlock-need", true, 1,
-					 UINT64_MAX,
-					 &a->env.memlock_need_bytes))
-				return -EINVAL;
-			break;
-		case O_JSON:
-			a->json_path = optarg ? optarg : "-";
-			break;
-		case O_DIFF:
-			a->diff = true;
-			break;
-		case O_PEER:
-			a->env.peer = optarg;
-			break;
-		case O_PEER_TIMEOUT:
-			if (gd_parse_u64(optarg, "--peer-timeout", false, 1,
-					 600000, &ms))
-				return -EINVAL;
-			a->env.peer_timeout_ms = (int)ms;
-			break;
-		case 'h':
-			gd_doctor_usage(stdout);
-			return 1;
-		case 'V':
-			gd_version_print(stdout, "gd_doctor", false);
-			return 1;
-		default:
-			return gd_err(-EINVAL,
-				      "unknown option; see gd_doctor --help");
-		}
-	}
-	if (a->diff != (argc - optind == 2) || (!a->diff && optind != argc))
+	if (ret)
+		return ret;
+	if (a->diff != (argc - *first == 2) || (!a->diff && *first != argc))
 		return gd_err(
 			-EINVAL,
-			a->diff ? "--diff needs exactly two JSON files"
+			a->diff ? "option --diff needs exactly two JSON files"
 				: "unexpected argument '%s'; see gd_doctor --help",
-			argv[optind]);
+			argv[*first]);
 	return 0;
 }
 
@@ -192,28 +188,30 @@ int main(int argc, char **argv)
 {
 	struct gd_doctor_args a = { .env.root = "/" };
 	struct json_object *env, *doc;
-	int ret, status, ndiff;
+	int ret, status, ndiff, first;
 
-	ret = gd_doctor_parse(argc, argv, &a);
+	ret = gd_doctor_parse(argc, argv, &a, &first);
 	if (ret)
 		goto out_usage;
 	if (a.diff) {
-		ret = gd_doctor_diff(argv[optind], argv[optind + 1], stdout,
+		ret = gd_doctor_diff(argv[first], argv[first + 1], stdout,
 				     &ndiff);
 		if (ret)
 			goto out_usage;
-		return gd_out_exit("gd_doctor", ndiff ? 1 : 0);
+		return gd_out_exit("gd_doctor",
+				   ndiff ? GD_EXIT_GATE_FAILED : GD_EXIT_OK);
 	}
 	ret = gd_envelope_collect(&a.env, &env);
 	if (ret)
 		goto out_usage;
-	status = gd_envelope_worst(env) == GD_SEV_ERROR ? 1 : 0;
+	status = gd_envelope_worst(env) == GD_SEV_ERROR ? GD_EXIT_GATE_FAILED
+							: GD_EXIT_OK;
 	if (!a.json_path || strcmp(a.json_path, "-"))
 		gd_doctor_print_text(stdout, env);
 	doc = gd_doctor_document(argc, argv, env, status);
 	/* an output that could not be written is 1, as in every program */
 	if (a.json_path && gd_doctor_write_json(a.json_path, doc))
-		status = 1;
+		status = GD_EXIT_FAIL;
 	json_object_put(doc);
 	json_object_put(env);
 	if (gd_err_is_set())
@@ -222,7 +220,7 @@ int main(int argc, char **argv)
 
 out_usage:
 	if (ret > 0)
-		return gd_out_exit("gd_doctor", 0);
+		return gd_out_exit("gd_doctor", GD_EXIT_OK);
 	fprintf(stderr, "gd_doctor: %s\n",
 		gd_err_is_set() ? gd_err_msg() : strerror(-ret));
 	return GD_EXIT_USAGE;
