@@ -17,10 +17,19 @@
 
 #include "report/metrics.h"
 #include "util/error.h"
+#include "util/exit.h"
 #include "util/output.h"
 
-const char gd_metrics_exit_help[] =
-	"the program's exit status: 0 all passed, 1 a runtime or output error, 2 usage or unreadable input, 3 a gate failed, 4 a gate undecided";
+/* gdperf_run_exit_status's HELP from the one exit-status table, so that
+ * the gauges cannot describe another */
+static void gd_metrics_exit_help(char *buf, size_t len)
+{
+	size_t used = (size_t)snprintf(buf, len, "the program's exit status:");
+
+	for (int st = 0; gd_exit_words(st) && used < len; st++)
+		used += (size_t)snprintf(buf + used, len - used, "%s %d %s",
+					 st ? "," : "", st, gd_exit_words(st));
+}
 
 /* Label names gdperf's families use: a --label key among them is
  * prefixed "label_". */
@@ -61,6 +70,7 @@ int gd_metrics_open(struct gd_metrics *m, enum gd_metrics_format format,
 
 	memset(m, 0, sizeof(*m));
 	m->format = format;
+	gd_metrics_exit_help(m->exit_help, sizeof(m->exit_help));
 	gd_metrics_base(m, "tool", tool);
 	if (file && strcmp(file, "-")) {
 		snprintf(stem, sizeof(stem), "%.*s",

@@ -44,6 +44,8 @@ struct gd_metrics {
 	 * (gd_compare's two-run mode has codes of its own) */
 	const char *const *codes;
 	size_t ncodes;
+	/* gdperf_run_exit_status's HELP, from util/exit.h's table */
+	char exit_help[256];
 };
 
 /* @tool: every series' tool label; @path: the file it will be written to,
@@ -81,7 +83,6 @@ const char *gd_metrics_band(double from_bytes, double to_bytes);
 
 /* The HELP of gdperf_run_exit_status: the exit statuses every gdperf
  * program shares. */
-extern const char gd_metrics_exit_help[];
 
 /*
  * A run document's gauges: its start time, exit status, ratio and

@@ -47,7 +47,7 @@ static void gd_metrics_start(struct gd_metrics *m, struct json_object *doc)
 		tm.tm_mon -= 1;
 		gd_metrics_put(m, (double)timegm(&tm), NULL);
 	}
-	gd_metrics_family(m, "gdperf_run_exit_status", gd_metrics_exit_help);
+	gd_metrics_family(m, "gdperf_run_exit_status", m->exit_help);
 	if (gd_json_num(doc, "exit_status", &v))
 		gd_metrics_put(m, v, NULL);
 }

@@ -52,7 +52,7 @@ int gd_cmp_write_metrics(const char *path, enum gd_metrics_format format,
 	}
 	/* gd_compare's own status, over every comparison and input */
 	m.base[base] = '\0';
-	gd_metrics_family(&m, "gdperf_run_exit_status", gd_metrics_exit_help);
+	gd_metrics_family(&m, "gdperf_run_exit_status", m.exit_help);
 	if (gd_json_num(res, "exit_status", &v))
 		gd_metrics_put(&m, v, NULL);
 	gd_metrics_family(&m, "gdperf_compare_refused_inputs",
