@@ -371,6 +371,27 @@ static void test_fit(void **state)
 				 " not a row  stays      as     it is\n");
 	free(out);
 
+	/* the counters' table: a table too, its gutters cut, not wrapped */
+	out = fit(
+		" counter                          unit     HH local       HH remote      DD local       DD remote\n"
+		" completer_retry_err              count    3              3              3              3\n"
+		" (4 more counters did not move)\n");
+	assert_string_equal(
+		out,
+		" counter              unit   HH local  HH remote  DD local  DD remote\n"
+		" completer_retry_err  count  3         3          3         3\n"
+		" (4 more counters did not move)\n");
+	free(out);
+	/* a table that two blanks a gutter leave too wide gets one */
+	out = fit(
+		" #bytes  a-long-heading-of-twenty  another-long-heading-twenty  third-long-heading-twenty  x\n"
+		" 1       1                         2                            3                          4\n");
+	assert_string_equal(
+		out,
+		" #bytes a-long-heading-of-twenty another-long-heading-twenty third-long-heading-twenty x\n"
+		" 1      1                        2                           3                         4\n");
+	free(out);
+
 	for (int i = 0; i < 40; i++)
 		n += (size_t)snprintf(long_ev + n, sizeof(long_ev) - n,
 				      "%s%d KiB", i ? ", " : "", 4 << i % 8);

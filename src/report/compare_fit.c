@@ -30,15 +30,23 @@ static bool gd_fit_is_rule(struct gd_fit_line l)
 	return l.n && strspn(l.s, "-") >= l.n;
 }
 
-/* A table: the " #bytes" heading, then rows that start with a size. */
+/* A table: the " #bytes" heading, then rows that start with a size; or
+ * the counters' " counter " heading, then rows that start with a
+ * counter's name and have columns. */
 static bool gd_fit_is_head(struct gd_fit_line l)
 {
-	return l.n >= 7 && !strncmp(l.s, " #bytes", 7);
+	return (l.n >= 7 && !strncmp(l.s, " #bytes", 7)) ||
+	       (l.n >= 9 && !strncmp(l.s, " counter ", 9));
 }
 
-static bool gd_fit_is_row(struct gd_fit_line l)
+static bool gd_fit_is_row(struct gd_fit_line head, struct gd_fit_line l)
 {
-	return l.n >= 2 && l.s[0] == ' ' && l.s[1] >= '0' && l.s[1] <= '9';
+	if (l.n < 2 || l.s[0] != ' ')
+		return false;
+	if (head.s[1] == '#')
+		return l.s[1] >= '0' && l.s[1] <= '9';
+	return ((l.s[1] >= 'a' && l.s[1] <= 'z') || l.s[1] == '_') &&
+	       memmem(l.s, l.n, "  ", 2);
 }
 
 /* Where a wrapped line goes on: under the text after a short label
@@ -215,7 +223,7 @@ void gd_compare_fit(FILE *out, const char *text, unsigned int width)
 			fprintf(out, "%.*s\n", (int)(v[i].n < w ? v[i].n : w),
 				v[i].s);
 		} else if (gd_fit_is_head(v[i])) {
-			while (e < n && gd_fit_is_row(v[e]))
+			while (e < n && gd_fit_is_row(v[i], v[e]))
 				e++;
 			gd_fit_table(out, v + i, e - i, w);
 			i = e - 1;
