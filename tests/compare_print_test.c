@@ -384,12 +384,26 @@ static void test_fit(void **state)
 	free(out);
 	/* a table that two blanks a gutter leave too wide gets one */
 	out = fit(
-		" #bytes  a-long-heading-of-twenty  another-long-heading-twenty  third-long-heading-twenty  x\n"
-		" 1       1                         2                            3                          4\n");
+		" #bytes   aaaaaaaaaaaaaaaaaaaa   bbbbbbbbbbbbbbbbbbbb   cccccccccccccccccccc   ddddddd\n"
+		" 1        1                      2                      3                      4\n");
 	assert_string_equal(
 		out,
-		" #bytes a-long-heading-of-twenty another-long-heading-twenty third-long-heading-twenty x\n"
-		" 1      1                        2                           3                         4\n");
+		" #bytes aaaaaaaaaaaaaaaaaaaa bbbbbbbbbbbbbbbbbbbb cccccccccccccccccccc ddddddd\n"
+		" 1      1                    2                    3                    4\n");
+	free(out);
+	/* wider still: parts that fit, each with the sizes; a heading's one
+	 * blank ("DD-HH p99[usec]") stays inside its column */
+	out = fit(
+		" #bytes     HH t_typical[usec]   DD t_typical[usec]   DD-HH[usec]   HH t_99%[usec]   DD t_99%[usec]   DD-HH p99[usec]   DD/HH\n"
+		" 2          15.01                16.51                1.50          56.54            62.19            5.65              1.10\n");
+	assert_string_equal(
+		out,
+		" #bytes  HH t_typical[usec]  DD t_typical[usec]  DD-HH[usec]  HH t_99%[usec]\n"
+		" 2       15.01               16.51               1.50         56.54\n"
+		"\n"
+		" #bytes  DD t_99%[usec]  DD-HH p99[usec]  DD/HH\n"
+		" 2       62.19           5.65             1.10\n");
+	assert_fits(out, GD_COMPARE_TEXT_WIDTH);
 	free(out);
 
 	for (int i = 0; i < 40; i++)

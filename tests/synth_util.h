@@ -12,6 +12,7 @@
 #include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 static uint64_t rng_state;
@@ -144,6 +145,43 @@ static inline void synth_fill8(const struct synth8 *c, double *d)
 			d[r * c->sizes + z] = log(ratio) + e + shift;
 		}
 	}
+}
+
+/* Wilson's 95% interval of @k in @n, in percent: the spread a measured
+ * rate's table row states. */
+static inline void wilson(unsigned int k, unsigned int n, double *lo,
+			  double *hi)
+{
+	double z = 1.959964, p = (double)k / n, den = 1 + z * z / n;
+	double mid = (p + z * z / (2.0 * n)) / den;
+	double half = z * sqrt(p * (1 - p) / n + z * z / (4.0 * n * n)) / den;
+
+	*lo = 100 * (mid - half < 0 ? 0 : mid - half);
+	*hi = 100 * (mid + half > 1 ? 1 : mid + half);
+}
+
+/* gdperf(7) as one string (NULL when the page is not found under
+ * $srcdir/man), for the tests whose tables the page quotes; the caller
+ * frees it. */
+static inline char *sim_man_page(void)
+{
+	const char *top = getenv("srcdir");
+	char path[4096], *page = NULL;
+	FILE *f;
+	long len;
+
+	snprintf(path, sizeof(path), "%s/man/gdperf.7", top ? top : ".");
+	f = fopen(path, "r");
+	if (!f)
+		return NULL;
+	if (!fseek(f, 0, SEEK_END) && (len = ftell(f)) > 0 &&
+	    !fseek(f, 0, SEEK_SET)) {
+		page = calloc(1, (size_t)len + 1);
+		if (page && fread(page, 1, (size_t)len, f) != (size_t)len)
+			page[0] = '\0';
+	}
+	fclose(f);
+	return page;
 }
 
 #endif

@@ -2,7 +2,9 @@
 /*
  * A comparison's text fitted to a terminal's width: rules cut to it,
  * trailing blanks dropped, a table's blank gutters squeezed to two
- * columns, and prose wrapped on blanks with a hanging indent.
+ * columns (one, or the table cut in parts that repeat its first column,
+ * where it is wider still), and prose wrapped on blanks with a hanging
+ * indent.
  */
 #include <config.h>
 
@@ -130,55 +132,127 @@ static void gd_fit_wrap(FILE *out, struct gd_fit_line l, size_t width)
 	fputc('\n', out);
 }
 
-/* The length of line @l with every gutter run cut to @gutter. */
-static size_t gd_fit_cut_len(struct gd_fit_line l, const bool *blank,
-			     size_t gutter)
-{
-	size_t run = 0, c = 0, len = 0;
+/* A table's column: the text columns [from, to) of every line. */
+struct gd_fit_span {
+	size_t from, to;
+};
 
-	for (; blank && c < l.n && blank[c]; c++)
-		len++;
-	for (; c < l.n; c++) {
-		run = blank && blank[c] ? run + 1 : 0;
-		len += run <= gutter;
-	}
-	return len;
-}
-
-/* A table's lines: a column blank in every line is a gutter; a run of
- * them longer than GD_FIT_GUTTER is cut to it, or to one blank where two
- * would leave the table wider than @width (the indent before the first
- * column stays as it is). */
-static void gd_fit_table(FILE *out, const struct gd_fit_line *t, size_t nt,
-			 size_t width)
+/* The table's columns: runs of text columns between the gutters (two or
+ * more text columns blank in every line). *ns spans, or NULL. */
+static struct gd_fit_span *gd_fit_spans(const struct gd_fit_line *t, size_t nt,
+					size_t *ns)
 {
-	size_t wmax = 0, gutter = GD_FIT_GUTTER;
-	bool *blank;
+	size_t wmax = 0, run = 0;
+	struct gd_fit_span *sp;
 
 	for (size_t i = 0; i < nt; i++)
 		wmax = t[i].n > wmax ? t[i].n : wmax;
-	blank = calloc(wmax + 1, sizeof(*blank));
-	for (size_t c = 0; blank && c < wmax; c++) {
-		blank[c] = true;
-		for (size_t i = 0; i < nt && blank[c]; i++)
-			blank[c] = c >= t[i].n || t[i].s[c] == ' ';
-	}
-	for (size_t i = 0; i < nt; i++)
-		if (gd_fit_cut_len(t[i], blank, gutter) > width)
-			gutter = 1;
-	for (size_t i = 0; i < nt; i++) {
-		size_t run = 0, c = 0;
+	sp = calloc(wmax / 2 + 1, sizeof(*sp));
+	*ns = 0;
+	for (size_t c = 0; sp && c < wmax; c++) {
+		bool blank = true;
 
-		for (; blank && c < t[i].n && blank[c]; c++)
-			fputc(' ', out);
-		for (; c < t[i].n; c++) {
-			run = blank && blank[c] ? run + 1 : 0;
-			if (run <= gutter)
-				fputc(t[i].s[c], out);
-		}
-		fputc('\n', out);
+		for (size_t i = 0; i < nt && blank; i++)
+			blank = c >= t[i].n || t[i].s[c] == ' ';
+		/* one blank is inside a heading ("DD-HH p99[usec]"), not
+		 * between columns */
+		if (!blank && (!*ns || run > 1))
+			sp[(*ns)++].from = c;
+		if (!blank)
+			sp[*ns - 1].to = c + 1;
+		run = blank ? run + 1 : 0;
 	}
-	free(blank);
+	return sp;
+}
+
+/* The blanks between span @a and the next kept one @b: the gap they had,
+ * cut to @gutter. */
+static size_t gd_fit_gap(const struct gd_fit_span *a,
+			 const struct gd_fit_span *b, size_t gutter)
+{
+	size_t had = b->from - a->to;
+
+	return had < gutter ? had : gutter;
+}
+
+/* The table's width with the spans [@a, @b) after the first, each gap
+ * cut to @gutter. */
+static size_t gd_fit_width(const struct gd_fit_span *sp, size_t a, size_t b,
+			   size_t gutter)
+{
+	size_t w = sp[0].to;
+
+	for (size_t k = a; k < b; k++)
+		w += gd_fit_gap(k == a ? &sp[0] : &sp[k - 1], &sp[k], gutter) +
+		     sp[k].to - sp[k].from;
+	return w;
+}
+
+/* The table's lines with its first span (the indent, "#bytes" or
+ * "counter") and spans [@a, @b), trailing blanks dropped. */
+static void gd_fit_print(FILE *out, const struct gd_fit_line *t, size_t nt,
+			 const struct gd_fit_span *sp, size_t a, size_t b,
+			 size_t gutter)
+{
+	for (size_t i = 0; i < nt; i++) {
+		char *line = malloc(gd_fit_width(sp, a, b, gutter) + 1);
+		size_t n = 0;
+
+		if (!line)
+			return;
+		for (size_t c = 0; c < sp[0].to; c++)
+			line[n++] = c < t[i].n ? t[i].s[c] : ' ';
+		for (size_t k = a; k < b; k++) {
+			size_t gap = gd_fit_gap(k == a ? &sp[0] : &sp[k - 1],
+						&sp[k], gutter);
+
+			while (gap--)
+				line[n++] = ' ';
+			for (size_t c = sp[k].from; c < sp[k].to; c++)
+				line[n++] = c < t[i].n ? t[i].s[c] : ' ';
+		}
+		while (n && line[n - 1] == ' ')
+			n--;
+		fprintf(out, "%.*s\n", (int)n, line);
+		free(line);
+	}
+}
+
+/* A table's lines: a text column blank in every line is a gutter; a run
+ * of them longer than GD_FIT_GUTTER is cut to it, or to one blank where
+ * two would leave the table wider than @width. A table wider still is
+ * cut into parts that each fit, each repeating the first column (the
+ * size or the counter) that its rows are read by. */
+static void gd_fit_table(FILE *out, const struct gd_fit_line *t, size_t nt,
+			 size_t width)
+{
+	size_t ns = 0, gutter = GD_FIT_GUTTER;
+	struct gd_fit_span *sp = gd_fit_spans(t, nt, &ns);
+
+	if (!sp || ns < 2) {
+		for (size_t i = 0; i < nt; i++)
+			fprintf(out, "%.*s\n", (int)t[i].n, t[i].s);
+		free(sp);
+		return;
+	}
+	if (gd_fit_width(sp, 1, ns, gutter) > width)
+		gutter = 1;
+	if (gd_fit_width(sp, 1, ns, gutter) <= width) {
+		gd_fit_print(out, t, nt, sp, 1, ns, gutter);
+		free(sp);
+		return;
+	}
+	gutter = GD_FIT_GUTTER;
+	for (size_t a = 1, b; a < ns; a = b) {
+		/* at least one span a part, however wide */
+		for (b = a + 1;
+		     b < ns && gd_fit_width(sp, a, b + 1, gutter) <= width; b++)
+			;
+		if (a > 1)
+			fputc('\n', out);
+		gd_fit_print(out, t, nt, sp, a, b, gutter);
+	}
+	free(sp);
 }
 
 /* @text cut into lines without their trailing blanks; *n lines. */

@@ -177,39 +177,7 @@ static void run_case(const struct scenario *s, uint64_t seed, struct rates *out)
 	free(a);
 }
 
-/* Wilson's 95% interval of @k in @n, in percent. */
-static void wilson(unsigned int k, unsigned int n, double *lo, double *hi)
-{
-	double z = 1.959964, p = (double)k / n, den = 1 + z * z / n;
-	double mid = (p + z * z / (2.0 * n)) / den;
-	double half = z * sqrt(p * (1 - p) / n + z * z / (4.0 * n * n)) / den;
-
-	*lo = 100 * (mid - half < 0 ? 0 : mid - half);
-	*hi = 100 * (mid + half > 1 ? 1 : mid + half);
-}
-
 static char *man_page;
-
-static void load_man_page(void)
-{
-	const char *top = getenv("srcdir");
-	char path[4096];
-	FILE *f;
-	long len;
-
-	snprintf(path, sizeof(path), "%s/man/gdperf.7", top ? top : ".");
-	f = fopen(path, "r");
-	if (!f)
-		return;
-	if (!fseek(f, 0, SEEK_END) && (len = ftell(f)) > 0 &&
-	    !fseek(f, 0, SEEK_SET)) {
-		man_page = calloc(1, (size_t)len + 1);
-		if (man_page &&
-		    fread(man_page, 1, (size_t)len, f) != (size_t)len)
-			man_page[0] = '\0';
-	}
-	fclose(f);
-}
 
 static void print_row(const struct scenario *s, const struct rates *r)
 {
@@ -263,7 +231,7 @@ static void test_campaigns(void **state)
 	struct rates r;
 
 	(void)state;
-	load_man_page();
+	man_page = sim_man_page();
 	for (size_t i = 0; i < sizeof(scenarios) / sizeof(scenarios[0]); i++) {
 		if (!i) {
 			printf("# series of %u assessments, %u repeats of %u "
