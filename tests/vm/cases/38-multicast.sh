@@ -98,7 +98,13 @@ PROG=ib_send_bw
 PORT=$(next_port)
 pair_run pt 20 -d rxe0 -x 1 -c UD -g -n 50 -p $PORT -M 0:0:0:0:0:0:0:0:0:0:255:255:239:9:9:9 \
 	-- -d rxe0 -x 1 -c UD -g -n 50 -p $PORT -M 0:0:0:0:0:0:0:0:0:0:255:255:239:9:9:9
+# The client has sent when it exits 0, or 1 with perftest's clock
+# calibration refusing the report afterwards on a loaded guest
+# ("Correlation coefficient r^2 ... < 0.9", seen in a fresh-root CI run).
 st=1
-[ $CLIENT_RC = 0 ] && [ $SERVER_RC != 0 ] && st=0
+sent=false
+[ $CLIENT_RC = 0 ] && sent=true
+[ $CLIENT_RC = 1 ] && grep -q "Correlation coefficient" "$WORK/pt.client" && sent=true
+$sent && [ $SERVER_RC != 0 ] && st=0
 tap_check $st "control: perftest ib_send_bw -g to 239.9.9.9 without an IP join: the client sent (exit $CLIENT_RC), the server received nothing (exit $SERVER_RC)" \
 	"$WORK/pt.client" "$WORK/pt.server"
