@@ -101,15 +101,16 @@ static void gd_corr_within(const double *d, unsigned int rounds,
  */
 static void gd_ar1(double rho, unsigned int n, double *g, double *f)
 {
-	double row[GD_CORR_MAX_ROUNDS], pw[GD_CORR_MAX_ROUNDS];
+	double row[GD_CORR_MAX_ROUNDS], cum[GD_CORR_MAX_ROUNDS], pw = 1;
 	double grand = 0, lag = 0, tr = 0;
 
-	for (unsigned int k = 0; k < n; k++)
-		pw[k] = pow(rho, k);
+	/* row i sums rho^|i - j| over j: the powers up to i and up to
+	 * n - 1 - i, rho^0 counted once (prefix sums: O(n), not O(n^2), since
+	 * the inversion below calls this forty times per model) */
+	for (unsigned int k = 0; k < n; k++, pw *= rho)
+		cum[k] = pw + (k ? cum[k - 1] : 0);
 	for (unsigned int i = 0; i < n; i++) {
-		row[i] = 0;
-		for (unsigned int j = 0; j < n; j++)
-			row[i] += pw[abs((int)i - (int)j)] / n;
+		row[i] = (cum[i] + cum[n - 1 - i] - 1) / n;
 		grand += row[i] / n;
 	}
 	for (unsigned int i = 0; i < n; i++) {
@@ -216,6 +217,23 @@ static double gd_grid_rho(unsigned int i)
 	return GD_ASSESS_CORR_POST_MAX * i / (GD_ASSESS_CORR_GRID - 1);
 }
 
+/* gd_ar1 at grid point @i over @n rounds, kept per thread: every
+ * assessment weighs the same eleven points. */
+static void gd_ar1_grid(unsigned int i, unsigned int n, double *g, double *f)
+{
+	static _Thread_local struct {
+		double g, f;
+		int known;
+	} memo[GD_ASSESS_CORR_GRID][GD_CORR_MAX_ROUNDS + 1];
+
+	if (!memo[i][n].known) {
+		gd_ar1(gd_grid_rho(i), n, &memo[i][n].g, &memo[i][n].f);
+		memo[i][n].known = 1;
+	}
+	*g = memo[i][n].g;
+	*f = memo[i][n].f;
+}
+
 /*
  * "Not below"'s weights of a size's own lag-1 correlation: the prior's
  * grid, each point weighed by the likelihood of the pooled lag-1 ratio
@@ -236,7 +254,7 @@ static void gd_corr_post(double num, double den, unsigned int k, unsigned int n,
 	for (unsigned int i = 0; i < GD_ASSESS_CORR_GRID; i++) {
 		double g, f, z;
 
-		gd_ar1(gd_grid_rho(i), n, &g, &f);
+		gd_ar1_grid(i, n, &g, &f);
 		z = (ratio - g) / sd;
 		w[i] = exp(-0.5 * z * z);
 		sum += w[i];
@@ -343,7 +361,7 @@ double gd_assess_corr_post(const struct gd_assess_corr *c, unsigned int rounds)
 			continue;
 		f = 1; /* independence: exactly */
 		if (i)
-			gd_ar1(gd_grid_rho(i), rounds, &g, &f);
+			gd_ar1_grid(i, rounds, &g, &f);
 		sum += c->post[i] * (f > 1 ? f : 1);
 	}
 	return sum > 0 ? sum : gd_assess_corr_prior(rounds);

@@ -153,10 +153,11 @@ static double gd_t_quantile_solve(double conf, unsigned int df)
 	return t;
 }
 
-/* An assessment asks for the same few quantiles again and again (one
- * level, the pooled degrees of freedom; an adaptive run at every look):
- * the last answer per df slot is kept, per thread. */
-#define GD_T_QUANTILE_SLOTS 64
+/* An assessment asks for the same few quantiles again and again (two
+ * levels, the pooled degrees of freedom; an adaptive run at every look):
+ * the answers are kept per thread, in a table wide enough that the two
+ * levels over a few hundred df do not push each other out. */
+#define GD_T_QUANTILE_SLOTS 1021 /* prime: df and level both spread */
 
 double gd_t_quantile(double conf, unsigned int df)
 {
@@ -164,7 +165,9 @@ double gd_t_quantile(double conf, unsigned int df)
 		double conf, t;
 		unsigned int df;
 	} memo[GD_T_QUANTILE_SLOTS];
-	unsigned int slot = df % GD_T_QUANTILE_SLOTS;
+	unsigned int slot = (unsigned int)((df * 2654435761u) ^
+					   (unsigned int)(conf * 1e6)) %
+			    GD_T_QUANTILE_SLOTS;
 
 	if (!(conf > 0 && conf < 1))
 		return NAN;
