@@ -33,7 +33,8 @@ ok() {
 }
 
 # refused NAME REGEX PROG ARGS...: exits 2 with one line on stderr,
-# "PROG: " then (for a benchmark, "error: ") the message, matching REGEX.
+# "PROG: error: " then the message, matching REGEX: all twelve programs
+# print an error in the same shape.
 refused() {
 	name=$1 re=$2 prog=$3
 	shift 3
@@ -44,8 +45,8 @@ refused() {
 		fail "$name: $prog $* exited $rc, expected 2: $(head -n 2 "$T/$name.err")"
 	elif [ "$(wc -l <"$T/$name.err")" -ne 1 ]; then
 		fail "$name: $prog $*: not one line on stderr: $(cat "$T/$name.err")"
-	elif ! grep -Eq "^$prog: (error: )?$re" "$T/$name.err"; then
-		fail "$name: $prog $*: '$(cat "$T/$name.err")' does not match '$prog: $re'"
+	elif ! grep -Eq "^$prog: error: $re" "$T/$name.err"; then
+		fail "$name: $prog $*: '$(cat "$T/$name.err")' does not match '$prog: error: $re'"
 	else
 		echo "ok $n - $prog $*: $(cat "$T/$name.err")"
 	fi

@@ -134,7 +134,7 @@ ex 1 doctor-unwritable gd_doctor --root="$D/root" \
 ex 2 doctor-unreadable gd_doctor --diff "$T/a.json" "$T/cut.json"
 ex 2 doctor-missing gd_doctor --diff "$T/none.json" "$T/a.json"
 ex 2 doctor-unknown gd_doctor --no-such-option
-grep -q "^gd_doctor: --diff: cannot open '$T/none.json': " "$T/doctor-missing.err" ||
+grep -q "^gd_doctor: error: --diff: cannot open '$T/none.json': " "$T/doctor-missing.err" ||
 	fail "doctor-missing: not the one-line file error: $(cat "$T/doctor-missing.err")"
 [ "$(wc -l <"$T/doctor-missing.err")" -eq 1 ] ||
 	fail "doctor-missing: the file error is not one line: $(cat "$T/doctor-missing.err")"

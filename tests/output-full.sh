@@ -65,7 +65,7 @@ ok compare gd_compare "$F/write_bw-sweep.json" "$F/write_bw-sweep.json"
 full 1 compare gd_compare "$F/write_bw-sweep.json" "$F/write_bw-sweep.json"
 full 1 compare-json gd_compare -q --json - "$F/write_bw-sweep.json" \
 	"$F/write_bw-sweep.json"
-grep -q "^gd_compare: --json: error writing '-': No space left" "$T/compare-json.err" ||
+grep -q "^gd_compare: error: --json: error writing '-': No space left" "$T/compare-json.err" ||
 	fail "compare-json: the message does not name --json and the reason: $(head -n 1 "$T/compare-json.err")"
 
 plan="--servers 2 --gpus-per-server 1 --rails 1 --nic-gbps 100"
@@ -79,14 +79,14 @@ mkdir "$T/runs" && cp "$F/write_bw-sweep.json" "$T/runs/" || exit 1
 rc=$?
 [ "$rc" -eq 0 ] || [ "$rc" -eq 3 ] || fail "report: gd_report $T/runs >/dev/null exited $rc"
 full 1 report gd_report "$T/runs"
-grep -q "^gd_report: --markdown: error writing '-'" "$T/report.err" ||
+grep -q "^gd_report: error: --markdown: error writing '-'" "$T/report.err" ||
 	fail "report: the message does not name --markdown: $(head -n 1 "$T/report.err")"
 
 export GD_CUDA_LIBRARY=/nonexistent/libcuda.so.1
 root=$S/tests/doctor/fixtures/root
 full 1 doctor gd_doctor --root="$root"
 full 1 doctor-json gd_doctor --root="$root" --json=-
-grep -q "^gd_doctor: --json: error writing '-'" "$T/doctor-json.err" ||
+grep -q "^gd_doctor: error: --json: error writing '-'" "$T/doctor-json.err" ||
 	fail "doctor-json: the message does not name --json: $(head -n 1 "$T/doctor-json.err")"
 
 # Files: FILE a link to /dev/full (a full disk), or in a missing directory.
@@ -101,22 +101,22 @@ file() {
 	[ "$rc" -eq "$want" ] && grep -q -- "$re" "$T/$name.err" ||
 		fail "$name: $prog $* exited $rc (expected $want), stderr: $(head -n 2 "$T/$name.err")"
 }
-file 1 compare-file "^gd_compare: --json: error writing '$T/full': No space left" \
+file 1 compare-file "^gd_compare: error: --json: error writing '$T/full': No space left" \
 	gd_compare -q --json "$T/full" "$F/write_bw-sweep.json" "$F/write_bw-sweep.json"
-file 1 compare-dir "^gd_compare: --json: cannot write '$T/none/c.json': No such file" \
+file 1 compare-dir "^gd_compare: error: --json: cannot write '$T/none/c.json': No such file" \
 	gd_compare -q --json "$T/none/c.json" "$F/write_bw-sweep.json" "$F/write_bw-sweep.json"
-file 1 report-file "^gd_report: --json: error writing '$T/full': No space left" \
+file 1 report-file "^gd_report: error: --json: error writing '$T/full': No space left" \
 	gd_report --json "$T/full" "$T/runs"
-file 1 report-md "^gd_report: --markdown: error writing '$T/full': No space left" \
+file 1 report-md "^gd_report: error: --markdown: error writing '$T/full': No space left" \
 	gd_report --markdown "$T/full" "$T/runs"
-file 1 report-dir "^gd_report: --json: cannot write '$T/none/r.json': No such file" \
+file 1 report-dir "^gd_report: error: --json: cannot write '$T/none/r.json': No such file" \
 	gd_report --json "$T/none/r.json" "$T/runs"
 # shellcheck disable=SC2086
-file 1 plan-file "^gd_plan: --json: error writing '$T/full'" gd_plan $plan --quiet --json "$T/full"
+file 1 plan-file "^gd_plan: error: --json: error writing '$T/full'" gd_plan $plan --quiet --json "$T/full"
 # The writers that rename a temporary over their path write a path that
 # is not a regular file in place: the links stay links (a rename would have
 # replaced them, and /dev/full itself when given as the path).
-file 1 doctor-file "^gd_doctor: --json: error writing '$T/full': No space left" \
+file 1 doctor-file "^gd_doctor: error: --json: error writing '$T/full': No space left" \
 	gd_doctor --root="$root" --json="$T/full"
 file 1 bench-file "error: --out_json_file: error writing '$T/full': No space left" \
 	gd_write_bw --out_json_file="$T/full"

@@ -59,6 +59,16 @@ const char *gd_err_msg(void)
 	return gd_err_code_val ? gd_err_text : "";
 }
 
+void gd_err_print(const char *prog)
+{
+	const char *m = gd_err_is_set() ? gd_err_msg() : "failed";
+
+	fprintf(stderr, "%s: error: ", prog);
+	for (; *m; m++)
+		fputc(*m == '\n' || *m == '\r' ? ' ' : *m, stderr);
+	fputc('\n', stderr);
+}
+
 void gd_err_clear(void)
 {
 	gd_err_code_val = 0;

@@ -24,6 +24,13 @@ int gd_err_replace(int err, const char *fmt, ...)
 bool gd_err_is_set(void);
 int gd_err_code(void);
 const char *gd_err_msg(void);
+/*
+ * The recorded error as every program prints it: "@prog: error: MSG", one
+ * line on stderr (a line break inside MSG, as a library's message may
+ * carry, becomes a blank). The benchmarks' report layer prints the same
+ * shape through gd_report_error.
+ */
+void gd_err_print(const char *prog);
 void gd_err_clear(void);
 /*
  * For callers to whom a failure is an observation (the envelope, probes):

@@ -144,7 +144,7 @@ for a in '-p 9999=--base-port' '-p9999=--base-port' '--port=9999=--base-port' \
 	'--repeat 2=--repeat' '--auth-key=/k=--auth-key' '--auth_key /k=--auth-key'; do
 	args=${a%=*} want="gd_plan ${a##*=} instead"
 	bad "$want" $base --rails 8 --tool-args "$args"
-	grep -q -- "^gd_plan: --tool-args: '$args' gives .*, which the plan sets in every run: give $want" "$T/err" ||
+	grep -q -- "^gd_plan: error: --tool-args: '$args' gives .*, which the plan sets in every run: give $want" "$T/err" ||
 		fail "--tool-args '$args': $(cat "$T/err")"
 done
 # A letter that takes no value lets the next one be an option (-ap: -p);

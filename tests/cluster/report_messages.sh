@@ -44,8 +44,8 @@ printf '{"schema": "gdperf.plan/1"}\n' >"$T/runs/plan.json"
 	2>"$T/runs.err"
 rc=$?
 [ $rc -eq 3 ] || fail "damaged documents: exit $rc, expected 3"
-has "$T/runs.err" "^gd_report: skipped '$T/runs/truncated.json': not valid JSON: it ends early, after 2000 bytes" "truncated on stderr"
-has "$T/runs.err" "^gd_report: skipped '$T/runs/invalid.json': not valid JSON: " "invalid on stderr"
+has "$T/runs.err" "^gd_report: warning: skipped '$T/runs/truncated.json': not valid JSON: it ends early, after 2000 bytes" "truncated on stderr"
+has "$T/runs.err" "^gd_report: warning: skipped '$T/runs/invalid.json': not valid JSON: " "invalid on stderr"
 has "$T/runs.md" "^- \`$T/runs/truncated.json\`: not valid JSON: it ends early" "truncated in the Markdown"
 has "$T/runs.md" "^- \`$T/runs/invalid.json\`: not valid JSON" "invalid in the Markdown"
 has "$T/runs.md" "^- \`$T/runs/plan.json\`: schema 'gdperf.plan/1' is not a run or gd_doctor document" "other schema in the Markdown"
@@ -77,7 +77,7 @@ fi
 "$B/gd_report" --plan "$T/missing.json" "$T/runs" >/dev/null 2>"$T/plan.err"
 rc=$?
 [ $rc -eq 2 ] || fail "--plan missing.json: exit $rc, expected 2"
-has "$T/plan.err" "^gd_report: --plan: cannot read '$T/missing.json': No such file or directory" "--plan missing"
+has "$T/plan.err" "^gd_report: error: --plan: cannot read '$T/missing.json': No such file or directory" "--plan missing"
 n=$((n + 1))
 ! grep -q "is not a gd_plan JSON document" "$T/plan.err" || fail "--plan missing.json still reads 'is not a gd_plan JSON document'"
 "$B/gd_report" --plan "$T/runs/good.json" "$T/runs" >/dev/null 2>"$T/plan2.err"

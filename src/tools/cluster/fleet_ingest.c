@@ -596,7 +596,7 @@ static enum doc_kind doc_kind(const char *schema)
 static int skip_unreadable(struct gd_fleet *fl, const char *path,
 			   const char *why)
 {
-	fprintf(stderr, "gd_report: skipped '%s': %s\n", path, why);
+	fprintf(stderr, "gd_report: warning: skipped '%s': %s\n", path, why);
 	fl->n_unreadable++;
 	return skip_file(fl, path, why);
 }

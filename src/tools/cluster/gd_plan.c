@@ -301,7 +301,7 @@ int main(int argc, char **argv)
 		status = 0;
 out:
 	if (ret)
-		fprintf(stderr, "gd_plan: %s\n", gd_err_msg());
+		gd_err_print("gd_plan");
 	gd_plan_free(&plan);
 	return gd_out_exit("gd_plan", status);
 }

@@ -335,7 +335,7 @@ int main(int argc, char **argv)
 	}
 out:
 	if (ret)
-		fprintf(stderr, "gd_report: %s\n", gd_err_msg());
+		gd_err_print("gd_report");
 	gd_fleet_free(&fl);
 	return gd_out_exit("gd_report", status);
 }

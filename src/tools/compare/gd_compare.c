@@ -303,7 +303,7 @@ static void note_error(struct json_object *errors, const char *path,
 {
 	struct json_object *e = json_object_new_object();
 
-	fprintf(stderr, "gd_compare: %s\n", gd_err_msg());
+	gd_err_print("gd_compare");
 	json_object_object_add(e, "input", json_object_new_string(path));
 	json_object_object_add(e, "stage", json_object_new_string(stage));
 	json_object_object_add(e, "message",
@@ -346,7 +346,7 @@ static int plot_one(const struct gd_cmp_opts *o, unsigned int k,
 	}
 	ret = gd_plot_write(doc, path, note, sizeof(note));
 	if (ret == GD_PLOT_NO_GNUPLOT)
-		fprintf(stderr, "gd_compare: %s\n", note);
+		fprintf(stderr, "gd_compare: warning: %s\n", note);
 	return ret < 0 ? ret : 0;
 }
 
@@ -405,14 +405,15 @@ int main(int argc, char **argv)
 	ret = parse_args(argc, argv, &o, &first);
 	if (ret) {
 		if (ret < 0)
-			fprintf(stderr, "gd_compare: %s\n", gd_err_msg());
+			gd_err_print("gd_compare");
 		return gd_out_exit("gd_compare",
 				   ret > 0 ? GD_CMPX_OK : GD_CMPX_USAGE);
 	}
 	n = argc - first;
 	in = calloc((size_t)n, sizeof(*in));
 	if (!in) {
-		fprintf(stderr, "gd_compare: out of memory\n");
+		gd_err(-ENOMEM, "out of memory");
+		gd_err_print("gd_compare");
 		return GD_CMPX_FAIL;
 	}
 	/* Every input is read, and every one that loads is compared: a
@@ -437,12 +438,12 @@ int main(int argc, char **argv)
 						  res));
 	json_object_object_add(res, "exit_status", json_object_new_int(status));
 	if (o.json_path && write_json(o.json_path, res)) {
-		fprintf(stderr, "gd_compare: %s\n", gd_err_msg());
+		gd_err_print("gd_compare");
 		status = GD_CMPX_FAIL;
 	}
 	if (o.junit_path &&
 	    gd_cmp_write_junit(o.junit_path, res, o.json_path)) {
-		fprintf(stderr, "gd_compare: %s\n", gd_err_msg());
+		gd_err_print("gd_compare");
 		status = GD_CMPX_FAIL;
 	}
 	if ((o.metrics_path &&
@@ -450,7 +451,7 @@ int main(int argc, char **argv)
 				  res)) ||
 	    (o.prom_path &&
 	     gd_cmp_write_metrics(o.prom_path, GD_METRICS_PROM, res))) {
-		fprintf(stderr, "gd_compare: %s\n", gd_err_msg());
+		gd_err_print("gd_compare");
 		status = GD_CMPX_FAIL;
 	}
 	json_object_put(res);

@@ -215,13 +215,14 @@ int main(int argc, char **argv)
 	json_object_put(doc);
 	json_object_put(env);
 	if (gd_err_is_set())
-		fprintf(stderr, "gd_doctor: %s\n", gd_err_msg());
+		gd_err_print("gd_doctor");
 	return gd_out_exit("gd_doctor", status);
 
 out_usage:
 	if (ret > 0)
 		return gd_out_exit("gd_doctor", GD_EXIT_OK);
-	fprintf(stderr, "gd_doctor: %s\n",
-		gd_err_is_set() ? gd_err_msg() : strerror(-ret));
+	if (!gd_err_is_set())
+		gd_err(ret, "%s", strerror(-ret));
+	gd_err_print("gd_doctor");
 	return GD_EXIT_USAGE;
 }
