@@ -132,6 +132,14 @@ static void test_bad_files(void **state)
 	(void)state;
 	REJECT(&t_write_bw, -EINVAL, "line 2: 'nosuch' is not an option",
 	       cfg_arg("iters = 10\nnosuch = 1\n"), "h");
+	/* a file's keys are whole names: an abbreviation is named, a near
+	 * miss gets the option meant */
+	REJECT(&t_write_bw, -EINVAL,
+	       "line 1: 'iter' abbreviates 'iters'; keys in a file are whole option names",
+	       cfg_arg("iter = 10\n"), "h");
+	REJECT(&t_write_bw, -EINVAL,
+	       "line 1: 'sise' is not an option of gd_write_bw; did you mean 'size'?",
+	       cfg_arg("sise = 64\n"), "h");
 	REJECT(&t_write_bw, -EINVAL, "line 1: verify takes yes or no",
 	       cfg_arg("verify = maybe\n"), "h");
 	REJECT(&t_write_bw, -EINVAL, "line 1: 'config' is not a setting",

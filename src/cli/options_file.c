@@ -16,6 +16,7 @@
 
 #include "util/error.h"
 #include "util/keyval.h"
+#include "util/opt.h"
 #include "cli/options.h"
 #include "cli/options_priv.h"
 
@@ -84,6 +85,43 @@ static int gd_cfg_where(const struct gd_cfg_ctx *c, int lineno)
 			      lineno, msg);
 }
 
+/*
+ * A key that is no whole option name. A file outlives releases, and a
+ * later one may make an abbreviation ambiguous (gdperf(7) COMMAND LINE), so
+ * a file's keys are whole names: an abbreviation is named with the option
+ * it stands for, a near miss with the option meant.
+ */
+static int gd_cfg_unknown(const struct gd_cfg_ctx *c, const char *key,
+			  int lineno)
+{
+	const char **names = calloc(GD_NOPTS, sizeof(*names));
+	const char *near;
+	size_t idx, len = strlen(key);
+	int ret;
+
+	if (!names)
+		return gd_err(-ENOMEM, "--config: out of memory");
+	for (size_t i = 0; i < GD_NOPTS; i++)
+		names[i] = gd_opt_table[i].long_name;
+	if (gd_opt_match(key, len, names, GD_NOPTS, &idx) == GD_OPT_PREFIX)
+		ret = gd_err(
+			-EINVAL,
+			"--config: %s line %d: '%s' abbreviates '%s'; keys in a file are whole option names (a later release may make an abbreviation ambiguous)",
+			c->path, lineno, key, names[idx]);
+	else if ((near = gd_opt_suggest(key, len, names, GD_NOPTS)))
+		ret = gd_err(
+			-EINVAL,
+			"--config: %s line %d: '%s' is not an option of %s; did you mean '%s'? (keys are long option names without '--')",
+			c->path, lineno, key, c->test->name, near);
+	else
+		ret = gd_err(
+			-EINVAL,
+			"--config: %s line %d: '%s' is not an option of %s; keys are long option names without '--' (see %s --help)",
+			c->path, lineno, key, c->test->name, c->test->name);
+	free(names);
+	return ret;
+}
+
 static int gd_cfg_set(void *arg, const char *key, const char *value, int lineno)
 {
 	struct gd_cfg_ctx *c = arg;
@@ -95,10 +133,7 @@ static int gd_cfg_set(void *arg, const char *key, const char *value, int lineno)
 		if (gd_perftest_refusal(c->test, key, strlen(key), 0, NULL) !=
 		    -ENOENT)
 			return gd_cfg_where(c, lineno);
-		return gd_err(
-			-EINVAL,
-			"--config: %s line %d: '%s' is not an option of %s; keys are long option names without '--' (see %s --help)",
-			c->path, lineno, key, c->test->name, c->test->name);
+		return gd_cfg_unknown(c, key, lineno);
 	}
 	d = &gd_opt_table[idx];
 	if (!strcmp(d->long_name, "config") || !strcmp(d->long_name, "help") ||
