@@ -41,6 +41,19 @@ static void test_t_quantiles(void **state)
 	assert_true(fabs(gd_t_cdf(2.571, 5) - 0.975) < 1e-4);
 	assert_true(fabs(gd_t_cdf(-2.571, 5) - 0.025) < 1e-4);
 	assert_true(isnan(gd_t_quantile(1.0, 3)));
+	/* the finite series (df <= 200) against the incomplete beta, which
+	 * gd_f_cdf reads: T^2 is F(1, df), so P(|T| < t) = F's cdf at t^2 */
+	for (unsigned int df = 1; df <= 201; df++)
+		for (double t = 0.01; t < 60; t *= 1.37) {
+			double b = 0.5 + 0.5 * gd_f_cdf(t * t, 1, df);
+
+			assert_true(fabs(gd_t_cdf(t, df) - b) < 1e-12);
+			assert_true(fabs(gd_t_cdf(-t, df) - (1 - b)) < 1e-12);
+		}
+	assert_true(gd_t_cdf(INFINITY, 7) == 1 && gd_t_cdf(-INFINITY, 7) == 0);
+	/* a far tail keeps its relative precision: p-values are ordered */
+	assert_true(gd_t_cdf(-200, 10) > 0 &&
+		    gd_t_cdf(-300, 10) < gd_t_cdf(-200, 10));
 }
 
 static void test_binomial_tail(void **state)
