@@ -62,11 +62,22 @@ const char *gd_err_msg(void)
 void gd_err_print(const char *prog)
 {
 	const char *m = gd_err_is_set() ? gd_err_msg() : "failed";
+	char line[GD_ERR_MSG_MAX + 128];
+	int len = snprintf(line, sizeof(line) - 1, "%s: error: %s", prog, m);
 
-	fprintf(stderr, "%s: error: ", prog);
-	for (; *m; m++)
-		fputc(*m == '\n' || *m == '\r' ? ' ' : *m, stderr);
-	fputc('\n', stderr);
+	if (len < 0)
+		return;
+	if ((size_t)len > sizeof(line) - 2)
+		len = (int)sizeof(line) - 2;
+	/* a library's line break would split the one line scripts read */
+	for (char *c = line; *c; c++)
+		if (*c == '\n' || *c == '\r')
+			*c = ' ';
+	line[len] = '\n';
+	line[len + 1] = '\0';
+	/* the whole line at once: stderr is unbuffered, and a byte at a time
+	 * lets another process's line land inside it */
+	fputs(line, stderr);
 }
 
 void gd_err_clear(void)
