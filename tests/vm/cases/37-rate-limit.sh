@@ -186,7 +186,7 @@ while :; do
 		-- -d rxe0 -x 1 -s 4096 -n 1024 -p $PORT --rate_limit=4 --rate_units=M \
 		--rate_limit_type=SW --burst_size=8
 	[ $CLIENT_RC != 0 ] && [ $tries -lt 3 ] &&
-		grep -q "Correlation coefficient" "$WORK/pt_rate.client" "$WORK/pt_rate.server" || break
+		perftest_clock_refused "$WORK/pt_rate.client" "$WORK/pt_rate.server" || break
 	diag "perftest could not calibrate its clock (try $tries), again"
 done
 pt=$(awk '$1 == 4096 && $2 == 1024 && NF == 5 { print $4 }' "$WORK/pt_rate.client")
