@@ -380,6 +380,9 @@ run 2 bad-undecided --gate-undecided=maybe "$sweep"
 run 2 bad-phase --phase=XX "$sweep"
 run 2 bad-size --gate-from=12Q "$sweep"
 run 2 bad-option --frobnicate "$sweep"
+# one candidate twice would write its comparison and metric series twice
+run 2 twice "$sweep" "$one" "$one"
+has twice "^gd_compare: error: candidate '.*' is given twice: .*give each candidate once$"
 run 0 help --help
 for o in expect-ratio gate-from phase direction json gate-undecided plot quiet; do
 	has help "--$o"

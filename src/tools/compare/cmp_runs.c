@@ -167,6 +167,7 @@ static void gd_runs_clear_text(struct json_object *ev, struct json_object *a)
 	struct json_object *sz = gd_json_path(a, "per_size", "sizes");
 	struct json_object *weak = NULL;
 	double lo, wlo = INFINITY, r = 0, at = 0, floor = 0;
+	double conf = GD_INFER_CONFIDENCE;
 	struct gd_sbuf sb = { .len = 0 };
 	char x[32];
 
@@ -183,10 +184,12 @@ static void gd_runs_clear_text(struct json_object *ev, struct json_object *a)
 	gd_json_num(weak, "ratio", &r);
 	gd_json_num(weak, "size_bytes", &at);
 	gd_json_num(a, "floor", &floor);
+	/* the level the assessment says it used, as the run's words do */
+	gd_json_num(gd_json_path(a, "interval", NULL), "confidence", &conf);
 	gd_sb_add(&sb,
-		  "every judged size's own 95%% lower bound clears %.2f; the "
+		  "every judged size's own %.0f%% lower bound clears %.2f; the "
 		  "weakest %s: %.2f, lower bound %.2f",
-		  floor, gd_runs_bytes(at, x, sizeof(x)), r, wlo);
+		  conf * 100, floor, gd_runs_bytes(at, x, sizeof(x)), r, wlo);
 	json_object_array_add(ev, json_object_new_string(sb.buf));
 }
 

@@ -197,6 +197,16 @@ static int parse_args(int argc, char **argv, struct gd_cmp_opts *o, int *first)
 		return gd_err(-EINVAL,
 			      "give a baseline run document and the candidates "
 			      "(or one document); see gd_compare --help");
+	/* one candidate twice is one comparison written twice, whose metric
+	 * series collide in a collector (the baseline as a candidate is a
+	 * comparison of a run with itself, and fine) */
+	for (int i = *first + 2; !ret && i < argc; i++)
+		for (int j = *first + 1; j < i; j++)
+			if (!strcmp(argv[i], argv[j]))
+				return gd_err(
+					-EINVAL,
+					"candidate '%s' is given twice: its comparison would be written twice and its metric series would collide; give each candidate once",
+					argv[i]);
 	return ret;
 }
 
