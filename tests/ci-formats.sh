@@ -315,7 +315,40 @@ for x in fu fe fp; do
 done
 grep -qxF 'text|gate ratio|x1 DD: 0.50 < 0.80 (95% interval 0.45..0.55), slower from 65536 B, 2 size(s) slower on their own' "$T/ff.read" ||
 	fail "gd_report: the failed ratio gate's body does not list its slower series"
+# a testcase per series the ratio gate judged, from the document's
+# ratio_series: not below passed, a listed one a failure saying where its
+# curves part, an undecided one as --gate-undecided makes the gate
+series='.ratio_series = [{execution: "e1", phase: "DD", decision: "not_below"},
+	{execution: "e2", phase: "DD:rev", decision: "slower",
+	 evidence: "e2: DD:rev/HH 0.50; below 0.80 from 1 MiB up"},
+	{execution: "e3", phase: "DD", decision: "undecided",
+	 evidence: "e3 DD (2 of 8 sizes undecided; about 9 repeats)"}]'
+for pol in fail undecided pass; do
+	jq "$undec | $series"' | (.acceptance.gates[] | select(.name == "ratio"))
+		+= {undecided_policy: "'$pol'"}' "$T/fleet.json" >"$T/fs-$pol.json"
+	"$B/tests/ci-formats-dump" fleet-junit "$T/fs-$pol.json" "$T/fs-$pol.xml" ||
+		fail "gd_report series ($pol): writing its JUnit failed"
+	junit_check "gd_report series ($pol)" "$T/fs-$pol.xml"
+	"$py" "$S/tests/junit_read.py" "$T/fs-$pol.xml" >"$T/fs-$pol.read" ||
+		fail "gd_report series ($pol): junitparser could not read its file"
+	grep -qxF 'e1 DD|passed||' "$T/fs-$pol.read" ||
+		fail "gd_report series ($pol): a series not below is not passed"
+	grep -qxF 'e2 DD:rev|failure|series_slower|e2: DD:rev/HH 0.50; below 0.80 from 1 MiB up' "$T/fs-$pol.read" ||
+		fail "gd_report series ($pol): a listed series is not a failure saying where"
+	case $pol in
+	fail) exp='e3 DD|failure|series_undecided|e3 DD (2 of 8 sizes undecided; about 9 repeats)' ;;
+	undecided) exp='e3 DD|error|series_undecided|e3 DD (2 of 8 sizes undecided; about 9 repeats)' ;;
+	pass) exp='text|e3 DD|e3 DD (2 of 8 sizes undecided; about 9 repeats)' ;;
+	esac
+	grep -qxF "$exp" "$T/fs-$pol.read" ||
+		fail "gd_report series ($pol): the undecided series is not '$exp'"
+	want=$(($(jq '.acceptance.gates | length' "$T/fleet.json") +
+		$(jq '.acceptance.checklist | length' "$T/fleet.json") + 3))
+	grep -q "^properties|.*|tests=$want " "$T/fs-$pol.read" ||
+		fail "gd_report series ($pol): not $want tests in its suite: $(grep '^properties' "$T/fs-$pol.read")"
+done
 ok "gd_report --junit: an undecided gate a failure, error or pass by --gate-undecided with the repeats that settle it; a failed one lists its series"
+ok "gd_report --junit: a testcase per series judged, passed, failed where its curves part, or undecided by --gate-undecided"
 ok "gd_report --junit --openmetrics: $(jq '.acceptance.gates | length' "$T/fleet.json") gates and $(jq '.acceptance.checklist | length' "$T/fleet.json") requirements as in the fleet document"
 
 # gd_compare: a testsuite per comparison; the slower copy's gate fails

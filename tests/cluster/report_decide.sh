@@ -63,8 +63,17 @@ echo "ok 1 - four one-repeat documents: decided, passed, exit 0"
 ex=c1-node01-node02-g0-ab-r1
 "$PY" "$S/make_rounds.py" --plan plan.json --out slow \
 	--slow "$ex:0.7:1048576" || fail "make_rounds slow"
-report slow slow
+report slow slow --junit slow.xml
 [ "$(rc slow)" = 3 ] || fail "slow: exit $(rc slow), not 3"
+# its JUnit: a testcase per series and device phase judged, the slow one
+# a failure saying where its curves part, every other one passed
+[ "$(grep -c '<testcase classname="gd_report.ratio"' slow.xml)" = "$(gate slow counts.assessed)" ] ||
+	fail "slow: $(grep -c '<testcase classname="gd_report.ratio"' slow.xml) series testcases, not counts.assessed $(gate slow counts.assessed)"
+grep -A1 "<testcase classname=\"gd_report.ratio\" name=\"$ex DD\"" slow.xml |
+	grep -q '<failure type="series_slower" message="[^"]*from 1 MiB up' ||
+	fail "slow: $ex DD is not a series_slower failure from 1 MiB up in its JUnit"
+[ "$(grep -c 'type="series_' slow.xml)" = 1 ] ||
+	fail "slow: another series than $ex DD failed in its JUnit"
 grep "gate ratio" slow.err | grep "$ex" | grep -q 'from 1 MiB' ||
 	fail "slow: stderr does not name $ex and 'from 1 MiB': $(cat slow.err)"
 [ "$(gate slow slower.0.execution)" = "$ex" ] &&
@@ -93,6 +102,10 @@ for p in fail undecided; do
 	grep -q "<$kind type=\"gate_undecided\"" "noisy-$p.xml" &&
 		grep -q '^c1-node01-node02-g0-ab-r1 DD (.*--repeat=' "noisy-$p.xml" ||
 		fail "--gate-undecided=$p: the JUnit file has no $kind naming the series"
+	# and each undecided series its own, saying what would settle it
+	grep -A1 '<testcase classname="gd_report.ratio" name="c1-node01-node02-g0-ab-r1 DD"' "noisy-$p.xml" |
+		grep -q "<$kind type=\"series_undecided\" message=\"[^\"]*--repeat=" ||
+		fail "--gate-undecided=$p: c1-node01-node02-g0-ab-r1 DD is not its own $kind with the rounds to settle it"
 done
 report noisy-pass noisy --gate-undecided=pass
 [ "$(rc noisy-pass)" = 0 ] && [ "$(gate noisy-pass pass)" = True ] ||

@@ -161,6 +161,16 @@ struct gd_fleet_judged {
 	unsigned int seg_sizes;
 };
 
+/* Every assessment the ratio gate made, in series order, compact (a
+ * campaign of 100k GPUs has as many): what --junit writes a testcase for
+ * and the document's ratio_series lists. */
+struct gd_fleet_series_rec {
+	const char *id; /* the series' first ok repeat */
+	char phase[8];	/* its device phase */
+	/* its record in judged[], or UINT32_MAX where "not below" */
+	uint32_t judged;
+};
+
 struct gd_fleet_ratio_counts {
 	size_t assessed, slower, no_difference, inconclusive;
 	size_t by_repeats;	      /* two or more repeats, each a cluster */
@@ -208,6 +218,8 @@ struct gd_fleet {
 	struct gd_fleet_ratio_counts ratio;
 	struct gd_fleet_judged *judged; /* not "not below", series order */
 	size_t n_judged, judged_cap;
+	struct gd_fleet_series_rec *series_recs; /* every assessment */
+	size_t n_series_recs, series_recs_cap;
 };
 
 /* fleet_pool.c: zeroed, aligned for any member; NULL when out of memory. */

@@ -189,6 +189,7 @@ int gd_fleet_analyze(struct gd_fleet *fl)
 	memset(&fl->rep, 0, sizeof(fl->rep));
 	memset(&fl->ratio, 0, sizeof(fl->ratio));
 	fl->n_judged = 0;
+	fl->n_series_recs = 0;
 	ret = meds && fl->rail_slow ? analyze(fl, meds) : -ENOMEM;
 	free(meds);
 	if (ret)

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 /*
  * gd_report's fleet document for CI systems and dashboards: one JUnit
- * testsuite per campaign (an acceptance gate or a campaign requirement per
- * testcase, --junit) and its gauges as OpenMetrics (--openmetrics) or
- * Prometheus text (--prom-textfile), through the report layer's writers.
+ * testsuite per campaign (an acceptance gate, a series the ratio gate
+ * judged or a campaign requirement per testcase, --junit) and its gauges
+ * as OpenMetrics (--openmetrics) or Prometheus text (--prom-textfile),
+ * through the report layer's writers.
  */
 #include <config.h>
 
@@ -146,6 +147,69 @@ static void gd_fleet_ci_gate(FILE *f, struct json_object *doc,
 	free(body);
 }
 
+/* The ratio gate's record, or NULL. */
+static struct json_object *gd_fleet_ci_ratio_gate(struct json_object *doc)
+{
+	struct json_object *gates = gd_json_path(
+		gd_json_path(doc, "acceptance", NULL), "gates", NULL);
+
+	for (size_t i = 0; i < gd_json_len(gates); i++)
+		if (!strcmp(gd_json_str(gd_json_idx(gates, i), "name") ?: "",
+			    "ratio"))
+			return gd_json_idx(gates, i);
+	return NULL;
+}
+
+/*
+ * One testcase per series and device phase the ratio gate judged
+ * (classname gd_report.ratio, named "EXECUTION PHASE"), so that a lab's
+ * history follows each GPU path from campaign to campaign: "not below"
+ * passed; in the campaign's list of slow series a failure whose message
+ * says where its curves part; undecided as the gate is by
+ * --gate-undecided, its message the repeats that would settle it.
+ */
+static void gd_fleet_ci_series(FILE *f, struct json_object *doc,
+			       struct gd_junit_count *n)
+{
+	struct json_object *g = gd_fleet_ci_ratio_gate(doc);
+	const char *pol = gd_json_str(g, "undecided_policy")
+				  ?: gd_json_str(gd_json_path(doc, "options",
+							      NULL),
+						 "gate_undecided")
+				  ?: "fail";
+
+	for (size_t i = 0; g && i < gd_fleet_doc_len(doc, "ratio_series");
+	     i++) {
+		struct json_object *r =
+			gd_fleet_doc_item(doc, "ratio_series", i);
+		const char *d = gd_json_str(r, "decision") ?: "";
+		const char *why = gd_json_str(r, "evidence");
+		char name[96];
+
+		snprintf(name, sizeof(name), "%s %s",
+			 gd_json_str(r, "execution") ?: "?",
+			 gd_json_str(r, "phase") ?: "?");
+		n->tests++;
+		if (!strcmp(d, "slower")) {
+			n->failures++;
+			gd_junit_case(f, "gd_report.ratio", name, "failure",
+				      "series_slower", why, NULL);
+		} else if (strcmp(d, "undecided") || !strcmp(pol, "pass")) {
+			gd_junit_case(f, "gd_report.ratio", name, NULL, NULL,
+				      NULL, why);
+		} else if (!strcmp(pol, "undecided")) {
+			n->errors++;
+			gd_junit_case(f, "gd_report.ratio", name, "error",
+				      "series_undecided", why, NULL);
+		} else {
+			n->failures++;
+			gd_junit_case(f, "gd_report.ratio", name, "failure",
+				      "series_undecided", why, NULL);
+		}
+		json_object_put(r);
+	}
+}
+
 static void gd_fleet_ci_gates(FILE *f, struct json_object *doc,
 			      struct gd_junit_count *n)
 {
@@ -154,6 +218,7 @@ static void gd_fleet_ci_gates(FILE *f, struct json_object *doc,
 
 	for (size_t i = 0; i < gd_json_len(gates); i++)
 		gd_fleet_ci_gate(f, doc, gd_json_idx(gates, i), n);
+	gd_fleet_ci_series(f, doc, n);
 }
 
 /* A requirement still open is skipped, not failed: several (application,

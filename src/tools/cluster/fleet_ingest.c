@@ -785,6 +785,7 @@ void gd_fleet_free(struct gd_fleet *fl)
 	free(fl->checks);
 	free(fl->domains);
 	free(fl->judged);
+	free(fl->series_recs);
 	free(fl->rail_slow);
 	memset(fl, 0, sizeof(*fl));
 }

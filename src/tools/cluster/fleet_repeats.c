@@ -259,8 +259,20 @@ static int count(struct gd_fleet *fl, const struct gd_fleet_run *ref,
 		 unsigned int reps)
 {
 	struct gd_fleet_ratio_counts *c = &fl->ratio;
+	struct gd_fleet_series_rec *rec;
 	struct gd_fleet_judged *grown;
 
+	rec = gd_fleet_grow(fl->series_recs, &fl->series_recs_cap,
+			    fl->n_series_recs, sizeof(*rec));
+	if (!rec)
+		return -ENOMEM;
+	fl->series_recs = rec;
+	rec = &fl->series_recs[fl->n_series_recs++];
+	rec->id = ref->id;
+	snprintf(rec->phase, sizeof(rec->phase), "%s", phase);
+	rec->judged = a->decision == GD_DECISION_NOT_BELOW
+			      ? UINT32_MAX
+			      : (uint32_t)fl->n_judged;
 	c->assessed++;
 	c->by_repeats += reps > 1;
 	c->by_rounds += reps == 1 && a->by_rounds;

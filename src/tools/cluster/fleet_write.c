@@ -271,7 +271,10 @@ static struct json_object *json_gates(const struct gd_fleet *fl, int *status)
 			g, "undecided",
 			json_object_new_boolean(gates[i].state ==
 						GD_FLEET_UNDECIDED));
-		if (gates[i].state == GD_FLEET_UNDECIDED)
+		/* the ratio gate's always: its series' testcases follow it */
+		if (gates[i].state == GD_FLEET_UNDECIDED ||
+		    (!strcmp(gates[i].name, "ratio") &&
+		     fl->opt.expect_ratio > 0))
 			json_object_object_add(
 				g, "undecided_policy",
 				json_object_new_string(gd_fleet_undecided_name(
@@ -370,22 +373,59 @@ static struct json_object *run_json(const struct gd_fleet_run *r)
 }
 
 /*
- * The two lists as long as the campaign, "associations" (every server's
- * GPUs in order) and "executions": the document holds an empty array for
- * each that writes its elements, one at a time, when it is serialised, and
- * gd_fleet_doc_item() builds one for a renderer. As json-c objects, a
- * campaign of 100k GPUs would hold some 1.5 GiB of them.
+ * The lists as long as the campaign, "associations" (every server's GPUs
+ * in order), "executions" and "ratio_series": the document holds an empty
+ * array for each that writes its elements, one at a time, when it is
+ * serialised, and gd_fleet_doc_item() builds one for a renderer. As
+ * json-c objects, a campaign of 100k GPUs would hold some 1.5 GiB of them.
  */
+enum lazy_kind { LAZY_ASSOCIATIONS, LAZY_EXECUTIONS, LAZY_SERIES };
+
 struct lazy {
 	const struct gd_fleet *fl;
 	struct grid gr;
-	bool runs; /* "executions", else "associations" */
+	enum lazy_kind kind;
 };
 
 static size_t lazy_len(const struct lazy *lz)
 {
-	return lz->runs ? lz->fl->n_runs
-			: lz->fl->n_hosts * (size_t)lz->fl->gpus_per_server;
+	switch (lz->kind) {
+	case LAZY_EXECUTIONS:
+		return lz->fl->n_runs;
+	case LAZY_SERIES:
+		return lz->fl->n_series_recs;
+	default:
+		return lz->fl->n_hosts * (size_t)lz->fl->gpus_per_server;
+	}
+}
+
+/* One assessment of the ratio gate: "not below", or its judged record's
+ * decision and words (json_judged has the figures of those). */
+static struct json_object *series_json(const struct gd_fleet *fl,
+				       const struct gd_fleet_series_rec *r)
+{
+	struct json_object *o = json_object_new_object();
+	const struct gd_fleet_judged *j =
+		r->judged < fl->n_judged ? &fl->judged[r->judged] : NULL;
+	char text[GD_FLEET_TEXT_MAX * 2];
+	const char *decision = "not_below";
+
+	if (j && j->listed)
+		decision = "slower";
+	else if (j)
+		decision = "undecided";
+	json_object_object_add(o, "execution", json_object_new_string(r->id));
+	json_object_object_add(o, "phase", json_object_new_string(r->phase));
+	json_object_object_add(o, "decision", json_object_new_string(decision));
+	if (!j)
+		return o;
+	if (j->listed)
+		gd_fleet_judged_text(j, fl->opt.expect_ratio, text,
+				     sizeof(text));
+	else
+		gd_fleet_undecided_text(j, text, sizeof(text));
+	json_object_object_add(o, "evidence", json_object_new_string(text));
+	return o;
 }
 
 static struct json_object *lazy_item(const struct lazy *lz, size_t i)
@@ -394,8 +434,10 @@ static struct json_object *lazy_item(const struct lazy *lz, size_t i)
 
 	if (i >= lazy_len(lz))
 		return NULL;
-	if (lz->runs)
+	if (lz->kind == LAZY_EXECUTIONS)
 		return run_json(&lz->fl->runs[i]);
+	if (lz->kind == LAZY_SERIES)
+		return series_json(lz->fl, &lz->fl->series_recs[i]);
 	return assoc_json(lz->fl, &lz->gr, i / gps, (int)(i % gps));
 }
 
@@ -466,7 +508,7 @@ static void lazy_free(struct json_object *jso, void *userdata)
 }
 
 static struct json_object *lazy_list(const struct gd_fleet *fl,
-				     const struct grid *gr, bool runs)
+				     const struct grid *gr, enum lazy_kind kind)
 {
 	struct json_object *arr = json_object_new_array();
 	struct lazy *lz = calloc(1, sizeof(*lz));
@@ -478,7 +520,7 @@ static struct json_object *lazy_list(const struct gd_fleet *fl,
 	}
 	lz->fl = fl;
 	lz->gr = *gr;
-	lz->runs = runs;
+	lz->kind = kind;
 	json_object_set_serializer(arr, lazy_serialize, lz, lazy_free);
 	return arr;
 }
@@ -493,19 +535,33 @@ static const struct lazy *lazy_of(struct json_object *doc, const char *key)
 	return json_object_get_userdata(arr);
 }
 
+/* A document read back from a file holds these lists as plain arrays. */
 size_t gd_fleet_doc_len(struct json_object *doc, const char *key)
 {
 	const struct lazy *lz = lazy_of(doc, key);
+	struct json_object *arr;
 
-	return lz ? lazy_len(lz) : 0;
+	if (lz)
+		return lazy_len(lz);
+	return json_object_object_get_ex(doc, key, &arr) &&
+			       json_object_is_type(arr, json_type_array)
+		       ? json_object_array_length(arr)
+		       : 0;
 }
 
 struct json_object *gd_fleet_doc_item(struct json_object *doc, const char *key,
 				      size_t i)
 {
 	const struct lazy *lz = lazy_of(doc, key);
+	struct json_object *arr;
 
-	return lz ? lazy_item(lz, i) : NULL;
+	if (lz)
+		return lazy_item(lz, i);
+	if (!json_object_object_get_ex(doc, key, &arr) ||
+	    !json_object_is_type(arr, json_type_array) ||
+	    i >= json_object_array_length(arr))
+		return NULL;
+	return json_object_get(json_object_array_get_idx(arr, i));
 }
 
 /* The files skipped, each with why (the first GD_FLEET_SKIPS_MAX). */
@@ -596,7 +652,8 @@ struct json_object *gd_fleet_document(const struct gd_fleet *fl)
 	json_object_object_add(root, "exit_status",
 			       json_object_new_int(status));
 	json_object_object_add(root, "domains", json_domains(fl));
-	json_object_object_add(root, "associations", lazy_list(fl, &gr, false));
+	json_object_object_add(root, "associations",
+			       lazy_list(fl, &gr, LAZY_ASSOCIATIONS));
 	rails = json_object_new_array();
 	for (rail = 0; rail < fl->rails; rail++) {
 		struct json_object *o = json_object_new_object();
@@ -610,7 +667,12 @@ struct json_object *gd_fleet_document(const struct gd_fleet *fl)
 		json_object_array_add(rails, o);
 	}
 	json_object_object_add(root, "rails", rails);
-	json_object_object_add(root, "executions", lazy_list(fl, &gr, true));
+	json_object_object_add(root, "executions",
+			       lazy_list(fl, &gr, LAZY_EXECUTIONS));
+	/* only with --expect-ratio, so other reports stay as they were */
+	if (fl->opt.expect_ratio > 0)
+		json_object_object_add(root, "ratio_series",
+				       lazy_list(fl, &gr, LAZY_SERIES));
 	json_object_object_add(root, "inputs", json_inputs(fl));
 	json_object_object_add(root, "curve_grid", json_grid(&gr));
 	/* only with round-4 executions, so other reports stay as they were */
