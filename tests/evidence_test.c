@@ -492,6 +492,26 @@ static void test_method_names_levels(void **state)
 	assert_non_null(strstr(gd_evidence_assumptions, "lag-1"));
 }
 
+/* The gate's rule names the level each size's bound used: 95% in a fixed
+ * design, an adaptive run's stricter one (its level split over its looks)
+ * where the assessment records it. */
+static void test_rule_names_size_level(void **state)
+{
+	struct json_object *a = json_object_new_object();
+	char rule[1024];
+
+	(void)state;
+	gd_gate_ratio_rule(rule, sizeof(rule), a, 0.8);
+	assert_non_null(
+		strstr(rule, "every judged size's own 95% lower bound"));
+	json_object_object_add(a, "alpha_not_below",
+			       json_object_new_double(0.025 / 20));
+	gd_gate_ratio_rule(rule, sizeof(rule), a, 0.8);
+	assert_non_null(
+		strstr(rule, "every judged size's own 99.8% lower bound"));
+	json_object_put(a);
+}
+
 /* Each test starts from the defaults, also after one that failed midway. */
 static int reset_case(void **state)
 {
@@ -517,6 +537,7 @@ int main(void)
 		cmocka_unit_test_setup(test_rounds_needed, reset_case),
 		cmocka_unit_test(test_precise_slow_run),
 		cmocka_unit_test_setup(test_method_names_levels, reset_case),
+		cmocka_unit_test(test_rule_names_size_level),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL) ? 1 : 0;

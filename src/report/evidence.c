@@ -27,7 +27,7 @@
 #define GD_EV_MAX_ROUNDS 64
 
 const char gd_evidence_method[] =
-	"per device phase and direction, the sizes judged in three bands (at most 4 KiB, 4-64 KiB, at least 64 KiB): with two or more rounds, each band's paired log-ratio t-interval over rounds (each round, a block of time, gives the mean over the band's sizes of log(device/HH); its spread shrunk towards what the band's sizes' spreads and their correlation within a round say, 2 prior degrees of freedom), and each size's t-test over its rounds with its own spread shrunk towards its band's (2 prior degrees of freedom); with one round, each band's t-interval over its sizes; slower when a band, a size or a contiguous run of sizes (every segment scanned wherever it starts, Bonferroni over them, its spread from its sizes' pooled spreads and their correlation within a round) lies below the floor at the Holm-adjusted level (a quarter to the bands, three eighths to the sizes, three eighths to the segments, then across the run's assessments, 2.5%), each interval widened for correlated rounds, naming the segment furthest below; not below when every judged size's own 95% lower bound clears the floor, its spread pooled only with sizes of like noise (neighbours' median log variance within a factor 4, and its own variance agreeing with the pool's by an F test); else inconclusive, naming the undecided sizes";
+	"per device phase and direction, the sizes judged in three bands (at most 4 KiB, 4-64 KiB, at least 64 KiB): with two or more rounds, each band's paired log-ratio t-interval over rounds (each round, a block of time, gives the mean over the band's sizes of log(device/HH); its spread shrunk towards what the band's sizes' spreads and their correlation within a round say, 2 prior degrees of freedom), and each size's t-test over its rounds with its own spread shrunk towards its band's (2 prior degrees of freedom); with one round, each band's t-interval over its sizes; slower when a band, a size or a contiguous run of sizes (every segment scanned wherever it starts, Bonferroni over them, its spread from its sizes' pooled spreads and their correlation within a round) lies below the floor at the Holm-adjusted level (a quarter to the bands, three eighths to the sizes, three eighths to the segments, then across the run's assessments, 2.5%), each interval widened for correlated rounds, naming the segment furthest below; not below when every judged size's own 95% lower bound (an adaptive run's level split over its planned looks: alpha_not_below) clears the floor, its spread pooled only with sizes of like noise (neighbours' median log variance within a factor 4, and its own variance agreeing with the pool's by an F test); else inconclusive, naming the undecided sizes";
 const char gd_evidence_assumptions[] =
 	"rounds are blocks of time, alike; from 5 rounds their correlation is read (a drift a round's sizes share, and the lag-1 correlation of neighbouring rounds for a size's own noise and for that drift, each pooled over the sizes and bias-corrected) and every interval for \"slower\" is widened by it, never refused; a drift that stays through every round of a run cannot be told from a slowdown; log-ratios are close to normal; with one round, a band's sizes stand in for repeats";
 
@@ -510,6 +510,11 @@ static void gd_ev_json_decision(struct json_object *j,
 			       json_object_new_int((int)a->family));
 	json_object_object_add(j, "alpha",
 			       json_object_new_double(GD_ASSESS_ALPHA));
+	/* each size's one-sided level for "not below": below alpha where an
+	 * adaptive run split it over its looks, so the rule's words can say
+	 * which lower bound decided */
+	json_object_object_add(j, "alpha_not_below",
+			       json_object_new_double(a->alpha_not_below));
 	json_object_object_add(j, "autocorrelation", gd_dbl_or_null(a->rho));
 	json_object_object_add(j, "correlation", gd_ev_corr_json(&a->corr));
 }

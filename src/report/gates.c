@@ -23,13 +23,16 @@
 void gd_gate_ratio_rule(char *buf, size_t len, struct json_object *a,
 			double floor)
 {
-	double alpha = GD_ASSESS_ALPHA, conf = 1 - 2 * GD_ASSESS_ALPHA;
+	double alpha = GD_ASSESS_ALPHA, conf = 1 - 2 * GD_ASSESS_ALPHA, nb;
 
 	gd_json_num(a, "alpha", &alpha);
 	gd_json_num(gd_json_path(a, "interval", NULL), "confidence", &conf);
+	/* the level each size's bound used (an adaptive run's is stricter) */
+	if (gd_json_num(a, "alpha_not_below", &nb) && nb > 0 && nb < 0.5)
+		conf = 1 - 2 * nb;
 	snprintf(
 		buf, len,
-		"passes when every judged size's own %.0f%% lower bound over its rounds clears %.2f (not below); fails when a size, a run of adjacent sizes or a band lies below %.2f at the run's Holm-adjusted %.1f%% level (slower); one size's figure alone never fails it (a size needs its rounds); anything else is undecided, which fails with exit status 4 (not enough evidence) unless --gate-undecided=pass",
+		"passes when every judged size's own %.3g%% lower bound over its rounds clears %.2f (not below); fails when a size, a run of adjacent sizes or a band lies below %.2f at the run's Holm-adjusted %.1f%% level (slower); one size's figure alone never fails it (a size needs its rounds); anything else is undecided, which fails with exit status 4 (not enough evidence) unless --gate-undecided=pass",
 		conf * 100, floor, floor, alpha * 100);
 }
 

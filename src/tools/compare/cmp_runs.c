@@ -167,7 +167,7 @@ static void gd_runs_clear_text(struct json_object *ev, struct json_object *a)
 	struct json_object *sz = gd_json_path(a, "per_size", "sizes");
 	struct json_object *weak = NULL;
 	double lo, wlo = INFINITY, r = 0, at = 0, floor = 0;
-	double conf = GD_INFER_CONFIDENCE;
+	double conf = GD_INFER_CONFIDENCE, nb;
 	struct gd_sbuf sb = { .len = 0 };
 	char x[32];
 
@@ -184,10 +184,13 @@ static void gd_runs_clear_text(struct json_object *ev, struct json_object *a)
 	gd_json_num(weak, "ratio", &r);
 	gd_json_num(weak, "size_bytes", &at);
 	gd_json_num(a, "floor", &floor);
-	/* the level the assessment says it used, as the run's words do */
+	/* the level each size's bound used, as the run's words say it (an
+	 * adaptive run's is stricter than its interval's) */
 	gd_json_num(gd_json_path(a, "interval", NULL), "confidence", &conf);
+	if (gd_json_num(a, "alpha_not_below", &nb) && nb > 0 && nb < 0.5)
+		conf = 1 - 2 * nb;
 	gd_sb_add(&sb,
-		  "every judged size's own %.0f%% lower bound clears %.2f; the "
+		  "every judged size's own %.3g%% lower bound clears %.2f; the "
 		  "weakest %s: %.2f, lower bound %.2f",
 		  conf * 100, floor, gd_runs_bytes(at, x, sizeof(x)), r, wlo);
 	json_object_array_add(ev, json_object_new_string(sb.buf));
