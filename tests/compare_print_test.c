@@ -313,7 +313,9 @@ static void test_print_bound_without_ci(void **state)
 	assert_non_null(strstr(
 		text,
 		" low: the lower bound the verdict judged the size by (its spread pooled\n"
-		" with sizes of like noise, widened for correlated rounds); - not judged\n"));
+		" with sizes of like noise, widened for correlated rounds); - not judged;\n"
+		" it bounds the mean of the rounds' paired ratios, the ratio column is\n"
+		" of the medians shown: the two part where a phase's rounds spread\n"));
 	free(text);
 	run_free(&r);
 }

@@ -96,9 +96,13 @@ static void gd_print_bound_legend(FILE *out, struct json_object *doc, bool ci)
 {
 	bool lat = gd_doc_is_lat(doc);
 
+	/* the row's ratio is of the medians shown, the bound of the paired
+	 * rounds: a reader must not take a ratio below "low" for an error */
 	fprintf(out,
 		" %s: the %s bound the verdict judged the size by (its spread pooled\n"
-		" with sizes of like noise, widened for correlated rounds)%s; - not judged\n",
+		" with sizes of like noise, widened for correlated rounds)%s; - not judged;\n"
+		" it bounds the mean of the rounds' paired ratios, the ratio column is\n"
+		" of the medians shown: the two part where a phase's rounds spread\n",
 		lat ? "high" : "low", lat ? "upper" : "lower",
 		ci ? ";\n 95% CI: the size's own rounds alone, which the verdict does not use"
 		   : "");
